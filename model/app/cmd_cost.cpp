@@ -1,0 +1,38 @@
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/config_options.h"
+#include "common/results_dir.h"
+#include "config/config_io.h"
+#include "cost/cost_report.h"
+
+namespace rfsim::app {
+
+int costCommand(const CostOptions& o) {
+  const config::GpuConfig cfg = loadWithOverrides(o.config);
+  const std::string out = o.out.empty() ? defaultOutDir("cost", cfg.name) : o.out;
+  ResultsDir dir(out, o.overwrite);
+  dir.writeFile("config.yaml", config::toYaml(cfg));
+
+  cost::CostOptions co;
+  co.work_dir = dir.path("synth");  // the flow's scripts, logs and netlist stay with the report
+  co.skip_synthesis = o.no_synth;
+  if (!o.no_synth)
+    std::cout << fmt::format("rfsim cost: synthesizing rtl/cars_rename.sv for {} ({} warps, {} registers)...\n",
+                             cfg.name, cfg.sm.max_warps, cfg.warpRegisters());
+  const cost::CostReport report = cost::buildCostReport(cfg, co);
+
+  const std::string md = cost::toMarkdown(report);
+  dir.writeFile("cost.md", md);
+  dir.writeFile("cost.json", cost::toJson(report).dump(2) + "\n");
+  if (!o.no_synth)
+    for (const auto& entry : std::filesystem::directory_iterator(co.work_dir))
+      if (entry.is_regular_file()) dir.addFile("synth/" + entry.path().filename().string());
+  dir.commit();
+
+  std::cout << md << "\nresults: " << dir.finalDir().string() << "\n";
+  return 0;
+}
+
+}  // namespace rfsim::app

@@ -1,0 +1,72 @@
+// rfsim: a cycle-level SystemC model of a GPU SM's register file, with the
+// register-file mechanisms' RTL co-simulated inside it.
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+
+#include "app/commands.h"
+#include "common/error.h"
+
+namespace {
+
+void addConfigOptions(CLI::App* cmd, rfsim::app::ConfigOptions& c) {
+  cmd->add_option("-c,--config", c.file, "configuration file (YAML)")->capture_default_str();
+  cmd->add_option("--set", c.sets, "override one key, e.g. --set sm.max_warps=32 (repeatable)");
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  using namespace rfsim::app;
+  CLI::App app{"rfsim: cycle-level GPU register-file simulator (SystemC/TLM-2.0 with Verilated RTL)"};
+  app.set_version_flag("--version", "rfsim 0.1.0");
+  app.require_subcommand(1);
+
+  RunOptions run;
+  run.config.file = "configs/v100.yaml";
+  auto* run_cmd = app.add_subcommand("run", "run the co-simulation demo: call/return traffic through the CARS "
+                                            "rename unit, RTL and C++ reference in lockstep");
+  addConfigOptions(run_cmd, run.config);
+  run_cmd->add_option("-o,--out", run.out, "results folder (default: results/run-<config>-<time>)");
+  run_cmd->add_flag("--overwrite", run.overwrite, "replace an existing results folder once the new one is complete");
+  run_cmd->add_flag("--rtl,!--no-rtl", run.rtl, "co-simulate the Verilated RTL (default: cars.rtl)");
+  run_cmd->add_flag("--trace", run.trace, "write a VCD waveform and GTKWave save file (cars.trace_*)");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are");
+
+  CostOptions cost;
+  cost.config.file = "configs/v100.yaml";
+  auto* cost_cmd = app.add_subcommand("cost", "hardware cost report: storage, Yosys synthesis on OSU 0.18um, "
+                                              "OpenSTA timing");
+  addConfigOptions(cost_cmd, cost.config);
+  cost_cmd->add_option("-o,--out", cost.out, "results folder (default: results/cost-<config>-<time>)");
+  cost_cmd->add_flag("--overwrite", cost.overwrite, "replace an existing results folder once the new one is complete");
+  cost_cmd->add_flag("--no-synth", cost.no_synth, "analytic storage cost only, no synthesis");
+
+  ConfigCmdOptions cfg;
+  cfg.config.file = "configs/v100.yaml";
+  auto* cfg_cmd = app.add_subcommand("config", "print the resolved configuration, or the reference of every key");
+  addConfigOptions(cfg_cmd, cfg.config);
+  cfg_cmd->add_flag("--reference", cfg.reference, "print the Markdown reference of every key");
+  cfg_cmd->add_flag("--json", cfg.json, "print JSON instead of YAML");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  try {
+    if (*run_cmd) return runCommand(run);
+    if (*cost_cmd) return costCommand(cost);
+    if (*cfg_cmd) return configCommand(cfg);
+  } catch (const rfsim::Error& e) {
+    std::cerr << "rfsim: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "rfsim: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,100 @@
+// Cross-field rules: each concerns values that are fine alone but do not fit
+// together. docs/configuration.md lists the same rules for users.
+#include <fmt/format.h>
+
+#include "config/config_detail.h"
+
+namespace rfsim::config::detail {
+
+namespace {
+
+bool isPowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+// A cache is sets x ways x lines: its capacity must be a whole number of
+// sets, and with `slices` it is split evenly over them (the L2).
+std::optional<Violation> checkCache(const std::string& name, const CacheConfig& c, bool may_be_absent,
+                                    uint32_t slices = 1) {
+  const std::string size_key = name + ".size_kb";
+  if (c.size_kb == 0) {
+    if (may_be_absent) return std::nullopt;
+    return Violation{size_key, "", fmt::format("size 0 is allowed only for l1d (no L1 data cache); {} needs one", name)};
+  }
+  if (!isPowerOfTwo(c.line_bytes))
+    return Violation{name + ".line_bytes", "", fmt::format("line size {} B is not a power of two", c.line_bytes)};
+  const uint64_t bytes = uint64_t{c.size_kb} * 1024;
+  const uint64_t set_bytes = uint64_t{c.assoc} * c.line_bytes;
+  if (bytes % set_bytes != 0)
+    return Violation{size_key, name + ".assoc",
+                     fmt::format("{} KiB is not a whole number of sets of {} ways x {} B lines", c.size_kb, c.assoc,
+                                 c.line_bytes)};
+  if (slices > 1 && (bytes / set_bytes) % slices != 0)
+    return Violation{size_key, name + ".num_slices",
+                     fmt::format("{} sets of {} ways x {} B do not split evenly over {} slices", bytes / set_bytes,
+                                 c.assoc, c.line_bytes, slices)};
+  return std::nullopt;
+}
+
+std::optional<Violation> checkSm(const SmConfig& sm) {
+  if (sm.max_threads % sm.warp_size != 0)
+    return Violation{"sm.max_threads", "sm.warp_size",
+                     fmt::format("max_threads {} is not a multiple of warp_size {}", sm.max_threads, sm.warp_size)};
+  if (uint64_t{sm.max_threads} > uint64_t{sm.max_warps} * sm.warp_size)
+    return Violation{"sm.max_threads", "sm.max_warps",
+                     fmt::format("max_threads {} needs {} warps, more than max_warps {}", sm.max_threads,
+                                 sm.max_threads / sm.warp_size, sm.max_warps)};
+  if (sm.active_warps > sm.max_warps)
+    return Violation{"sm.active_warps", "sm.max_warps",
+                     fmt::format("active_warps {} exceeds max_warps {}", sm.active_warps, sm.max_warps)};
+  // Each scheduler picks from its share of the active pool; an empty share
+  // would leave that scheduler idle for the whole run.
+  if (sm.scheduler == "two_level" && sm.active_warps < sm.num_schedulers)
+    return Violation{"sm.active_warps", "sm.num_schedulers",
+                     fmt::format("two_level needs at least one active warp per scheduler: active_warps {} < "
+                                 "num_schedulers {}",
+                                 sm.active_warps, sm.num_schedulers)};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Violation> firstViolation(const GpuConfig& c) {
+  if (auto v = checkSm(c.sm)) return v;
+
+  // size_kb x 1024 is always a whole number of warp registers (128 B at the
+  // only warp size, 32), so the rule that matters is the bank split.
+  const uint64_t warp_regs = c.warpRegisters();
+  // Registers are interleaved over the banks; unequal banks would make the
+  // bank of a register depend on more than its index.
+  if (warp_regs % c.regfile.num_banks != 0)
+    return Violation{"regfile.num_banks", "regfile.size_kb",
+                     fmt::format("{} warp registers do not divide evenly over {} banks", warp_regs,
+                                 c.regfile.num_banks)};
+
+  if (auto v = checkCache("l1d", c.l1d, true)) return v;
+  if (auto v = checkCache("l1i", c.l1i, false)) return v;
+  if (auto v = checkCache("l2", c.l2.cache, false, c.l2.num_slices)) return v;
+  // Every DRAM channel has the same number of L2 slices in front of it
+  // (GPGPU-Sim's sub-partitions per memory channel).
+  if (c.l2.num_slices % c.dram.num_channels != 0)
+    return Violation{"l2.num_slices", "dram.num_channels",
+                     fmt::format("{} slices do not divide evenly over {} channels", c.l2.num_slices,
+                                 c.dram.num_channels)};
+
+  // Shared memory interleaves 4-byte words over its banks.
+  if ((uint64_t{c.shared.size_kb} * 1024) % (4ull * c.shared.num_banks) != 0)
+    return Violation{"shared.size_kb", "shared.num_banks",
+                     fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", c.shared.size_kb,
+                                 c.shared.num_banks)};
+
+  // The waveform is of the Verilated rename unit, which only runs with rtl.
+  if (c.cars.trace && !c.cars.rtl)
+    return Violation{"cars.trace", "cars.rtl", "a waveform needs the RTL in the loop (cars.rtl: true)"};
+  return std::nullopt;
+}
+
+std::string formatViolation(const std::string& where, const Violation& v) {
+  if (v.other_key.empty()) return fmt::format("{}: key '{}': {}", where, v.key, v.reason);
+  return fmt::format("{}: keys '{}' and '{}': {}", where, v.key, v.other_key, v.reason);
+}
+
+}  // namespace rfsim::config::detail

@@ -1,0 +1,207 @@
+// Typed configuration of the modelled GPU. Defaults live here, in code; a YAML
+// file in configs/ overrides them and is validated against the same field
+// list. Every struct lists its fields once, in visit(): the YAML loader, the
+// YAML/JSON writers, the --set overrides and the reference in
+// docs/configuration.md are all driven by that one list.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rfsim::config {
+
+// Field descriptors handed to a visitor. `lo`/`hi` are inclusive bounds.
+struct IntRange {
+  int64_t lo;
+  int64_t hi;
+};
+struct RealRange {
+  double lo;
+  double hi;
+};
+using Choices = std::vector<std::string>;
+
+// A visitor V provides:
+//   v.integer(key, uint32_t& / uint64_t& / int& ref, IntRange, unit, desc)
+//   v.real(key, double& ref, RealRange, unit, desc)
+//   v.boolean(key, bool& ref, desc)
+//   v.text(key, std::string& ref, desc)
+//   v.choice(key, std::string& ref, const Choices&, desc)
+//   v.section(key, Struct& sub, desc)      -- recurses into sub.visit(v)
+
+struct GpuTop {
+  uint32_t num_sms = 80;
+  double clock_mhz = 1132.0;
+
+  template <class V> void visit(V& v) {
+    v.integer("num_sms", num_sms, IntRange{1, 1024}, "SM", "streaming multiprocessors on the chip");
+    v.real("clock_mhz", clock_mhz, RealRange{1.0, 10000.0}, "MHz", "core clock");
+  }
+};
+
+struct SmConfig {
+  uint32_t warp_size = 32;
+  uint32_t max_warps = 64;
+  uint32_t max_blocks = 32;
+  uint32_t max_threads = 2048;
+  uint32_t num_schedulers = 4;
+  std::string scheduler = "gto";
+  uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (LTRF Table 3: 8 per SM)
+
+  template <class V> void visit(V& v) {
+    v.integer("warp_size", warp_size, IntRange{32, 32}, "thread", "threads per warp");
+    v.integer("max_warps", max_warps, IntRange{1, 64}, "warp", "resident warps per SM");
+    v.integer("max_blocks", max_blocks, IntRange{1, 64}, "block", "resident thread blocks per SM");
+    v.integer("max_threads", max_threads, IntRange{32, 2048}, "thread", "resident threads per SM");
+    v.integer("num_schedulers", num_schedulers, IntRange{1, 8}, "scheduler", "warp schedulers per SM");
+    v.choice("scheduler", scheduler, Choices{"lrr", "gto", "two_level"}, "warp scheduling policy");
+    v.integer("active_warps", active_warps, IntRange{1, 64}, "warp",
+              "warps in the two-level scheduler's active pool, per SM (ignored by other policies)");
+  }
+};
+
+struct RegFileConfig {
+  uint32_t size_kb = 256;
+  uint32_t num_banks = 16;
+  uint32_t read_ports_per_bank = 1;
+  uint32_t write_ports_per_bank = 1;
+  uint32_t alloc_granularity = 256;  // CUDA occupancy calculator's register allocation unit
+  double read_energy_pj = 14.2;
+  double write_energy_pj = 20.9;
+
+  template <class V> void visit(V& v) {
+    v.integer("size_kb", size_kb, IntRange{16, 4096}, "KiB", "register file capacity per SM");
+    v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "register file banks per SM");
+    v.integer("read_ports_per_bank", read_ports_per_bank, IntRange{1, 4}, "port", "read ports per bank");
+    v.integer("write_ports_per_bank", write_ports_per_bank, IntRange{1, 4}, "port", "write ports per bank");
+    v.integer("alloc_granularity", alloc_granularity, IntRange{1, 1024}, "register",
+              "a warp's registers (per-thread count x warp size) are rounded up to a multiple of this");
+    v.real("read_energy_pj", read_energy_pj, RealRange{0.0, 1000.0}, "pJ", "energy of one warp-register read");
+    v.real("write_energy_pj", write_energy_pj, RealRange{0.0, 1000.0}, "pJ", "energy of one warp-register write");
+  }
+};
+
+struct CacheConfig {
+  uint32_t size_kb = 0;
+  uint32_t assoc = 4;
+  uint32_t line_bytes = 128;
+  uint32_t latency = 1;
+
+  template <class V> void visit(V& v) {
+    v.integer("size_kb", size_kb, IntRange{0, 1 << 20}, "KiB", "capacity (per SM for L1s, total for L2)");
+    v.integer("assoc", assoc, IntRange{1, 64}, "way", "associativity");
+    v.integer("line_bytes", line_bytes, IntRange{32, 256}, "byte", "line size");
+    v.integer("latency", latency, IntRange{1, 2000}, "cycle", "hit latency");
+  }
+};
+
+struct SharedMemConfig {
+  uint32_t size_kb = 96;
+  uint32_t num_banks = 32;
+  uint32_t latency = 19;  // V100: Jia et al. 2018 measure 19 cycles; GPGPU-Sim SM7_QV100 smem_latency 19
+
+  template <class V> void visit(V& v) {
+    v.integer("size_kb", size_kb, IntRange{0, 1024}, "KiB", "shared memory per SM");
+    v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "shared memory banks");
+    v.integer("latency", latency, IntRange{1, 1000}, "cycle", "access latency without conflicts");
+  }
+};
+
+struct L2Config {
+  CacheConfig cache{6144, 24, 128, 120};
+  uint32_t num_slices = 64;
+
+  template <class V> void visit(V& v) {
+    cache.visit(v);
+    v.integer("num_slices", num_slices, IntRange{1, 256}, "slice", "L2 slices (address-hashed)");
+  }
+};
+
+struct DramConfig {
+  uint32_t num_channels = 32;
+  double clock_mhz = 850.0;
+  uint32_t bus_bytes = 32;  // bytes per channel per DRAM clock (both edges counted): V100 HBM2, 128-bit DDR
+  uint32_t latency = 100;   // cycles of the core clock, row hit, no queueing
+
+  template <class V> void visit(V& v) {
+    v.integer("num_channels", num_channels, IntRange{1, 64}, "channel", "DRAM channels");
+    v.real("clock_mhz", clock_mhz, RealRange{1.0, 20000.0}, "MHz", "DRAM command clock");
+    v.integer("bus_bytes", bus_bytes, IntRange{1, 256}, "byte", "bytes per channel per DRAM clock");
+    v.integer("latency", latency, IntRange{1, 5000}, "cycle", "unloaded access latency in core cycles");
+  }
+};
+
+// The CARS rename unit (CARS paper, section IV-B) and its co-simulation.
+struct CarsConfig {
+  uint32_t rename_ports = 4;  // operand-collector reads renamed per cycle
+  bool rtl = true;            // put the Verilated RTL in the loop beside the C++ reference
+  bool trace = false;         // write the RTL waveform (VCD) of the run
+  uint64_t trace_start = 0;   // first traced cycle
+  uint64_t trace_cycles = 2000;
+
+  template <class V> void visit(V& v) {
+    v.integer("rename_ports", rename_ports, IntRange{1, 8}, "port", "renames per cycle (operand reads)");
+    v.boolean("rtl", rtl, "co-simulate the Verilated rename unit in lockstep with the C++ reference");
+    v.boolean("trace", trace, "write a VCD waveform of the rename unit and a GTKWave save file");
+    v.integer("trace_start", trace_start, IntRange{0, INT64_MAX}, "cycle", "first cycle written to the trace");
+    v.integer("trace_cycles", trace_cycles, IntRange{1, 100000000}, "cycle", "cycles written to the trace");
+  }
+};
+
+// The synthetic call/return traffic that drives the rename-unit demo.
+struct DemoConfig {
+  uint64_t cycles = 200000;
+  uint64_t seed = 1;
+  uint32_t kernel_regs = 20;     // base allotment per warp (CARS Fig. 4: kernel FRU 20)
+  uint32_t stack_regs = 10;      // in-register stack per warp
+  uint32_t max_fru = 6;          // largest callee FRU drawn
+  uint32_t max_depth = 4;        // deepest call chain drawn
+  double op_rate = 0.25;         // probability of a call/return/push/pop per cycle
+
+  template <class V> void visit(V& v) {
+    v.integer("cycles", cycles, IntRange{1, INT64_MAX}, "cycle", "simulated cycles");
+    v.integer("seed", seed, IntRange{0, INT64_MAX}, "", "random seed of the traffic generator");
+    v.integer("kernel_regs", kernel_regs, IntRange{1, 255}, "register", "base registers per warp (kernel FRU)");
+    v.integer("stack_regs", stack_regs, IntRange{0, 2047}, "register", "in-register stack per warp");
+    v.integer("max_fru", max_fru, IntRange{0, 239}, "register", "largest function register usage drawn");
+    v.integer("max_depth", max_depth, IntRange{0, 64}, "call", "deepest call chain drawn");
+    v.real("op_rate", op_rate, RealRange{0.0, 1.0}, "", "probability of a stack operation per cycle");
+  }
+};
+
+struct GpuConfig {
+  std::string name = "v100";
+  GpuTop gpu;
+  SmConfig sm;
+  RegFileConfig regfile;
+  // V100 default carve-out of the 128 KiB unified L1: 32 KiB L1D beside 96 KiB
+  // shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1 S:4:128:64),
+  // 28-cycle hit as measured by Jia et al. 2018.
+  CacheConfig l1d{32, 64, 128, 28};
+  CacheConfig l1i{128, 16, 128, 1};
+  SharedMemConfig shared;
+  L2Config l2;
+  DramConfig dram;
+  CarsConfig cars;
+  DemoConfig demo;
+
+  template <class V> void visit(V& v) {
+    v.text("name", name, "name of this configuration");
+    v.section("gpu", gpu, "chip-level parameters");
+    v.section("sm", sm, "streaming multiprocessor");
+    v.section("regfile", regfile, "register file of one SM");
+    v.section("l1d", l1d, "L1 data cache of one SM");
+    v.section("l1i", l1i, "L1 instruction cache of one SM");
+    v.section("shared", shared, "shared memory of one SM");
+    v.section("l2", l2, "L2 cache shared by all SMs");
+    v.section("dram", dram, "DRAM");
+    v.section("cars", cars, "CARS rename unit");
+    v.section("demo", demo, "rename-unit demo traffic");
+  }
+
+  // Warp-registers (warp_size lanes x 32 bit) in one SM's register file.
+  uint32_t warpRegisters() const { return regfile.size_kb * 1024u / (4u * sm.warp_size); }
+};
+
+}  // namespace rfsim::config

@@ -1,0 +1,69 @@
+#include "cost/cost_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace rfsim::cost {
+
+namespace {
+
+uint32_t roundUpPow2(uint32_t v) {
+  uint32_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+}  // namespace
+
+CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& options) {
+  CostReport r;
+  r.config_name = config.name;
+  r.num_sms = config.gpu.num_sms;
+  r.core_clock_mhz = config.gpu.clock_mhz;
+  r.config_warps = config.sm.max_warps;
+  r.config_warp_registers = config.warpRegisters();
+  r.read_ports = options.read_ports.value_or(config.cars.rename_ports);
+  if (r.read_ports < 1) throw Error("cost: the rename unit needs at least one read port");
+  if (r.config_warps < 1 || r.config_warp_registers < 1)
+    throw Error(fmt::format("cost: configuration '{}' has {} warps and {} warp-registers per SM",
+                            config.name, r.config_warps, r.config_warp_registers));
+
+  // The RTL (and the paper's log2 terms) want powers of two; a configuration
+  // that is not is costed for the next larger unit, and the report says so.
+  r.warps = std::max<uint32_t>(2, roundUpPow2(r.config_warps));
+  r.warp_registers = roundUpPow2(r.config_warp_registers);
+  if (r.warps != r.config_warps)
+    r.notes.push_back(fmt::format("sm.max_warps = {} is not a power of two >= 2: costed for W = {} warps",
+                                  r.config_warps, r.warps));
+  if (r.warp_registers != r.config_warp_registers)
+    r.notes.push_back(fmt::format("the register file holds {} warp-registers, not a power of two: "
+                                  "costed for R = {}",
+                                  r.config_warp_registers, r.warp_registers));
+
+  r.paper = cars::paperStorageCost(r.warps, r.warp_registers);
+  r.rtl = cars::rtlStorage(r.warps, r.warp_registers);
+
+  if (!options.skip_synthesis) {
+    SynthParams p;
+    p.num_warps = r.warps;
+    p.num_regs = r.warp_registers;
+    p.num_read_ports = r.read_ports;
+    FlowOptions f;
+    f.work_dir = options.work_dir;
+    f.liberty = options.liberty;
+    f.rtl_dir = options.rtl_dir;
+    f.clock_period_ns = options.clock_period_ns;
+    f.tool_search_path = options.tool_search_path;
+    r.synth = runSynthesis(p, f);
+    // The netlist must hold exactly the flops the RTL declares.
+    if (r.synth->flops != r.rtl.total_bits)
+      r.notes.push_back(fmt::format("the mapped netlist has {} flops where the RTL declares {}",
+                                    r.synth->flops, r.rtl.total_bits));
+  }
+  return r;
+}
+
+}  // namespace rfsim::cost

@@ -1,0 +1,64 @@
+// The hardware cost of CARS for one configuration: the paper's storage count
+// (section IV-C), the flops the RTL holds, and, unless skipped, synthesis and
+// static timing of rtl/cars_rename.sv on OSU 0.18 um cells (docs/cost.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/gpu_config.h"
+#include "cost/synth_flow.h"
+#include "mech/cars/storage_cost.h"
+
+namespace rfsim::cost {
+
+#ifdef RFSIM_OSU018_LIB
+inline constexpr const char* kDefaultLiberty = RFSIM_OSU018_LIB;
+#else
+inline constexpr const char* kDefaultLiberty = "";
+#endif
+#ifdef RFSIM_RTL_DIR
+inline constexpr const char* kDefaultRtlDir = RFSIM_RTL_DIR;
+#else
+inline constexpr const char* kDefaultRtlDir = "rtl";
+#endif
+
+struct CostOptions {
+  std::filesystem::path work_dir = "cost-work";  // scripts, logs and netlist of the flow
+  std::filesystem::path liberty = kDefaultLiberty;
+  std::filesystem::path rtl_dir = kDefaultRtlDir;
+  std::optional<uint32_t> read_ports;  // rename ports synthesized; config.cars.rename_ports if unset
+  bool skip_synthesis = false;         // analytic storage only; needs no tools
+  double clock_period_ns = 10.0;
+  std::optional<std::string> tool_search_path;  // where yosys and sta are looked up; $PATH if unset
+};
+
+struct CostReport {
+  std::string config_name;
+  uint32_t config_warps = 0;            // sm.max_warps
+  uint32_t config_warp_registers = 0;   // config.warpRegisters()
+  uint32_t warps = 0;                   // W used: config_warps rounded up to a power of two
+  uint32_t warp_registers = 0;          // R used: likewise
+  uint32_t read_ports = 0;
+  uint32_t num_sms = 0;
+  double core_clock_mhz = 0.0;          // gpu.clock_mhz
+  std::vector<std::string> notes;       // roundings and other departures from the config
+  cars::StorageCost paper;              // section IV-C
+  cars::RtlStorage rtl;                 // flops of rtl/cars_rename.sv
+  std::optional<SynthResult> synth;     // absent when synthesis was skipped
+};
+
+// W = sm.max_warps, R = regfile.size_kb * 1024 / (4 * warp_size), read ports =
+// cars.rename_ports unless overridden. Throws rfsim::Error when a tool, the
+// liberty file or a flow step fails.
+CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& options);
+
+std::string toMarkdown(const CostReport& report);
+nlohmann::json toJson(const CostReport& report);
+
+}  // namespace rfsim::cost

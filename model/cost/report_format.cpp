@@ -1,0 +1,240 @@
+// toMarkdown and toJson of cost_report.h.
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cost/cost_report.h"
+
+namespace rfsim::cost {
+
+namespace {
+
+// The paper's figure for W = 64, R = 2048 (CARS section IV-C).
+constexpr double kPaperTotalBytes = 264.0;
+
+// First-order scaling (shared/spec/cost-reference.md): NAND2 area at 45 nm,
+// FO4 of OSU018 measured with OpenSTA, FO4 at 45 nm ~ 500 ps x 0.045.
+constexpr double kNand2Um2At45nm = 0.8;
+constexpr double kFo4Osu018Ns = 0.095;
+constexpr double kFo4At45nmNs = 0.5 * 0.045;
+// CACTI 7.0, 45 nm: one SM's 256 KB register file, 16 banks.
+constexpr double kRegFile256KbMm2At45nm = 4.31;
+
+// Blocks synthesized with the same flow, for the order of magnitude.
+struct ReferenceBlock {
+  const char* name;
+  uint64_t flops;
+  uint64_t transistors;
+  uint32_t levels;
+  double area_um2;
+  double critical_ns;
+};
+constexpr ReferenceBlock kReferenceBlocks[] = {
+    {"rename (6-bit compare + 11-bit add), combinational", 0, 348, 11, 1834, 1.33},
+    {"register-ID calc (w*40 + r by shift-add)", 0, 322, 9, 2015, 1.12},
+    {"16-entry free list (queue)", 81, 3078, 10, 17970, 1.56},
+    {"64-warp rename tables", 1100, 41596, 18, 240331, 2.55},
+    {"256 x 5-bit table in flops", 1280, 49092, 9, 285037, 1.41},
+};
+constexpr const ReferenceBlock& kClosestReference = kReferenceBlocks[3];
+
+// 1234567 -> "1 234 567", as cost-reference.md writes them.
+std::string grouped(uint64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), " ");
+  return s;
+}
+
+std::string bytesText(double bytes) {
+  return bytes == std::floor(bytes) ? grouped(static_cast<uint64_t>(bytes)) : fmt::format("{:g}", bytes);
+}
+
+std::string orderOfMagnitude(double ratio) {
+  if (ratio >= 0.1 && ratio < 10.0) return "the same order of magnitude";
+  const int k = static_cast<int>(std::lround(std::log10(ratio)));
+  return fmt::format("about 10^{} times {}", std::abs(k), ratio > 1.0 ? "larger" : "smaller");
+}
+
+nlohmann::json itemsJson(const std::vector<cars::StorageItem>& items) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const cars::StorageItem& i : items)
+    a.push_back({{"name", i.name}, {"formula", i.formula}, {"description", i.description},
+                 {"bits", i.bits}, {"bytes", i.bytes}});
+  return a;
+}
+
+const cars::StorageItem* findItem(const std::vector<cars::StorageItem>& items, const std::string& name) {
+  for (const cars::StorageItem& i : items)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+void storageMarkdown(const CostReport& r, std::string& md) {
+  md += "## Storage (CARS section IV-C)\n\n";
+  md += "| item | formula | bits | bytes |\n|---|---|---:|---:|\n";
+  for (const cars::StorageItem& i : r.paper.items)
+    md += fmt::format("| {} | {} | {} | {} |\n", i.name, i.formula, grouped(i.bits), bytesText(i.bytes));
+  md += fmt::format("| **total** | | **{}** | **{}** |\n\n", grouped(r.paper.total_bits),
+                    bytesText(r.paper.total_bytes));
+  md += fmt::format(
+      "Paper total for W = 64, R = 2048: 48 + 40 + 176 = {} B per SM. This configuration: {} B per SM, "
+      "{:.1f} KiB for its {} SMs.\n\n",
+      kPaperTotalBytes, bytesText(r.paper.total_bytes), r.paper.total_bytes * r.num_sms / 1024.0, r.num_sms);
+
+  md += "### Paper versus RTL\n\n| item | paper (bits) | RTL flops (`cars_rename`) |\n|---|---:|---:|\n";
+  const auto cell = [](const cars::StorageItem* i, const char* absent) {
+    return i ? grouped(i->bits) : std::string(absent);
+  };
+  for (const char* name : {"stalled-warp list", "Base", "RFP + RSP", "free-register counters"}) {
+    md += fmt::format("| {} | {} | {} |\n", name,
+                      cell(findItem(r.paper.items, name), "- (baseline hardware)"),
+                      cell(findItem(r.rtl.items, name), "- (issue stage)"));
+  }
+  md += fmt::format("| **total** | **{}** ({} B) | **{}** ({} B) |\n\n", grouped(r.paper.total_bits),
+                    bytesText(r.paper.total_bytes), grouped(r.rtl.total_bits), bytesText(r.rtl.total_bytes));
+  md += fmt::format(
+      "The RTL holds per warp Base, RFP and RSP (log2 R = {} bits each) and a FreeW = {}-bit free-register "
+      "counter: {} flops x {} warps. Base is the baseline's register-file offset, which the paper does not "
+      "count; the stalled-warp list belongs to the issue stage, not to the rename unit.\n\n",
+      r.rtl.index_bits, r.rtl.free_bits, r.rtl.flops_per_warp, r.rtl.warps);
+}
+
+void synthMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
+  md += "## Synthesis and timing (OSU 0.18 um)\n\n";
+  std::string params;
+  for (const auto& [k, v] : s.parameters) params += fmt::format("{}{} = {}", params.empty() ? "" : ", ", k, v);
+  md += fmt::format("`{}` with {}; {}, {}, cells `{}`.\n\n", s.module, params, s.yosys_version,
+                    s.sta_version, s.liberty);
+  md += "| metric | value |\n|---|---:|\n";
+  md += fmt::format("| transistors | {}{} |\n", grouped(s.transistors), s.transistors_complete ? "" : "+ (incomplete)");
+  md += fmt::format("| logic levels (generic gates) | {} |\n", s.logic_levels);
+  md += fmt::format("| flip-flops | {} |\n", grouped(s.flops));
+  md += fmt::format("| standard cells | {} |\n", grouped(s.cells));
+  md += fmt::format("| area | {} um2 |\n", grouped(static_cast<uint64_t>(std::llround(s.area_um2))));
+  md += fmt::format("| gate equivalents (NAND2X1 = {:g} um2) | {} GE |\n", kNand2AreaUm2,
+                    grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents))));
+  md += fmt::format("| critical path | {:.3f} ns ({} cells) |\n", s.critical_path_ns, s.critical_path_cells);
+  md += fmt::format("| fmax | {:.1f} MHz |\n", s.fmax_mhz);
+  md += fmt::format("| critical path start -> end | {} -> {} |\n\n", s.critical_start, s.critical_end);
+  md += fmt::format(
+      "Constraints: ideal {:g} ns clock on `clk_i`; every other input driven by an INVX1 with 0 ns input "
+      "delay; every output loaded with {:.4f} pF (four INVX1 inputs) with 0 ns output delay. `rst_ni` is "
+      "a false path: the asynchronous reset reaches every flop and its buffer tree is built at place and "
+      "route, so it is not timed here. fmax = 1 / (period - slack) and so includes the endpoint's "
+      "{:.3f} ns setup time. Transistors are `stat -tech cmos` after legalising every flop to a plain D "
+      "flip-flop{}.\n\n",
+      s.clock_period_ns, s.output_load_pf, s.setup_ns,
+      s.transistors_complete ? " (a complete count)" : "; Yosys still left some cells unpriced");
+
+  const double mm2 = s.gate_equivalents * kNand2Um2At45nm * 1e-6;
+  const double fo4 = s.critical_path_ns / kFo4Osu018Ns;
+  const double ns45 = fo4 * kFo4At45nmNs;
+  md += "### First-order scaling to 45 nm\n\n";
+  md += fmt::format(
+      "- area: {} GE x {:g} um2 = {:.4f} mm2 per SM, {:.2f} mm2 for {} SMs; for scale, CACTI 7.0 gives "
+      "{:g} mm2 for one SM's 256 KB register file at 45 nm ({:.1f} %).\n",
+      grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents))), kNand2Um2At45nm, mm2, mm2 * r.num_sms,
+      r.num_sms, kRegFile256KbMm2At45nm, 100.0 * mm2 / kRegFile256KbMm2At45nm);
+  md += fmt::format(
+      "- delay: {:.3f} ns = {:.1f} FO4 (FO4 = {:g} ps on OSU018) -> about {:.2f} ns at 45 nm "
+      "(FO4 ~ {:g} ps), about {:.0f} MHz, against the configured core clock of {:g} MHz.\n\n",
+      s.critical_path_ns, fo4, kFo4Osu018Ns * 1000, ns45, kFo4At45nmNs * 1000, 1000.0 / ns45,
+      r.core_clock_mhz);
+  md += "Area is scaled through gate equivalents, not by the square of the feature ratio: OSU cells are "
+        "about 30x larger than 45 nm cells, not 16x.\n\n";
+
+  md += "### Versus the reference blocks\n\n";
+  md += "| block | flops | transistors | levels | area um2 | critical path |\n|---|---:|---:|---:|---:|---:|\n";
+  for (const ReferenceBlock& b : kReferenceBlocks)
+    md += fmt::format("| {} (reference) | {} | {} | {} | {} | {:.2f} ns |\n", b.name, grouped(b.flops),
+                      grouped(b.transistors), b.levels, grouped(static_cast<uint64_t>(b.area_um2)),
+                      b.critical_ns);
+  md += fmt::format("| **this unit** | {} | {} | {} | {} | {:.2f} ns |\n\n", grouped(s.flops),
+                    grouped(s.transistors), s.logic_levels,
+                    grouped(static_cast<uint64_t>(std::llround(s.area_um2))), s.critical_path_ns);
+  const double ratio = s.area_um2 / kClosestReference.area_um2;
+  md += fmt::format(
+      "This unit has {:.1f}x the area and {:.1f}x the flops of the reference {} ({} um2, {} flops): {}. "
+      "The reference blocks show the order of magnitude the flow gives; they are not targets.\n",
+      ratio, static_cast<double>(s.flops) / static_cast<double>(kClosestReference.flops),
+      kClosestReference.name, grouped(static_cast<uint64_t>(kClosestReference.area_um2)),
+      grouped(kClosestReference.flops), orderOfMagnitude(ratio));
+}
+
+}  // namespace
+
+std::string toMarkdown(const CostReport& r) {
+  std::string md = fmt::format("# CARS hardware cost: `{}`\n\n", r.config_name);
+  md += fmt::format(
+      "W = {} warps per SM, R = {} warp-registers per SM (register file / (4 B x warp size)), {} rename "
+      "port{}.\n\n",
+      r.warps, r.warp_registers, r.read_ports, r.read_ports == 1 ? "" : "s");
+  for (const std::string& n : r.notes) md += fmt::format("- Note: {}\n", n);
+  if (!r.notes.empty()) md += "\n";
+  storageMarkdown(r, md);
+  if (r.synth)
+    synthMarkdown(r, *r.synth, md);
+  else
+    md += "## Synthesis and timing\n\nSkipped (analytic storage only).\n";
+  return md;
+}
+
+nlohmann::json toJson(const CostReport& r) {
+  nlohmann::json j;
+  j["config"] = r.config_name;
+  j["config_warps"] = r.config_warps;
+  j["config_warp_registers"] = r.config_warp_registers;
+  j["warps"] = r.warps;
+  j["warp_registers"] = r.warp_registers;
+  j["read_ports"] = r.read_ports;
+  j["num_sms"] = r.num_sms;
+  j["core_clock_mhz"] = r.core_clock_mhz;
+  j["notes"] = r.notes;
+  j["storage"]["paper"] = {{"items", itemsJson(r.paper.items)},
+                           {"total_bits", r.paper.total_bits},
+                           {"total_bytes", r.paper.total_bytes},
+                           {"paper_reference_bytes", kPaperTotalBytes}};
+  j["storage"]["rtl"] = {{"items", itemsJson(r.rtl.items)},
+                         {"index_bits", r.rtl.index_bits},
+                         {"free_bits", r.rtl.free_bits},
+                         {"flops_per_warp", r.rtl.flops_per_warp},
+                         {"total_bits", r.rtl.total_bits},
+                         {"total_bytes", r.rtl.total_bytes}};
+  if (!r.synth) {
+    j["synthesis"] = nullptr;
+    return j;
+  }
+  const SynthResult& s = *r.synth;
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [k, v] : s.parameters) params[k] = v;
+  const double fo4 = s.critical_path_ns / kFo4Osu018Ns;
+  j["synthesis"] = {
+      {"module", s.module},
+      {"parameters", params},
+      {"flops", s.flops},
+      {"cells", s.cells},
+      {"cells_by_type", s.cells_by_type},
+      {"transistors", s.transistors},
+      {"transistors_complete", s.transistors_complete},
+      {"logic_levels", s.logic_levels},
+      {"area_um2", s.area_um2},
+      {"gate_equivalents", s.gate_equivalents},
+      {"clock_period_ns", s.clock_period_ns},
+      {"critical_path_ns", s.critical_path_ns},
+      {"slack_ns", s.slack_ns},
+      {"setup_ns", s.setup_ns},
+      {"critical_path", {{"start", s.critical_start}, {"end", s.critical_end}, {"cells", s.critical_path_cells}}},
+      {"fmax_mhz", s.fmax_mhz},
+      {"output_load_pf", s.output_load_pf},
+      {"liberty", s.liberty},
+      {"tools", {{"yosys", s.yosys_version}, {"sta", s.sta_version}}},
+      {"scaling_45nm",
+       {{"area_mm2", s.gate_equivalents * kNand2Um2At45nm * 1e-6},
+        {"fo4", fo4},
+        {"critical_path_ns", fo4 * kFo4At45nmNs}}},
+  };
+  return j;
+}
+
+}  // namespace rfsim::cost

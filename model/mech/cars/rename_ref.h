@@ -1,0 +1,34 @@
+// C++ reference model of rtl/cars_rename.sv, bit-accurate (indices wrap at
+// log2(num_regs) bits, free counters at free_bits), used as the oracle of the
+// RTL and as the fast model when the RTL is not in the loop.
+#pragma once
+
+#include <vector>
+
+#include "mech/cars/rename_unit.h"
+
+namespace rfsim::cars {
+
+class RenameRef final : public RenameUnit {
+ public:
+  explicit RenameRef(const RenameParams& p);
+
+  const RenameParams& params() const override { return p_; }
+  void evaluate(const Inputs& in, Outputs& out) override;
+  void tick() override;
+  void reset() override;
+
+  const WarpState& warp(uint32_t w) const { return state_[w]; }
+
+ private:
+  RenameParams p_;
+  uint32_t idx_mask_;
+  uint32_t free_mask_;
+  std::vector<WarpState> state_;
+  // Decided in evaluate(), applied by tick().
+  bool pending_ = false;
+  uint32_t pending_warp_ = 0;
+  WarpState pending_state_;
+};
+
+}  // namespace rfsim::cars
