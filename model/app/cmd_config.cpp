@@ -1,4 +1,5 @@
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -9,8 +10,21 @@
 
 namespace rfsim::app {
 
+std::string resolveConfigPath(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path p(name);
+  if (fs::exists(p)) return name;
+  // A bare name ("maxwell") is configs/<name>.yaml of this checkout, and the
+  // relative default (configs/v100.yaml) works from any directory.
+  const fs::path src(RFSIM_SOURCE_DIR);
+  if (p.parent_path().empty() && p.extension().empty() && fs::exists(src / "configs" / (name + ".yaml")))
+    return (src / "configs" / (name + ".yaml")).string();
+  if (p.is_relative() && fs::exists(src / p)) return (src / p).string();
+  return name;  // loadConfig names it as missing
+}
+
 config::GpuConfig loadWithOverrides(const ConfigOptions& o) {
-  config::GpuConfig cfg = config::loadConfig(o.file);
+  config::GpuConfig cfg = config::loadConfig(resolveConfigPath(o.file));
   for (const auto& s : o.sets) config::applyOverride(cfg, s);
   if (!o.sets.empty()) config::validate(cfg, o.file + " with --set");
   return cfg;

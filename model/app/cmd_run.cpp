@@ -35,7 +35,8 @@ void printSummary(const nlohmann::json& flat, const cars::DemoResult& r, bool rt
 
 int runCommand(const RunOptions& o) {
   config::GpuConfig cfg = loadWithOverrides(o.config);
-  if (o.rtl >= 0) cfg.cars.rtl = o.rtl == 1;
+  if (o.rtl) cfg.cars.rtl = true;
+  if (o.no_rtl) cfg.cars.rtl = false;
   if (o.trace) cfg.cars.trace = true;
   if (cfg.cars.trace && !cfg.cars.rtl)
     throw Error(fmt::format("{}: cars.trace: the waveform is of the RTL, which cars.rtl: false (or --no-rtl) "

@@ -17,7 +17,8 @@ struct RunOptions {
   ConfigOptions config;
   std::string out;  // results folder; empty: results/run-<config>-<time>
   bool overwrite = false;
-  int rtl = -1;     // -1: as configured, 0/1: --no-rtl / --rtl
+  bool rtl = false;     // --rtl: force the RTL into the loop
+  bool no_rtl = false;  // --no-rtl: reference model only
   bool trace = false;
   bool quiet = false;
 };

@@ -6,6 +6,9 @@
 
 namespace rfsim::app {
 
+// The configuration file a --config value names: a path, or the bare name of
+// one in configs/ ("maxwell").
+std::string resolveConfigPath(const std::string& name);
 config::GpuConfig loadWithOverrides(const ConfigOptions& o);
 
 }  // namespace rfsim::app

@@ -12,7 +12,8 @@
 namespace {
 
 void addConfigOptions(CLI::App* cmd, rfsim::app::ConfigOptions& c) {
-  cmd->add_option("-c,--config", c.file, "configuration file (YAML)")->capture_default_str();
+  cmd->add_option("-c,--config", c.file, "configuration: a YAML file, or v100 / titanv / maxwell")
+      ->capture_default_str();
   cmd->add_option("--set", c.sets, "override one key, e.g. --set sm.max_warps=32 (repeatable)");
 }
 
@@ -31,7 +32,8 @@ int sc_main(int argc, char* argv[]) {
   addConfigOptions(run_cmd, run.config);
   run_cmd->add_option("-o,--out", run.out, "results folder (default: results/run-<config>-<time>)");
   run_cmd->add_flag("--overwrite", run.overwrite, "replace an existing results folder once the new one is complete");
-  run_cmd->add_flag("--rtl,!--no-rtl", run.rtl, "co-simulate the Verilated RTL (default: cars.rtl)");
+  auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl, "co-simulate the Verilated RTL (default: cars.rtl)");
+  run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
   run_cmd->add_flag("--trace", run.trace, "write a VCD waveform and GTKWave save file (cars.trace_*)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are");
 

@@ -24,11 +24,14 @@ std::string gtkwSaveFile(const GtkwView& v) {
   s += "[*] GTKWave save file written by rfsim\n";
   s += fmt::format("[dumpfile] \"{}\"\n", v.dumpfile);
   s += fmt::format("[timestart] {}\n", v.start_time);
-  s += "[size] 1600 900\n[pos] -1 -1\n";
+  // Tall enough for a few dozen traces without scrolling (1920x1400 screens).
+  s += "[size] 1920 1340\n[pos] -1 -1\n";
   s += fmt::format("*{:.6f} {} -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n",
                    double(v.zoom), v.start_time);
   for (const auto& scope : v.open_scopes) s += fmt::format("[treeopen] {}\n", scope);
-  s += "[sst_width] 260\n[signals_width] 320\n[sst_expanded] 1\n[sst_vpaned_height] 260\n";
+  // The signal search tree starts folded and narrow so the wave pane gets the
+  // width; unfold it (and drag its edge) to add signals.
+  s += "[sst_width] 40\n[signals_width] 400\n[sst_expanded] 0\n[sst_vpaned_height] 260\n";
   for (const auto& g : v.groups) {
     s += fmt::format("@{:x}\n-{}\n", kGroupBegin | kBlank, g.name);
     unsigned last = 0;

@@ -15,7 +15,9 @@ GtkwView renameWaveView(const RenameParams& p, const std::string& vcd, uint64_t 
   GtkwView v;
   v.dumpfile = vcd;
   v.start_time = start_cycle * 1000;  // RenameRtl writes one cycle per 1000 ps
-  v.zoom = -9;
+  // gtkwave draws 2^-zoom time units per 200 pixels: -13 is 8192 ps per 200 px,
+  // ~24 px a cycle, ~60 cycles across the wave pane of a 1920-pixel window.
+  v.zoom = -13;
   v.open_scopes = {"TOP.", "TOP.cars_rename."};
   v.groups.push_back({"clock and reset", {sig("clk_i", 1, F::Bin), sig("rst_ni", 1, F::Bin)}});
   v.groups.push_back({"operation (1=launch 2=call 3=ret 4=push 5=pop)",

@@ -1,0 +1,151 @@
+// The rfsim program as a user meets it: exit status, one-line errors that name
+// the file/key/tool, and results folders that are whole or visibly not.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Ran {
+  int status;
+  std::string output;  // stdout and stderr together
+};
+
+Ran rfsim(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + " " RFSIM_BINARY_DIR "/rfsim " + args + " 2>&1";
+  Ran r{0, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("rfsim-cli-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(p);
+  fs::remove_all(p.string() + ".partial");
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("rfsim --help lists the subcommands", "[app]") {
+  const Ran r = rfsim("--help");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("run") && Catch::Contains("cost") && Catch::Contains("config"));
+}
+
+TEST_CASE("run writes config, statistics and a manifest, and the config reloads", "[app]") {
+  const fs::path out = scratch("run");
+  const Ran r = rfsim("run -q --set demo.cycles=5000 --out " + out.string());
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("results: " + out.string()));
+  CHECK(fs::exists(out / "manifest.json"));
+  std::ifstream sj(out / "stats.json");
+  const auto stats = nlohmann::json::parse(sj);
+  CHECK(stats["sim"]["rename"]["cycles"]["value"] == 5000);
+  CHECK(stats["sim"]["host"]["rtl_comparisons"]["value"] == 5000);
+  // The resolved configuration is a loadable configuration with the override in it.
+  const Ran again = rfsim("config --config " + (out / "config.yaml").string());
+  CHECK(again.status == 0);
+  CHECK_THAT(again.output, Catch::Contains("cycles: 5000"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("a missing or malformed configuration is a one-line error and leaves no results", "[app]") {
+  const fs::path out = scratch("badcfg");
+  Ran r = rfsim("run --config configs/nope.yaml --out " + out.string());
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("configs/nope.yaml"));
+  CHECK_FALSE(fs::exists(out));
+
+  const fs::path bad = scratch("bad.yaml");
+  std::ofstream(bad) << "name: x\nsm:\n  max_warpz: 32\n";
+  r = rfsim("run --config " + bad.string() + " --out " + out.string());
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains(bad.string() + ":3:") && Catch::Contains("sm.max_warpz") &&
+                           Catch::Contains("max_warps"));
+  CHECK_FALSE(fs::exists(out));
+  fs::remove(bad);
+
+  r = rfsim("run --set sm.max_warps=200 --out " + out.string());
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("sm.max_warps") && Catch::Contains("range"));
+}
+
+TEST_CASE("a run that fails midway leaves a .partial folder marked INCOMPLETE", "[app]") {
+  const fs::path out = scratch("midway");
+  // Allotments that do not fit the register file are refused when the demo is
+  // built, after the results folder was started.
+  const Ran r = rfsim("run --set demo.stack_regs=40 --set demo.kernel_regs=17 --out " + out.string());
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("demo.kernel_regs + demo.stack_regs = 57") &&
+                           Catch::Contains("exceeds the register file"));
+  CHECK_FALSE(fs::exists(out));
+  CHECK(fs::exists(out.string() + ".partial/INCOMPLETE"));
+  CHECK_FALSE(fs::exists(out.string() + ".partial/manifest.json"));
+  fs::remove_all(out.string() + ".partial");
+}
+
+TEST_CASE("existing results are not overwritten without --overwrite", "[app]") {
+  const fs::path out = scratch("exists");
+  REQUIRE(rfsim("run -q --set demo.cycles=100 --out " + out.string()).status == 0);
+  const auto before = fs::last_write_time(out / "stats.json");
+  const Ran r = rfsim("run -q --set demo.cycles=100 --out " + out.string());
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("exists"));
+  CHECK(fs::last_write_time(out / "stats.json") == before);
+  fs::remove_all(out);
+}
+
+TEST_CASE("a missing EDA tool is named, with the way to install it", "[app]") {
+  const fs::path out = scratch("notool");
+  const Ran r = rfsim("cost --out " + out.string(), "PATH=/nonexistent");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("'yosys' not found") && Catch::Contains("setup.sh"));
+  CHECK_FALSE(fs::exists(out));
+  fs::remove_all(out.string() + ".partial");
+}
+
+TEST_CASE("cost --no-synth reports the paper's 264 B without any tool", "[app][cost]") {
+  const fs::path out = scratch("nosynth");
+  const Ran r = rfsim("cost --no-synth --out " + out.string(), "PATH=/nonexistent");
+  REQUIRE(r.status == 0);
+  std::ifstream cj(out / "cost.json");
+  const auto cost = nlohmann::json::parse(cj);
+  CHECK(cost["storage"]["paper"]["total_bytes"] == 264.0);
+  CHECK(cost["storage"]["paper"]["total_bits"] == 2112);
+  CHECK(cost["synthesis"].is_null());
+  fs::remove_all(out);
+}
+
+TEST_CASE("cost on the v100 configuration synthesizes the whole 64-warp unit", "[app][cost][synth]") {
+  const fs::path out = scratch("v100cost");
+  const Ran r = rfsim("cost --config configs/v100.yaml --out " + out.string());
+  REQUIRE(r.status == 0);
+  std::ifstream cj(out / "cost.json");
+  const auto cost = nlohmann::json::parse(cj);
+  CHECK(cost["storage"]["paper"]["total_bytes"] == 264.0);
+  const auto& s = cost["synthesis"];
+  CHECK(s["flops"] == 64 * (11 + 11 + 11 + 5));  // Base, RFP, RSP, free counter per warp
+  CHECK(s["transistors_complete"] == true);
+  CHECK(s["transistors"].get<double>() > 100000);
+  CHECK(s["logic_levels"].get<int>() > 5);
+  CHECK(s["area_um2"].get<double>() > 2432 * 96.0);  // at least the flops (DFFPOSX1 = 96 um2)
+  CHECK(s["critical_path_ns"].get<double>() > 0.5);
+  CHECK(s["critical_path_ns"].get<double>() < 10.0);
+  CHECK(fs::exists(out / "synth" / "mapped.v"));
+  CHECK(fs::exists(out / "cost.md"));
+  fs::remove_all(out);
+}
