@@ -11,8 +11,7 @@ namespace rfsim::app {
 
 int costCommand(const CostOptions& o) {
   const config::GpuConfig cfg = loadWithOverrides(o.config);
-  const std::string out = o.out.empty() ? defaultOutDir("cost", cfg.name) : o.out;
-  ResultsDir dir(out, o.overwrite);
+  ResultsDir dir(o.output.out.empty() ? defaultOutDir("cost", cfg.name) : o.output.out, o.output.overwrite);
   dir.writeFile("config.yaml", config::toYaml(cfg));
 
   cost::CostOptions co;

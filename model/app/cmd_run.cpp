@@ -43,8 +43,7 @@ int runCommand(const RunOptions& o) {
                             "leaves out",
                             o.config.file));
 
-  const std::string out = o.out.empty() ? defaultOutDir("run", cfg.name) : o.out;
-  ResultsDir dir(out, o.overwrite);
+  ResultsDir dir(o.output.out.empty() ? defaultOutDir("run", cfg.name) : o.output.out, o.output.overwrite);
   dir.writeFile("config.yaml", config::toYaml(cfg));
 
   cars::DemoOptions d;

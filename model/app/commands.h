@@ -9,14 +9,19 @@ namespace rfsim::app {
 
 // Options every subcommand that reads a configuration shares.
 struct ConfigOptions {
-  std::string file;
+  std::string file = "configs/v100.yaml";
   std::vector<std::string> sets;  // --set key=value, applied in order
+};
+
+// Where a subcommand writes its results folder.
+struct OutputOptions {
+  std::string out;  // empty: results/<kind>-<config>-<time>
+  bool overwrite = false;
 };
 
 struct RunOptions {
   ConfigOptions config;
-  std::string out;  // results folder; empty: results/run-<config>-<time>
-  bool overwrite = false;
+  OutputOptions output;
   bool rtl = false;     // --rtl: force the RTL into the loop
   bool no_rtl = false;  // --no-rtl: reference model only
   bool trace = false;
@@ -25,8 +30,7 @@ struct RunOptions {
 
 struct CostOptions {
   ConfigOptions config;
-  std::string out;
-  bool overwrite = false;
+  OutputOptions output;
   bool no_synth = false;
 };
 

@@ -17,6 +17,11 @@ void addConfigOptions(CLI::App* cmd, rfsim::app::ConfigOptions& c) {
   cmd->add_option("--set", c.sets, "override one key, e.g. --set sm.max_warps=32 (repeatable)");
 }
 
+void addOutputOptions(CLI::App* cmd, rfsim::app::OutputOptions& o, const std::string& kind) {
+  cmd->add_option("-o,--out", o.out, "results folder (default: results/" + kind + "-<config>-<time>)");
+  cmd->add_flag("--overwrite", o.overwrite, "replace an existing results folder once the new one is complete");
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -26,28 +31,23 @@ int sc_main(int argc, char* argv[]) {
   app.require_subcommand(1);
 
   RunOptions run;
-  run.config.file = "configs/v100.yaml";
   auto* run_cmd = app.add_subcommand("run", "run the co-simulation demo: call/return traffic through the CARS "
                                             "rename unit, RTL and C++ reference in lockstep");
   addConfigOptions(run_cmd, run.config);
-  run_cmd->add_option("-o,--out", run.out, "results folder (default: results/run-<config>-<time>)");
-  run_cmd->add_flag("--overwrite", run.overwrite, "replace an existing results folder once the new one is complete");
+  addOutputOptions(run_cmd, run.output, "run");
   auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl, "co-simulate the Verilated RTL (default: cars.rtl)");
   run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
   run_cmd->add_flag("--trace", run.trace, "write a VCD waveform and GTKWave save file (cars.trace_*)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are");
 
   CostOptions cost;
-  cost.config.file = "configs/v100.yaml";
   auto* cost_cmd = app.add_subcommand("cost", "hardware cost report: storage, Yosys synthesis on OSU 0.18um, "
                                               "OpenSTA timing");
   addConfigOptions(cost_cmd, cost.config);
-  cost_cmd->add_option("-o,--out", cost.out, "results folder (default: results/cost-<config>-<time>)");
-  cost_cmd->add_flag("--overwrite", cost.overwrite, "replace an existing results folder once the new one is complete");
+  addOutputOptions(cost_cmd, cost.output, "cost");
   cost_cmd->add_flag("--no-synth", cost.no_synth, "analytic storage cost only, no synthesis");
 
   ConfigCmdOptions cfg;
-  cfg.config.file = "configs/v100.yaml";
   auto* cfg_cmd = app.add_subcommand("config", "print the resolved configuration, or the reference of every key");
   addConfigOptions(cfg_cmd, cfg.config);
   cfg_cmd->add_flag("--reference", cfg.reference, "print the Markdown reference of every key");
