@@ -1,0 +1,257 @@
+// The IR the PTX front end produces and every later layer reads: a module of
+// functions, each a list of basic blocks of decoded instructions over typed
+// virtual registers. It is a plain data structure (STYLE.md: compiler and
+// simulator talk through data, not through each other's internals).
+//
+// Decoding happens once, at load: every opcode, type and modifier is an enum,
+// every operand names a register id, an immediate, a symbol or a block, so an
+// executor can switch on them without looking at text again.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rfsim::ptx {
+
+// ---------------------------------------------------------------------------
+// Types and state spaces (PTX ISA 9.0, sections 5.1 and 5.2).
+
+enum class Type : uint8_t {
+  None,
+  Pred,
+  B8, B16, B32, B64, B128,
+  U8, U16, U32, U64,
+  S8, S16, S32, S64,
+  F16, F16x2, BF16, BF16x2, F32, F64,
+};
+unsigned typeBits(Type t);  // Pred: 1; None: 0
+bool isSigned(Type t);      // S*
+bool isFloat(Type t);       // F*, BF*
+bool isBits(Type t);        // B*
+const char* typeName(Type t);  // "s32", "f64", ...
+
+enum class Space : uint8_t { None, Generic, Global, Shared, Local, Const, Param, Reg };
+const char* spaceName(Space s);
+
+// ---------------------------------------------------------------------------
+// Opcodes (PTX ISA 9.0, chapter 9). One enum value per base opcode; the
+// variants are in the modifiers.
+
+enum class Op : uint8_t {
+  // data movement and conversion
+  Mov, Ld, Ldu, St, Cvta, Cvt, Prefetch,
+  // integer and float arithmetic
+  Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, Fma, Sad,
+  Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Copysign, Testp,
+  // bit manipulation
+  And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Bfind, Fns,
+  // comparison and selection
+  Setp, Set, Selp, Slct,
+  // control flow
+  Bra, Call, Ret, Exit, Trap, Brkpt,
+  // synchronisation and communication
+  Bar, Membar, Fence, Atom, Red, Shfl, Vote, Activemask, Match, Nanosleep,
+  // integer dot products and special
+  Dp4a, Dp2a,
+  Count_
+};
+const char* opName(Op op);
+
+// Comparison operators of setp/set/slct (PTX ISA 9.7.6.1, 9.7.4.x).
+enum class Cmp : uint8_t {
+  None, Eq, Ne, Lt, Le, Gt, Ge,
+  Lo, Ls, Hi, Hs,                      // unsigned
+  Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan  // unordered float
+};
+// Boolean combiners (setp's .and/.or/.xor with a predicate; also vote modes).
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+// Rounding: floating (rn rz rm rp) and integer (rni rzi rmi rpi).
+enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi };
+// mul/mad result part.
+enum class MulMode : uint8_t { None, Lo, Hi, Wide };
+enum class AtomOp : uint8_t { None, Add, Min, Max, Exch, Cas, And, Or, Xor, Inc, Dec };
+enum class ShflMode : uint8_t { None, Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
+// Special registers (PTX ISA 10).
+enum class SReg : uint8_t {
+  None, Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid,
+  Clock, Clock64, LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+  DynamicSmemSize, TotalSmemSize, GlobalTimer, Envreg,
+};
+
+struct Mods {
+  Cmp cmp = Cmp::None;
+  BoolOp boolop = BoolOp::None;
+  Round round = Round::None;
+  MulMode mul = MulMode::None;
+  AtomOp atom = AtomOp::None;
+  ShflMode shfl = ShflMode::None;
+  VoteMode vote = VoteMode::None;
+  uint8_t vec = 1;        // .v2 / .v4 on ld/st/mov
+  bool ftz = false;
+  bool sat = false;
+  bool approx = false;    // .approx (rcp, sqrt, sin, ...); .full on div is approx = false, full = true
+  bool full = false;
+  bool uni = false;       // bra.uni / call.uni
+  bool volatile_ = false; // ld.volatile / st.volatile
+  bool relaxed_or_stronger = false;  // .relaxed/.acquire/.release/.sc given (memory-model qualifiers)
+  bool nc = false;        // ld.global.nc
+  bool to = false;        // cvta.to.<space> (else cvta.<space>: to generic)
+  bool sync = false;      // .sync forms (shfl.sync, vote.sync, bar.sync/barrier.sync)
+  bool aligned = false;   // barrier.sync.aligned
+  bool arrive = false;    // bar.arrive
+  bool red_popc = false;  // bar.red.popc (BoolOp carries .and/.or)
+  bool shift_clamp = false;  // shf.l.clamp vs .wrap; shf direction in mul: Lo = left, Hi = right
+  bool cc = false;        // add.cc/addc: carry out
+  bool carry_in = false;  // addc/subc
+};
+
+// ---------------------------------------------------------------------------
+// Operands.
+
+enum class OperandKind : uint8_t {
+  None,
+  Reg,      // regs[0]
+  Vec,      // {regs[0..vec_n)}: vector operand of ld/st/mov (a sink `_` is kNoReg)
+  Imm,      // imm: integer value, or the IEEE bits of a float literal (0f..., 0d..., 1.5)
+  SReg,     // sreg, dim (0=x 1=y 2=z; 0 for scalar special registers)
+  Sym,      // sym: the address of a variable, or a function (for indirect calls/function pointers)
+  Addr,     // [base + imm]: base is regs[0] (reg != kNoReg) or sym (sym != kNoSym); imm is the offset
+  Label,    // block: a branch target (block index in the function)
+  PredOut,  // the `|%p` second destination of setp/shfl: regs[0] (kNoReg for `_`)
+};
+
+inline constexpr uint32_t kNoReg = 0xffffffffu;
+inline constexpr uint32_t kNoSym = 0xffffffffu;
+
+struct Operand {
+  OperandKind kind = OperandKind::None;
+  uint8_t vec_n = 0;   // Vec: number of elements
+  SReg sreg = SReg::None;
+  uint8_t dim = 0;
+  bool negate = false;  // `!%p` as a source predicate
+  std::array<uint32_t, 4> regs{kNoReg, kNoReg, kNoReg, kNoReg};
+  int64_t imm = 0;
+  uint32_t sym = kNoSym;   // index into Module::symbols
+  uint32_t block = 0;      // Label
+};
+
+// ---------------------------------------------------------------------------
+// Instructions.
+
+struct SrcLoc {
+  uint32_t line = 0;  // 1-based, in the PTX file
+  uint32_t col = 0;
+};
+
+struct CallInfo {
+  bool indirect = false;
+  uint32_t callee = 0;        // function index (direct)
+  uint32_t target_reg = kNoReg;  // register holding the function address (indirect)
+  uint32_t prototype = kNoSym;   // .callprototype label symbol (indirect), or kNoSym
+  std::vector<uint32_t> targets;  // .calltargets list (function indices), if given
+  std::vector<uint32_t> args;     // Param-space symbols passed as arguments, in order
+  std::vector<uint32_t> rets;     // Param-space symbols receiving return values
+};
+
+struct Instr {
+  Op op = Op::Mov;
+  Type type = Type::None;   // the instruction type (.s32 of add.s32, destination type of cvt)
+  Type type2 = Type::None;  // second type: cvt's source, setp's compared type when set has two, ...
+  Space space = Space::None;  // ld/st/atom/red/cvta/prefetch space; Generic when none is written
+  Mods mods;
+  // Guard predicate `@%p` / `@!%p`: guard.kind == Reg when present.
+  Operand guard;
+  // Destinations then sources, in the order PTX writes them (for st: the
+  // address is src[0], the value src[1]; for atom: dst[0], address src[0],
+  // operands src[1..]).
+  uint8_t ndst = 0, nsrc = 0;
+  std::array<Operand, 2> dst;
+  std::array<Operand, 5> src;
+  uint32_t call = kNoSym;  // index into Function::calls for Op::Call
+  SrcLoc loc;
+};
+
+struct BasicBlock {
+  std::string label;  // PTX label, or "" for the entry / a fall-through block
+  std::vector<Instr> instrs;
+  // Filled by analysis (cfg.h): successor and predecessor block indices.
+  std::vector<uint32_t> succs, preds;
+};
+
+// ---------------------------------------------------------------------------
+// Symbols: module-level variables, function parameters, function-local
+// variables (.local/.shared/.param declared in a body or a call sequence).
+
+struct Symbol {
+  std::string name;
+  Space space = Space::None;
+  Type type = Type::None;
+  uint32_t align = 0;         // bytes; 0 = natural alignment of type
+  uint64_t count = 1;         // array elements (0 for `[]`, unsized extern)
+  uint64_t size = 0;          // bytes = count * element size
+  bool is_extern = false;
+  bool is_visible = false;
+  bool is_function = false;   // a function's address (`mov.u64 %rd, func`)
+  uint32_t function = 0;      // when is_function
+  int32_t owner = -1;         // function index for function-scoped symbols; -1 for module scope
+  std::vector<uint8_t> init;  // initial bytes (little-endian), empty if none
+  // Initialisers that are addresses (`{0, 0, _ZNK2Sq4areaEv}`): byte offset
+  // within `init` -> symbol whose address goes there, as a 64-bit generic address.
+  std::vector<std::pair<uint64_t, uint32_t>> init_addrs;
+  SrcLoc loc;
+};
+
+struct RegInfo {
+  std::string name;  // "%r12", "%p3", "%fd1"
+  Type type = Type::None;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;     // .entry (kernel)
+  bool is_extern = false;    // declared, no body (malloc, free, vprintf, ...)
+  bool is_visible = false;
+  bool noreturn = false;
+  std::vector<uint32_t> params;   // Param-space symbols, in order
+  std::vector<uint32_t> rets;     // Param-space return symbols (func_retval0 ...)
+  std::vector<RegInfo> regs;      // virtual registers, indexed by Operand::regs
+  std::vector<BasicBlock> blocks; // blocks[0] is the entry
+  std::vector<CallInfo> calls;    // indexed by Instr::call
+  std::vector<uint32_t> locals;   // symbols declared inside the body (local/shared/param)
+  // Directives kept for the back end and the workloads' reports.
+  uint32_t maxntid[3] = {0, 0, 0}, reqntid[3] = {0, 0, 0};
+  uint32_t minnctapersm = 0, maxnreg = 0;
+  std::vector<std::string> pragmas;
+  SrcLoc loc;
+};
+
+// A .callprototype declaration (used by indirect calls).
+struct Prototype {
+  std::string label;
+  std::vector<Type> params, rets;
+  std::vector<uint64_t> param_sizes, ret_sizes;
+};
+
+struct Module {
+  std::string file;           // where it was parsed from, for messages
+  uint32_t version_major = 0, version_minor = 0;  // .version
+  std::string target;         // "sm_75"
+  uint32_t address_size = 64;
+  std::vector<Function> functions;
+  std::vector<Symbol> symbols;
+  std::vector<Prototype> prototypes;
+  std::unordered_map<std::string, uint32_t> function_index;  // by name
+  std::unordered_map<std::string, uint32_t> global_symbols;  // module-scope symbols by name
+
+  const Function* findFunction(const std::string& name) const {
+    auto it = function_index.find(name);
+    return it == function_index.end() ? nullptr : &functions[it->second];
+  }
+};
+
+}  // namespace rfsim::ptx

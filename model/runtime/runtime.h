@@ -1,0 +1,86 @@
+// The host-side API that workload drivers program against, in the spirit of
+// the CUDA driver API: device memory, module loading and kernel launch. It
+// runs kernels functionally (model/func/); later issues put the timing model
+// behind the same calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ptx/ir.h"
+
+namespace rfsim::rt {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+// Kernel parameters, packed in the order of the .entry's .param list. Each
+// add() checks size and alignment against the kernel's declaration at launch.
+class KernelArgs {
+ public:
+  KernelArgs& ptr(uint64_t device_address) { return raw(&device_address, 8); }
+  KernelArgs& i32(int32_t v) { return raw(&v, 4); }
+  KernelArgs& u32(uint32_t v) { return raw(&v, 4); }
+  KernelArgs& i64(int64_t v) { return raw(&v, 8); }
+  KernelArgs& f32(float v) { return raw(&v, 4); }
+  KernelArgs& f64(double v) { return raw(&v, 8); }
+  // A by-value struct or any other blob.
+  KernelArgs& raw(const void* p, size_t n);
+
+  const std::vector<std::vector<uint8_t>>& values() const { return values_; }
+
+ private:
+  std::vector<std::vector<uint8_t>> values_;
+};
+
+// Dynamic counts of one launch (functional execution).
+struct LaunchStats {
+  uint64_t warp_instrs = 0;    // instructions issued per warp (one per active warp per instruction)
+  uint64_t thread_instrs = 0;  // instructions times active threads
+  std::vector<uint64_t> warp_instrs_by_op;  // indexed by ptx::Op
+  uint64_t blocks = 0, warps = 0, threads = 0;
+  double host_seconds = 0.0;
+};
+
+class Device {
+ public:
+  Device();
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // Parses and loads a PTX file (throws rfsim::Error naming file:line:col).
+  // Module-scope .global/.const variables are allocated and initialised.
+  void loadModule(const std::filesystem::path& ptx_file);
+  const ptx::Module& module() const;
+
+  uint64_t malloc(size_t bytes);  // 256-byte aligned device address; throws on exhaustion
+  void free(uint64_t device_address);
+  void memcpyHtoD(uint64_t dst, const void* src, size_t bytes);
+  void memcpyDtoH(void* dst, uint64_t src, size_t bytes);
+  void memset(uint64_t dst, uint8_t value, size_t bytes);
+  // Address of a module-scope variable (a __device__ or __constant__ global).
+  uint64_t symbolAddress(const std::string& name) const;
+
+  // Runs the kernel to completion. Throws rfsim::Error naming the kernel,
+  // PC/line, block, thread and address on an out-of-bounds or misaligned
+  // access, a trap, an unsupported instruction or a deadlock (barrier never
+  // reached by every warp).
+  LaunchStats launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
+                     uint32_t dynamic_shared_bytes = 0);
+
+  // Sum over all launches since construction.
+  const LaunchStats& totals() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rfsim::rt
