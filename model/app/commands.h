@@ -26,6 +26,8 @@ struct RunOptions {
   bool no_rtl = false;  // --no-rtl: reference model only
   bool trace = false;
   bool quiet = false;
+  std::string workload;  // --workload NAME[,NAME...] or all: run CUDA workloads functionally
+  bool large = false;    // --large: the workloads' large input sizes
 };
 
 struct CostOptions {
@@ -41,6 +43,8 @@ struct ConfigCmdOptions {
 };
 
 int runCommand(const RunOptions& o);
+int runWorkloads(const RunOptions& o);
+int listWorkloads();
 int costCommand(const CostOptions& o);
 int configCommand(const ConfigCmdOptions& o);
 

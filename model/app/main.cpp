@@ -39,6 +39,12 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
   run_cmd->add_flag("--trace", run.trace, "write a VCD waveform and GTKWave save file (cars.trace_*)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are");
+  run_cmd->add_option("-w,--workload", run.workload,
+                      "run CUDA workloads functionally and check them against their CPU references: "
+                      "a name, a comma-separated list, or all (see `rfsim workloads`)");
+  run_cmd->add_flag("--large", run.large, "with --workload: the large input sizes");
+
+  auto* list_cmd = app.add_subcommand("workloads", "list the CUDA workloads");
 
   CostOptions cost;
   auto* cost_cmd = app.add_subcommand("cost", "hardware cost report: storage, Yosys synthesis on OSU 0.18um, "
@@ -60,7 +66,8 @@ int sc_main(int argc, char* argv[]) {
   }
 
   try {
-    if (*run_cmd) return runCommand(run);
+    if (*run_cmd) return run.workload.empty() ? runCommand(run) : runWorkloads(run);
+    if (*list_cmd) return listWorkloads();
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);
   } catch (const rfsim::Error& e) {

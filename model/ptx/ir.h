@@ -108,6 +108,9 @@ struct Mods {
   bool shift_clamp = false;  // shf.l.clamp vs .wrap; shf direction in mul: Lo = left, Hi = right
   bool cc = false;        // add.cc/addc: carry out
   bool carry_in = false;  // addc/subc
+  // Added by the parser (appended, layout above unchanged):
+  bool warp = false;      // bar.warp.sync (a warp-level barrier on a member mask)
+  bool shiftamt = false;  // bfind.shiftamt: shift amount instead of bit position
 };
 
 // ---------------------------------------------------------------------------
@@ -116,7 +119,9 @@ struct Mods {
 enum class OperandKind : uint8_t {
   None,
   Reg,      // regs[0]
-  Vec,      // {regs[0..vec_n)}: vector operand of ld/st/mov (a sink `_` is kNoReg)
+  Vec,      // {regs[0..vec_n)}: vector operand of ld/st/mov (a sink `_` is kNoReg; in a
+            // source, kNoReg is an immediate element, its value in imm at bits [i*w, (i+1)*w),
+            // w the element width: typeBits(type) / vec_n for mov, typeBits(type) for ld/st)
   Imm,      // imm: integer value, or the IEEE bits of a float literal (0f..., 0d..., 1.5)
   SReg,     // sreg, dim (0=x 1=y 2=z; 0 for scalar special registers)
   Sym,      // sym: the address of a variable, or a function (for indirect calls/function pointers)

@@ -1,0 +1,174 @@
+// `rfsim run --workload NAME`: runs CUDA workloads functionally through the
+// runtime API, checks each against its CPU reference, and reports dynamic
+// instruction counts per opcode and opcode class.
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.h"
+#include "app/config_options.h"
+#include "common/error.h"
+#include "common/results_dir.h"
+#include "config/config_io.h"
+#include "runtime/runtime.h"
+#include "stats/stats.h"
+#include "workloads/workload.h"
+
+namespace rfsim::app {
+
+namespace {
+
+// Opcode classes for the dynamic instruction mix.
+enum class OpClass : uint8_t { Alu, Sfu, Move, Mem, Ctrl, Sync, Count_ };
+const std::vector<std::string> kClassNames = {"alu", "sfu", "move_convert", "memory", "control", "sync_comm"};
+
+OpClass opClass(ptx::Op op) {
+  using ptx::Op;
+  switch (op) {
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Prefetch: case Op::Atom: case Op::Red:
+      return OpClass::Mem;
+    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Brkpt:
+      return OpClass::Ctrl;
+    case Op::Bar: case Op::Membar: case Op::Fence: case Op::Shfl: case Op::Vote: case Op::Activemask:
+    case Op::Match: case Op::Nanosleep:
+      return OpClass::Sync;
+    case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Ex2: case Op::Lg2: case Op::Sin: case Op::Cos:
+    case Op::Tanh:
+      return OpClass::Sfu;
+    case Op::Mov: case Op::Cvta: case Op::Cvt: case Op::Selp: case Op::Slct: case Op::Prmt:
+      return OpClass::Move;
+    default:
+      return OpClass::Alu;
+  }
+}
+
+std::vector<std::string> opNames() {
+  std::vector<std::string> n;
+  for (unsigned i = 0; i < static_cast<unsigned>(ptx::Op::Count_); ++i) n.push_back(ptx::opName(ptx::Op(i)));
+  return n;
+}
+
+// The statistics of one workload run.
+struct WorkloadStats : stats::Group {
+  WorkloadStats(stats::Group* parent, const std::string& name, const std::string& desc)
+      : Group(parent, name, desc),
+        ADD_STAT(passed, stats::unit::Count, "1 when the output matched the CPU reference"),
+        ADD_STAT(launches, stats::unit::Count, "kernel launches"),
+        ADD_STAT(blocks, stats::unit::Count, "thread blocks run"),
+        ADD_STAT(threads, stats::unit::Count, "threads run"),
+        ADD_STAT(warp_instrs, stats::unit::Count, "warp instructions executed"),
+        ADD_STAT(thread_instrs, stats::unit::Count, "thread instructions executed (active lanes)"),
+        ADD_STAT(warp_instrs_by_class, stats::unit::Count, "warp instructions per opcode class",
+                 kClassNames.size(), kClassNames),
+        ADD_STAT(warp_instrs_by_op, stats::unit::Count, "warp instructions per opcode",
+                 static_cast<size_t>(ptx::Op::Count_), opNames()),
+        ADD_STAT(wall_time, "microsecond", "host time in kernel launches"),
+        ADD_STAT(warp_instrs_per_second, stats::unit::Rate, "functional simulation speed",
+                 [this] { return wall_time.get() ? warp_instrs.get() * 1e6 / double(wall_time.get()) : 0.0; }),
+        ADD_STAT(simd_efficiency, stats::unit::Ratio, "thread instructions / (32 x warp instructions)",
+                 [this] {
+                   return warp_instrs.get() ? double(thread_instrs.get()) / (32.0 * double(warp_instrs.get())) : 0.0;
+                 }) {}
+
+  stats::Scalar passed, launches, blocks, threads, warp_instrs, thread_instrs;
+  stats::Vector warp_instrs_by_class, warp_instrs_by_op;
+  stats::Scalar wall_time;
+  stats::Formula warp_instrs_per_second, simd_efficiency;
+};
+
+std::vector<const workloads::Workload*> select(const std::string& spec) {
+  std::vector<const workloads::Workload*> out;
+  if (spec == "all") {
+    for (const auto& w : workloads::all()) out.push_back(&w);
+    return out;
+  }
+  size_t pos = 0;
+  while (pos <= spec.size()) {
+    const size_t comma = spec.find(',', pos);
+    const std::string name = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const workloads::Workload* w = workloads::find(name);
+    if (!w) {
+      std::string known;
+      for (const auto& k : workloads::all()) known += (known.empty() ? "" : ", ") + k.name;
+      throw Error(fmt::format("--workload: no workload named '{}' (known: {}, or all)", name, known));
+    }
+    out.push_back(w);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int listWorkloads() {
+  for (const auto& w : workloads::all()) {
+    std::string tags;
+    for (const auto& t : w.tags) tags += (tags.empty() ? "" : ",") + t;
+    std::cout << fmt::format("{:<18} {:<28} {}\n", w.name, tags, w.description);
+  }
+  return 0;
+}
+
+int runWorkloads(const RunOptions& o) {
+  const config::GpuConfig cfg = loadWithOverrides(o.config);
+  const std::vector<const workloads::Workload*> chosen = select(o.workload);
+  const workloads::Size size = o.large ? workloads::Size::Large : workloads::Size::Small;
+
+  ResultsDir dir(o.output.out.empty() ? defaultOutDir("func", cfg.name) : o.output.out, o.output.overwrite);
+  dir.writeFile("config.yaml", config::toYaml(cfg));
+
+  stats::Group root(nullptr, "sim", "functional execution of CUDA workloads");
+  std::vector<std::unique_ptr<WorkloadStats>> per;
+  nlohmann::json checks = nlohmann::json::object();
+  int failed = 0;
+  if (!o.quiet)
+    std::cout << fmt::format("{:<18} {:>6} {:>14} {:>16} {:>9} {:>12}  {}\n", "workload", "check", "warp instrs",
+                             "thread instrs", "seconds", "warp-instr/s", "detail");
+  for (const workloads::Workload* w : chosen) {
+    auto& st = *per.emplace_back(std::make_unique<WorkloadStats>(&root, w->name, w->description));
+    workloads::Check check;
+    rt::LaunchStats t;
+    try {
+      rt::Device dev;
+      dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+      check = w->run(dev, size);
+      t = dev.totals();
+    } catch (const Error& e) {
+      // A kernel that faults fails its workload; with several chosen the
+      // others still run, and the exit status says something failed.
+      if (chosen.size() == 1) throw;
+      check.passed = false;
+      check.detail = e.what();
+    }
+    st.passed = check.passed ? 1 : 0;
+    st.blocks = t.blocks;
+    st.threads = t.threads;
+    st.warp_instrs = t.warp_instrs;
+    st.thread_instrs = t.thread_instrs;
+    for (size_t i = 0; i < t.warp_instrs_by_op.size() && i < st.warp_instrs_by_op.size(); ++i) {
+      st.warp_instrs_by_op[i] = t.warp_instrs_by_op[i];
+      st.warp_instrs_by_class[static_cast<size_t>(opClass(ptx::Op(i)))] += t.warp_instrs_by_op[i];
+    }
+    st.wall_time = static_cast<uint64_t>(t.host_seconds * 1e6);
+    checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", w->ptx},
+                       {"size", o.large ? "large" : "small"}};
+    failed += !check.passed;
+    if (!o.quiet)
+      std::cout << fmt::format("{:<18} {:>6} {:>14} {:>16} {:>9.3f} {:>12.0f}  {}\n", w->name,
+                               check.passed ? "pass" : "FAIL", t.warp_instrs, t.thread_instrs, t.host_seconds,
+                               st.warp_instrs_per_second.get(), check.detail);
+  }
+  dir.writeFile("stats.json", stats::toJson(root).dump(2) + "\n");
+  dir.writeFile("checks.json", checks.dump(2) + "\n");
+  dir.commit();
+  std::cout << fmt::format("{} passed, {} failed\n", chosen.size() - failed, failed);
+  std::cout << "results: " << dir.finalDir().string() << "\n";
+  if (failed) throw Error(fmt::format("{} of {} workloads failed their CPU check (see {}/checks.json)", failed,
+                                      chosen.size(), dir.finalDir().string()));
+  return 0;
+}
+
+}  // namespace rfsim::app

@@ -1,0 +1,387 @@
+#include "func/decode.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "func/memory.h"
+#include "func/semantics/semantics.h"
+#include "ptx/analysis/dominators.h"
+#include "ptx/analysis/printer.h"
+
+namespace rfsim::func {
+
+using ptx::Op;
+using ptx::OperandKind;
+using ptx::Space;
+using ptx::Type;
+
+std::string mnemonic(const ptx::Instr& in) {
+  std::string s = ptx::opName(in.op);
+  if (in.space != Space::None && in.space != Space::Generic && in.space != Space::Reg) {
+    s += '.';
+    s += ptx::spaceName(in.space);
+  }
+  if (in.mods.vec > 1) s += fmt::format(".v{}", in.mods.vec);
+  if (in.type != Type::None) {
+    s += '.';
+    s += ptx::typeName(in.type);
+  }
+  return s;
+}
+
+namespace {
+
+uint64_t widthMask(unsigned bits) {
+  return bits >= 64 || bits == 0 ? ~0ull : (1ull << bits) - 1;
+}
+
+struct Decoder {
+  const ptx::Module& m;
+  const ptx::Function& fn;
+  const std::vector<SymbolPlace>& places;
+  const std::string& file;
+  DFunction& out;
+
+  [[noreturn]] void reject(const ptx::Instr& in, const std::string& why) const {
+    throw Error(fmt::format("{}:{}: unsupported instruction '{}' in {}: {}", file, in.loc.line,
+                            ptx::printInstr(m, fn, in), fn.name, why));
+  }
+
+  void checkReg(const ptx::Instr& in, uint32_t r) const {
+    if (r != ptx::kNoReg && r >= fn.regs.size())
+      reject(in, fmt::format("register {} out of range ({} registers)", r, fn.regs.size()));
+  }
+
+  // A symbol's address. `generic`: the instruction takes a generic address
+  // (ld/st/atom without a state space), so the symbol's own space address is
+  // moved into its generic window.
+  DOperand symbol(const ptx::Instr& in, uint32_t sym, int64_t off, bool generic) const {
+    if (sym >= places.size()) reject(in, fmt::format("symbol {} out of range", sym));
+    const SymbolPlace& p = places[sym];
+    DOperand d;
+    d.kind = DKind::Const;
+    const uint64_t o = static_cast<uint64_t>(off);
+    switch (p.place) {
+      case Place::Global: case Place::Code: d.value = p.addr + o; break;
+      case Place::Shared: d.value = (generic ? kSharedWindow : 0) + p.addr + o; break;
+      case Place::KernelParam: d.value = (generic ? kParamWindow : 0) + p.addr + o; break;
+      case Place::ModuleLocal: d.value = (generic ? kLocalWindow : 0) + p.addr + o; break;
+      case Place::FrameLocal:
+        d.kind = DKind::Local;
+        d.value = (generic ? kLocalWindow : 0) + p.addr + o;
+        break;
+      case Place::FrameParam:
+        if (generic) reject(in, "generic address of a .func parameter");
+        d.kind = DKind::FrameParam;
+        d.value = p.addr + o;
+        break;
+      case Place::None:
+        reject(in, fmt::format("symbol '{}' has no address", m.symbols[sym].name));
+    }
+    return d;
+  }
+
+  DOperand source(const ptx::Instr& in, const ptx::Operand& o, bool generic) const {
+    DOperand d;
+    switch (o.kind) {
+      case OperandKind::Reg:
+        checkReg(in, o.regs[0]);
+        d.kind = DKind::Reg;
+        d.reg = o.regs[0];
+        d.negate = o.negate;
+        return d;
+      case OperandKind::Imm:
+        d.kind = DKind::Const;
+        d.value = static_cast<uint64_t>(o.imm);
+        return d;
+      case OperandKind::SReg:
+        if (o.sreg == ptx::SReg::Envreg || o.sreg == ptx::SReg::None)
+          reject(in, "special register not supported");
+        d.kind = DKind::SReg;
+        d.sreg = o.sreg;
+        d.dim = o.dim;
+        return d;
+      case OperandKind::Sym:
+        return symbol(in, o.sym, o.imm, generic);
+      case OperandKind::Addr:
+        if (o.regs[0] != ptx::kNoReg) {
+          checkReg(in, o.regs[0]);
+          d.kind = DKind::Reg;
+          d.reg = o.regs[0];
+          d.value = static_cast<uint64_t>(o.imm);
+          return d;
+        }
+        if (o.sym != ptx::kNoSym) return symbol(in, o.sym, o.imm, generic);
+        d.kind = DKind::Const;
+        d.value = static_cast<uint64_t>(o.imm);
+        return d;
+      case OperandKind::Vec:
+        d.kind = DKind::Vec;
+        d.vec_n = o.vec_n;
+        d.value = static_cast<uint64_t>(o.imm);  // kNoReg source elements: immediates packed here
+        for (unsigned i = 0; i < o.vec_n && i < 4; ++i) {
+          checkReg(in, o.regs[i]);
+          d.regs[i] = o.regs[i];
+          if (o.regs[i] != ptx::kNoReg) d.masks[i] = out.reg_mask[o.regs[i]];
+        }
+        return d;
+      default:
+        reject(in, "operand kind not supported here");
+    }
+  }
+
+  DOperand dest(const ptx::Instr& in, const ptx::Operand& o) const {
+    DOperand d;
+    if (o.kind == OperandKind::Reg || o.kind == OperandKind::PredOut) {
+      if (o.regs[0] == ptx::kNoReg) return d;  // `_` sink
+      checkReg(in, o.regs[0]);
+      d.kind = DKind::Reg;
+      d.reg = o.regs[0];
+      d.mask = out.reg_mask[o.regs[0]];
+      return d;
+    }
+    if (o.kind == OperandKind::Vec) return source(in, o, false);
+    reject(in, "destination must be a register");
+  }
+
+  void memoryAccess(const ptx::Instr& in, DInstr& d) const {
+    const unsigned bits = ptx::typeBits(in.type);
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+      reject(in, fmt::format("{}-bit accesses are not supported", bits));
+    d.bytes = static_cast<uint8_t>(bits / 8);
+    if (in.mods.vec != 1 && in.mods.vec != 2 && in.mods.vec != 4)
+      reject(in, fmt::format("vector of {}", in.mods.vec));
+  }
+
+  void checkAtom(const ptx::Instr& in) const {
+    using ptx::AtomOp;
+    if (in.space != Space::Generic && in.space != Space::Global && in.space != Space::Shared &&
+        in.space != Space::None)
+      reject(in, "atomics need a generic, global or shared address");
+    const Type t = in.type;
+    const unsigned bits = ptx::typeBits(t);
+    const bool int32 = t == Type::U32 || t == Type::S32 || t == Type::B32;
+    const bool int64 = t == Type::U64 || t == Type::S64 || t == Type::B64;
+    bool ok = false;
+    switch (in.mods.atom) {
+      case AtomOp::Add: ok = int32 || int64 || t == Type::F32 || t == Type::F64; break;
+      case AtomOp::Min: case AtomOp::Max: ok = int32 || int64; break;
+      case AtomOp::Exch: case AtomOp::Cas: case AtomOp::And: case AtomOp::Or: case AtomOp::Xor:
+        ok = bits == 32 || bits == 64;
+        ok = ok && !ptx::isFloat(t);
+        break;
+      case AtomOp::Inc: case AtomOp::Dec: ok = t == Type::U32 || t == Type::S32 || t == Type::B32; break;
+      case AtomOp::None: break;
+    }
+    if (!ok) reject(in, "atomic operation/type combination not supported");
+  }
+
+  DInstr decode(const ptx::Instr& in) {
+    DInstr d;
+    d.in = &in;
+    d.ndst = in.ndst;
+    d.nsrc = in.nsrc;
+    if (in.ndst > 2 || in.nsrc > 5) reject(in, "too many operands");
+    if (in.guard.kind == OperandKind::Reg) {
+      checkReg(in, in.guard.regs[0]);
+      d.has_guard = true;
+      d.guard_neg = in.guard.negate;
+      d.guard_reg = in.guard.regs[0];
+    }
+    const bool generic = in.space == Space::Generic || in.space == Space::None;
+    switch (in.op) {
+      case Op::Ld: case Op::Ldu:
+        d.cls = Cls::Ld;
+        memoryAccess(in, d);
+        if (in.space == Space::Reg) reject(in, "state space not supported");
+        if (in.ndst != 1 || in.nsrc != 1) reject(in, "ld needs one destination and an address");
+        d.dst[0] = dest(in, in.dst[0]);
+        d.src[0] = source(in, in.src[0], generic);
+        return d;
+      case Op::St:
+        d.cls = Cls::St;
+        memoryAccess(in, d);
+        if (in.space == Space::Reg || in.space == Space::Const) reject(in, "state space not writable");
+        if (in.nsrc != 2) reject(in, "st needs an address and a value");
+        d.src[0] = source(in, in.src[0], generic);
+        d.src[1] = source(in, in.src[1], false);
+        return d;
+      case Op::Atom: case Op::Red:
+        d.cls = in.op == Op::Atom ? Cls::Atom : Cls::Red;
+        checkAtom(in);
+        d.bytes = static_cast<uint8_t>(ptx::typeBits(in.type) / 8);
+        if (in.nsrc < 2 || (in.mods.atom == ptx::AtomOp::Cas && in.nsrc < 3))
+          reject(in, "missing operands");
+        if (in.op == Op::Atom) {
+          if (in.ndst != 1) reject(in, "atom needs a destination");
+          d.dst[0] = dest(in, in.dst[0]);
+        }
+        for (unsigned i = 0; i < in.nsrc; ++i) d.src[i] = source(in, in.src[i], i == 0 && generic);
+        return d;
+      case Op::Cvta:
+        d.cls = Cls::Cvta;
+        if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Local &&
+            in.space != Space::Const && in.space != Space::Param)
+          reject(in, "cvta needs a state space");
+        if (in.ndst != 1 || in.nsrc != 1) reject(in, "cvta needs one source and one destination");
+        d.dst[0] = dest(in, in.dst[0]);
+        d.src[0] = source(in, in.src[0], false);
+        return d;
+      case Op::Bra:
+        d.cls = Cls::Bra;
+        if (in.nsrc < 1 || in.src[0].kind != OperandKind::Label) reject(in, "indirect branches are not supported");
+        if (in.src[0].block >= fn.blocks.size()) reject(in, "branch target out of range");
+        return d;  // target/rpc filled by the caller
+      case Op::Call: {
+        d.cls = Cls::Call;
+        if (in.call >= fn.calls.size()) reject(in, "call without call information");
+        const ptx::CallInfo& ci = fn.calls[in.call];
+        d.call = &ci;
+        if (ci.indirect) {
+          checkReg(in, ci.target_reg);
+          if (ci.target_reg == ptx::kNoReg) reject(in, "indirect call without a target register");
+        } else {
+          if (ci.callee >= m.functions.size()) reject(in, "callee out of range");
+          d.callee = ci.callee;
+          const ptx::Function& callee = m.functions[ci.callee];
+          if (callee.is_extern || callee.blocks.empty()) {
+            if (callee.name != "malloc" && callee.name != "free" && callee.name != "vprintf")
+              reject(in, fmt::format("call to external function '{}' which has no body (only malloc, "
+                                     "free and vprintf are built in)", callee.name));
+          } else if (ci.args.size() != callee.params.size() || ci.rets.size() > callee.rets.size()) {
+            reject(in, fmt::format("call passes {} arguments and {} returns; '{}' has {} and {}",
+                                   ci.args.size(), ci.rets.size(), callee.name, callee.params.size(),
+                                   callee.rets.size()));
+          }
+        }
+        for (uint32_t s : ci.args) d.arg_off.push_back(frameOffset(in, s));
+        for (uint32_t s : ci.rets) d.ret_off.push_back(frameOffset(in, s));
+        return d;
+      }
+      case Op::Ret: d.cls = Cls::Ret; return d;
+      case Op::Exit: d.cls = Cls::Exit; return d;
+      case Op::Trap: d.cls = Cls::Trap; return d;
+      case Op::Brkpt: d.cls = Cls::Brkpt; return d;
+      case Op::Membar: case Op::Fence: case Op::Prefetch: case Op::Nanosleep:
+        d.cls = Cls::Nop;
+        return d;
+      case Op::Bar:
+        if (in.mods.warp) {
+          d.cls = Cls::Nop;  // bar.warp.sync: a warp's threads run in lockstep here
+          return d;
+        }
+        d.cls = Cls::Bar;
+        if (in.nsrc < 1 && !in.mods.red_popc && in.mods.boolop == ptx::BoolOp::None) {
+          d.src[0].kind = DKind::Const;  // `bar.sync` without an id: barrier 0
+          return d;
+        }
+        for (unsigned i = 0; i < in.nsrc; ++i) d.src[i] = source(in, in.src[i], false);
+        if (in.ndst) d.dst[0] = dest(in, in.dst[0]);
+        if ((in.mods.red_popc || in.mods.boolop != ptx::BoolOp::None) && (in.ndst != 1 || in.nsrc < 2))
+          reject(in, "bar.red needs a destination, a barrier and a predicate");
+        return d;
+      case Op::Shfl:
+        d.cls = Cls::Shfl;
+        if (in.mods.shfl == ptx::ShflMode::None) reject(in, "shfl without a mode");
+        if (ptx::typeBits(in.type) != 32) reject(in, "shfl moves 32-bit values");
+        if (in.nsrc < 3 || in.ndst < 1) reject(in, "shfl needs d, a, b, c");
+        for (unsigned i = 0; i < in.ndst; ++i) d.dst[i] = dest(in, in.dst[i]);
+        for (unsigned i = 0; i < in.nsrc; ++i) d.src[i] = source(in, in.src[i], false);
+        return d;
+      case Op::Vote:
+        d.cls = Cls::Vote;
+        if (in.mods.vote == ptx::VoteMode::None) reject(in, "vote without a mode");
+        if (in.nsrc < 1 || in.ndst != 1) reject(in, "vote needs a destination and a predicate");
+        d.dst[0] = dest(in, in.dst[0]);
+        for (unsigned i = 0; i < in.nsrc; ++i) d.src[i] = source(in, in.src[i], false);
+        return d;
+      case Op::Activemask:
+        d.cls = Cls::Activemask;
+        if (in.ndst != 1) reject(in, "activemask needs a destination");
+        d.dst[0] = dest(in, in.dst[0]);
+        return d;
+      case Op::Match:
+        reject(in, "match is not supported by the functional model");
+      default: break;
+    }
+    // mov with a vector operand: pack / unpack.
+    if (in.op == Op::Mov && ((in.ndst == 1 && in.dst[0].kind == OperandKind::Vec) ||
+                             (in.nsrc == 1 && in.src[0].kind == OperandKind::Vec))) {
+      d.cls = Cls::MovVec;
+      if (in.ndst != 1 || in.nsrc != 1) reject(in, "mov needs one source and one destination");
+      d.dst[0] = dest(in, in.dst[0]);
+      d.src[0] = source(in, in.src[0], false);
+      return d;
+    }
+    if (!isLaneOp(in.op)) reject(in, "not executed by the functional model");
+    std::string why;
+    if (!laneSupports(in, &why, /*with_carry=*/true))
+      reject(in, why.empty() ? "not supported by the lane semantics" : why);
+    d.cls = Cls::Lane;
+    d.fn = laneFunction(in);
+    d.carry_in = in.mods.carry_in;
+    d.carry_out = in.mods.cc;
+    for (unsigned i = 0; i < in.ndst; ++i) {
+      d.dst[i] = dest(in, in.dst[i]);
+      if (d.dst[i].kind == DKind::Vec) reject(in, "vector destination");
+    }
+    for (unsigned i = 0; i < in.nsrc; ++i) {
+      d.src[i] = source(in, in.src[i], false);
+      if (d.src[i].kind == DKind::Vec) reject(in, "vector source");
+    }
+    return d;
+  }
+
+  uint32_t frameOffset(const ptx::Instr& in, uint32_t sym) const {
+    if (sym >= places.size() || places[sym].place != Place::FrameParam)
+      reject(in, "call argument is not a .param variable of the calling function");
+    return static_cast<uint32_t>(places[sym].addr);
+  }
+};
+
+}  // namespace
+
+void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<SymbolPlace>& places,
+                    const std::string& file, DFunction& out) {
+  const ptx::Function& fn = m.functions[index];
+  out.fn = &fn;
+  out.index = index;
+  out.nregs = static_cast<uint32_t>(fn.regs.size());
+  out.reg_mask.resize(fn.regs.size());
+  for (size_t r = 0; r < fn.regs.size(); ++r) out.reg_mask[r] = widthMask(ptx::typeBits(fn.regs[r].type));
+  if (fn.is_extern || fn.blocks.empty()) {
+    if (fn.name == "malloc") out.builtin = Builtin::Malloc;
+    else if (fn.name == "free") out.builtin = Builtin::Free;
+    else if (fn.name == "vprintf") out.builtin = Builtin::Vprintf;
+    return;
+  }
+  Decoder dec{m, fn, places, file, out};
+  out.block_pc.resize(fn.blocks.size());
+  uint32_t pc = 0;
+  for (size_t b = 0; b < fn.blocks.size(); ++b) {
+    out.block_pc[b] = pc;
+    pc += static_cast<uint32_t>(fn.blocks[b].instrs.size());
+  }
+  const ptx::PostDom pd = ptx::postDominators(fn);
+  out.code.reserve(pc + 1);
+  for (size_t b = 0; b < fn.blocks.size(); ++b) {
+    for (const ptx::Instr& in : fn.blocks[b].instrs) {
+      DInstr d = dec.decode(in);
+      if (d.cls == Cls::Bra) {
+        d.target = out.block_pc[in.src[0].block];
+        const int32_t ip = b < pd.ipdom.size() ? pd.ipdom[b] : ptx::kVirtualExit;
+        d.rpc = ip >= 0 ? out.block_pc[static_cast<uint32_t>(ip)] : kNoPc;
+      }
+      out.code.push_back(std::move(d));
+    }
+  }
+  // Falling off the end of the body returns (exits, in a kernel).
+  out.implicit_ret.op = Op::Ret;
+  out.implicit_ret.loc = fn.loc;
+  DInstr r;
+  r.in = &out.implicit_ret;
+  r.cls = Cls::Ret;
+  out.code.push_back(r);
+}
+
+}  // namespace rfsim::func

@@ -1,0 +1,111 @@
+// The executor's form of a function: instructions laid out back to back (a
+// flat pc), every operand resolved once at load to a register column, a
+// constant or a frame-relative address, and every branch given its target pc
+// and its reconvergence pc (the immediate post-dominator's first pc).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "func/semantics/semantics.h"
+#include "ptx/ir.h"
+
+namespace rfsim::func {
+
+inline constexpr uint32_t kNoPc = 0xffffffffu;    // rpc: meet only on leaving the function
+inline constexpr uint32_t kExitPc = 0xfffffffeu;  // pc of an entry waiting at the virtual exit
+
+enum class DKind : uint8_t {
+  None,
+  Reg,         // regs column `reg`, plus `value` (an address offset)
+  Const,       // `value`
+  SReg,        // special register sreg.dim
+  Local,       // the frame's local stack base + `value` (a .local symbol's local address)
+  FrameParam,  // kFrameParamBase + the frame's stack base + `value` (a .func param symbol)
+  Vec,         // regs[0..vec_n): kNoReg is a sink in a destination, in a source an
+               // immediate element whose bits are in `value` at [i*w, (i+1)*w)
+};
+
+struct DOperand {
+  DKind kind = DKind::None;
+  bool negate = false;  // `!%p`
+  ptx::SReg sreg = ptx::SReg::None;
+  uint8_t dim = 0;
+  uint8_t vec_n = 0;
+  uint32_t reg = ptx::kNoReg;
+  uint64_t value = 0;
+  std::array<uint32_t, 4> regs{ptx::kNoReg, ptx::kNoReg, ptx::kNoReg, ptx::kNoReg};
+  std::array<uint64_t, 4> masks{~0ull, ~0ull, ~0ull, ~0ull};  // destination register widths
+  uint64_t mask = ~0ull;  // destination register width (Reg)
+};
+
+enum class Cls : uint8_t {
+  Lane,        // evalLane
+  MovVec,      // mov with a vector operand: pack / unpack
+  Ld, St, Atom, Red, Cvta,
+  Bra, Call, Ret, Exit, Trap, Brkpt,
+  Bar, Shfl, Vote, Activemask,
+  Nop,         // membar, fence, prefetch, nanosleep
+};
+
+enum class Builtin : uint8_t { None, Malloc, Free, Vprintf };
+
+struct DInstr {
+  const ptx::Instr* in = nullptr;
+  Cls cls = Cls::Nop;
+  uint8_t ndst = 0, nsrc = 0;
+  uint8_t bytes = 0;  // ld/st/atom/red: bytes per element
+  bool has_guard = false, guard_neg = false;
+  uint32_t guard_reg = ptx::kNoReg;
+  std::array<DOperand, 2> dst;
+  std::array<DOperand, 5> src;
+  LaneFn fn = nullptr;    // Lane: the lane function picked for this instruction
+  bool carry_in = false, carry_out = false;  // Lane: reads / writes CC.CF
+  uint32_t target = 0;    // bra: target pc
+  uint32_t rpc = kNoPc;   // bra: reconvergence pc
+  uint32_t callee = 0;    // call: function index (direct)
+  const ptx::CallInfo* call = nullptr;
+  // Where the symbol operands live, as offsets into the frame (call
+  // argument and return symbols of the caller's call sequence).
+  std::vector<uint32_t> arg_off, ret_off;
+};
+
+struct DFunction {
+  const ptx::Function* fn = nullptr;
+  uint32_t index = 0;
+  Builtin builtin = Builtin::None;
+  std::vector<DInstr> code;       // every block in order, then one synthetic `ret`
+  std::vector<uint32_t> block_pc;  // first pc of each block
+  uint32_t nregs = 0;
+  std::vector<uint64_t> reg_mask;  // per register: its width as a mask
+  uint32_t frame_bytes = 0;        // per-thread stack bytes of one activation
+  std::vector<uint32_t> param_off, param_size;  // the function's own params in its frame
+  std::vector<uint32_t> ret_off, ret_size;
+  uint64_t address = 0;            // generic address (kCodeWindow + 16 * index)
+  ptx::Instr implicit_ret;         // the synthetic ret at the end of `code`
+};
+
+// Where a symbol lives. `addr` is the global address (global, const), the
+// shared offset, the kernel-parameter offset, the module-local offset, the
+// offset inside its function's frame (function-scoped .local and .func
+// .param symbols), or the code address (functions).
+enum class Place : uint8_t { None, Global, Shared, KernelParam, ModuleLocal, FrameLocal, FrameParam, Code };
+
+struct SymbolPlace {
+  Place place = Place::None;
+  uint64_t addr = 0;
+};
+
+// Fills `out` (already in its final place: DInstr::in and the synthetic ret
+// point into it and into the module) for function `index` of `m`, whose CFG
+// has been built. Throws rfsim::Error naming file:line and the instruction
+// for anything the executor cannot run.
+void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<SymbolPlace>& places,
+                    const std::string& file, DFunction& out);
+
+// "ld.global.f32": the mnemonic used in run-time error messages.
+std::string mnemonic(const ptx::Instr& in);
+
+}  // namespace rfsim::func

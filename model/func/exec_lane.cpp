@@ -1,0 +1,154 @@
+// Operand reads and the data-processing instructions: the instruction's
+// lane function (semantics.h laneFunction, chosen at load) per active lane.
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "func/executor.h"
+#include "func/semantics/semantics.h"
+
+namespace rfsim::func {
+
+uint64_t BlockExecutor::sreg(const Warp& w, const DOperand& o, uint32_t lane) const {
+  using ptx::SReg;
+  auto pick = [&](const rt::Dim3& v) -> uint64_t { return o.dim == 0 ? v.x : o.dim == 1 ? v.y : v.z; };
+  const uint64_t le = (2ull << lane) - 1, lt = (1ull << lane) - 1;
+  switch (o.sreg) {
+    case SReg::Tid: return o.dim == 0 ? w.tid_x[lane] : o.dim == 1 ? w.tid_y[lane] : w.tid_z[lane];
+    case SReg::Ntid: return pick(setup_.block);
+    case SReg::Ctaid: return pick(ctaid_);
+    case SReg::Nctaid: return pick(setup_.grid);
+    case SReg::Laneid: return lane;
+    case SReg::Warpid: return w.id;
+    case SReg::Nwarpid: return 64;
+    case SReg::Smid: return 0;
+    case SReg::Nsmid: return 1;
+    case SReg::Gridid: return setup_.grid_id;
+    case SReg::Clock: return clock_ & 0xffffffffu;
+    case SReg::Clock64: case SReg::GlobalTimer: return clock_;
+    case SReg::LanemaskEq: return 1ull << lane;
+    case SReg::LanemaskLe: return le & 0xffffffffu;
+    case SReg::LanemaskLt: return lt;
+    case SReg::LanemaskGe: return ~lt & 0xffffffffu;
+    case SReg::LanemaskGt: return ~le & 0xffffffffu;
+    case SReg::DynamicSmemSize: return setup_.dynamic_shared;
+    case SReg::TotalSmemSize: return shared_.size();
+    default: return 0;
+  }
+}
+
+BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t act,
+                                            std::array<uint64_t, 32>& tmp) {
+  switch (o.kind) {
+    case DKind::Reg: return {w.reg(o.reg), 1, o.value, o.negate ? 1ull : 0ull};
+    case DKind::Const: return {&o.value, 0, 0, 0};
+    case DKind::Local: tmp[0] = o.value + w.frames.back().stack_base; return {tmp.data(), 0, 0, 0};
+    case DKind::FrameParam:
+      tmp[0] = kFrameParamBase + w.frames.back().stack_base + o.value;
+      return {tmp.data(), 0, 0, 0};
+    case DKind::SReg:
+      for (uint32_t m = act; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        tmp[l] = sreg(w, o, l);
+      }
+      return {tmp.data(), 1, 0, 0};
+    default: tmp[0] = 0; return {tmp.data(), 0, 0, 0};
+  }
+}
+
+uint64_t BlockExecutor::read(Warp& w, const DOperand& o, uint32_t lane) {
+  switch (o.kind) {
+    case DKind::Reg: return (w.reg(o.reg)[lane] + o.value) ^ (o.negate ? 1 : 0);
+    case DKind::Const: return o.value;
+    case DKind::Local: return o.value + w.frames.back().stack_base;
+    case DKind::FrameParam: return kFrameParamBase + w.frames.back().stack_base + o.value;
+    case DKind::SReg: return sreg(w, o, lane);
+    default: return 0;
+  }
+}
+
+void BlockExecutor::execLane(Warp& w, const DInstr& d, uint32_t act) {
+  // Every source as a plain column of 32 values: registers in place,
+  // anything else (constants, negated predicates, offsets, special
+  // registers) materialised, so the lane loop is loads and the call.
+  std::array<std::array<uint64_t, 32>, 5> tmp;
+  const uint64_t* col[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  const unsigned ns = d.nsrc;
+  for (unsigned k = 0; k < ns; ++k) {
+    const DOperand& o = d.src[k];
+    if (o.kind == DKind::Reg && o.value == 0 && !o.negate) {
+      col[k] = w.reg(o.reg);
+      continue;
+    }
+    const Column c = column(w, o, act, tmp[k]);
+    if (c.stride == 0) {
+      tmp[k].fill((c.p[0] + c.add) ^ c.x);
+    } else if (c.p != tmp[k].data() || c.add || c.x) {
+      for (uint32_t m = act; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        tmp[k][l] = (c.p[l] + c.add) ^ c.x;
+      }
+    }
+    col[k] = tmp[k].data();
+  }
+  uint64_t* d0 = d.dst[0].kind == DKind::Reg ? w.reg(d.dst[0].reg) : nullptr;
+  uint64_t* d1 = d.ndst > 1 && d.dst[1].kind == DKind::Reg ? w.reg(d.dst[1].reg) : nullptr;
+  const uint64_t m0 = d.dst[0].mask, m1 = d.dst[1].mask;
+  const ptx::Instr& in = *d.in;
+  const LaneFn fn = d.fn;
+  // s[nsrc] carries CC.CF in, r[ndst] carries it out (semantics.h).
+  uint64_t s[6] = {0, 0, 0, 0, 0, 0}, r[4] = {0, 0, 0, 0};  // evalLane may write 4 slots
+  if (d.carry_in || d.carry_out) {
+    for (uint32_t m = act; m; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      for (unsigned k = 0; k < ns; ++k) s[k] = col[k][l];
+      s[ns] = (w.carry >> l) & 1;
+      fn(in, s, r);
+      if (d0) d0[l] = r[0] & m0;
+      if (d.carry_out) w.carry = (w.carry & ~(1u << l)) | (static_cast<uint32_t>(r[d.ndst] & 1) << l);
+    }
+    return;
+  }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    switch (ns) {
+      case 5: s[4] = col[4][l]; [[fallthrough]];
+      case 4: s[3] = col[3][l]; [[fallthrough]];
+      case 3: s[2] = col[2][l]; [[fallthrough]];
+      case 2: s[1] = col[1][l]; [[fallthrough]];
+      case 1: s[0] = col[0][l]; [[fallthrough]];
+      default: break;
+    }
+    fn(in, s, r);
+    if (d0) d0[l] = r[0] & m0;
+    if (d1) d1[l] = r[1] & m1;
+  }
+}
+
+// mov.b64 %rd, {%r1, %r2} packs; mov.b64 {%r1, %r2}, %rd unpacks (element 0
+// in the low bits).
+void BlockExecutor::execMovVec(Warp& w, const DInstr& d, uint32_t act) {
+  const DOperand& dst = d.dst[0];
+  const DOperand& src = d.src[0];
+  const bool unpack = dst.kind == DKind::Vec;
+  const unsigned n = unpack ? dst.vec_n : src.vec_n;
+  const unsigned bits = n ? ptx::typeBits(d.in->type) / n : 0;
+  const uint64_t em = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    if (unpack) {
+      const uint64_t v = read(w, src, l);
+      for (unsigned i = 0; i < n; ++i)
+        if (dst.regs[i] != ptx::kNoReg) w.reg(dst.regs[i])[l] = (v >> (i * bits)) & em & dst.masks[i];
+    } else {
+      uint64_t v = 0;
+      for (unsigned i = 0; i < n; ++i) {
+        const uint64_t x = src.regs[i] != ptx::kNoReg ? w.reg(src.regs[i])[l]
+                                                      : (i * bits < 64 ? src.value >> (i * bits) : 0);
+        if (i * bits < 64) v |= (x & em) << (i * bits);
+      }
+      if (dst.kind == DKind::Reg) write(w, dst, l, v);
+    }
+  }
+}
+
+}  // namespace rfsim::func

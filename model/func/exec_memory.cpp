@@ -1,0 +1,263 @@
+// ld/st/atom/red/cvta: address translation through the state spaces and the
+// generic windows (memory.h), with bounds and alignment checks.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "func/executor.h"
+
+namespace rfsim::func {
+
+using ptx::Space;
+
+namespace {
+
+// Fixed-size copies: a memcpy of a run-time size goes byte by byte through
+// the stack and stalls store forwarding on every lane.
+inline uint64_t loadN(const uint8_t* p, unsigned n) {
+  switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
+inline void storeN(uint8_t* p, uint64_t v, unsigned n) {
+  switch (n) {
+    case 1: *p = static_cast<uint8_t>(v); break;
+    case 2: { const uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); break; }
+    case 4: { const uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); break; }
+    default: std::memcpy(p, &v, 8); break;
+  }
+}
+
+}  // namespace
+
+uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint64_t addr, uint32_t bytes,
+                                    uint32_t lane, bool write, bool atomic) {
+  if (addr & (bytes - 1))
+    fail(w, d, lane, fmt::format("{} misaligned address {} for a {}-byte access", mnemonic(*d.in), hex(addr), bytes));
+  enum { G, S, L, P } where = G;
+  uint64_t off = addr;
+  switch (space) {
+    case Space::Global: case Space::Const: break;
+    case Space::Shared: where = S; break;
+    case Space::Local: where = L; break;
+    case Space::Param:
+      if (addr >= kFrameParamBase) {
+        where = L;
+        off = addr - kFrameParamBase;
+      } else {
+        where = P;
+      }
+      break;
+    default:  // generic
+      if (inWindow(addr, kSharedWindow)) {
+        where = S;
+        off = addr - kSharedWindow;
+      } else if (inWindow(addr, kLocalWindow)) {
+        where = L;
+        off = addr - kLocalWindow;
+      } else if (inWindow(addr, kParamWindow)) {
+        where = P;
+        off = addr - kParamWindow;
+      }
+      break;
+  }
+  switch (where) {
+    case G: {
+      uint8_t* p = mem_.translate(addr, bytes);
+      if (!p)
+        fail(w, d, lane, fmt::format("{} out of bounds at {}{}", mnemonic(*d.in), hex(addr), mem_.describe(addr)));
+      if (write && mem_.lastKind() == AllocKind::Const)
+        fail(w, d, lane, fmt::format("{} writes constant memory at {}{}", mnemonic(*d.in), hex(addr),
+                                     mem_.describe(addr)));
+      if (space == Space::Const && mem_.lastKind() != AllocKind::Const)
+        fail(w, d, lane, fmt::format("{} at {} which is not constant memory{}", mnemonic(*d.in), hex(addr),
+                                     mem_.describe(addr)));
+      return p;
+    }
+    case S:
+      if (off > shared_.size() || bytes > shared_.size() - off)
+        fail(w, d, lane, fmt::format("{} out of bounds at shared address {} (shared memory of {} bytes: {} static, "
+                                     "{} dynamic)", mnemonic(*d.in), hex(off), shared_.size(),
+                                     prog_.staticSharedBytes(), setup_.dynamic_shared));
+      return shared_.data() + off;
+    case L: {
+      const uint32_t top = w.frames.back().stack_top;
+      if (atomic) fail(w, d, lane, fmt::format("{} on local memory at {}", mnemonic(*d.in), hex(addr)));
+      if (off > top || bytes > top - off)
+        fail(w, d, lane, fmt::format("{} out of bounds at local address {} (the thread's stack holds {} bytes)",
+                                     mnemonic(*d.in), hex(off), top));
+      return w.lanes(lane) + off;
+    }
+    case P: {
+      if (write || atomic)
+        fail(w, d, lane, fmt::format("{} writes kernel parameter memory at {}", mnemonic(*d.in), hex(addr)));
+      const auto& pb = setup_.params;
+      if (off > pb.size() || bytes > pb.size() - off)
+        fail(w, d, lane, fmt::format("{} out of bounds at parameter address {} (parameters of {} bytes)",
+                                     mnemonic(*d.in), hex(off), pb.size()));
+      return const_cast<uint8_t*>(pb.data()) + off;
+    }
+  }
+  return nullptr;
+}
+
+void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
+  const ptx::Instr& in = *d.in;
+  const unsigned n = in.mods.vec, eb = d.bytes;
+  const unsigned total = n * eb;
+  const unsigned shift = 64 - 8 * eb;
+  const bool sign = ptx::isSigned(in.type) && eb < 8;
+  std::array<uint64_t, 32> tmp;
+  const Column a = column(w, d.src[0], act, tmp);
+  const DOperand& dst = d.dst[0];
+  uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
+  uint64_t msk[4] = {0, 0, 0, 0};
+  if (dst.kind == DKind::Reg) {
+    col[0] = w.reg(dst.reg);
+    msk[0] = dst.mask;
+  } else if (dst.kind == DKind::Vec) {
+    for (unsigned j = 0; j < n && j < dst.vec_n; ++j)
+      if (dst.regs[j] != ptx::kNoReg) {
+        col[j] = w.reg(dst.regs[j]);
+        msk[j] = dst.masks[j];
+      }
+  }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    const uint64_t addr = a.p[l * a.stride] + a.add;
+    const uint8_t* p = resolve(w, d, in.space, addr, total, l, false, false);
+    for (unsigned j = 0; j < n; ++j) {
+      uint64_t v = loadN(p + j * eb, eb);
+      if (sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+      if (col[j]) col[j][l] = v & msk[j];
+    }
+  }
+}
+
+void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
+  const ptx::Instr& in = *d.in;
+  const unsigned n = in.mods.vec, eb = d.bytes;
+  std::array<uint64_t, 32> ta, tv;
+  const Column a = column(w, d.src[0], act, ta);
+  const DOperand& src = d.src[1];
+  const uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
+  Column v{};
+  uint64_t imm[4] = {0, 0, 0, 0};
+  if (src.kind == DKind::Vec) {
+    for (unsigned j = 0; j < n && j < src.vec_n; ++j) {
+      if (src.regs[j] != ptx::kNoReg) col[j] = w.reg(src.regs[j]);
+      else if (j * eb * 8 < 64) imm[j] = src.value >> (j * eb * 8);
+    }
+  } else {
+    v = column(w, src, act, tv);
+  }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    const uint64_t addr = a.p[l * a.stride] + a.add;
+    uint8_t* p = resolve(w, d, in.space, addr, n * eb, l, true, false);
+    if (src.kind == DKind::Vec) {
+      for (unsigned j = 0; j < n; ++j) {
+        storeN(p + j * eb, col[j] ? col[j][l] : imm[j], eb);
+      }
+    } else {
+      storeN(p, (v.p[l * v.stride] + v.add) ^ v.x, eb);
+    }
+  }
+}
+
+namespace {
+
+uint64_t atomicResult(ptx::AtomOp op, ptx::Type t, uint64_t old, uint64_t b, uint64_t c) {
+  using ptx::AtomOp;
+  using ptx::Type;
+  const bool wide = ptx::typeBits(t) == 64;
+  const bool sgn = ptx::isSigned(t);
+  auto sx = [&](uint64_t v) { return wide ? static_cast<int64_t>(v) : static_cast<int64_t>(static_cast<int32_t>(v)); };
+  switch (op) {
+    case AtomOp::Add:
+      if (t == Type::F32) {
+        float x, y;
+        const uint32_t ox = static_cast<uint32_t>(old), bx = static_cast<uint32_t>(b);
+        std::memcpy(&x, &ox, 4);
+        std::memcpy(&y, &bx, 4);
+        x += y;
+        uint32_t r;
+        std::memcpy(&r, &x, 4);
+        return r;
+      }
+      if (t == Type::F64) {
+        double x, y;
+        std::memcpy(&x, &old, 8);
+        std::memcpy(&y, &b, 8);
+        x += y;
+        uint64_t r;
+        std::memcpy(&r, &x, 8);
+        return r;
+      }
+      return old + b;
+    case AtomOp::Min: return sgn ? (sx(b) < sx(old) ? b : old) : (b < old ? b : old);
+    case AtomOp::Max: return sgn ? (sx(b) > sx(old) ? b : old) : (b > old ? b : old);
+    case AtomOp::Exch: return b;
+    case AtomOp::Cas: return old == b ? c : old;
+    case AtomOp::And: return old & b;
+    case AtomOp::Or: return old | b;
+    case AtomOp::Xor: return old ^ b;
+    case AtomOp::Inc: return old >= b ? 0 : old + 1;
+    case AtomOp::Dec: return (old == 0 || old > b) ? b : old - 1;
+    case AtomOp::None: break;
+  }
+  return old;
+}
+
+}  // namespace
+
+// Lane by lane in lane order: every lane sees the result of the lanes before
+// it (the order is one the hardware may produce).
+void BlockExecutor::execAtom(Warp& w, const DInstr& d, uint32_t act) {
+  const ptx::Instr& in = *d.in;
+  const unsigned eb = d.bytes;
+  const uint64_t wm = eb == 8 ? ~0ull : 0xffffffffull;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    const uint64_t addr = read(w, d.src[0], l);
+    uint8_t* p = resolve(w, d, in.space, addr, eb, l, true, true);
+    const uint64_t old = loadN(p, eb);
+    const uint64_t b = read(w, d.src[1], l) & wm;
+    const uint64_t c = d.nsrc > 2 ? read(w, d.src[2], l) & wm : 0;
+    const uint64_t r = atomicResult(in.mods.atom, in.type, old, b, c) & wm;
+    storeN(p, r, eb);
+    if (d.cls == Cls::Atom && d.dst[0].kind == DKind::Reg) write(w, d.dst[0], l, old);
+  }
+}
+
+void BlockExecutor::execCvta(Warp& w, const DInstr& d, uint32_t act) {
+  const ptx::Instr& in = *d.in;
+  uint64_t window = 0;
+  switch (in.space) {
+    case Space::Shared: window = kSharedWindow; break;
+    case Space::Local: window = kLocalWindow; break;
+    case Space::Param: window = kParamWindow; break;
+    default: break;  // global and const addresses are generic already
+  }
+  const uint64_t tm = ptx::typeBits(in.type) == 32 ? 0xffffffffull : ~0ull;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    uint64_t a = read(w, d.src[0], l);
+    if (in.space == Space::Param && !in.mods.to && a >= kFrameParamBase)
+      fail(w, d, l, "cvta.param of a .func parameter is not supported");
+    a = in.mods.to ? a - window : a + window;
+    write(w, d.dst[0], l, a & tm);
+  }
+}
+
+void BlockExecutor::readGeneric(Warp& w, const DInstr& d, uint32_t lane, uint64_t addr, void* out, uint32_t bytes) {
+  auto* o = static_cast<uint8_t*>(out);
+  for (uint32_t i = 0; i < bytes; ++i) o[i] = *resolve(w, d, Space::Generic, addr + i, 1, lane, false, false);
+}
+
+}  // namespace rfsim::func

@@ -1,0 +1,196 @@
+#include "func/executor.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace rfsim::func {
+
+BlockExecutor::BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats)
+    : prog_(program),
+      setup_(setup),
+      stats_(stats),
+      mem_(program.memory()),
+      funcs_(program.functions()),
+      by_op_(stats.warp_instrs_by_op.data()) {
+  nthreads_ = static_cast<uint32_t>(setup.block.count());
+  nwarps_ = (nthreads_ + 31) / 32;
+  warps_.resize(nwarps_);
+}
+
+void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
+  ctaid_ = ctaid;
+  const rt::Dim3 b = setup_.block;
+  const DFunction& k = *setup_.kernel;
+  const uint32_t base = prog_.moduleLocalBytes();
+  for (uint32_t wi = 0; wi < nwarps_; ++wi) {
+    Warp& w = warps_[wi];
+    w.id = wi;
+    const uint32_t first = wi * 32;
+    const uint32_t n = std::min<uint32_t>(32, nthreads_ - first);
+    w.valid = n == 32 ? ~0u : (1u << n) - 1;
+    w.exited = 0;
+    w.carry = 0;
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t t = first + l;
+      w.tid_x[l] = t % b.x;
+      w.tid_y[l] = (t / b.x) % b.y;
+      w.tid_z[l] = t / (b.x * b.y);
+    }
+    w.stack.clear();
+    w.stack.push_back({0, kNoPc, w.valid, false});
+    w.frames.clear();
+    Frame f;
+    f.fn = &k;
+    f.reg_base = 0;
+    f.stack_base = base;
+    f.stack_top = base + k.frame_bytes;
+    w.frames.push_back(f);
+    // Registers and local memory are undefined at thread start (PTX): they
+    // start at zero in a warp's first block and keep what the previous
+    // block left after that (deterministic all the same).
+    const size_t nregs = size_t{k.nregs} * 32;
+    if (w.regs.size() < nregs) w.regs.resize(nregs, 0);
+    w.growStack(f.stack_top);
+    w.state = WarpState::Ready;
+    w.bar_instr = nullptr;
+    w.instrs = 0;
+  }
+  shared_.assign(size_t{prog_.staticSharedBytes()} + setup_.dynamic_shared, 0);
+  for (Barrier& bar : bars_) bar = Barrier{};
+}
+
+void BlockExecutor::run(rt::Dim3 ctaid) {
+  resetBlock(ctaid);
+  const uint64_t quantum = prog_.limits().warp_quantum;
+  for (;;) {
+    bool ran = false, left = false;
+    for (Warp& w : warps_) {
+      if (w.state == WarpState::Done) continue;
+      left = true;
+      if (w.state == WarpState::Blocked) continue;
+      ran = true;
+      runWarp(w, quantum);
+    }
+    if (!left) break;
+    if (!ran) deadlock();
+  }
+  stats_.warp_instrs += warp_instrs_;
+  stats_.thread_instrs += thread_instrs_;
+  warp_instrs_ = thread_instrs_ = 0;
+}
+
+uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
+  const uint64_t* p = w.reg(d.guard_reg);
+  uint32_t m = 0;
+  for (uint32_t l = 0; l < 32; ++l) m |= static_cast<uint32_t>(p[l] & 1) << l;
+  return d.guard_neg ? ~m : m;
+}
+
+void BlockExecutor::runWarp(Warp& w, uint64_t budget) {
+  while (budget-- && w.state == WarpState::Ready) {
+    SimtEntry& e = w.stack.back();
+    const DInstr& d = w.frames.back().fn->code[e.pc];
+    const uint32_t mask = e.mask;
+    const uint32_t act = d.has_guard ? mask & guardMask(w, d) : mask;
+    ++by_op_[static_cast<size_t>(d.in->op)];
+    ++warp_instrs_;
+    thread_instrs_ += popc32(mask);
+    ++clock_;
+    switch (d.cls) {
+      case Cls::Lane:
+        if (act) execLane(w, d, act);
+        break;
+      case Cls::MovVec:
+        if (act) execMovVec(w, d, act);
+        break;
+      case Cls::Ld:
+        if (act) execLd(w, d, act);
+        break;
+      case Cls::St:
+        if (act) execSt(w, d, act);
+        break;
+      case Cls::Atom: case Cls::Red:
+        if (act) execAtom(w, d, act);
+        break;
+      case Cls::Cvta:
+        if (act) execCvta(w, d, act);
+        break;
+      case Cls::Shfl:
+        if (act) execShfl(w, d, act);
+        break;
+      case Cls::Vote:
+        if (act) execVote(w, d, act);
+        break;
+      case Cls::Activemask:
+        for (uint32_t m = act; m; m &= m - 1) write(w, d.dst[0], __builtin_ctz(m), act);
+        break;
+      case Cls::Nop:
+        break;
+      case Cls::Trap:
+        if (act) fail(w, d, __builtin_ctz(act), "trap");
+        break;
+      case Cls::Brkpt:
+        if (act) fail(w, d, __builtin_ctz(act), "brkpt (breakpoint) reached");
+        break;
+      case Cls::Bra:
+        execBra(w, d, act);
+        continue;
+      case Cls::Call:
+        execCall(w, d, act);
+        continue;
+      case Cls::Ret:
+        execRet(w, d, act);
+        continue;
+      case Cls::Exit:
+        if (!act) break;
+        execExit(w, act);
+        continue;
+      case Cls::Bar:
+        execBar(w, d, act);
+        continue;
+    }
+    // Data and memory instructions leave the SIMT stack alone.
+    if (++e.pc == e.rpc) settle(w);
+  }
+}
+
+void BlockExecutor::fail(const Warp& w, const DInstr& d, int lane, const std::string& msg) const {
+  const ptx::Function& k = *setup_.kernel->fn;
+  std::string where = fmt::format("{}:{}: kernel {} block ({},{},{})", prog_.fileName(), d.in->loc.line, k.name,
+                                  ctaid_.x, ctaid_.y, ctaid_.z);
+  if (lane >= 0)
+    where += fmt::format(" thread ({},{},{})", w.tid_x[lane], w.tid_y[lane], w.tid_z[lane]);
+  const ptx::Function& f = *w.frames.back().fn->fn;
+  if (&f != &k) where += fmt::format(" in {}", f.name);
+  throw Error(where + ": " + msg);
+}
+
+void BlockExecutor::deadlock() const {
+  std::string detail;
+  const Warp* first = nullptr;
+  for (const Warp& w : warps_) {
+    if (w.state != WarpState::Blocked) continue;
+    if (!first) first = &w;
+    const Barrier& b = bars_[w.bar_id];
+    detail += fmt::format("; warp {} waits at barrier {} (line {})", w.id, w.bar_id,
+                          w.bar_instr ? w.bar_instr->in->loc.line : 0);
+    if (b.expected_threads)
+      detail += fmt::format(" expecting {} threads, {} arrived", b.expected_threads, b.arrived_threads);
+  }
+  uint32_t live = 0, blocked = 0;
+  for (const Warp& w : warps_) {
+    live += w.state != WarpState::Done;
+    blocked += w.state == WarpState::Blocked;
+  }
+  const ptx::Function& k = *setup_.kernel->fn;
+  throw Error(fmt::format("{}:{}: kernel {} block ({},{},{}): deadlock: {} of {} live warps wait at a barrier that "
+                          "can never complete ({} warps have exited){}",
+                          prog_.fileName(), first && first->bar_instr ? first->bar_instr->in->loc.line : 0, k.name,
+                          ctaid_.x, ctaid_.y, ctaid_.z, blocked, live, nwarps_ - live, detail));
+}
+
+}  // namespace rfsim::func

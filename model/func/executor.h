@@ -1,0 +1,153 @@
+// Runs the thread blocks of one launch, one block at a time. Inside a block
+// the warps run round-robin, each for up to Limits::warp_quantum instructions
+// or until it waits at a barrier or finishes; a block with warps left but
+// none able to run is a deadlock (an error naming the barriers and the warps
+// waiting there).
+//
+// The per-instruction work is split by kind: exec_lane.cpp (lane functions
+// and operand reads), exec_memory.cpp (ld/st/atom/red/cvta and the address
+// windows), exec_control.cpp (bra/call/ret/exit and the SIMT stack),
+// exec_sync.cpp (barriers, shfl, vote), builtins.cpp (malloc/free/vprintf).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "func/decode.h"
+#include "func/memory.h"
+#include "func/program.h"
+#include "func/warp.h"
+#include "runtime/runtime.h"
+
+namespace rfsim::func {
+
+// Population count without depending on the host's popcnt instruction
+// (the build targets baseline x86-64, where __builtin_popcount is a call).
+inline uint32_t popc32(uint32_t v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+struct LaunchSetup {
+  const DFunction* kernel = nullptr;
+  rt::Dim3 grid, block;
+  std::vector<uint8_t> params;
+  uint32_t dynamic_shared = 0;
+  uint64_t grid_id = 0;
+};
+
+class BlockExecutor {
+ public:
+  BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats);
+  void run(rt::Dim3 ctaid);
+
+ private:
+  struct Barrier {
+    uint32_t arrived_warps = 0;
+    uint32_t arrived_threads = 0;
+    uint32_t expected_threads = 0;  // 0: every live warp of the block
+    uint32_t popc = 0;
+    bool all = true, any = false;
+    std::vector<uint32_t> waiting;
+  };
+
+  // executor.cpp
+  void resetBlock(rt::Dim3 ctaid);
+  void runWarp(Warp& w, uint64_t budget);
+  uint32_t guardMask(Warp& w, const DInstr& d);
+  [[noreturn]] void fail(const Warp& w, const DInstr& d, int lane, const std::string& msg) const;
+  [[noreturn]] void deadlock() const;
+
+  // exec_lane.cpp: operand access.
+  struct Column {
+    const uint64_t* p;
+    uint32_t stride;  // 0 for a value shared by all lanes
+    uint64_t add, x;  // value = (p[lane * stride] + add) ^ x
+  };
+  Column column(Warp& w, const DOperand& o, uint32_t act, std::array<uint64_t, 32>& tmp);
+  uint64_t read(Warp& w, const DOperand& o, uint32_t lane);
+  uint64_t sreg(const Warp& w, const DOperand& o, uint32_t lane) const;
+  void write(Warp& w, const DOperand& o, uint32_t lane, uint64_t v) { w.reg(o.reg)[lane] = v & o.mask; }
+  void execLane(Warp& w, const DInstr& d, uint32_t act);
+  void execMovVec(Warp& w, const DInstr& d, uint32_t act);
+
+  // exec_memory.cpp
+  // Host pointer for a lane's access of `bytes` (a power of two) at addr in
+  // `space`; fails with the lane's context when it is misaligned or outside
+  // memory. Inline fast path for aligned global accesses.
+  uint8_t* resolve(Warp& w, const DInstr& d, ptx::Space space, uint64_t addr, uint32_t bytes, uint32_t lane,
+                   bool write, bool atomic) {
+    if ((addr & (bytes - 1)) == 0) {
+      switch (space) {
+        case ptx::Space::Global: case ptx::Space::Generic: {
+          if (space == ptx::Space::Generic && addr >= kCodeWindow) break;
+          uint8_t* p = mem_.translate(addr, bytes);
+          if (p && mem_.lastKind() != AllocKind::Const) return p;
+          break;
+        }
+        case ptx::Space::Shared:
+          if (addr <= shared_.size() && bytes <= shared_.size() - addr) return shared_.data() + addr;
+          break;
+        case ptx::Space::Local:
+          if (!atomic && addr <= w.frames.back().stack_top && bytes <= w.frames.back().stack_top - addr)
+            return w.lanes(lane) + addr;
+          break;
+        case ptx::Space::Param:
+          if (!write && !atomic && addr <= setup_.params.size() && bytes <= setup_.params.size() - addr)
+            return const_cast<uint8_t*>(setup_.params.data()) + addr;
+          break;
+        default: break;
+      }
+    }
+    return resolveSlow(w, d, space, addr, bytes, lane, write, atomic);
+  }
+  uint8_t* resolveSlow(Warp& w, const DInstr& d, ptx::Space space, uint64_t addr, uint32_t bytes, uint32_t lane,
+                       bool write, bool atomic);
+  void execLd(Warp& w, const DInstr& d, uint32_t act);
+  void execSt(Warp& w, const DInstr& d, uint32_t act);
+  void execAtom(Warp& w, const DInstr& d, uint32_t act);
+  void execCvta(Warp& w, const DInstr& d, uint32_t act);
+  // Host-side reads of device memory by a lane (vprintf's format and
+  // arguments, call parameters of built-ins).
+  void readGeneric(Warp& w, const DInstr& d, uint32_t lane, uint64_t addr, void* out, uint32_t bytes);
+
+  // exec_control.cpp
+  void execBra(Warp& w, const DInstr& d, uint32_t act);
+  void execCall(Warp& w, const DInstr& d, uint32_t act);
+  void callFunction(Warp& w, const DInstr& d, const DFunction& callee, uint32_t lanes);
+  void execRet(Warp& w, const DInstr& d, uint32_t act);
+  void execExit(Warp& w, uint32_t act);
+  void settle(Warp& w);
+  void finishCall(Warp& w);
+
+  // exec_sync.cpp
+  bool execBar(Warp& w, const DInstr& d, uint32_t act);  // false: the warp waits
+  void releaseBarrier(uint32_t id);
+  void checkBarriers();
+  void execShfl(Warp& w, const DInstr& d, uint32_t act);
+  void execVote(Warp& w, const DInstr& d, uint32_t act);
+
+  // builtins.cpp
+  void execBuiltin(Warp& w, const DInstr& d, Builtin b, uint32_t act);
+  std::string format(Warp& w, const DInstr& d, uint32_t lane, uint64_t fmt, uint64_t args);
+
+  Program& prog_;
+  const LaunchSetup& setup_;
+  rt::LaunchStats& stats_;
+  GlobalMemory& mem_;
+  const std::vector<DFunction>& funcs_;
+  rt::Dim3 ctaid_;
+  uint32_t nthreads_ = 0;
+  std::vector<Warp> warps_;
+  uint32_t nwarps_ = 0;
+  std::vector<uint8_t> shared_;
+  std::array<Barrier, 16> bars_;
+  uint64_t clock_ = 0;
+  uint64_t* by_op_ = nullptr;
+  uint64_t warp_instrs_ = 0, thread_instrs_ = 0;
+};
+
+}  // namespace rfsim::func

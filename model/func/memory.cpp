@@ -1,0 +1,107 @@
+#include "func/memory.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace rfsim::func {
+
+std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
+
+uint64_t GlobalMemory::allocate(uint64_t bytes, AllocKind kind, std::string name) {
+  if (bytes > capacity_ || live_ + bytes > capacity_)
+    throw Error(fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use",
+                            bytes, live_, capacity_));
+  const uint64_t base = next_;
+  const uint64_t span = (bytes + kAllocAlign - 1) / kAllocAlign * kAllocAlign;
+  next_ = base + span + kAllocAlign;  // one unmapped guard granule after each allocation
+  Allocation a;
+  a.base = base;
+  a.size = bytes;
+  a.kind = kind;
+  a.name = std::move(name);
+  a.bytes.assign(bytes, 0);
+  allocs_.emplace(base, std::move(a));
+  live_ += bytes;
+  return base;
+}
+
+void GlobalMemory::release(uint64_t base, AllocKind kind) {
+  auto it = allocs_.find(base);
+  if (it == allocs_.end() || it->second.kind != kind)
+    throw Error(fmt::format("free of {} which is not the start of a live {} allocation{}",
+                            hex(base), kind == AllocKind::Heap ? "device-heap" : "device",
+                            describe(base)));
+  if (last_ == &it->second) last_ = nullptr;
+  for (Allocation*& a : recent_)
+    if (a == &it->second) a = nullptr;
+  live_ -= it->second.size;
+  allocs_.erase(it);
+}
+
+const Allocation* GlobalMemory::find(uint64_t addr) const {
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  return addr - it->second.base < it->second.size ? &it->second : nullptr;
+}
+
+uint8_t* GlobalMemory::translateSlow(uint64_t addr, uint64_t n) {
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  Allocation& a = it->second;
+  if (addr - a.base >= a.size || n > a.size - (addr - a.base)) return nullptr;
+  last_ = &a;
+  recent_[recent_next_++ % recent_.size()] = &a;
+  return a.bytes.data() + (addr - a.base);
+}
+
+std::string GlobalMemory::describe(uint64_t addr) const {
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return " (no allocation)";
+  --it;
+  const Allocation& a = it->second;
+  return fmt::format(" (allocation {}{} + {} bytes)", hex(a.base),
+                     a.name.empty() ? "" : " '" + a.name + "'", a.size);
+}
+
+const Allocation* GlobalMemory::checkedRange(uint64_t addr, uint64_t n, const char* what) const {
+  const Allocation* a = find(addr);
+  if (n == 0 && a == nullptr) {
+    // An empty copy is fine anywhere an allocation starts or ends.
+    auto it = allocs_.upper_bound(addr);
+    if (it != allocs_.begin() && addr == std::prev(it)->second.base + std::prev(it)->second.size)
+      return &std::prev(it)->second;
+  }
+  if (!a || n > a->size - (addr - a->base))
+    throw Error(fmt::format("{} of {} bytes at {} is outside device memory{}", what, n, hex(addr),
+                            describe(addr)));
+  return a;
+}
+
+void GlobalMemory::write(uint64_t dst, const void* src, uint64_t n) {
+  const Allocation* a = checkedRange(dst, n, "memcpy to device");
+  if (n) std::memcpy(const_cast<uint8_t*>(a->bytes.data()) + (dst - a->base), src, n);
+}
+
+void GlobalMemory::read(void* dst, uint64_t src, uint64_t n) const {
+  const Allocation* a = checkedRange(src, n, "memcpy from device");
+  if (n) std::memcpy(dst, a->bytes.data() + (src - a->base), n);
+}
+
+void GlobalMemory::fill(uint64_t dst, uint8_t value, uint64_t n) {
+  const Allocation* a = checkedRange(dst, n, "memset");
+  if (n) std::memset(const_cast<uint8_t*>(a->bytes.data()) + (dst - a->base), value, n);
+}
+
+uint64_t GlobalMemory::liveBytes(AllocKind kind) const {
+  uint64_t n = 0;
+  for (const auto& [base, a] : allocs_)
+    if (a.kind == kind) n += a.size;
+  return n;
+}
+
+}  // namespace rfsim::func

@@ -1,0 +1,114 @@
+// Device memory of the functional model: global memory as a set of
+// allocations with bounds and alignment checks, and the generic address map.
+//
+// Generic address map (64-bit; PTX ISA 9.0 section 5.1.1). A generic address
+// falls in exactly one of these windows; everything outside the four fixed
+// windows is a global address:
+//
+//   [kGlobalBase, ...)                 global and const allocations (cudaMalloc,
+//                                      module .global/.const, device malloc);
+//                                      their generic, global and const
+//                                      addresses are the same number
+//   [kCodeWindow,   + kWindowSize)     function addresses (kCodeWindow + 16*i)
+//   [kParamWindow,  + kWindowSize)     kernel parameters (cvta.param)
+//   [kSharedWindow, + kWindowSize)     the running block's shared memory
+//   [kLocalWindow,  + kWindowSize)     the running thread's local memory
+//
+// Shared-space addresses are byte offsets into the block's shared memory
+// (static symbols first, dynamic `.extern .shared` at the end); local-space
+// addresses are byte offsets into the thread's local stack; param-space
+// addresses are offsets into the kernel's parameter buffer, or
+// kFrameParamBase + a local stack offset for the per-thread parameters of
+// .func calls.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rfsim::func {
+
+inline constexpr uint64_t kGlobalBase = 0x1'0000'0000ull;
+inline constexpr uint64_t kWindowSize = 0x1'0000'0000ull;
+inline constexpr uint64_t kCodeWindow = 0x7c00'0000'0000ull;
+inline constexpr uint64_t kParamWindow = 0x7d00'0000'0000ull;
+inline constexpr uint64_t kSharedWindow = 0x7e00'0000'0000ull;
+inline constexpr uint64_t kLocalWindow = 0x7f00'0000'0000ull;
+inline constexpr uint64_t kFrameParamBase = 0x1'0000'0000ull;  // in param space
+inline constexpr uint64_t kAllocAlign = 256;
+
+inline bool inWindow(uint64_t addr, uint64_t window) {
+  return addr - window < kWindowSize;
+}
+
+enum class AllocKind : uint8_t { Malloc, Global, Const, Heap };
+
+struct Allocation {
+  uint64_t base = 0;
+  uint64_t size = 0;  // bytes requested; accesses past it are out of bounds
+  AllocKind kind = AllocKind::Malloc;
+  std::string name;   // module variable name, or empty
+  std::vector<uint8_t> bytes;
+};
+
+// Allocations never overlap and are separated by at least one unmapped
+// 256-byte guard, so an access that runs off the end of one allocation never
+// lands in the next. Addresses are not reused after free (a stale pointer
+// fails instead of aliasing a new allocation).
+class GlobalMemory {
+ public:
+  explicit GlobalMemory(uint64_t capacity_bytes = 16ull << 30) : capacity_(capacity_bytes) {}
+
+  // Throws rfsim::Error when the live bytes would pass the capacity.
+  uint64_t allocate(uint64_t bytes, AllocKind kind, std::string name = {});
+  // Throws rfsim::Error unless `base` is the start of a live allocation of
+  // one of the kinds a caller may free (`kind`).
+  void release(uint64_t base, AllocKind kind);
+
+  // The allocation containing addr, or nullptr.
+  const Allocation* find(uint64_t addr) const;
+  // Host pointer for [addr, addr+n) when it lies inside one allocation, else
+  // nullptr. Fast path: the allocation of the previous hit.
+  uint8_t* translate(uint64_t addr, uint64_t n) {
+    for (Allocation* a : recent_) {
+      if (a && addr - a->base < a->size && n <= a->size - (addr - a->base)) {
+        last_ = a;
+        return a->bytes.data() + (addr - a->base);
+      }
+    }
+    return translateSlow(addr, n);
+  }
+  // Kind of the allocation translate() last hit.
+  AllocKind lastKind() const { return last_ ? last_->kind : AllocKind::Malloc; }
+  // " (allocation 0x100000000 + 4096 bytes)" or " (no allocation)": the
+  // nearest allocation at or below addr, for error messages.
+  std::string describe(uint64_t addr) const;
+
+  // Host-side copies; throw rfsim::Error naming the range when it is not
+  // inside one allocation.
+  void write(uint64_t dst, const void* src, uint64_t n);
+  void read(void* dst, uint64_t src, uint64_t n) const;
+  void fill(uint64_t dst, uint8_t value, uint64_t n);
+
+  uint64_t liveBytes() const { return live_; }
+  uint64_t liveBytes(AllocKind kind) const;
+
+ private:
+  uint8_t* translateSlow(uint64_t addr, uint64_t n);
+  const Allocation* checkedRange(uint64_t addr, uint64_t n, const char* what) const;
+
+  std::map<uint64_t, Allocation> allocs_;
+  Allocation* last_ = nullptr;
+  // The allocations of the last hits: a kernel streams through a few arrays.
+  std::array<Allocation*, 4> recent_{};
+  unsigned recent_next_ = 0;
+  uint64_t next_ = kGlobalBase;
+  uint64_t live_ = 0;
+  uint64_t capacity_;
+};
+
+std::string hex(uint64_t v);
+
+}  // namespace rfsim::func

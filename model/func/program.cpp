@@ -1,0 +1,228 @@
+#include "func/program.h"
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "func/executor.h"
+#include "ptx/analysis/cfg.h"
+
+namespace rfsim::func {
+
+using ptx::Space;
+
+namespace {
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+uint64_t symAlign(const ptx::Symbol& s) {
+  if (s.align) return s.align;
+  const unsigned bytes = ptx::typeBits(s.type) / 8;
+  return bytes ? bytes : 1;
+}
+
+}  // namespace
+
+Program::Program(ptx::Module module, GlobalMemory& memory, Limits limits)
+    : module_(std::move(module)), memory_(memory), limits_(limits), print_(&std::cout) {
+  file_name_ = std::filesystem::path(module_.file).filename().string();
+  if (file_name_.empty()) file_name_ = "<ptx>";
+  ptx::buildCfg(module_);
+  funcs_.resize(module_.functions.size());  // never resized again: DInstr points into it
+  layoutSymbols();
+  // Variables first: decoding folds their addresses into the instructions.
+  try {
+    allocateVariables();
+    decodeFunctions();
+  } catch (...) {
+    releaseVariables();
+    throw;
+  }
+}
+
+Program::~Program() { releaseVariables(); }
+
+void Program::releaseVariables() {
+  for (uint64_t a : owned_allocs_) {
+    const Allocation* al = memory_.find(a);
+    if (al) memory_.release(a, al->kind);
+  }
+  owned_allocs_.clear();
+}
+
+void Program::layoutSymbols() {
+  places_.assign(module_.symbols.size(), SymbolPlace{});
+  // Function frames: locals and call-sequence .params, then the function's
+  // own parameters and returns (.func only; kernel parameters are in the
+  // launch's parameter buffer).
+  std::vector<uint8_t> in_frame(module_.symbols.size(), 0);
+  for (size_t fi = 0; fi < module_.functions.size(); ++fi) {
+    const ptx::Function& fn = module_.functions[fi];
+    DFunction& df = funcs_[fi];
+    df.address = kCodeWindow + 16 * fi;
+    uint64_t frame = 0, kparams = 0;
+    auto put = [&](uint32_t s, Place p) -> uint64_t {
+      if (s >= module_.symbols.size()) throw Error(fmt::format("{}: symbol {} out of range", fn.name, s));
+      const ptx::Symbol& sym = module_.symbols[s];
+      uint64_t& cursor = p == Place::KernelParam ? kparams : frame;
+      cursor = alignUp(cursor, symAlign(sym));
+      places_[s] = {p, cursor};
+      in_frame[s] = 1;
+      cursor += sym.size;
+      return places_[s].addr;
+    };
+    for (uint32_t s : fn.locals) {
+      const Space sp = module_.symbols[s].space;
+      if (sp == Space::Local) put(s, Place::FrameLocal);
+      else if (sp == Space::Param) put(s, Place::FrameParam);
+    }
+    for (uint32_t s : fn.params) {
+      const uint64_t off = put(s, fn.is_entry ? Place::KernelParam : Place::FrameParam);
+      df.param_off.push_back(static_cast<uint32_t>(off));
+      df.param_size.push_back(static_cast<uint32_t>(module_.symbols[s].size));
+    }
+    for (uint32_t s : fn.rets) {
+      const uint64_t off = put(s, Place::FrameParam);
+      df.ret_off.push_back(static_cast<uint32_t>(off));
+      df.ret_size.push_back(static_cast<uint32_t>(module_.symbols[s].size));
+    }
+    df.frame_bytes = static_cast<uint32_t>(alignUp(frame, 16));
+  }
+  // Module-scope and remaining symbols by state space.
+  uint64_t shared = 0, local = 0;
+  std::vector<uint32_t> dynamic_shared;
+  for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
+    const ptx::Symbol& sym = module_.symbols[s];
+    if (sym.is_function) {
+      places_[s] = {Place::Code, kCodeWindow + 16ull * sym.function};
+      continue;
+    }
+    if (in_frame[s]) continue;
+    switch (sym.space) {
+      case Space::Shared:
+        if (sym.is_extern || sym.size == 0) {
+          dynamic_shared.push_back(s);
+        } else {
+          shared = alignUp(shared, symAlign(sym));
+          places_[s] = {Place::Shared, shared};
+          shared += sym.size;
+        }
+        break;
+      case Space::Local:
+        local = alignUp(local, symAlign(sym));
+        places_[s] = {Place::ModuleLocal, local};
+        local += sym.size;
+        break;
+      case Space::Global: case Space::Const:
+        places_[s] = {Place::Global, 0};  // address filled by allocateVariables
+        break;
+      default: break;
+    }
+  }
+  static_shared_ = static_cast<uint32_t>(alignUp(shared, 16));
+  for (uint32_t s : dynamic_shared) places_[s] = {Place::Shared, static_shared_};
+  module_local_ = static_cast<uint32_t>(alignUp(local, 16));
+}
+
+void Program::allocateVariables() {
+  for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
+    const ptx::Symbol& sym = module_.symbols[s];
+    if (places_[s].place != Place::Global) continue;
+    if (sym.is_extern && sym.size == 0) continue;
+    const uint64_t a = memory_.allocate(std::max<uint64_t>(sym.size, 1),
+                                        sym.space == Space::Const ? AllocKind::Const : AllocKind::Global, sym.name);
+    owned_allocs_.push_back(a);
+    places_[s].addr = a;
+  }
+  // Initialisers, once every variable has its address.
+  for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
+    const ptx::Symbol& sym = module_.symbols[s];
+    if (places_[s].place != Place::Global || places_[s].addr == 0) continue;
+    std::vector<uint8_t> bytes(sym.size, 0);
+    std::memcpy(bytes.data(), sym.init.data(), std::min<size_t>(sym.init.size(), bytes.size()));
+    for (const auto& [off, target] : sym.init_addrs) {
+      if (target >= places_.size() || off + 8 > bytes.size())
+        throw Error(fmt::format("{}:{}: bad address initialiser in '{}'", file_name_, sym.loc.line, sym.name));
+      uint64_t v = places_[target].addr;
+      if (places_[target].place == Place::Shared) v += kSharedWindow;
+      std::memcpy(bytes.data() + off, &v, 8);
+    }
+    if (!bytes.empty()) memory_.write(places_[s].addr, bytes.data(), bytes.size());
+  }
+}
+
+void Program::decodeFunctions() {
+  for (uint32_t fi = 0; fi < module_.functions.size(); ++fi)
+    decodeFunction(module_, fi, places_, file_name_, funcs_[fi]);
+}
+
+uint64_t Program::symbolAddress(const std::string& name) const {
+  auto it = module_.global_symbols.find(name);
+  if (it == module_.global_symbols.end() || places_[it->second].place != Place::Global ||
+      places_[it->second].addr == 0)
+    throw Error(fmt::format("{}: no .global or .const variable named '{}'", file_name_, name));
+  return places_[it->second].addr;
+}
+
+rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
+                                const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes) {
+  auto fit = module_.function_index.find(kernel);
+  if (fit == module_.function_index.end() || !module_.functions[fit->second].is_entry)
+    throw Error(fmt::format("{}: no kernel (.entry) named '{}'", file_name_, kernel));
+  const DFunction& k = funcs_[fit->second];
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+    throw Error(fmt::format("launch of {}: grid ({},{},{}) and block ({},{},{}) dimensions must be positive",
+                            kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z));
+  if (block.count() > 1024)
+    throw Error(fmt::format("launch of {}: block ({},{},{}) has {} threads, more than 1024", kernel, block.x,
+                            block.y, block.z, block.count()));
+  if (block.z > 64) throw Error(fmt::format("launch of {}: block z dimension {} exceeds 64", kernel, block.z));
+  if (grid.y > 65535 || grid.z > 65535)
+    throw Error(fmt::format("launch of {}: grid y/z dimensions ({}, {}) exceed 65535", kernel, grid.y, grid.z));
+  const ptx::Function& kf = *k.fn;
+  if (kf.reqntid[0] && (block.x != kf.reqntid[0] || block.y != std::max(1u, kf.reqntid[1]) ||
+                        block.z != std::max(1u, kf.reqntid[2])))
+    throw Error(fmt::format("launch of {}: block ({},{},{}) differs from the kernel's .reqntid {}, {}, {}", kernel,
+                            block.x, block.y, block.z, kf.reqntid[0], kf.reqntid[1], kf.reqntid[2]));
+  if (kf.maxntid[0] && block.count() > uint64_t{kf.maxntid[0]} * std::max(1u, kf.maxntid[1]) *
+                                           std::max(1u, kf.maxntid[2]))
+    throw Error(fmt::format("launch of {}: block ({},{},{}) has more threads than the kernel's .maxntid {}, {}, {}",
+                            kernel, block.x, block.y, block.z, kf.maxntid[0], kf.maxntid[1], kf.maxntid[2]));
+  if (static_cast<uint64_t>(static_shared_) + dynamic_shared_bytes > (228u << 10))
+    throw Error(fmt::format("launch of {}: {} bytes of static and {} of dynamic shared memory exceed 228 KiB",
+                            kernel, static_shared_, dynamic_shared_bytes));
+  if (args.size() != k.param_off.size())
+    throw Error(fmt::format("launch of {}: {} arguments given, the kernel has {} parameters", kernel, args.size(),
+                            k.param_off.size()));
+  uint64_t pbytes = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].size() != k.param_size[i])
+      throw Error(fmt::format("launch of {}: argument {} has {} bytes, parameter '{}' has {}", kernel, i,
+                              args[i].size(), module_.symbols[k.fn->params[i]].name, k.param_size[i]));
+    pbytes = std::max<uint64_t>(pbytes, k.param_off[i] + k.param_size[i]);
+  }
+  std::vector<uint8_t> params(pbytes, 0);
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!args[i].empty()) std::memcpy(params.data() + k.param_off[i], args[i].data(), args[i].size());
+
+  rt::LaunchStats stats;
+  stats.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  LaunchSetup setup{&k, grid, block, std::move(params), dynamic_shared_bytes, launches_};
+  BlockExecutor exec(*this, setup, stats);
+  for (uint32_t z = 0; z < grid.z; ++z)
+    for (uint32_t y = 0; y < grid.y; ++y)
+      for (uint32_t x = 0; x < grid.x; ++x) exec.run({x, y, z});
+  ++launches_;
+  stats.blocks = grid.count();
+  stats.warps = grid.count() * ((block.count() + 31) / 32);
+  stats.threads = grid.count() * block.count();
+  stats.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return stats;
+}
+
+}  // namespace rfsim::func

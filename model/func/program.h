@@ -1,0 +1,77 @@
+// A loaded module ready to run: symbols placed in their state spaces, module
+// variables allocated and initialised in global memory, every function
+// validated and decoded (decode.h). launch() runs a grid block after block
+// (executor.h).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "func/decode.h"
+#include "func/memory.h"
+#include "ptx/ir.h"
+#include "runtime/runtime.h"
+
+namespace rfsim::func {
+
+struct Limits {
+  uint32_t stack_bytes_per_thread = 1u << 20;  // local stack (locals + call frames)
+  uint64_t device_heap_bytes = 8ull << 20;     // device-side malloc (CUDA's default heap size)
+  uint64_t warp_quantum = 4096;                // warp instructions before the next warp runs
+};
+
+class Program {
+ public:
+  // Validates and decodes every function (throws rfsim::Error naming
+  // file:line and the instruction for anything the executor cannot run) and
+  // allocates the module's .global/.const variables in `memory`.
+  Program(ptx::Module module, GlobalMemory& memory, Limits limits = {});
+  ~Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  const ptx::Module& module() const { return module_; }
+  // Global address of a module-scope .global/.const variable; throws if none.
+  uint64_t symbolAddress(const std::string& name) const;
+
+  // Runs `kernel` to completion. `args` are the parameter values in .param
+  // order; their sizes must match the declaration.
+  rt::LaunchStats launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
+                         const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes = 0);
+
+  // Where vprintf writes (std::cout by default).
+  void setPrintStream(std::ostream* os) { print_ = os; }
+
+  // For the executor.
+  const std::vector<DFunction>& functions() const { return funcs_; }
+  const SymbolPlace& place(uint32_t sym) const { return places_[sym]; }
+  GlobalMemory& memory() { return memory_; }
+  const Limits& limits() const { return limits_; }
+  uint32_t staticSharedBytes() const { return static_shared_; }
+  uint32_t moduleLocalBytes() const { return module_local_; }
+  const std::string& fileName() const { return file_name_; }
+  std::ostream& printStream() const { return *print_; }
+  uint64_t launches() const { return launches_; }
+
+ private:
+  void layoutSymbols();
+  void allocateVariables();
+  void releaseVariables();
+  void decodeFunctions();
+
+  ptx::Module module_;
+  GlobalMemory& memory_;
+  Limits limits_;
+  std::string file_name_;
+  std::vector<SymbolPlace> places_;
+  std::vector<DFunction> funcs_;
+  std::vector<uint64_t> owned_allocs_;
+  uint32_t static_shared_ = 0;
+  uint32_t module_local_ = 0;
+  std::ostream* print_;
+  uint64_t launches_ = 0;
+};
+
+}  // namespace rfsim::func

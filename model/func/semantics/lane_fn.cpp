@@ -1,0 +1,186 @@
+// laneFunction(): a lane function specialised for one instruction, chosen
+// once at load time, so that the executor's per-lane loop skips evalLane()'s
+// opcode and type dispatch for the instructions compilers emit most. Every
+// specialisation computes exactly what evalLane() computes (the tests check
+// them against each other); anything not listed here gets evalLane itself.
+#include <cmath>
+
+#include "func/semantics/detail.h"
+#include "func/semantics/semantics.h"
+
+namespace rfsim::func {
+
+using namespace ptx;
+using namespace detail;
+
+namespace {
+
+template <unsigned N>
+constexpr uint64_t kM = N >= 64 ? ~0ull : (1ull << N) - 1;
+
+template <unsigned N>
+inline int64_t sx(uint64_t x) {
+  return N >= 64 ? static_cast<int64_t>(x) : static_cast<int64_t>(x << (64 - N)) >> (64 - N);
+}
+
+template <unsigned N> void addI(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = (s[0] + s[1]) & kM<N>; }
+template <unsigned N> void subI(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = (s[0] - s[1]) & kM<N>; }
+template <unsigned N> void mulLo(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = (s[0] * s[1]) & kM<N>; }
+template <unsigned N> void madLo(const Instr&, const uint64_t* s, uint64_t* d) {
+  d[0] = (s[0] * s[1] + s[2]) & kM<N>;
+}
+template <unsigned N> void andI(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = (s[0] & s[1]) & kM<N>; }
+template <unsigned N> void orI(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = (s[0] | s[1]) & kM<N>; }
+template <unsigned N> void xorI(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = (s[0] ^ s[1]) & kM<N>; }
+template <unsigned N> void notI(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = ~s[0] & kM<N>; }
+template <unsigned N> void movI(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = s[0] & kM<N>; }
+template <unsigned N> void selpI(const Instr&, const uint64_t* s, uint64_t* d) {
+  d[0] = ((s[2] & 1) ? s[0] : s[1]) & kM<N>;
+}
+template <unsigned N> void shlI(const Instr&, const uint64_t* s, uint64_t* d) {
+  const uint64_t sh = s[1] & 0xffffffffu;
+  d[0] = sh >= N ? 0 : (s[0] << sh) & kM<N>;
+}
+template <unsigned N> void shrU(const Instr&, const uint64_t* s, uint64_t* d) {
+  const uint64_t sh = s[1] & 0xffffffffu;
+  d[0] = sh >= N ? 0 : (s[0] & kM<N>) >> sh;
+}
+template <unsigned N> void shrS(const Instr&, const uint64_t* s, uint64_t* d) {
+  uint64_t sh = s[1] & 0xffffffffu;
+  if (sh >= N) sh = N - 1;
+  d[0] = static_cast<uint64_t>(sx<N>(s[0]) >> sh) & kM<N>;
+}
+template <bool S> void mulWide32(const Instr&, const uint64_t* s, uint64_t* d) {
+  d[0] = S ? static_cast<uint64_t>(sx<32>(s[0]) * sx<32>(s[1])) : (s[0] & 0xffffffffu) * (s[1] & 0xffffffffu);
+}
+template <bool S> void madWide32(const Instr&, const uint64_t* s, uint64_t* d) {
+  d[0] = (S ? static_cast<uint64_t>(sx<32>(s[0]) * sx<32>(s[1])) : (s[0] & 0xffffffffu) * (s[1] & 0xffffffffu)) + s[2];
+}
+
+// setp/int without .and/.or/.xor and one destination.
+template <Cmp C, unsigned N, bool S>
+void setpI(const Instr&, const uint64_t* s, uint64_t* d) {
+  const uint64_t a = s[0] & kM<N>, b = s[1] & kM<N>;
+  bool r;
+  if constexpr (C == Cmp::Eq) r = a == b;
+  else if constexpr (C == Cmp::Ne) r = a != b;
+  else if constexpr (S) {
+    const int64_t x = sx<N>(a), y = sx<N>(b);
+    if constexpr (C == Cmp::Lt) r = x < y;
+    else if constexpr (C == Cmp::Le) r = x <= y;
+    else if constexpr (C == Cmp::Gt) r = x > y;
+    else r = x >= y;
+  } else {
+    if constexpr (C == Cmp::Lt) r = a < b;
+    else if constexpr (C == Cmp::Le) r = a <= b;
+    else if constexpr (C == Cmp::Gt) r = a > b;
+    else r = a >= b;
+  }
+  d[0] = r;
+}
+
+template <unsigned N, bool S>
+LaneFn setpFor(Cmp c) {
+  switch (c) {
+    case Cmp::Eq: return &setpI<Cmp::Eq, N, S>;
+    case Cmp::Ne: return &setpI<Cmp::Ne, N, S>;
+    case Cmp::Lt: return &setpI<Cmp::Lt, N, S>;
+    case Cmp::Le: return &setpI<Cmp::Le, N, S>;
+    case Cmp::Gt: return &setpI<Cmp::Gt, N, S>;
+    case Cmp::Ge: return &setpI<Cmp::Ge, N, S>;
+    case Cmp::Lo: return &setpI<Cmp::Lt, N, false>;
+    case Cmp::Ls: return &setpI<Cmp::Le, N, false>;
+    case Cmp::Hi: return &setpI<Cmp::Gt, N, false>;
+    case Cmp::Hs: return &setpI<Cmp::Ge, N, false>;
+    default: return nullptr;
+  }
+}
+
+// f32/f64, round to nearest, no .ftz/.sat.
+void addF32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = canon32(f32(s[0]) + f32(s[1])); }
+void subF32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = canon32(f32(s[0]) - f32(s[1])); }
+void mulF32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = canon32(f32(s[0]) * f32(s[1])); }
+void fmaF32(const Instr&, const uint64_t* s, uint64_t* d) {
+  d[0] = canon32(std::fma(f32(s[0]), f32(s[1]), f32(s[2])));
+}
+void addF64(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = canon64(f64(s[0]) + f64(s[1])); }
+void subF64(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = canon64(f64(s[0]) - f64(s[1])); }
+void mulF64(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = canon64(f64(s[0]) * f64(s[1])); }
+void fmaF64(const Instr&, const uint64_t* s, uint64_t* d) {
+  d[0] = canon64(std::fma(f64(s[0]), f64(s[1]), f64(s[2])));
+}
+
+void cvtU64U32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = s[0] & 0xffffffffu; }
+void cvtS64S32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = static_cast<uint64_t>(sx<32>(s[0])); }
+
+#define RFSIM_BY_WIDTH(fn, n) \
+  ((n) == 16 ? &fn<16> : (n) == 32 ? &fn<32> : (n) == 64 ? &fn<64> : static_cast<LaneFn>(nullptr))
+
+LaneFn pick(const Instr& in) {
+  const Type t = in.type;
+  const Mods& m = in.mods;
+  const unsigned n = widthOf(t);
+  const bool intT = isInt(t) && n >= 16;
+  const bool rnPlain = (m.round == Round::None || m.round == Round::Rn) && !m.ftz && !m.sat;
+  if (m.cc || m.carry_in) return nullptr;
+  switch (in.op) {
+    case Op::Mov:
+      if (in.dst[0].kind == OperandKind::Vec || in.src[0].kind == OperandKind::Vec) return nullptr;
+      if (t == Type::Pred) return &movI<1>;
+      return n >= 16 ? RFSIM_BY_WIDTH(movI, n) : nullptr;
+    case Op::Add:
+      if (intT && !m.sat) return RFSIM_BY_WIDTH(addI, n);
+      if (t == Type::F32 && rnPlain) return &addF32;
+      if (t == Type::F64 && rnPlain) return &addF64;
+      return nullptr;
+    case Op::Sub:
+      if (intT && !m.sat) return RFSIM_BY_WIDTH(subI, n);
+      if (t == Type::F32 && rnPlain) return &subF32;
+      if (t == Type::F64 && rnPlain) return &subF64;
+      return nullptr;
+    case Op::Mul:
+      if (intT && (m.mul == MulMode::Lo || m.mul == MulMode::None)) return RFSIM_BY_WIDTH(mulLo, n);
+      if (intT && m.mul == MulMode::Wide && n == 32) return isS(t) ? &mulWide32<true> : &mulWide32<false>;
+      if (t == Type::F32 && rnPlain) return &mulF32;
+      if (t == Type::F64 && rnPlain) return &mulF64;
+      return nullptr;
+    case Op::Mad: case Op::Fma:
+      if (intT && (m.mul == MulMode::Lo || m.mul == MulMode::None) && !m.sat) return RFSIM_BY_WIDTH(madLo, n);
+      if (intT && m.mul == MulMode::Wide && n == 32) return isS(t) ? &madWide32<true> : &madWide32<false>;
+      if (t == Type::F32 && rnPlain) return &fmaF32;
+      if (t == Type::F64 && rnPlain) return &fmaF64;
+      return nullptr;
+    case Op::And: if (t == Type::Pred) return &andI<1>; return intT ? RFSIM_BY_WIDTH(andI, n) : nullptr;
+    case Op::Or: if (t == Type::Pred) return &orI<1>; return intT ? RFSIM_BY_WIDTH(orI, n) : nullptr;
+    case Op::Xor: if (t == Type::Pred) return &xorI<1>; return intT ? RFSIM_BY_WIDTH(xorI, n) : nullptr;
+    case Op::Not: if (t == Type::Pred) return &notI<1>; return intT ? RFSIM_BY_WIDTH(notI, n) : nullptr;
+    case Op::Shl: return intT ? RFSIM_BY_WIDTH(shlI, n) : nullptr;
+    case Op::Shr:
+      if (!intT) return nullptr;
+      return isS(t) ? RFSIM_BY_WIDTH(shrS, n) : RFSIM_BY_WIDTH(shrU, n);
+    case Op::Selp: return n >= 16 && n <= 64 ? RFSIM_BY_WIDTH(selpI, n) : nullptr;
+    case Op::Setp:
+      if (!intT || m.boolop != BoolOp::None || in.ndst != 1) return nullptr;
+      if (n == 32) return isS(t) ? setpFor<32, true>(m.cmp) : setpFor<32, false>(m.cmp);
+      if (n == 64) return isS(t) ? setpFor<64, true>(m.cmp) : setpFor<64, false>(m.cmp);
+      return isS(t) ? setpFor<16, true>(m.cmp) : setpFor<16, false>(m.cmp);
+    case Op::Cvt:
+      if (m.sat) return nullptr;
+      if (t == Type::U64 && in.type2 == Type::U32) return &cvtU64U32;
+      if ((t == Type::S64 || t == Type::U64) && in.type2 == Type::S32) return &cvtS64S32;
+      return nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+#undef RFSIM_BY_WIDTH
+
+}  // namespace
+
+LaneFn laneFunction(const Instr& in) {
+  LaneFn f = pick(in);
+  return f ? f : &evalLane;
+}
+
+}  // namespace rfsim::func

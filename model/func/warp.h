@@ -1,0 +1,66 @@
+// One warp of 32 threads: per-thread registers (one column of 32 raw values
+// per virtual register, per call frame), the per-thread local stack, the
+// call frames and the SIMT reconvergence stack.
+//
+// SIMT stack (immediate post-dominator reconvergence, as GPGPU-Sim's PDOM
+// stack): the top entry is what the warp executes; entries below wait. A
+// divergent branch turns the top entry into the reconvergence entry (pc = the
+// branch's reconvergence pc) and pushes one entry per path with rpc = that
+// pc; an entry pops when its pc reaches its rpc or its mask empties. A call
+// pushes a Call entry (the calling lanes) and the callee's first entry; when
+// the Call entry comes back to the top every calling lane has returned, and
+// the frame is popped with the return values copied (call.h's convention).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "func/decode.h"
+
+namespace rfsim::func {
+
+struct SimtEntry {
+  uint32_t pc = 0;
+  uint32_t rpc = kNoPc;
+  uint32_t mask = 0;
+  bool call = false;  // a Call entry: the lanes that made the call of the frame above
+};
+
+struct Frame {
+  const DFunction* fn = nullptr;
+  uint32_t reg_base = 0;    // index of register 0, lane 0 in Warp::regs
+  uint32_t stack_base = 0;  // local stack offset of this activation
+  uint32_t stack_top = 0;   // stack_base + frame bytes
+  const DInstr* call = nullptr;  // the call that made this frame (null for the kernel)
+  uint32_t caller_stack_base = 0;
+};
+
+enum class WarpState : uint8_t { Ready, Blocked, Done };
+
+struct Warp {
+  uint32_t id = 0;
+  uint32_t valid = 0;   // lanes that hold a thread of the block
+  uint32_t exited = 0;  // lanes that have exited
+  uint32_t carry = 0;   // CC.CF per lane (add.cc/addc and friends)
+  std::array<uint32_t, 32> tid_x{}, tid_y{}, tid_z{};
+  std::vector<SimtEntry> stack;
+  std::vector<Frame> frames;
+  std::vector<uint64_t> regs;
+  std::vector<uint8_t> local;   // lane l's stack at local[l * local_cap]
+  uint32_t local_cap = 0;
+  WarpState state = WarpState::Ready;
+  // Barrier wait: which barrier, at which instruction, with which lanes.
+  uint32_t bar_id = 0;
+  const DInstr* bar_instr = nullptr;
+  uint32_t bar_lanes = 0;
+  uint64_t instrs = 0;
+
+  uint64_t* reg(uint32_t r) { return regs.data() + frames.back().reg_base + size_t{r} * 32; }
+  uint8_t* lanes(uint32_t lane) { return local.data() + size_t{lane} * local_cap; }
+  // Makes room for `top` bytes of stack in every lane (contents kept).
+  void growStack(uint32_t top);
+  uint32_t live() const { return valid & ~exited; }
+};
+
+}  // namespace rfsim::func

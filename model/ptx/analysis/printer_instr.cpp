@@ -1,0 +1,362 @@
+// Instruction spelling for printer.h: mnemonic with its modifiers in the
+// order PTX ISA 9.0 writes them, then the operands.
+#include <fmt/format.h>
+
+#include "ptx/analysis/printer.h"
+#include "ptx/analysis/printer_names.h"
+
+namespace rfsim::ptx {
+
+const char* ptxTypeName(Type t) {
+  switch (t) {
+    case Type::None: return "";
+    case Type::Pred: return "pred";
+    case Type::B8: return "b8";
+    case Type::B16: return "b16";
+    case Type::B32: return "b32";
+    case Type::B64: return "b64";
+    case Type::B128: return "b128";
+    case Type::U8: return "u8";
+    case Type::U16: return "u16";
+    case Type::U32: return "u32";
+    case Type::U64: return "u64";
+    case Type::S8: return "s8";
+    case Type::S16: return "s16";
+    case Type::S32: return "s32";
+    case Type::S64: return "s64";
+    case Type::F16: return "f16";
+    case Type::F16x2: return "f16x2";
+    case Type::BF16: return "bf16";
+    case Type::BF16x2: return "bf16x2";
+    case Type::F32: return "f32";
+    case Type::F64: return "f64";
+  }
+  return "";
+}
+
+const char* ptxSpaceName(Space s) {
+  switch (s) {
+    case Space::None: case Space::Generic: return "";
+    case Space::Global: return "global";
+    case Space::Shared: return "shared";
+    case Space::Local: return "local";
+    case Space::Const: return "const";
+    case Space::Param: return "param";
+    case Space::Reg: return "reg";
+  }
+  return "";
+}
+
+const char* ptxOpName(Op op) {
+  static const char* const names[] = {
+      "mov", "ld", "ldu", "st", "cvta", "cvt", "prefetch",
+      "add", "sub", "mul", "mad", "mul24", "mad24", "div", "rem", "abs", "neg", "min", "max", "fma", "sad",
+      "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign", "testp",
+      "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "lop3", "shf",
+      "bfind", "fns",
+      "setp", "set", "selp", "slct",
+      "bra", "call", "ret", "exit", "trap", "brkpt",
+      "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask", "match", "nanosleep",
+      "dp4a", "dp2a"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Op::Count_), "one name per Op");
+  const auto i = static_cast<size_t>(op);
+  return i < static_cast<size_t>(Op::Count_) ? names[i] : "?";
+}
+
+namespace printer_detail {
+
+namespace {
+
+const char* cmpName(Cmp c) {
+  static const char* const names[] = {"", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
+                                      "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+  return names[static_cast<size_t>(c)];
+}
+const char* boolName(BoolOp b) {
+  static const char* const names[] = {"", "and", "or", "xor"};
+  return names[static_cast<size_t>(b)];
+}
+const char* roundName(Round r) {
+  static const char* const names[] = {"", "rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi"};
+  return names[static_cast<size_t>(r)];
+}
+const char* mulName(MulMode m) {
+  static const char* const names[] = {"", "lo", "hi", "wide"};
+  return names[static_cast<size_t>(m)];
+}
+const char* atomName(AtomOp a) {
+  static const char* const names[] = {"", "add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"};
+  return names[static_cast<size_t>(a)];
+}
+const char* shflName(ShflMode s) {
+  static const char* const names[] = {"", "up", "down", "bfly", "idx"};
+  return names[static_cast<size_t>(s)];
+}
+const char* voteName(VoteMode v) {
+  static const char* const names[] = {"", "all", "any", "uni", "ballot"};
+  return names[static_cast<size_t>(v)];
+}
+const char* sregName(SReg s) {
+  static const char* const names[] = {
+      "", "tid", "ntid", "ctaid", "nctaid", "laneid", "warpid", "nwarpid", "smid", "nsmid", "gridid",
+      "clock", "clock64", "lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt",
+      "dynamic_smem_size", "total_smem_size", "globaltimer", "envreg"};
+  return names[static_cast<size_t>(s)];
+}
+
+class Mnemonic {
+ public:
+  explicit Mnemonic(const char* base) : s_(base) {}
+  void add(const char* part) {
+    if (*part) {
+      s_ += '.';
+      s_ += part;
+    }
+  }
+  void add(bool on, const char* part) {
+    if (on) add(part);
+  }
+  std::string str() const { return s_; }
+
+ private:
+  std::string s_;
+};
+
+std::string mnemonic(const Instr& in) {
+  const Mods& m = in.mods;
+  const char* type = ptxTypeName(in.type);
+  const char* space = ptxSpaceName(in.space);
+  switch (in.op) {
+    case Op::Ld: case Op::Ldu: case Op::St: {
+      Mnemonic s(ptxOpName(in.op));
+      s.add(m.volatile_, "volatile");
+      if (!m.volatile_ && m.relaxed_or_stronger) {
+        s.add("relaxed");
+        s.add("gpu");
+      }
+      s.add(space);
+      s.add(m.nc, "nc");
+      if (m.vec > 1) s.add(m.vec == 2 ? "v2" : m.vec == 4 ? "v4" : "v8");
+      s.add(type);
+      return s.str();
+    }
+    case Op::Cvta: {
+      Mnemonic s("cvta");
+      s.add(m.to, "to");
+      s.add(space);
+      s.add(type);
+      return s.str();
+    }
+    case Op::Cvt: case Op::Set: case Op::Setp: case Op::Slct: case Op::Dp4a: case Op::Dp2a: {
+      Mnemonic s(ptxOpName(in.op));
+      s.add(cmpName(m.cmp));
+      s.add(boolName(m.boolop));
+      s.add(mulName(m.mul));
+      s.add(roundName(m.round));
+      s.add(m.ftz, "ftz");
+      s.add(m.sat, "sat");
+      s.add(type);
+      s.add(ptxTypeName(in.type2));
+      return s.str();
+    }
+    case Op::Shf: {
+      Mnemonic s("shf");
+      s.add(m.mul == MulMode::Hi ? "r" : "l");
+      s.add(m.shift_clamp ? "clamp" : "wrap");
+      s.add(type);
+      return s.str();
+    }
+    case Op::Atom: case Op::Red: {
+      Mnemonic s(ptxOpName(in.op));
+      s.add(space);
+      s.add(atomName(m.atom));
+      s.add(type);
+      return s.str();
+    }
+    case Op::Shfl: case Op::Vote: {
+      Mnemonic s(ptxOpName(in.op));
+      s.add(m.sync, "sync");
+      s.add(shflName(m.shfl));
+      s.add(voteName(m.vote));
+      s.add(type);
+      return s.str();
+    }
+    case Op::Match: {  // match.any.sync.b32: the mode is in `vote`
+      Mnemonic s("match");
+      s.add(voteName(m.vote));
+      s.add(m.sync, "sync");
+      s.add(type);
+      return s.str();
+    }
+    case Op::Bar: {
+      // bar.* is barrier.*.aligned (PTX ISA 9.7.13.1).
+      if (m.warp) return "bar.warp.sync";
+      Mnemonic s(m.aligned ? "bar" : "barrier");
+      if (m.arrive)
+        s.add("arrive");
+      else if (m.red_popc || m.boolop != BoolOp::None)
+        s.add("red");
+      else
+        s.add("sync");
+      s.add(m.red_popc, "popc");
+      s.add(boolName(m.boolop));
+      s.add(type);
+      return s.str();
+    }
+    case Op::Membar: return "membar.gl";
+    case Op::Fence: return "fence.acq_rel.gpu";
+    case Op::Prefetch: {
+      Mnemonic s("prefetch");
+      s.add(space);
+      s.add("L2");
+      return s.str();
+    }
+    case Op::Testp: {
+      // The parser keeps .number / .notanumber (as Cmp::Num / Cmp::Nan).
+      Mnemonic s("testp");
+      s.add(m.cmp == Cmp::Nan ? "notanumber" : "number");
+      s.add(type);
+      return s.str();
+    }
+    case Op::Bra: case Op::Call: case Op::Ret: {
+      Mnemonic s(ptxOpName(in.op));
+      s.add(m.uni, "uni");
+      return s.str();
+    }
+    default: break;
+  }
+  // Arithmetic and everything else: op{.carry}{.mode}{.rnd}{.approx|.full}{.ftz}{.sat}{.cc}.type
+  std::string base = ptxOpName(in.op);
+  if (m.carry_in && (in.op == Op::Add || in.op == Op::Sub || in.op == Op::Mad)) base += 'c';
+  Mnemonic s(base.c_str());
+  s.add(in.op == Op::Bfind && m.shiftamt, "shiftamt");
+  s.add(mulName(m.mul));
+  s.add(roundName(m.round));
+  s.add(m.approx, "approx");
+  s.add(m.full, "full");
+  s.add(m.ftz, "ftz");
+  s.add(m.sat, "sat");
+  s.add(m.cc, "cc");
+  s.add(type);
+  return s.str();
+}
+
+// The type an immediate source operand is read as (decides 0f/0d spelling).
+Type srcType(const Instr& in, unsigned i) {
+  switch (in.op) {
+    case Op::Cvt: case Op::Set: return in.type2;
+    case Op::Slct: return i == 2 ? in.type2 : in.type;
+    case Op::Shl: case Op::Shr: return i == 1 ? Type::U32 : in.type;
+    case Op::Bfe: return i >= 1 ? Type::U32 : in.type;
+    case Op::Bfi: return i >= 2 ? Type::U32 : in.type;
+    case Op::Shfl: case Op::Vote: case Op::Bar: case Op::Prmt: case Op::Lop3: return Type::B32;
+    default: return in.type;
+  }
+}
+
+std::string spellOperand(const Module& m, const Function& fn, const FunctionNames& names, const Operand& o, Type t,
+                         bool is_src) {
+  switch (o.kind) {
+    case OperandKind::None: return "";
+    case OperandKind::Reg: case OperandKind::PredOut:
+      return (o.negate ? "!" : "") + regName(fn, o.regs[0]);
+    case OperandKind::Vec: {
+      std::string s = "{";
+      // In a source, a kNoReg element is an immediate: bits [i*w, (i+1)*w) of imm.
+      const unsigned w = typeBytes(t) * 8;
+      for (unsigned i = 0; i < o.vec_n && i < o.regs.size(); ++i) {
+        s += i ? ", " : "";
+        if (is_src && o.regs[i] == kNoReg && w > 0 && w * (i + 1) <= 64) {
+          const uint64_t bits = (static_cast<uint64_t>(o.imm) >> (w * i)) & (w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
+          s += spellImm(static_cast<int64_t>(bits), t);
+        } else {
+          s += regName(fn, o.regs[i]);
+        }
+      }
+      return s + "}";
+    }
+    case OperandKind::Imm: return spellImm(o.imm, t);
+    case OperandKind::SReg: {
+      std::string s = std::string("%") + sregName(o.sreg);
+      if (o.sreg == SReg::Tid || o.sreg == SReg::Ntid || o.sreg == SReg::Ctaid || o.sreg == SReg::Nctaid)
+        s += o.dim == 0 ? ".x" : o.dim == 1 ? ".y" : ".z";
+      else if (o.sreg == SReg::Envreg)
+        s += std::to_string(o.dim);
+      return s;
+    }
+    case OperandKind::Sym: return symName(m, names, o.sym);
+    case OperandKind::Addr: {
+      std::string s = "[";
+      if (o.regs[0] != kNoReg)
+        s += regName(fn, o.regs[0]);
+      else if (o.sym != kNoSym)
+        s += symName(m, names, o.sym);
+      else
+        return fmt::format("[{}]", o.imm);
+      if (o.imm != 0) s += fmt::format("+{}", o.imm);
+      return s + "]";
+    }
+    case OperandKind::Label:
+      return o.block < names.labels.size() ? names.labels[o.block] : fmt::format("$BB{}", o.block);
+  }
+  return "";
+}
+
+std::string spellCall(const Module& m, const Function& fn, const FunctionNames& names, const Instr& in) {
+  std::string s = mnemonic(in) + " ";
+  if (in.call >= fn.calls.size()) return s + "?;";
+  const CallInfo& c = fn.calls[in.call];
+  auto list = [&](const std::vector<uint32_t>& syms) {
+    std::string l = "(";
+    for (size_t i = 0; i < syms.size(); ++i) l += (i ? ", " : "") + symName(m, names, syms[i]);
+    return l + ")";
+  };
+  if (!c.rets.empty()) s += list(c.rets) + ", ";
+  if (c.indirect)
+    s += regName(fn, c.target_reg);
+  else
+    s += c.callee < m.functions.size() ? m.functions[c.callee].name : fmt::format("$F{}", c.callee);
+  if (!c.args.empty() || c.indirect) s += ", " + list(c.args);
+  if (c.indirect) {
+    auto ct = names.calltargets.find(in.call);
+    if (ct != names.calltargets.end())
+      s += ", " + ct->second;
+    else if (c.prototype < m.prototypes.size())
+      s += ", " + m.prototypes[c.prototype].label;
+  }
+  return s + ";";
+}
+
+}  // namespace
+
+std::string spellImm(int64_t imm, Type t) {
+  if (t == Type::F32) return fmt::format("0f{:08X}", static_cast<uint32_t>(imm));
+  if (t == Type::F64) return fmt::format("0d{:016X}", static_cast<uint64_t>(imm));
+  return std::to_string(imm);
+}
+
+std::string spellInstr(const Module& m, const Function& fn, const FunctionNames& names, const Instr& in) {
+  std::string s;
+  if (in.guard.kind == OperandKind::Reg) s = std::string("@") + (in.guard.negate ? "!" : "") + regName(fn, in.guard.regs[0]) + " ";
+  if (in.op == Op::Call) return s + spellCall(m, fn, names, in);
+  s += mnemonic(in);
+  bool first = true;
+  for (unsigned i = 0; i < in.ndst && i < in.dst.size(); ++i) {
+    const Operand& o = in.dst[i];
+    if (o.kind == OperandKind::PredOut) {
+      s += "|" + spellOperand(m, fn, names, o, Type::Pred, false);
+      continue;
+    }
+    s += (first ? " " : ", ") + spellOperand(m, fn, names, o, in.type, false);
+    first = false;
+  }
+  for (unsigned i = 0; i < in.nsrc && i < in.src.size(); ++i) {
+    s += (first ? " " : ", ") + spellOperand(m, fn, names, in.src[i], srcType(in, i), true);
+    first = false;
+  }
+  return s + ";";
+}
+
+}  // namespace printer_detail
+
+}  // namespace rfsim::ptx

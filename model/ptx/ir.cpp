@@ -1,0 +1,93 @@
+#include "ptx/ir.h"
+
+namespace rfsim::ptx {
+
+unsigned typeBits(Type t) {
+  switch (t) {
+    case Type::None: return 0;
+    case Type::Pred: return 1;
+    case Type::B8: case Type::U8: case Type::S8: return 8;
+    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 16;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32:
+    case Type::F16x2: case Type::BF16x2: return 32;
+    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 64;
+    case Type::B128: return 128;
+  }
+  return 0;
+}
+
+bool isSigned(Type t) {
+  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
+}
+
+bool isFloat(Type t) {
+  return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 ||
+         t == Type::F32 || t == Type::F64;
+}
+
+bool isBits(Type t) {
+  return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128;
+}
+
+const char* typeName(Type t) {
+  switch (t) {
+    case Type::None: return "none";
+    case Type::Pred: return "pred";
+    case Type::B8: return "b8";
+    case Type::B16: return "b16";
+    case Type::B32: return "b32";
+    case Type::B64: return "b64";
+    case Type::B128: return "b128";
+    case Type::U8: return "u8";
+    case Type::U16: return "u16";
+    case Type::U32: return "u32";
+    case Type::U64: return "u64";
+    case Type::S8: return "s8";
+    case Type::S16: return "s16";
+    case Type::S32: return "s32";
+    case Type::S64: return "s64";
+    case Type::F16: return "f16";
+    case Type::F16x2: return "f16x2";
+    case Type::BF16: return "bf16";
+    case Type::BF16x2: return "bf16x2";
+    case Type::F32: return "f32";
+    case Type::F64: return "f64";
+  }
+  return "?";
+}
+
+const char* spaceName(Space s) {
+  switch (s) {
+    case Space::None: return "none";
+    case Space::Generic: return "generic";
+    case Space::Global: return "global";
+    case Space::Shared: return "shared";
+    case Space::Local: return "local";
+    case Space::Const: return "const";
+    case Space::Param: return "param";
+    case Space::Reg: return "reg";
+  }
+  return "?";
+}
+
+const char* opName(Op op) {
+  static const char* const kNames[] = {
+      "mov", "ld", "ldu", "st", "cvta", "cvt", "prefetch",
+      "add", "sub", "mul", "mad", "mul24", "mad24", "div", "rem", "abs", "neg", "min", "max",
+      "fma", "sad", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
+      "testp",
+      "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi",
+      "prmt", "lop3", "shf", "bfind", "fns",
+      "setp", "set", "selp", "slct",
+      "bra", "call", "ret", "exit", "trap", "brkpt",
+      "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask", "match",
+      "nanosleep",
+      "dp4a", "dp2a",
+  };
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(Op::Count_),
+                "opName table out of step with Op");
+  const auto i = static_cast<size_t>(op);
+  return i < static_cast<size_t>(Op::Count_) ? kNames[i] : "?";
+}
+
+}  // namespace rfsim::ptx

@@ -1,0 +1,75 @@
+#include "runtime/runtime.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "func/memory.h"
+#include "func/program.h"
+#include "ptx/parser.h"
+
+namespace rfsim::rt {
+
+KernelArgs& KernelArgs::raw(const void* p, size_t n) {
+  const auto* b = static_cast<const uint8_t*>(p);
+  values_.emplace_back(b, b + n);
+  return *this;
+}
+
+struct Device::Impl {
+  func::GlobalMemory memory;
+  std::unique_ptr<func::Program> program;  // the loaded module
+  LaunchStats totals;
+
+  func::Program& loaded() const {
+    if (!program) throw Error("no PTX module loaded (Device::loadModule)");
+    return *program;
+  }
+};
+
+Device::Device() : impl_(std::make_unique<Impl>()) {
+  impl_->totals.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
+}
+
+Device::~Device() = default;
+
+void Device::loadModule(const std::filesystem::path& ptx_file) {
+  ptx::Module m = ptx::parseFile(ptx_file);
+  impl_->program.reset();  // a second module replaces the first (and frees its variables)
+  impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory);
+}
+
+const ptx::Module& Device::module() const { return impl_->loaded().module(); }
+
+uint64_t Device::malloc(size_t bytes) { return impl_->memory.allocate(bytes, func::AllocKind::Malloc); }
+
+void Device::free(uint64_t device_address) {
+  if (device_address == 0) return;
+  impl_->memory.release(device_address, func::AllocKind::Malloc);
+}
+
+void Device::memcpyHtoD(uint64_t dst, const void* src, size_t bytes) { impl_->memory.write(dst, src, bytes); }
+
+void Device::memcpyDtoH(void* dst, uint64_t src, size_t bytes) { impl_->memory.read(dst, src, bytes); }
+
+void Device::memset(uint64_t dst, uint8_t value, size_t bytes) { impl_->memory.fill(dst, value, bytes); }
+
+uint64_t Device::symbolAddress(const std::string& name) const { return impl_->loaded().symbolAddress(name); }
+
+LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
+                           uint32_t dynamic_shared_bytes) {
+  LaunchStats s = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+  LaunchStats& t = impl_->totals;
+  t.warp_instrs += s.warp_instrs;
+  t.thread_instrs += s.thread_instrs;
+  for (size_t i = 0; i < s.warp_instrs_by_op.size() && i < t.warp_instrs_by_op.size(); ++i)
+    t.warp_instrs_by_op[i] += s.warp_instrs_by_op[i];
+  t.blocks += s.blocks;
+  t.warps += s.warps;
+  t.threads += s.threads;
+  t.host_seconds += s.host_seconds;
+  return s;
+}
+
+const LaunchStats& Device::totals() const { return impl_->totals; }
+
+}  // namespace rfsim::rt

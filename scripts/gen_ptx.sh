@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Regenerates the committed PTX of the workloads: for each workloads/<name>/<name>.cu
+# (every one, or those named as arguments) writes, beside it,
+#   <name>.ptx        nvcc -arch=sm_75 -ptx
+#   <name>.ptxas.txt  ptxas -v of the same source compiled for sm_75: registers,
+#                     spill stores/loads and stack frame of every function
+# A .cu containing the line `// rfsim: rdc` is compiled with -rdc=true
+# (separate compilation: device functions stay real calls instead of being
+# inlined or dropped). The build never runs nvcc; it reads the committed files,
+# so run this after editing a kernel and commit both outputs.
+#
+#   scripts/gen_ptx.sh            # all workloads
+#   scripts/gen_ptx.sh saxpy sgemm
+#   NVCC=/opt/cuda/bin/nvcc scripts/gen_ptx.sh
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+arch=sm_75
+
+nvcc=${NVCC:-$(command -v nvcc || true)}
+if [[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]]; then
+  nvcc=/usr/local/cuda/bin/nvcc
+fi
+if [[ -z $nvcc || ! -x $nvcc ]]; then
+  echo "gen_ptx.sh: nvcc not found (set NVCC=/path/to/nvcc or put it on PATH)." >&2
+  echo "gen_ptx.sh: nothing regenerated; the build uses the committed .ptx files." >&2
+  exit 1
+fi
+
+sources=()
+if (($# == 0)); then
+  for cu in "$here"/workloads/*/*.cu; do
+    [[ -e $cu ]] && sources+=("$cu")
+  done
+else
+  for name in "$@"; do
+    cu=$here/workloads/$name/$name.cu
+    if [[ ! -f $cu ]]; then
+      echo "gen_ptx.sh: no kernel source $cu" >&2
+      exit 1
+    fi
+    sources+=("$cu")
+  done
+fi
+if ((${#sources[@]} == 0)); then
+  echo "gen_ptx.sh: no workloads/*/*.cu found" >&2
+  exit 1
+fi
+
+version=$("$nvcc" --version | tail -n 1)
+for cu in "${sources[@]}"; do
+  dir=$(dirname "$cu")
+  name=$(basename "$cu" .cu)
+  flags=(-arch="$arch")
+  if grep -q '^[[:space:]]*//[[:space:]]*rfsim:[[:space:]]*rdc\b' "$cu"; then
+    flags+=(-rdc=true)
+  fi
+  # Relative paths, so nothing in the outputs depends on where the checkout lives.
+  (cd "$dir" && "$nvcc" "${flags[@]}" -ptx "$name.cu" -o "$name.ptx")
+  {
+    echo "# nvcc ${flags[*]} -Xptxas -v -c $name.cu ($version)"
+    # ptxas reports to stderr; its compile times would make every run a diff.
+    (cd "$dir" && "$nvcc" "${flags[@]}" -Xptxas -v -c "$name.cu" -o /dev/null 2>&1) | grep -v 'Compile time ='
+  } >"$dir/$name.ptxas.txt"
+  regs=$(grep -o 'Used [0-9]* registers' "$dir/$name.ptxas.txt" | awk '{print $2}' | paste -sd, -)
+  echo "$name: ${flags[*]} -> $name.ptx, $name.ptxas.txt (registers per function: ${regs:-none})"
+done
