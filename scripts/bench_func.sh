@@ -21,6 +21,6 @@ for n in "${names[@]}"; do
     "$work/$n/stats.json" | {
     read -r wi ti us
     awk -v n="$n" -v wi="$wi" -v ti="$ti" -v us="$us" -v kb="$(cat "$work/$n.rss")" \
-      'BEGIN { printf "%-16s %14d %16d %9.3f %14.0f %16.0f %10.1f\n", n, wi, ti, us / 1e6, wi * 1e6 / us, ti * 1e6 / us, kb / 1024 }'
+      'BEGIN { printf "%-16s %14.0f %16.0f %9.3f %14.0f %16.0f %10.1f\n", n, wi, ti, us / 1e6, wi * 1e6 / us, ti * 1e6 / us, kb / 1024 }'
   }
 done

@@ -42,7 +42,14 @@ struct ConfigCmdOptions {
   bool json = false;
 };
 
+struct PtxOptions {
+  std::string file;
+  bool print = false;     // print the IR back as PTX text
+  bool annotate = false;  // ... with per-block CFG facts
+};
+
 int runCommand(const RunOptions& o);
+int ptxCommand(const PtxOptions& o);
 int runWorkloads(const RunOptions& o);
 int listWorkloads();
 int costCommand(const CostOptions& o);

@@ -46,6 +46,14 @@ int sc_main(int argc, char* argv[]) {
 
   auto* list_cmd = app.add_subcommand("workloads", "list the CUDA workloads");
 
+  PtxOptions ptx;
+  auto* ptx_cmd = app.add_subcommand("ptx", "parse a PTX file: summary of functions, blocks, loops and calls, or "
+                                            "the IR printed back as text");
+  ptx_cmd->add_option("file", ptx.file, "PTX file")->required();
+  ptx_cmd->add_flag("--print", ptx.print, "print the IR back as PTX text");
+  ptx_cmd->add_flag("--annotate", ptx.annotate,
+                    "print with each block's predecessors, successors, dominators, post-dominators, loop depth");
+
   CostOptions cost;
   auto* cost_cmd = app.add_subcommand("cost", "hardware cost report: storage, Yosys synthesis on OSU 0.18um, "
                                               "OpenSTA timing");
@@ -68,6 +76,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (*run_cmd) return run.workload.empty() ? runCommand(run) : runWorkloads(run);
     if (*list_cmd) return listWorkloads();
+    if (*ptx_cmd) return ptxCommand(ptx);
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);
   } catch (const rfsim::Error& e) {

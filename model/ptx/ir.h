@@ -157,7 +157,7 @@ struct CallInfo {
   bool indirect = false;
   uint32_t callee = 0;        // function index (direct)
   uint32_t target_reg = kNoReg;  // register holding the function address (indirect)
-  uint32_t prototype = kNoSym;   // .callprototype label symbol (indirect), or kNoSym
+  uint32_t prototype = kNoSym;   // index into Module::prototypes (indirect calls), or kNoSym
   std::vector<uint32_t> targets;  // .calltargets list (function indices), if given
   std::vector<uint32_t> args;     // Param-space symbols passed as arguments, in order
   std::vector<uint32_t> rets;     // Param-space symbols receiving return values

@@ -130,4 +130,19 @@ uint64_t doubleToHalf(double x, ptx::Round rnd, bool bf);
 // f16 / f16x2 arithmetic (add sub mul fma min max neg abs); one 16-bit lane.
 uint64_t halfArith(ptx::Op op, ptx::Round rnd, bool ftz, bool sat, bool bf, uint64_t a, uint64_t b, uint64_t c);
 
+
+// Bit manipulation, in bit_ops.cpp.
+unsigned msb64(uint64_t x);
+uint64_t shl(ptx::Type t, uint64_t a, uint64_t b);
+uint64_t shr(ptx::Type t, uint64_t a, uint64_t b);
+uint64_t brev(uint64_t x, unsigned n);
+uint64_t bfind(const ptx::Instr& in, uint64_t a);
+uint64_t bfe(ptx::Type t, uint64_t a, uint64_t b, uint64_t c);
+uint64_t bfi(ptx::Type t, uint64_t f, uint64_t base, uint64_t c, uint64_t dl);
+uint64_t prmt(uint64_t a, uint64_t b, uint64_t c);
+uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut);
+uint64_t shf(const ptx::Instr& in, uint64_t a, uint64_t b, uint64_t c);
+uint64_t bmsk(bool clamp, uint64_t a, uint64_t b);
+uint64_t fns(uint64_t mask, uint64_t base, uint64_t offset);
+
 }  // namespace rfsim::func::detail
