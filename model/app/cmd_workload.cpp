@@ -1,6 +1,7 @@
 // `rfsim run --workload NAME`: runs CUDA workloads functionally through the
 // runtime API, checks each against its CPU reference, and reports dynamic
 // instruction counts per opcode and opcode class.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -160,6 +161,22 @@ int runWorkloads(const RunOptions& o) {
       std::cout << fmt::format("{:<18} {:>6} {:>14} {:>16} {:>9.3f} {:>12.0f}  {}\n", w->name,
                                check.passed ? "pass" : "FAIL", t.warp_instrs, t.thread_instrs, t.host_seconds,
                                st.warp_instrs_per_second.get(), check.detail);
+  }
+  if (!o.quiet && per.size() == 1) {
+    // One workload: its instruction mix, by class and by opcode.
+    const WorkloadStats& st = *per.front();
+    std::string mix;
+    for (size_t c = 0; c < st.warp_instrs_by_class.size(); ++c)
+      mix += fmt::format("{}{} {}", mix.empty() ? "" : ", ", kClassNames[c], st.warp_instrs_by_class[c]);
+    std::cout << "warp instructions by class: " << mix << "\n";
+    std::vector<std::pair<uint64_t, size_t>> ops;
+    for (size_t i = 0; i < st.warp_instrs_by_op.size(); ++i)
+      if (st.warp_instrs_by_op[i]) ops.push_back({st.warp_instrs_by_op[i], i});
+    std::sort(ops.rbegin(), ops.rend());
+    std::string top;
+    for (size_t i = 0; i < ops.size() && i < 10; ++i)
+      top += fmt::format("{}{} {}", top.empty() ? "" : ", ", ptx::opName(ptx::Op(ops[i].second)), ops[i].first);
+    std::cout << "warp instructions by opcode: " << top << (ops.size() > 10 ? ", ..." : "") << "\n";
   }
   dir.writeFile("stats.json", stats::toJson(root).dump(2) + "\n");
   dir.writeFile("checks.json", checks.dump(2) + "\n");
