@@ -32,7 +32,7 @@ const std::unordered_map<std::string, Base>& bases() {
       {"shl", {Op::Shl, false}},     {"shr", {Op::Shr, false}},       {"popc", {Op::Popc, false}},
       {"clz", {Op::Clz, false}},     {"brev", {Op::Brev, false}},     {"bfe", {Op::Bfe, false}},
       {"bfi", {Op::Bfi, false}},     {"prmt", {Op::Prmt, false}},     {"lop3", {Op::Lop3, false}},
-      {"shf", {Op::Shf, false}},     {"bfind", {Op::Bfind, false}},   {"fns", {Op::Fns, false}},
+      {"shf", {Op::Shf, false}},     {"bfind", {Op::Bfind, false}},   {"fns", {Op::Fns, false}}, {"bmsk", {Op::Bmsk, false}},
       {"setp", {Op::Setp, false}},   {"set", {Op::Set, false}},       {"selp", {Op::Selp, false}},
       {"slct", {Op::Slct, false}},   {"bra", {Op::Bra, false}},       {"call", {Op::Call, false}},
       {"ret", {Op::Ret, false}},     {"exit", {Op::Exit, false}},     {"trap", {Op::Trap, false}},
@@ -52,7 +52,7 @@ const std::unordered_set<std::string>& unsupportedBases() {
       "ldmatrix", "stmatrix", "movmatrix", "isspacep", "istypep", "brx", "mapa", "getctarank",
       "elect", "griddepcontrol", "setmaxnreg", "multimem", "tensormap", "mbarrier",
       "applypriority", "discard", "createpolicy", "alloca", "stacksave", "stackrestore",
-      "pmevent", "redux", "bmsk", "szext", "clusterlaunchcontrol", "cctl",
+      "pmevent", "redux", "szext", "clusterlaunchcontrol", "cctl",
       "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset",
       "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
       "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4",
@@ -207,7 +207,7 @@ DecodeStatus decodeOpcode(const std::string& text, Instr& in, std::string* why) 
       if (w == "l") { in.mods.mul = MulMode::Lo; continue; }
       if (w == "r") { in.mods.mul = MulMode::Hi; continue; }
     }
-    if (op == Op::Shf) {
+    if (op == Op::Shf || op == Op::Bmsk) {
       if (w == "clamp") { in.mods.shift_clamp = true; continue; }
       if (w == "wrap") { in.mods.shift_clamp = false; continue; }
     }
@@ -293,7 +293,7 @@ OperandCounts operandCounts(const Instr& in) {
     case Op::Prefetch: return {0, 0, 1, 1};
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mul24: case Op::Div: case Op::Rem:
     case Op::Min: case Op::Max: case Op::Copysign: case Op::And: case Op::Or: case Op::Xor:
-    case Op::Shl: case Op::Shr:
+    case Op::Shl: case Op::Shr: case Op::Bmsk:
       return {1, 1, 2, 2};
     case Op::Mad: case Op::Mad24: case Op::Fma: case Op::Sad: case Op::Bfe: case Op::Prmt:
     case Op::Shf: case Op::Fns: case Op::Selp: case Op::Slct: case Op::Dp4a: case Op::Dp2a:

@@ -77,7 +77,7 @@ const char* opName(Op op) {
       "fma", "sad", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
       "testp",
       "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi",
-      "prmt", "lop3", "shf", "bfind", "fns",
+      "prmt", "lop3", "shf", "bfind", "fns", "bmsk",
       "setp", "set", "selp", "slct",
       "bra", "call", "ret", "exit", "trap", "brkpt",
       "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask", "match",

@@ -48,7 +48,7 @@ enum class Op : uint8_t {
   Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, Fma, Sad,
   Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Copysign, Testp,
   // bit manipulation
-  And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Bfind, Fns,
+  And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Bfind, Fns, Bmsk,
   // comparison and selection
   Setp, Set, Selp, Slct,
   // control flow

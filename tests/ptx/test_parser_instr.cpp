@@ -291,3 +291,14 @@ TEST_CASE("parser: relaxed type rules of ld/st/cvt and same-size bit types", "[p
   CHECK_NOTHROW(first("cvt.f32.f16 %f1, %rs1;"));
 }
 
+
+TEST_CASE("parser: bmsk (emitted by nvcc for cub/thrust radix sort on sm_75)", "[ptx]") {
+  const Module m = parse(kernel("bmsk.clamp.b32 %r1, %r2, %r3;\nbmsk.wrap.b32 %r1, %r2, 4;\n"));
+  const Function& f = m.functions[0];
+  CHECK(instrAt(f, 0).op == Op::Bmsk);
+  CHECK(instrAt(f, 0).mods.shift_clamp);
+  CHECK(instrAt(f, 0).nsrc == 2);
+  CHECK(instrAt(f, 1).op == Op::Bmsk);
+  CHECK_FALSE(instrAt(f, 1).mods.shift_clamp);
+  CHECK(instrAt(f, 1).src[1].kind == OperandKind::Imm);
+}

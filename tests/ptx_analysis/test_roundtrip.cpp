@@ -3,8 +3,6 @@
 // instruction by instruction.
 #include <catch2/catch.hpp>
 
-#if __has_include("ptx/parser.h")
-
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
@@ -164,5 +162,3 @@ TEST_CASE("analyses on nvcc's PTX: recursion, virtual calls and reconvergence po
     }
   }
 }
-
-#endif

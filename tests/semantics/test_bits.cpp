@@ -65,16 +65,14 @@ TEST_CASE("popc clz brev bfind", "[semantics]") {
   CHECK(run(mk(Op::Bfind, Type::S32, 1), {0x80000000}) == 30);
   CHECK(run(mk(Op::Bfind, Type::U64, 1), {1ull << 40}) == 40);
   CHECK(run(mk(Op::Bfind, Type::S64, 1), {u64(INT64_MIN)}) == 62);
-  using rfsim::func::detail::kHasShiftamt;
-  using rfsim::func::detail::setShiftamt;
-  if (kHasShiftamt) {
+  {
     Instr sa = mk(Op::Bfind, Type::U32, 1);
-    setShiftamt(sa.mods, true);
+    sa.mods.shiftamt = true;
     CHECK(run(sa, {0x80000000}) == 0);
     CHECK(run(sa, {1}) == 31);
     CHECK(run(sa, {0}) == 0xffffffffu);
     Instr sa64 = mk(Op::Bfind, Type::S64, 1);
-    setShiftamt(sa64.mods, true);
+    sa64.mods.shiftamt = true;
     CHECK(run(sa64, {1ull << 40}) == 23);
     CHECK(run(sa64, {u64(-2)}) == 63);
   }
@@ -161,16 +159,15 @@ TEST_CASE("shf funnel shifts: wrap and clamp", "[semantics]") {
 }
 
 TEST_CASE("bmsk and fns (PTX ISA examples)", "[semantics]") {
-  using rfsim::func::detail::kOpBmsk;
-  if (kOpBmsk != Op::Count_) {
-    Instr wrap = mk(kOpBmsk, Type::B32, 2);
+  {
+    Instr wrap = mk(Op::Bmsk, Type::B32, 2);
     CHECK(run(wrap, {1, 2}) == 0x6);
     CHECK(run(wrap, {0, 32}) == 0);           // width wraps to 0
     CHECK(run(wrap, {0, 31}) == 0x7fffffffu);
     CHECK(run(wrap, {4, 0}) == 0);
     CHECK(run(wrap, {33, 2}) == 0x6);         // position wraps to 1
     CHECK(run(wrap, {30, 4}) == 0xc0000000u); // runs past bit 31
-    Instr clamp = mk(kOpBmsk, Type::B32, 2);
+    Instr clamp = mk(Op::Bmsk, Type::B32, 2);
     clamp.mods.shift_clamp = true;
     CHECK(run(clamp, {1, 2}) == 0x6);
     CHECK(run(clamp, {32, 4}) == 0);

@@ -42,7 +42,7 @@ uint64_t bfind(const Instr& in, uint64_t a) {  // bfind 9.7.1.16
   if (isS(t) && sext(x, n) < 0) x = trunc(~x, n);
   if (x == 0) return 0xffffffffu;
   // .shiftamt: the left shift that moves the found bit to the msb
-  return shiftamtOf(in.mods) ? n - 1 - msb64(x) : msb64(x);
+  return in.mods.shiftamt ? n - 1 - msb64(x) : msb64(x);
 }
 
 uint64_t bfe(Type t, uint64_t a, uint64_t b, uint64_t c) {  // bfe 9.7.1.19

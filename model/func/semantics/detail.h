@@ -13,36 +13,6 @@ namespace rfsim::func::detail {
 
 using ptx::Type;
 
-// ptx::Op::Bmsk when the IR has it (the parser appends opcodes to ir.h), else
-// Op::Count_ (no instruction carries it), so that this library builds against
-// either version of the enum.
-template <class E, class = void>
-struct HasBmsk : std::false_type {};
-template <class E>
-struct HasBmsk<E, std::void_t<decltype(E::Bmsk)>> : std::true_type {};
-template <class E>
-constexpr E bmskOp() {
-  if constexpr (HasBmsk<E>::value) return E::Bmsk;
-  else return E::Count_;
-}
-inline constexpr ptx::Op kOpBmsk = bmskOp<ptx::Op>();
-
-// Mods::shiftamt (bfind.shiftamt) when the IR has it, else always false.
-template <class M, class = void>
-struct HasShiftamt : std::false_type {};
-template <class M>
-struct HasShiftamt<M, std::void_t<decltype(M::shiftamt)>> : std::true_type {};
-template <class M>
-constexpr bool shiftamtOf(const M& m) {
-  if constexpr (HasShiftamt<M>::value) return m.shiftamt;
-  else return false;
-}
-template <class M>
-void setShiftamt(M& m, bool on) {  // for tests
-  if constexpr (HasShiftamt<M>::value) m.shiftamt = on;
-  else (void)m, (void)on;
-}
-inline constexpr bool kHasShiftamt = HasShiftamt<ptx::Mods>::value;
 
 // Width in bits of a value of type t (Pred: 1, None: 0). A table, not the
 // front end's typeBits(), so that this library does not depend on rfsim_ptx.

@@ -541,7 +541,7 @@ void evalLane(const Instr& in, const uint64_t* s, uint64_t* d) {
     case Op::Prmt: d[0] = prmt(s[0], s[1], s[2]); return;
     case Op::Lop3: d[0] = lop3(s[0], s[1], s[2], s[3]); return;
     case Op::Shf: d[0] = shf(in, s[0], s[1], s[2]); return;
-    case kOpBmsk: d[0] = bmsk(in.mods.shift_clamp, s[0], s[1]); return;
+    case Op::Bmsk: d[0] = bmsk(in.mods.shift_clamp, s[0], s[1]); return;
     case Op::Fns: d[0] = fns(s[0], s[1], s[2]); return;
     case Op::Setp: setp(in, s, d); return;
     case Op::Set: d[0] = set(in, s); return;

@@ -209,7 +209,7 @@ const char* check(const Instr& in, bool withCarry) {
       return isInt(t) && widthOf(t) == 32 ? nullptr : "needs .b32";
     case Op::Fns:
       return isInt(t) && widthOf(t) == 32 ? nullptr : "needs .b32";
-    case kOpBmsk:
+    case Op::Bmsk:
       return isInt(t) && widthOf(t) == 32 ? nullptr : "needs .b32";
     case Op::Setp: case Op::Set: {
       const Type ct = in.op == Op::Set && in.type2 != Type::None ? in.type2 : t;

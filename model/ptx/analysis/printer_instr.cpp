@@ -7,61 +7,13 @@
 
 namespace rfsim::ptx {
 
-const char* ptxTypeName(Type t) {
-  switch (t) {
-    case Type::None: return "";
-    case Type::Pred: return "pred";
-    case Type::B8: return "b8";
-    case Type::B16: return "b16";
-    case Type::B32: return "b32";
-    case Type::B64: return "b64";
-    case Type::B128: return "b128";
-    case Type::U8: return "u8";
-    case Type::U16: return "u16";
-    case Type::U32: return "u32";
-    case Type::U64: return "u64";
-    case Type::S8: return "s8";
-    case Type::S16: return "s16";
-    case Type::S32: return "s32";
-    case Type::S64: return "s64";
-    case Type::F16: return "f16";
-    case Type::F16x2: return "f16x2";
-    case Type::BF16: return "bf16";
-    case Type::BF16x2: return "bf16x2";
-    case Type::F32: return "f32";
-    case Type::F64: return "f64";
-  }
-  return "";
-}
+// The printer spells "no type" and the generic space as nothing; otherwise
+// the names are ir.h's.
+const char* ptxTypeName(Type t) { return t == Type::None ? "" : typeName(t); }
 
-const char* ptxSpaceName(Space s) {
-  switch (s) {
-    case Space::None: case Space::Generic: return "";
-    case Space::Global: return "global";
-    case Space::Shared: return "shared";
-    case Space::Local: return "local";
-    case Space::Const: return "const";
-    case Space::Param: return "param";
-    case Space::Reg: return "reg";
-  }
-  return "";
-}
+const char* ptxSpaceName(Space s) { return s == Space::None || s == Space::Generic ? "" : spaceName(s); }
 
-const char* ptxOpName(Op op) {
-  static const char* const names[] = {
-      "mov", "ld", "ldu", "st", "cvta", "cvt", "prefetch",
-      "add", "sub", "mul", "mad", "mul24", "mad24", "div", "rem", "abs", "neg", "min", "max", "fma", "sad",
-      "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign", "testp",
-      "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "lop3", "shf",
-      "bfind", "fns",
-      "setp", "set", "selp", "slct",
-      "bra", "call", "ret", "exit", "trap", "brkpt",
-      "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask", "match", "nanosleep",
-      "dp4a", "dp2a"};
-  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Op::Count_), "one name per Op");
-  const auto i = static_cast<size_t>(op);
-  return i < static_cast<size_t>(Op::Count_) ? names[i] : "?";
-}
+const char* ptxOpName(Op op) { return opName(op); }
 
 namespace printer_detail {
 
@@ -162,6 +114,12 @@ std::string mnemonic(const Instr& in) {
     case Op::Shf: {
       Mnemonic s("shf");
       s.add(m.mul == MulMode::Hi ? "r" : "l");
+      s.add(m.shift_clamp ? "clamp" : "wrap");
+      s.add(type);
+      return s.str();
+    }
+    case Op::Bmsk: {
+      Mnemonic s("bmsk");
       s.add(m.shift_clamp ? "clamp" : "wrap");
       s.add(type);
       return s.str();
