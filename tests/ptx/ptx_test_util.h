@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include <catch2/catch.hpp>
+
 #include "common/error.h"
 #include "ptx/parser.h"
 
@@ -30,6 +32,15 @@ inline const Instr& instrAt(const Function& f, size_t n) {
     n -= b.instrs.size();
   }
   throw Error("no such instruction");
+}
+
+// Index of the register named `name` in f (fails the test when absent).
+inline uint32_t regId(const Function& f, const std::string& name) {
+  for (size_t i = 0; i < f.regs.size(); ++i) {
+    if (f.regs[i].name == name) return static_cast<uint32_t>(i);
+  }
+  FAIL("no register " << name);
+  return kNoReg;
 }
 
 inline size_t instrCount(const Function& f) {

@@ -12,13 +12,6 @@ namespace {
 const Symbol& sym(const Module& m, const std::string& name) {
   return m.symbols.at(m.global_symbols.at(name));
 }
-uint32_t regId(const Function& f, const std::string& name) {
-  for (size_t i = 0; i < f.regs.size(); ++i) {
-    if (f.regs[i].name == name) return static_cast<uint32_t>(i);
-  }
-  FAIL("no register " << name);
-  return kNoReg;
-}
 }  // namespace
 
 TEST_CASE("parser: module header", "[ptx]") {

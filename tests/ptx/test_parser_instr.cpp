@@ -6,15 +6,6 @@ using namespace rfsim;
 using namespace rfsim::ptx;
 using namespace rfsim::ptx::test;
 
-namespace {
-uint32_t regId(const Function& f, const std::string& name) {
-  for (size_t i = 0; i < f.regs.size(); ++i) {
-    if (f.regs[i].name == name) return static_cast<uint32_t>(i);
-  }
-  FAIL("no register " << name);
-  return kNoReg;
-}
-}  // namespace
 
 // Instructions: operands, immediates, opcode and modifier decoding, PTX's
 // type-checking rules.

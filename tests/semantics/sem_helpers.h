@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "func/semantics/detail.h"
 #include "func/semantics/semantics.h"
 
 namespace semtest {
@@ -53,27 +54,11 @@ inline uint64_t run(const Instr& in, std::initializer_list<uint64_t> srcs, uint6
   return d[0];
 }
 
-inline uint64_t fb(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-inline uint64_t db(double f) {
-  uint64_t u;
-  std::memcpy(&u, &f, 8);
-  return u;
-}
-inline float bf(uint64_t b) {
-  uint32_t u = static_cast<uint32_t>(b);
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-inline double bd(uint64_t b) {
-  double f;
-  std::memcpy(&f, &b, 8);
-  return f;
-}
+// Bit casts: the library's own (func/semantics/detail.h).
+inline uint64_t fb(float f) { return rfsim::func::detail::bits(f); }
+inline uint64_t db(double f) { return rfsim::func::detail::bits(f); }
+inline float bf(uint64_t b) { return rfsim::func::detail::f32(b); }
+inline double bd(uint64_t b) { return rfsim::func::detail::f64(b); }
 inline uint64_t u32(int64_t v) { return static_cast<uint64_t>(v) & 0xffffffffu; }
 inline uint64_t u16(int64_t v) { return static_cast<uint64_t>(v) & 0xffffu; }
 inline uint64_t u64(int64_t v) { return static_cast<uint64_t>(v); }
