@@ -90,4 +90,18 @@ const char* opName(Op op) {
   return i < static_cast<size_t>(Op::Count_) ? kNames[i] : "?";
 }
 
+const char* mroleName(MRole r) {
+  switch (r) {
+    case MRole::Code: return "code";
+    case MRole::Spill: return "spill";
+    case MRole::Fill: return "fill";
+    case MRole::Save: return "save";
+    case MRole::Restore: return "restore";
+    case MRole::StackAdj: return "stack-adjust";
+    case MRole::ArgMove: return "arg-move";
+    case MRole::ArgStack: return "arg-stack";
+  }
+  return "?";
+}
+
 }  // namespace rfsim::ptx

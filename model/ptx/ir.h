@@ -143,6 +143,11 @@ struct Operand {
   int64_t imm = 0;
   uint32_t sym = kNoSym;   // index into Module::symbols
   uint32_t block = 0;      // Label
+  // Machine programs only (back end, ptx/machine.h): the width in bits of the
+  // value in the register(s): 1 (predicate), 16, 32 or 64 (an aligned pair
+  // regs[i], regs[i]+1, low word in the even register). 0 in a PTX program,
+  // where the register's declared type gives the width.
+  uint8_t mbits = 0;
 };
 
 // ---------------------------------------------------------------------------
@@ -155,6 +160,10 @@ struct SrcLoc {
 
 struct CallInfo {
   bool indirect = false;
+  // Machine programs only: the physical registers the call reads (arguments)
+  // and writes (results), one id per 32-bit register (a pair is two ids);
+  // args/rets below are then the arguments passed on the stack, if any.
+  std::vector<uint32_t> machine_uses, machine_defs;
   uint32_t callee = 0;        // function index (direct)
   uint32_t target_reg = kNoReg;  // register holding the function address (indirect)
   uint32_t prototype = kNoSym;   // index into Module::prototypes (indirect calls), or kNoSym
@@ -162,6 +171,22 @@ struct CallInfo {
   std::vector<uint32_t> args;     // Param-space symbols passed as arguments, in order
   std::vector<uint32_t> rets;     // Param-space symbols receiving return values
 };
+
+// What a machine instruction is for (back end). Plain code is Code; the rest
+// are the instructions the back end adds, which later passes and the
+// statistics tell apart (CARS replaces Save/Restore with register pushes and
+// pops; Spill/Fill are register-pressure traffic).
+enum class MRole : uint8_t {
+  Code,
+  Spill,     // st.local of a value evicted for register pressure
+  Fill,      // ld.local reloading a spilled value
+  Save,      // prologue: st.local of a callee-saved register (ABI)
+  Restore,   // epilogue: ld.local of a callee-saved register (ABI)
+  StackAdj,  // stack pointer adjustment of a prologue or epilogue
+  ArgMove,   // a move into or out of an argument/result register (call sequence)
+  ArgStack,  // a stack-passed argument or result (call sequence)
+};
+const char* mroleName(MRole r);
 
 struct Instr {
   Op op = Op::Mov;
@@ -179,6 +204,9 @@ struct Instr {
   std::array<Operand, 5> src;
   uint32_t call = kNoSym;  // index into Function::calls for Op::Call
   SrcLoc loc;
+  // Machine programs only.
+  MRole role = MRole::Code;
+  uint8_t dead = 0;  // bit k < 5: src[k]'s registers hold no live value after this instruction; bit 5: the guard's
 };
 
 struct BasicBlock {
@@ -233,6 +261,13 @@ struct Function {
   uint32_t minnctapersm = 0, maxnreg = 0;
   std::vector<std::string> pragmas;
   SrcLoc loc;
+  // Machine programs only (back end): registers the function reads on entry
+  // (its register arguments) and the ret reads (its register results), one id
+  // per 32-bit register; the hardware register count (highest register used
+  // + 1, R1 included); the stack frame in bytes.
+  std::vector<uint32_t> machine_args, machine_rets;
+  uint32_t machine_regs = 0;
+  uint32_t machine_frame = 0;
 };
 
 // A .callprototype declaration (used by indirect calls).
@@ -247,6 +282,10 @@ struct Module {
   uint32_t version_major = 0, version_minor = 0;  // .version
   std::string target;         // "sm_75"
   uint32_t address_size = 64;
+  // A machine program (ptx/machine.h): every function's registers are the
+  // physical registers, operands carry Operand::mbits, calls pass values by
+  // the back end's calling convention. False for a PTX program.
+  bool machine = false;
   std::vector<Function> functions;
   std::vector<Symbol> symbols;
   std::vector<Prototype> prototypes;

@@ -1,0 +1,77 @@
+// The machine program's registers and calling convention, shared by the back
+// end that produces it (model/backend) and the executor that runs it
+// (model/func). A machine program is a ptx::Module with `machine` set: every
+// function's register table is the physical register file below, every
+// register operand carries Operand::mbits, and calls follow the convention
+// here. Documented for users in docs/abi.md.
+//
+// The convention is modelled on NVIDIA's as the CARS paper reports it
+// (section II-B: "callee-saved registers come from a contiguous set of
+// architectural registers starting at R16"; at most 256 registers, 8-bit
+// register fields), with the parts the paper does not give taken from what
+// SASS shows (R1 is the stack pointer, arguments from R4, results in R4).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rfsim::ptx::mach {
+
+// Register ids in a machine function's register table (Function::regs).
+inline constexpr uint32_t kNumGpr = 256;      // R0..R254 and RZ
+inline constexpr uint32_t kRZ = 255;          // reads as zero, writes are dropped
+inline constexpr uint32_t kSP = 1;            // R1: the stack pointer (a local-memory address)
+inline constexpr uint32_t kPredBase = 256;    // P0..P6 are ids 256..262
+inline constexpr uint32_t kNumPred = 7;
+inline constexpr uint32_t kNumRegIds = kPredBase + kNumPred;  // size of a machine register table
+
+inline bool isPred(uint32_t id) { return id >= kPredBase && id < kNumRegIds; }
+inline bool isGpr(uint32_t id) { return id < kNumGpr; }
+// "R12", "RZ", "P3".
+std::string regName(uint32_t id);
+
+// Calling convention.
+inline constexpr uint32_t kArgFirst = 4;          // arguments and results: R4..R15
+inline constexpr uint32_t kArgLast = 15;
+inline constexpr uint32_t kCalleeSavedFirst = 16; // callee-saved: R16 .. R16+count-1
+
+struct Abi {
+  uint32_t callee_saved_count = 16;  // R16..R31 (configurable: backend.callee_saved)
+  bool calleeSaved(uint32_t r) const { return r >= kCalleeSavedFirst && r < kCalleeSavedFirst + callee_saved_count; }
+  // Registers a call may change: every GPR but R1, RZ and the callee-saved
+  // range, and every predicate.
+  bool clobberedByCall(uint32_t id) const {
+    if (isPred(id)) return true;
+    return id != kSP && id != kRZ && id < kNumGpr && !calleeSaved(id);
+  }
+};
+
+// Where each parameter (or each result) of a function goes. Parameters are
+// laid out in order: each takes ceil(size / 4) consecutive registers from R4,
+// starting at an even register when it is 8 bytes or larger and 8-aligned
+// (a 64-bit scalar, an aggregate aligned to 8); the first parameter that does
+// not fit below R16, and every one after it, goes on the stack instead, in
+// the caller's outgoing-argument area at the bottom of its frame (offsets
+// aligned to the parameter's alignment). Results follow the same rule from R4.
+struct ParamShape {
+  uint64_t size = 0;   // bytes
+  uint32_t align = 4;  // bytes
+};
+struct ParamLoc {
+  bool in_regs = false;
+  uint32_t first_reg = 0;   // in_regs: R(first_reg) holds bytes [0, 4)
+  uint32_t nregs = 0;
+  uint32_t stack_off = 0;   // !in_regs: offset in the outgoing-argument area
+};
+struct ParamLayout {
+  std::vector<ParamLoc> locs;
+  uint32_t stack_bytes = 0;  // size of the stack part, rounded up to 8
+};
+ParamLayout layoutParams(const std::vector<ParamShape>& params);
+
+// The outgoing-argument area of a call holds the stack-passed parameters,
+// then (8-aligned) the stack-passed results.
+inline uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace rfsim::ptx::mach
