@@ -16,16 +16,41 @@ namespace rfsim::func {
 
 void BlockExecutor::execBuiltin(Warp& w, const DInstr& d, Builtin b, uint32_t act) {
   const uint32_t base = w.frames.back().stack_base;
+  const size_t want = b == Builtin::Vprintf ? 2 : 1;
+  // Machine programs: parameters and results in registers (mach::layoutParams).
+  const DFunction* callee = nullptr;
+  if (machine_) {
+    for (const DFunction& f : funcs_)
+      if (f.builtin == b) callee = &f;
+    if (!callee || callee->mach_params.size() < want)
+      fail(w, d, __builtin_ctz(act), "call of a built-in whose parameters are not in registers");
+    for (size_t i = 0; i < want; ++i)
+      if (!callee->mach_params[i].in_regs || callee->mach_params[i].nregs > 2)
+        fail(w, d, __builtin_ctz(act), "call of a built-in whose parameters are not in registers");
+  }
   auto arg = [&](uint32_t lane, size_t i) {
     uint64_t v = 0;
+    if (callee) {
+      const ptx::mach::ParamLoc& p = callee->mach_params[i];
+      for (uint32_t k = 0; k < p.nregs; ++k) v |= (w.reg(p.first_reg + k)[lane] & 0xffffffffu) << (32 * k);
+      return v;
+    }
     if (i < d.arg_off.size()) std::memcpy(&v, w.lanes(lane) + base + d.arg_off[i], 8);
     return v;
   };
   auto ret = [&](uint32_t lane, uint64_t v, uint32_t bytes) {
+    if (callee) {
+      if (callee->mach_rets.empty() || !callee->mach_rets[0].in_regs) return;
+      const ptx::mach::ParamLoc& p = callee->mach_rets[0];
+      for (uint32_t k = 0; k < p.nregs && k < 2; ++k) {
+        const uint32_t r = p.first_reg + k;
+        if (r != ptx::mach::kRZ) w.reg(r)[lane] = k * 4 < bytes ? (v >> (32 * k)) & 0xffffffffu : 0;
+      }
+      return;
+    }
     if (!d.ret_off.empty()) std::memcpy(w.lanes(lane) + base + d.ret_off[0], &v, bytes);
   };
-  const size_t want = b == Builtin::Vprintf ? 2 : 1;
-  if (d.arg_off.size() < want)
+  if (!machine_ && d.arg_off.size() < want)
     fail(w, d, __builtin_ctz(act), fmt::format("call of a built-in with {} arguments, {} expected", d.arg_off.size(), want));
   for (uint32_t m = act; m; m &= m - 1) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));

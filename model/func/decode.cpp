@@ -1,5 +1,7 @@
 #include "func/decode.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -67,10 +69,12 @@ struct Decoder {
       case Place::KernelParam: d.value = (generic ? kParamWindow : 0) + p.addr + o; break;
       case Place::ModuleLocal: d.value = (generic ? kLocalWindow : 0) + p.addr + o; break;
       case Place::FrameLocal:
+        if (m.machine) rejectFrameSymbol(in, sym);
         d.kind = DKind::Local;
         d.value = (generic ? kLocalWindow : 0) + p.addr + o;
         break;
       case Place::FrameParam:
+        if (m.machine) rejectFrameSymbol(in, sym);
         if (generic) reject(in, "generic address of a .func parameter");
         d.kind = DKind::FrameParam;
         d.value = p.addr + o;
@@ -81,8 +85,75 @@ struct Decoder {
     return d;
   }
 
+  [[noreturn]] void rejectFrameSymbol(const ptx::Instr& in, uint32_t sym) const {
+    reject(in, fmt::format("internal error: '{}' is a .local or .func .param symbol, which a machine program "
+                           "must address through R1 (the back end lowers them)", m.symbols[sym].name));
+  }
+
+  // Machine programs: register r read or written at the operand's width
+  // (Operand::mbits), plus the address offset `off`.
+  DOperand machineReg(const ptx::Instr& in, const ptx::Operand& o, uint32_t r, bool dst, int64_t off) const {
+    namespace mach = ptx::mach;
+    checkReg(in, r);
+    const unsigned bits = o.mbits;
+    if (bits != 1 && bits != 16 && bits != 32 && bits != 64)
+      reject(in, fmt::format("register operand {} without a machine width (mbits {})", mach::regName(r), bits));
+    if ((bits == 1) != mach::isPred(r))
+      reject(in, fmt::format("register {} used as a {}-bit operand", mach::regName(r), bits));
+    DOperand d;
+    d.negate = o.negate;
+    d.value = static_cast<uint64_t>(off);
+    if (bits == 64) {
+      if (r == mach::kRZ) {
+        if (dst) {
+          d.kind = DKind::RegPair;
+          d.reg = kSinkReg;
+        } else {
+          d.kind = DKind::Const;  // RZ as a 64-bit source: zero
+        }
+        return d;
+      }
+      if (r % 2 || r + 1 >= mach::kRZ)
+        reject(in, fmt::format("64-bit operand {}: a pair must start at an even register below R254",
+                               mach::regName(r)));
+      d.kind = DKind::RegPair;
+      d.reg = r;
+      return d;
+    }
+    d.kind = DKind::Reg;
+    d.reg = r;
+    d.mask = widthMask(bits);
+    if (dst && r == mach::kRZ) {
+      d.reg = kSinkReg;
+    } else if (!dst && bits == 16) {
+      d.kind = DKind::RegNarrow;
+    }
+    return d;
+  }
+
+  DOperand machineVec(const ptx::Instr& in, const ptx::Operand& o, bool dst) const {
+    DOperand d;
+    d.kind = DKind::Vec;
+    d.vec_n = o.vec_n;
+    d.value = static_cast<uint64_t>(o.imm);
+    for (unsigned i = 0; i < o.vec_n && i < 4; ++i) {
+      if (o.regs[i] == ptx::kNoReg) continue;
+      const DOperand e = machineReg(in, o, o.regs[i], dst, 0);
+      d.pair = e.kind == DKind::RegPair || o.mbits == 64;
+      // A source RZ pair is a zero immediate element.
+      d.regs[i] = e.kind == DKind::Const ? ptx::kNoReg : e.reg;
+      d.masks[i] = d.pair ? 0xffffffffull : e.mask;
+    }
+    return d;
+  }
+
   DOperand source(const ptx::Instr& in, const ptx::Operand& o, bool generic) const {
     DOperand d;
+    if (m.machine) {
+      if (o.kind == OperandKind::Reg) return machineReg(in, o, o.regs[0], false, 0);
+      if (o.kind == OperandKind::Addr && o.regs[0] != ptx::kNoReg) return machineReg(in, o, o.regs[0], false, o.imm);
+      if (o.kind == OperandKind::Vec) return machineVec(in, o, false);
+    }
     switch (o.kind) {
       case OperandKind::Reg:
         checkReg(in, o.regs[0]);
@@ -134,13 +205,14 @@ struct Decoder {
     DOperand d;
     if (o.kind == OperandKind::Reg || o.kind == OperandKind::PredOut) {
       if (o.regs[0] == ptx::kNoReg) return d;  // `_` sink
+      if (m.machine) return machineReg(in, o, o.regs[0], true, 0);
       checkReg(in, o.regs[0]);
       d.kind = DKind::Reg;
       d.reg = o.regs[0];
       d.mask = out.reg_mask[o.regs[0]];
       return d;
     }
-    if (o.kind == OperandKind::Vec) return source(in, o, false);
+    if (o.kind == OperandKind::Vec) return m.machine ? machineVec(in, o, true) : source(in, o, false);
     reject(in, "destination must be a register");
   }
 
@@ -182,7 +254,9 @@ struct Decoder {
     d.ndst = in.ndst;
     d.nsrc = in.nsrc;
     if (in.ndst > 2 || in.nsrc > 5) reject(in, "too many operands");
+    d.role = static_cast<uint8_t>(in.role);
     if (in.guard.kind == OperandKind::Reg) {
+      if (m.machine) machineReg(in, in.guard, in.guard.regs[0], false, 0);  // checks a 1-bit P register
       checkReg(in, in.guard.regs[0]);
       d.has_guard = true;
       d.guard_neg = in.guard.negate;
@@ -237,6 +311,25 @@ struct Decoder {
         if (in.call >= fn.calls.size()) reject(in, "call without call information");
         const ptx::CallInfo& ci = fn.calls[in.call];
         d.call = &ci;
+        if (m.machine) {
+          // Values travel in registers and on the stack, placed by the code.
+          if (ci.indirect) {
+            ptx::Operand t;
+            t.mbits = 64;
+            d.src[0] = machineReg(in, t, ci.target_reg, false, 0);
+            if (d.src[0].kind != DKind::RegPair) reject(in, "indirect call through RZ");
+          } else if (ci.callee >= m.functions.size()) {
+            reject(in, "callee out of range");
+          } else {
+            d.callee = ci.callee;
+            const ptx::Function& callee = m.functions[ci.callee];
+            if ((callee.is_extern || callee.blocks.empty()) && callee.name != "malloc" && callee.name != "free" &&
+                callee.name != "vprintf")
+              reject(in, fmt::format("call to external function '{}' which has no body (only malloc, "
+                                     "free and vprintf are built in)", callee.name));
+          }
+          return d;
+        }
         if (ci.indirect) {
           checkReg(in, ci.target_reg);
           if (ci.target_reg == ptx::kNoReg) reject(in, "indirect call without a target register");
@@ -347,6 +440,28 @@ void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<Symb
   out.fn = &fn;
   out.index = index;
   out.nregs = static_cast<uint32_t>(fn.regs.size());
+  out.machine = m.machine;
+  if (m.machine) {
+    if (fn.regs.size() != ptx::mach::kNumRegIds)
+      throw Error(fmt::format("{}: machine function {} has {} registers, not {}", file, fn.name, fn.regs.size(),
+                              ptx::mach::kNumRegIds));
+    out.nregs = kMachineColumns;
+    // Built-ins take their parameters and return their results in registers.
+    auto shapes = [&](const std::vector<uint32_t>& syms, std::vector<ptx::mach::ParamShape> dflt) {
+      std::vector<ptx::mach::ParamShape> v;
+      for (uint32_t s : syms) {
+        const ptx::Symbol& sym = m.symbols.at(s);
+        const uint32_t nat = std::max(1u, ptx::typeBits(sym.type) / 8);
+        v.push_back({sym.size, sym.align ? sym.align : nat});
+      }
+      return v.empty() ? dflt : v;
+    };
+    const bool vp = fn.name == "vprintf";
+    out.mach_params = ptx::mach::layoutParams(shapes(fn.params, vp ? std::vector<ptx::mach::ParamShape>{{8, 8}, {8, 8}}
+                                                                    : std::vector<ptx::mach::ParamShape>{{8, 8}}))
+                          .locs;
+    out.mach_rets = ptx::mach::layoutParams(shapes(fn.rets, {{vp ? 4u : 8u, vp ? 4u : 8u}})).locs;
+  }
   out.reg_mask.resize(fn.regs.size());
   for (size_t r = 0; r < fn.regs.size(); ++r) out.reg_mask[r] = widthMask(ptx::typeBits(fn.regs[r].type));
   if (fn.is_extern || fn.blocks.empty()) {

@@ -11,11 +11,17 @@
 
 #include "func/semantics/semantics.h"
 #include "ptx/ir.h"
+#include "ptx/machine.h"
 
 namespace rfsim::func {
 
 inline constexpr uint32_t kNoPc = 0xffffffffu;    // rpc: meet only on leaving the function
 inline constexpr uint32_t kExitPc = 0xfffffffeu;  // pc of an entry waiting at the virtual exit
+// Machine programs: register columns kNumRegIds and kNumRegIds + 1 take the
+// writes to RZ (a 32-bit write, or the two halves of a 64-bit one), so the
+// RZ column itself always reads zero.
+inline constexpr uint32_t kSinkReg = ptx::mach::kNumRegIds;
+inline constexpr uint32_t kMachineColumns = ptx::mach::kNumRegIds + 2;
 
 enum class DKind : uint8_t {
   None,
@@ -26,6 +32,9 @@ enum class DKind : uint8_t {
   FrameParam,  // kFrameParamBase + the frame's stack base + `value` (a .func param symbol)
   Vec,         // regs[0..vec_n): kNoReg is a sink in a destination, in a source an
                // immediate element whose bits are in `value` at [i*w, (i+1)*w)
+  // Machine programs only:
+  RegPair,     // 64 bits in columns `reg` (low word) and `reg` + 1, plus `value`
+  RegNarrow,   // column `reg` read through `mask` (a 16-bit operand), plus `value`
 };
 
 struct DOperand {
@@ -38,7 +47,8 @@ struct DOperand {
   uint64_t value = 0;
   std::array<uint32_t, 4> regs{ptx::kNoReg, ptx::kNoReg, ptx::kNoReg, ptx::kNoReg};
   std::array<uint64_t, 4> masks{~0ull, ~0ull, ~0ull, ~0ull};  // destination register widths
-  uint64_t mask = ~0ull;  // destination register width (Reg)
+  uint64_t mask = ~0ull;  // destination register width (Reg); read mask (RegNarrow)
+  bool pair = false;      // Vec: every element is a 64-bit pair (regs[i], regs[i] + 1)
 };
 
 enum class Cls : uint8_t {
@@ -63,6 +73,7 @@ struct DInstr {
   std::array<DOperand, 5> src;
   LaneFn fn = nullptr;    // Lane: the lane function picked for this instruction
   bool carry_in = false, carry_out = false;  // Lane: reads / writes CC.CF
+  uint8_t role = 0;       // ptx::MRole of a machine instruction (0: Code)
   uint32_t target = 0;    // bra: target pc
   uint32_t rpc = kNoPc;   // bra: reconvergence pc
   uint32_t callee = 0;    // call: function index (direct)
@@ -84,6 +95,9 @@ struct DFunction {
   std::vector<uint32_t> param_off, param_size;  // the function's own params in its frame
   std::vector<uint32_t> ret_off, ret_size;
   uint64_t address = 0;            // generic address (kCodeWindow + 16 * index)
+  bool machine = false;            // of a machine program (ptx/machine.h)
+  // Machine built-ins: where the parameters and results are (mach::layoutParams).
+  std::vector<ptx::mach::ParamLoc> mach_params, mach_rets;
   ptx::Instr implicit_ret;         // the synthetic ret at the end of `code`
 };
 

@@ -83,6 +83,19 @@ void BlockExecutor::callFunction(Warp& w, const DInstr& d, const DFunction& call
     return;
   }
   if (callee.code.empty()) fail(w, d, __builtin_ctz(lanes), fmt::format("call to '{}' which has no body", callee.fn->name));
+  if (machine_) {
+    // One register file for every frame and a stack the code manages
+    // through R1: a call only records where to come back to.
+    if (w.frames.size() >= kMaxCallDepth)
+      fail(w, d, __builtin_ctz(lanes), fmt::format("call depth exceeds {} (runaway recursion?)", kMaxCallDepth));
+    Frame nf = w.frames.back();
+    nf.fn = &callee;
+    nf.call = &d;
+    w.frames.push_back(nf);
+    w.stack.push_back({0, kNoPc, lanes, true});
+    w.stack.push_back({0, kNoPc, lanes, false});
+    return;
+  }
   if (d.arg_off.size() != callee.param_off.size())
     fail(w, d, __builtin_ctz(lanes), fmt::format("call passes {} arguments to '{}' which takes {}", d.arg_off.size(),
                                                   callee.fn->name, callee.param_off.size()));
@@ -127,6 +140,8 @@ void BlockExecutor::execCall(Warp& w, const DInstr& d, uint32_t act) {
       // Lanes may hold different targets: call one target's lanes at a time,
       // the others waiting at the call (rpc: just after it).
       const uint64_t* t = w.reg(d.call->target_reg);
+      std::array<uint64_t, 32> joined;
+      if (d.src[0].kind == DKind::RegPair) t = column(w, d.src[0], act, joined).p;  // machine: a pair
       const uint32_t first = static_cast<uint32_t>(__builtin_ctz(act));
       const uint64_t target = t[first];
       uint32_t group = 0;

@@ -51,7 +51,34 @@ BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t
         tmp[l] = sreg(w, o, l);
       }
       return {tmp.data(), 1, 0, 0};
+    case DKind::RegPair: {
+      const uint64_t* lo = w.reg(o.reg);
+      const uint64_t* hi = lo + 32;
+      for (uint32_t m = act; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        tmp[l] = lo[l] | hi[l] << 32;
+      }
+      return {tmp.data(), 1, o.value, o.negate ? 1ull : 0ull};
+    }
+    case DKind::RegNarrow: {
+      const uint64_t* p = w.reg(o.reg);
+      for (uint32_t m = act; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        tmp[l] = p[l] & o.mask;
+      }
+      return {tmp.data(), 1, o.value, o.negate ? 1ull : 0ull};
+    }
     default: tmp[0] = 0; return {tmp.data(), 0, 0, 0};
+  }
+}
+
+void BlockExecutor::writePair(Warp& w, const DOperand& o, const uint64_t* v, uint32_t act) {
+  uint64_t* lo = w.reg(o.reg);
+  uint64_t* hi = lo + 32;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    lo[l] = v[l] & 0xffffffffu;
+    hi[l] = v[l] >> 32;
   }
 }
 
@@ -62,6 +89,8 @@ uint64_t BlockExecutor::read(Warp& w, const DOperand& o, uint32_t lane) {
     case DKind::Local: return o.value + w.frames.back().stack_base;
     case DKind::FrameParam: return kFrameParamBase + w.frames.back().stack_base + o.value;
     case DKind::SReg: return sreg(w, o, lane);
+    case DKind::RegPair: return ((w.reg(o.reg)[lane] | w.reg(o.reg + 1)[lane] << 32) + o.value) ^ (o.negate ? 1 : 0);
+    case DKind::RegNarrow: return ((w.reg(o.reg)[lane] & o.mask) + o.value) ^ (o.negate ? 1 : 0);
     default: return 0;
   }
 }
@@ -92,7 +121,15 @@ void BlockExecutor::execLane(Warp& w, const DInstr& d, uint32_t act) {
   }
   uint64_t* d0 = d.dst[0].kind == DKind::Reg ? w.reg(d.dst[0].reg) : nullptr;
   uint64_t* d1 = d.ndst > 1 && d.dst[1].kind == DKind::Reg ? w.reg(d.dst[1].reg) : nullptr;
-  const uint64_t m0 = d.dst[0].mask, m1 = d.dst[1].mask;
+  uint64_t m0 = d.dst[0].mask, m1 = d.dst[1].mask;
+  // Machine programs: a 64-bit destination goes through a column of its own,
+  // split into the register pair after the lane loop.
+  std::array<uint64_t, 32> wide[2];
+  const bool pair0 = d.dst[0].kind == DKind::RegPair, pair1 = d.ndst > 1 && d.dst[1].kind == DKind::RegPair;
+  if (pair0 | pair1) {
+    if (pair0) d0 = wide[0].data(), m0 = ~0ull;
+    if (pair1) d1 = wide[1].data(), m1 = ~0ull;
+  }
   const ptx::Instr& in = *d.in;
   const LaneFn fn = d.fn;
   // s[nsrc] carries CC.CF in, r[ndst] carries it out (semantics.h).
@@ -106,6 +143,7 @@ void BlockExecutor::execLane(Warp& w, const DInstr& d, uint32_t act) {
       if (d0) d0[l] = r[0] & m0;
       if (d.carry_out) w.carry = (w.carry & ~(1u << l)) | (static_cast<uint32_t>(r[d.ndst] & 1) << l);
     }
+    if (pair0) writePair(w, d.dst[0], d0, act);
     return;
   }
   for (uint32_t m = act; m; m &= m - 1) {
@@ -121,6 +159,10 @@ void BlockExecutor::execLane(Warp& w, const DInstr& d, uint32_t act) {
     fn(in, s, r);
     if (d0) d0[l] = r[0] & m0;
     if (d1) d1[l] = r[1] & m1;
+  }
+  if (pair0 | pair1) {
+    if (pair0) writePair(w, d.dst[0], d0, act);
+    if (pair1) writePair(w, d.dst[1], d1, act);
   }
 }
 
@@ -138,15 +180,20 @@ void BlockExecutor::execMovVec(Warp& w, const DInstr& d, uint32_t act) {
     if (unpack) {
       const uint64_t v = read(w, src, l);
       for (unsigned i = 0; i < n; ++i)
-        if (dst.regs[i] != ptx::kNoReg) w.reg(dst.regs[i])[l] = (v >> (i * bits)) & em & dst.masks[i];
+        if (dst.regs[i] != ptx::kNoReg) {
+          const uint64_t e = (v >> (i * bits)) & em;
+          w.reg(dst.regs[i])[l] = e & dst.masks[i];
+          if (dst.pair) w.reg(dst.regs[i] + 1)[l] = e >> 32;
+        }
     } else {
       uint64_t v = 0;
       for (unsigned i = 0; i < n; ++i) {
-        const uint64_t x = src.regs[i] != ptx::kNoReg ? w.reg(src.regs[i])[l]
-                                                      : (i * bits < 64 ? src.value >> (i * bits) : 0);
+        uint64_t x = src.regs[i] != ptx::kNoReg ? w.reg(src.regs[i])[l]
+                                                : (i * bits < 64 ? src.value >> (i * bits) : 0);
+        if (src.pair && src.regs[i] != ptx::kNoReg) x |= w.reg(src.regs[i] + 1)[l] << 32;
         if (i * bits < 64) v |= (x & em) << (i * bits);
       }
-      if (dst.kind == DKind::Reg) write(w, dst, l, v);
+      if (dst.kind != DKind::None) write(w, dst, l, v);
     }
   }
 }

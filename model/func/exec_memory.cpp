@@ -88,6 +88,14 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
     case L: {
       const uint32_t top = w.frames.back().stack_top;
       if (atomic) fail(w, d, lane, fmt::format("{} on local memory at {}", mnemonic(*d.in), hex(addr)));
+      if (machine_) {
+        // The stack: [local_lo, top) is mapped; below it grows on demand.
+        if (off >= top || bytes > top - off)
+          fail(w, d, lane, fmt::format("{} out of bounds at local address {} (the thread's stack lies below {})",
+                                       mnemonic(*d.in), hex(off), hex(top)));
+        if (off < w.local_lo) w.growStackDown(static_cast<uint32_t>(off), top);
+        return w.lanes(lane) + (off - w.local_lo);
+      }
       if (off > top || bytes > top - off)
         fail(w, d, lane, fmt::format("{} out of bounds at local address {} (the thread's stack holds {} bytes)",
                                      mnemonic(*d.in), hex(off), top));
@@ -117,6 +125,11 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
   const DOperand& dst = d.dst[0];
   uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
   uint64_t msk[4] = {0, 0, 0, 0};
+  // Machine pairs: loaded whole into wide[j], split into the pair after the
+  // lane loop (which stays the same for every kind of destination).
+  std::array<std::array<uint64_t, 32>, 4> wide;
+  uint32_t pairs[4] = {ptx::kNoReg, ptx::kNoReg, ptx::kNoReg, ptx::kNoReg};
+  bool any_pair = false;
   if (dst.kind == DKind::Reg) {
     col[0] = w.reg(dst.reg);
     msk[0] = dst.mask;
@@ -125,7 +138,18 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
       if (dst.regs[j] != ptx::kNoReg) {
         col[j] = w.reg(dst.regs[j]);
         msk[j] = dst.masks[j];
+        if (dst.pair) {
+          col[j] = wide[j].data();
+          msk[j] = ~0ull;
+          pairs[j] = dst.regs[j];
+          any_pair = true;
+        }
       }
+  } else if (dst.kind == DKind::RegPair) {
+    col[0] = wide[0].data();
+    msk[0] = ~0ull;
+    pairs[0] = dst.reg;
+    any_pair = true;
   }
   for (uint32_t m = act; m; m &= m - 1) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
@@ -135,6 +159,15 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
       uint64_t v = loadN(p + j * eb, eb);
       if (sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
       if (col[j]) col[j][l] = v & msk[j];
+    }
+  }
+  if (any_pair) {
+    for (unsigned j = 0; j < 4; ++j) {
+      if (pairs[j] == ptx::kNoReg) continue;
+      DOperand p;
+      p.kind = DKind::RegPair;
+      p.reg = pairs[j];
+      writePair(w, p, wide[j].data(), act);
     }
   }
 }
@@ -148,10 +181,18 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
   const uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
   Column v{};
   uint64_t imm[4] = {0, 0, 0, 0};
+  std::array<std::array<uint64_t, 32>, 4> pairs;  // machine pairs, joined
   if (src.kind == DKind::Vec) {
     for (unsigned j = 0; j < n && j < src.vec_n; ++j) {
       if (src.regs[j] != ptx::kNoReg) col[j] = w.reg(src.regs[j]);
       else if (j * eb * 8 < 64) imm[j] = src.value >> (j * eb * 8);
+      if (src.pair && col[j]) {
+        for (uint32_t m = act; m; m &= m - 1) {
+          const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+          pairs[j][l] = col[j][l] | col[j][32 + l] << 32;
+        }
+        col[j] = pairs[j].data();
+      }
     }
   } else {
     v = column(w, src, act, tv);
@@ -231,7 +272,7 @@ void BlockExecutor::execAtom(Warp& w, const DInstr& d, uint32_t act) {
     const uint64_t c = d.nsrc > 2 ? read(w, d.src[2], l) & wm : 0;
     const uint64_t r = atomicResult(in.mods.atom, in.type, old, b, c) & wm;
     storeN(p, r, eb);
-    if (d.cls == Cls::Atom && d.dst[0].kind == DKind::Reg) write(w, d.dst[0], l, old);
+    if (d.cls == Cls::Atom && d.dst[0].kind != DKind::None) write(w, d.dst[0], l, old);
   }
 }
 

@@ -9,13 +9,16 @@
 
 namespace rfsim::func {
 
+static_assert(static_cast<size_t>(ptx::MRole::ArgStack) + 1 == rt::kNumMRoles, "rt::kNumMRoles counts ptx::MRole");
+
 BlockExecutor::BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats)
     : prog_(program),
       setup_(setup),
       stats_(stats),
       mem_(program.memory()),
       funcs_(program.functions()),
-      by_op_(stats.warp_instrs_by_op.data()) {
+      by_op_(stats.warp_instrs_by_op.data()),
+      machine_(program.module().machine) {
   nthreads_ = static_cast<uint32_t>(setup.block.count());
   nwarps_ = (nthreads_ + 31) / 32;
   warps_.resize(nwarps_);
@@ -48,13 +51,21 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
     f.reg_base = 0;
     f.stack_base = base;
     f.stack_top = base + k.frame_bytes;
+    if (machine_) f.stack_base = f.stack_top = prog_.limits().stack_bytes_per_thread;
     w.frames.push_back(f);
     // Registers and local memory are undefined at thread start (PTX): they
     // start at zero in a warp's first block and keep what the previous
     // block left after that (deterministic all the same).
     const size_t nregs = size_t{k.nregs} * 32;
     if (w.regs.size() < nregs) w.regs.resize(nregs, 0);
-    w.growStack(f.stack_top);
+    if (machine_) {
+      // One register file for every frame; R1, the stack pointer, starts at
+      // the top of the thread's stack, which grows down on demand.
+      std::fill_n(w.reg(ptx::mach::kSP), 32, uint64_t{f.stack_top});
+      w.growStackDown(f.stack_top - std::min<uint32_t>(f.stack_top, 256), f.stack_top);
+    } else {
+      w.growStack(f.stack_top);
+    }
     w.state = WarpState::Ready;
     w.bar_instr = nullptr;
     w.instrs = 0;
@@ -80,6 +91,18 @@ void BlockExecutor::run(rt::Dim3 ctaid) {
   }
   stats_.warp_instrs += warp_instrs_;
   stats_.thread_instrs += thread_instrs_;
+  // Code: everything the back end did not add.
+  uint64_t role_w = 0, role_t = 0;
+  for (size_t i = 1; i < rt::kNumMRoles; ++i) {
+    stats_.warp_instrs_by_role[i] += role_warp_[i];
+    stats_.thread_instrs_by_role[i] += role_thread_[i];
+    role_w += role_warp_[i];
+    role_t += role_thread_[i];
+  }
+  stats_.warp_instrs_by_role[0] += warp_instrs_ - role_w;
+  stats_.thread_instrs_by_role[0] += thread_instrs_ - role_t;
+  role_warp_.fill(0);
+  role_thread_.fill(0);
   warp_instrs_ = thread_instrs_ = 0;
 }
 
@@ -99,6 +122,10 @@ void BlockExecutor::runWarp(Warp& w, uint64_t budget) {
     ++by_op_[static_cast<size_t>(d.in->op)];
     ++warp_instrs_;
     thread_instrs_ += popc32(mask);
+    if (d.role) {
+      ++role_warp_[d.role];
+      role_thread_[d.role] += popc32(mask);
+    }
     ++clock_;
     switch (d.cls) {
       case Cls::Lane:

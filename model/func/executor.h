@@ -70,7 +70,17 @@ class BlockExecutor {
   Column column(Warp& w, const DOperand& o, uint32_t act, std::array<uint64_t, 32>& tmp);
   uint64_t read(Warp& w, const DOperand& o, uint32_t lane);
   uint64_t sreg(const Warp& w, const DOperand& o, uint32_t lane) const;
-  void write(Warp& w, const DOperand& o, uint32_t lane, uint64_t v) { w.reg(o.reg)[lane] = v & o.mask; }
+  void write(Warp& w, const DOperand& o, uint32_t lane, uint64_t v) {
+    if (o.kind == DKind::RegPair) {
+      w.reg(o.reg)[lane] = v & 0xffffffffu;
+      w.reg(o.reg + 1)[lane] = v >> 32;
+      return;
+    }
+    w.reg(o.reg)[lane] = v & o.mask;
+  }
+  // Machine programs: the 64-bit values v[lane] of the active lanes into a
+  // register pair (a RegPair destination).
+  void writePair(Warp& w, const DOperand& o, const uint64_t* v, uint32_t act);
   void execLane(Warp& w, const DInstr& d, uint32_t act);
   void execMovVec(Warp& w, const DInstr& d, uint32_t act);
 
@@ -91,10 +101,13 @@ class BlockExecutor {
         case ptx::Space::Shared:
           if (addr <= shared_.size() && bytes <= shared_.size() - addr) return shared_.data() + addr;
           break;
-        case ptx::Space::Local:
-          if (!atomic && addr <= w.frames.back().stack_top && bytes <= w.frames.back().stack_top - addr)
-            return w.lanes(lane) + addr;
+        case ptx::Space::Local: {
+          // [local_lo, stack_top) is mapped (local_lo: 0 for a PTX program).
+          const uint64_t off = addr - w.local_lo;
+          const uint32_t span = w.frames.back().stack_top - w.local_lo;
+          if (!atomic && off <= span && bytes <= span - off) return w.lanes(lane) + off;
           break;
+        }
         case ptx::Space::Param:
           if (!write && !atomic && addr <= setup_.params.size() && bytes <= setup_.params.size() - addr)
             return const_cast<uint8_t*>(setup_.params.data()) + addr;
@@ -148,6 +161,9 @@ class BlockExecutor {
   uint64_t clock_ = 0;
   uint64_t* by_op_ = nullptr;
   uint64_t warp_instrs_ = 0, thread_instrs_ = 0;
+  const bool machine_;  // running a machine program (ptx/machine.h)
+  // Per ptx::MRole (index 0, Code, is filled in from the totals at the end).
+  std::array<uint64_t, rt::kNumMRoles> role_warp_{}, role_thread_{};
 };
 
 }  // namespace rfsim::func

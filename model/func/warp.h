@@ -2,6 +2,12 @@
 // per virtual register, per call frame), the per-thread local stack, the
 // call frames and the SIMT reconvergence stack.
 //
+// A machine program (ptx/machine.h) has one register file for all frames
+// (columns R0..RZ, P0..P6, then two sink columns that take writes to RZ;
+// a GPR column holds 32 bits, a 64-bit operand is the pair r, r+1), and its
+// stack is addressed by R1: lane l's local memory maps [local_lo, top) with
+// top = Limits::stack_bytes_per_thread, growing down on demand.
+//
 // SIMT stack (immediate post-dominator reconvergence, as GPGPU-Sim's PDOM
 // stack): the top entry is what the warp executes; entries below wait. A
 // divergent branch turns the top entry into the reconvergence entry (pc = the
@@ -49,6 +55,9 @@ struct Warp {
   std::vector<uint64_t> regs;
   std::vector<uint8_t> local;   // lane l's stack at local[l * local_cap]
   uint32_t local_cap = 0;
+  // The local address at local[l * local_cap]: 0 for a PTX program; for a
+  // machine program the stack maps [local_lo, top) and grows down.
+  uint32_t local_lo = 0;
   WarpState state = WarpState::Ready;
   // Barrier wait: which barrier, at which instruction, with which lanes.
   uint32_t bar_id = 0;
@@ -60,6 +69,8 @@ struct Warp {
   uint8_t* lanes(uint32_t lane) { return local.data() + size_t{lane} * local_cap; }
   // Makes room for `top` bytes of stack in every lane (contents kept).
   void growStack(uint32_t top);
+  // Machine programs: maps [addr, top) (doubling), contents kept at their addresses.
+  void growStackDown(uint32_t addr, uint32_t top);
   uint32_t live() const { return valid & ~exited; }
 };
 
