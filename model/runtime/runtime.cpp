@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "backend/backend.h"
 #include "common/error.h"
 #include "func/memory.h"
 #include "func/program.h"
@@ -16,6 +17,8 @@ KernelArgs& KernelArgs::raw(const void* p, size_t n) {
 }
 
 struct Device::Impl {
+  DeviceOptions options;
+  std::unique_ptr<backend::CompiledModule> compiled;
   func::GlobalMemory memory;
   std::unique_ptr<func::Program> program;  // the loaded module
   LaunchStats totals;
@@ -26,7 +29,10 @@ struct Device::Impl {
   }
 };
 
-Device::Device() : impl_(std::make_unique<Impl>()) {
+Device::Device() : Device(DeviceOptions{}) {}
+
+Device::Device(const DeviceOptions& options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
   impl_->totals.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
 }
 
@@ -35,10 +41,21 @@ Device::~Device() = default;
 void Device::loadModule(const std::filesystem::path& ptx_file) {
   ptx::Module m = ptx::parseFile(ptx_file);
   impl_->program.reset();  // a second module replaces the first (and frees its variables)
+  impl_->compiled.reset();
+  if (impl_->options.machine) {
+    backend::CompileOptions co;
+    co.max_regs = impl_->options.max_regs;
+    co.regfile_regs = impl_->options.regfile_regs;
+    auto cm = std::make_unique<backend::CompiledModule>(backend::compileModule(m, co));
+    m = cm->machine;
+    impl_->compiled = std::move(cm);
+  }
   impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory);
 }
 
 const ptx::Module& Device::module() const { return impl_->loaded().module(); }
+const backend::CompiledModule* Device::compiled() const { return impl_->compiled.get(); }
+const DeviceOptions& Device::options() const { return impl_->options; }
 
 uint64_t Device::malloc(size_t bytes) { return impl_->memory.allocate(bytes, func::AllocKind::Malloc); }
 
@@ -63,6 +80,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   t.thread_instrs += s.thread_instrs;
   for (size_t i = 0; i < s.warp_instrs_by_op.size() && i < t.warp_instrs_by_op.size(); ++i)
     t.warp_instrs_by_op[i] += s.warp_instrs_by_op[i];
+  for (size_t i = 0; i < kNumMRoles; ++i) {
+    t.warp_instrs_by_role[i] += s.warp_instrs_by_role[i];
+    t.thread_instrs_by_role[i] += s.thread_instrs_by_role[i];
+  }
   t.blocks += s.blocks;
   t.warps += s.warps;
   t.threads += s.threads;

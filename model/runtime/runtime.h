@@ -4,6 +4,7 @@
 // behind the same calls.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -12,6 +13,10 @@
 #include <vector>
 
 #include "ptx/ir.h"
+
+namespace rfsim::backend {
+struct CompiledModule;
+}
 
 namespace rfsim::rt {
 
@@ -40,17 +45,34 @@ class KernelArgs {
 };
 
 // Dynamic counts of one launch (functional execution).
+inline constexpr size_t kNumMRoles = 8;  // ptx::MRole values (Code .. ArgStack)
+
 struct LaunchStats {
   uint64_t warp_instrs = 0;    // instructions issued per warp (one per active warp per instruction)
   uint64_t thread_instrs = 0;  // instructions times active threads
   std::vector<uint64_t> warp_instrs_by_op;  // indexed by ptx::Op
+  // Indexed by ptx::MRole: what the back end added (spills, fills, saves,
+  // restores, stack adjustments, argument moves); everything else is Code,
+  // which every instruction of a PTX program is.
+  std::array<uint64_t, kNumMRoles> warp_instrs_by_role{}, thread_instrs_by_role{};
   uint64_t blocks = 0, warps = 0, threads = 0;
   double host_seconds = 0.0;
+};
+
+// How a device runs the modules it loads.
+struct DeviceOptions {
+  // true: compile through the back end (model/backend) and run the machine
+  // program over physical registers (the default: what the hardware runs);
+  // false: run the PTX's virtual registers (a fresh set per call frame).
+  bool machine = true;
+  uint32_t max_regs = 0;          // -maxrregcount for the back end (0: none)
+  uint32_t regfile_regs = 65536;  // registers of one SM (launch-bounds register limits)
 };
 
 class Device {
  public:
   Device();
+  explicit Device(const DeviceOptions& options);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -59,6 +81,9 @@ class Device {
   // Module-scope .global/.const variables are allocated and initialised.
   void loadModule(const std::filesystem::path& ptx_file);
   const ptx::Module& module() const;
+  // The back end's result for the loaded module (machine mode), else null.
+  const backend::CompiledModule* compiled() const;
+  const DeviceOptions& options() const;
 
   uint64_t malloc(size_t bytes);  // 256-byte aligned device address; throws on exhaustion
   void free(uint64_t device_address);

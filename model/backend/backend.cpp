@@ -1,0 +1,149 @@
+// The back end's driver (backend.h).
+#include "backend/backend.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "backend/frame.h"
+#include "backend/lower.h"
+#include "common/error.h"
+#include "ptx/analysis/cfg.h"
+
+namespace rfsim::backend {
+
+namespace mach = ptx::mach;
+
+const FunctionReport* CompiledModule::find(const std::string& name) const {
+  for (const auto& f : functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+namespace {
+
+// The register limit of one function: -maxrregcount, .maxnreg, and what
+// .maxntid with .minnctapersm leave per thread (ptxas' rule: the register
+// file shared by that many blocks, rounded down to the allocation unit).
+uint32_t registerLimit(const ptx::Function& fn, const CompileOptions& o) {
+  uint32_t lim = o.max_regs ? std::min<uint32_t>(o.max_regs, 255) : 255;
+  if (fn.maxnreg) lim = std::min(lim, fn.maxnreg);
+  const uint64_t threads = uint64_t{std::max(1u, fn.maxntid[0])} * std::max(1u, fn.maxntid[1]) *
+                           std::max(1u, fn.maxntid[2]);
+  if (fn.maxntid[0] && fn.minnctapersm) {
+    const uint64_t warps_threads = (threads + 31) / 32 * 32 * fn.minnctapersm;
+    uint64_t per = o.regfile_regs / warps_threads;
+    per = per / o.reg_alloc_unit_per_thread * o.reg_alloc_unit_per_thread;
+    lim = std::min<uint32_t>(lim, static_cast<uint32_t>(std::max<uint64_t>(per, 16)));
+  }
+  return lim;
+}
+
+// Functions without a body (extern declarations, built-ins) get the machine
+// register table too: every function of a machine program has it.
+std::vector<ptx::RegInfo> machineRegisterTable() {
+  std::vector<ptx::RegInfo> regs(mach::kNumRegIds);
+  for (uint32_t r = 0; r < mach::kNumRegIds; ++r) {
+    regs[r].name = mach::regName(r);
+    regs[r].type = mach::isPred(r) ? ptx::Type::Pred : ptx::Type::B32;
+  }
+  return regs;
+}
+
+}  // namespace
+
+CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) {
+  CompiledModule out;
+  out.machine = src;
+  ptx::Module& m = out.machine;
+  ptx::buildCfg(m);
+  out.callgraph = ptx::buildCallGraph(m);
+  const uint32_t nf = static_cast<uint32_t>(m.functions.size());
+
+  std::vector<int> report_of(nf, -1);
+  std::vector<ptx::Function> done(nf);
+  for (uint32_t fi : out.callgraph.bottom_up) {
+    const ptx::Function& fn = m.functions[fi];
+    if (fn.is_extern || fn.blocks.empty()) continue;
+    const auto t0 = std::chrono::steady_clock::now();
+    FunctionReport rep;
+    rep.name = fn.name;
+    rep.index = fi;
+    rep.entry = fn.is_entry;
+    rep.recursive = out.callgraph.recursive[fi];
+    rep.max_regs = registerLimit(fn, opt);
+    for (const auto& bb : fn.blocks) rep.instrs_in += static_cast<uint32_t>(bb.instrs.size());
+
+    MFunction mf = lowerFunction(m, fi);
+    RaOptions ro;
+    ro.max_regs = rep.max_regs;
+    ro.abi = opt.abi;
+    ro.is_entry = fn.is_entry;
+    rep.ra = allocateRegisters(mf, ro);
+    FinishedFunction ff = finishFunction(mf, rep.ra, opt.abi);
+    rep.alloc_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+    if (opt.check) {
+      const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+      rep.checked_uses = cr.uses_checked;
+      if (!cr.ok()) {
+        std::string msg = fmt::format("{}: the register allocation of {} fails its check ({} errors):", m.file,
+                                      fn.name, cr.errors.size());
+        for (size_t i = 0; i < cr.errors.size() && i < 10; ++i) msg += "\n  " + cr.errors[i];
+        throw Error(msg);
+      }
+    }
+    rep.regs = ff.fn.machine_regs;
+    rep.callee_saved = ff.callee_saved;
+    rep.frame_bytes = ff.frame_bytes;
+    rep.spill_bytes = mf.spill_bytes;
+    rep.spill_stores = ff.spill_stores;
+    rep.spill_loads = ff.spill_loads;
+    rep.saves = ff.saves;
+    rep.restores = ff.restores;
+    rep.spill_store_bytes = ff.spill_store_bytes;
+    rep.spill_load_bytes = ff.spill_load_bytes;
+    rep.arg_moves = ff.arg_moves;
+    for (const auto& bb : ff.fn.blocks) rep.instrs_out += static_cast<uint32_t>(bb.instrs.size());
+    rep.fru = fn.is_entry ? rep.regs : static_cast<uint32_t>(rep.callee_saved.size());
+    done[fi] = std::move(ff.fn);
+    report_of[fi] = static_cast<int>(out.functions.size());
+    out.functions.push_back(std::move(rep));
+  }
+  for (uint32_t fi = 0; fi < nf; ++fi)
+    if (report_of[fi] >= 0) m.functions[fi] = std::move(done[fi]);
+    else m.functions[fi].regs = done[fi].regs.empty() ? machineRegisterTable() : done[fi].regs;
+  m.machine = true;
+
+  // Call-graph figures: MaxStackDepth (CARS section III-B) over FRU, and
+  // the registers a kernel's launch needs (the most over what it reaches).
+  std::vector<uint64_t> fru(nf, 0), regs(nf, 0);
+  for (const auto& r : out.functions) {
+    fru[r.index] = r.fru;
+    regs[r.index] = r.regs;
+  }
+  const std::vector<uint64_t> depth = ptx::maxPathWeight(out.callgraph, fru);
+  for (auto& r : out.functions) {
+    r.max_stack_depth = depth[r.index];
+    // Reachable set from r.index.
+    std::vector<bool> seen(nf, false);
+    std::vector<uint32_t> work{r.index};
+    seen[r.index] = true;
+    uint64_t most = 0;
+    while (!work.empty()) {
+      const uint32_t f = work.back();
+      work.pop_back();
+      most = std::max(most, regs[f]);
+      for (uint32_t c : out.callgraph.callees[f])
+        if (!seen[c]) seen[c] = true, work.push_back(c);
+    }
+    r.tree_regs = static_cast<uint32_t>(most);
+  }
+  // Report in module order.
+  std::sort(out.functions.begin(), out.functions.end(),
+            [](const FunctionReport& a, const FunctionReport& b) { return a.index < b.index; });
+  return out;
+}
+
+}  // namespace rfsim::backend

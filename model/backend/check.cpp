@@ -1,0 +1,535 @@
+// The allocation checker (check.h): a forward data-flow pass over the machine
+// function that tracks, for every physical register and every R1-relative
+// stack slot, a token naming what it holds (a pre-allocation value, what the
+// register held on entry, "clobbered by a call", "paths disagree",
+// "undefined"), then compares each use with the value the instruction read
+// before allocation.
+//
+// The pass iterates to a fixpoint first without reporting, then walks every
+// block once more from its converged entry state and reports; so each
+// error is reported once however often its block was visited.
+#include "backend/check.h"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <deque>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "backend/mfunction.h"
+#include "ptx/analysis/printer.h"
+
+namespace rfsim::backend {
+
+namespace {
+
+namespace mach = ptx::mach;
+using ptx::kNoReg;
+
+// Tokens that are not values. Values are virtual ids (< kPhysBase) and
+// physIds (kPhysBase + register); what register r held on entry is
+// kEntryBase + r.
+constexpr uint32_t kEntryBase = 0x50000000u;
+constexpr uint32_t kClobbered = 0xfffffff0u;
+constexpr uint32_t kConflict = 0xfffffff1u;
+constexpr uint32_t kUndef = 0xfffffff2u;
+
+uint32_t entryToken(uint32_t r) { return kEntryBase + r; }
+
+// A register may hold several values at once after a move whose source and
+// destination the allocator put in the same register (biased colouring):
+// `mov R22, R22` leaves R22 holding both. Such a register holds a copy-set
+// token; a use expecting any member is satisfied, and paths meet by
+// intersecting the sets.
+constexpr uint32_t kCopyBase = 0x60000000u;
+class CopySets {
+ public:
+  bool isSet(uint32_t t) const { return t >= kCopyBase && t - kCopyBase < sets_.size(); }
+  std::vector<uint32_t> members(uint32_t t) const {
+    return isSet(t) ? sets_[t - kCopyBase] : std::vector<uint32_t>{t};
+  }
+  bool holds(uint32_t t, uint32_t v) const {
+    if (t == v) return true;
+    if (!isSet(t)) return false;
+    const auto& m = sets_[t - kCopyBase];
+    return std::binary_search(m.begin(), m.end(), v);
+  }
+  uint32_t token(std::vector<uint32_t> m) {
+    std::sort(m.begin(), m.end());
+    m.erase(std::unique(m.begin(), m.end()), m.end());
+    if (m.size() == 1) return m[0];
+    auto it = ids_.find(m);
+    if (it != ids_.end()) return it->second;
+    const uint32_t t = kCopyBase + static_cast<uint32_t>(sets_.size());
+    sets_.push_back(m);
+    ids_.emplace(std::move(m), t);
+    return t;
+  }
+
+ private:
+  std::vector<std::vector<uint32_t>> sets_;
+  std::map<std::vector<uint32_t>, uint32_t> ids_;
+};
+
+// Which values may have been defined on some path to a point, as a bit set
+// over value indices (virtual ids, then the physical values).
+class ValueIndex {
+ public:
+  explicit ValueIndex(const SlotValues& values) {
+    for (const auto& block : values)
+      for (const auto& slots : block)
+        for (uint32_t v : slots)
+          if (v < kPhysBase && v + 1 > phys_base_) phys_base_ = v + 1;
+  }
+  // kNoReg for a token that is not a value.
+  uint32_t of(uint32_t t) const {
+    if (t < kPhysBase) return t < phys_base_ ? t : kNoReg;
+    if (isPhysId(t) && physOf(t) < mach::kNumRegIds) return phys_base_ + physOf(t);
+    return kNoReg;
+  }
+  size_t words() const { return (phys_base_ + mach::kNumRegIds + 63) / 64; }
+
+ private:
+  uint32_t phys_base_ = 0;
+};
+
+struct State {
+  bool reached = false;
+  std::array<uint32_t, mach::kNumRegIds> regs{};
+  std::map<int64_t, uint32_t> slots;  // R1-relative byte offset (a multiple of 4 apart) -> token
+  std::vector<uint64_t> defined;      // ValueIndex bits: values defined on some path here
+  bool operator==(const State& o) const {
+    return reached == o.reached && regs == o.regs && slots == o.slots && defined == o.defined;
+  }
+  bool operator!=(const State& o) const { return !(*this == o); }
+  uint32_t slot(int64_t off) const {
+    auto it = slots.find(off);
+    return it == slots.end() ? kUndef : it->second;
+  }
+  bool isDefined(uint32_t index) const { return index != kNoReg && (defined[index / 64] >> (index % 64)) & 1; }
+  void define(uint32_t index) {
+    if (index != kNoReg) defined[index / 64] |= uint64_t(1) << (index % 64);
+  }
+};
+
+// Paths that disagree conflict, except that a value never defined on the
+// other path wins there: what that path left in the register is garbage the
+// program could not have read as the value either (PTX registers defined on
+// only some paths), so a correct allocation may leave it.
+uint32_t meetToken(uint32_t a, uint32_t b, const State& sa, const State& sb, const ValueIndex& vi, CopySets& cs) {
+  if (a == b) return a;
+  if (cs.isSet(a) || cs.isSet(b)) {
+    const std::vector<uint32_t> ma = cs.members(a), mb = cs.members(b);
+    std::vector<uint32_t> both;
+    std::set_intersection(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(both));
+    if (!both.empty()) return cs.token(both);
+    return kConflict;
+  }
+  const uint32_t ia = vi.of(a), ib = vi.of(b);
+  const bool a_only = ia != kNoReg && !sb.isDefined(ia);
+  const bool b_only = ib != kNoReg && !sa.isDefined(ib);
+  if (a_only && !b_only) return a;
+  if (b_only && !a_only) return b;
+  return kConflict;
+}
+
+// `into` := into meet `from` (an unreached state is the top element).
+void meetInto(State& into, const State& from, const ValueIndex& vi, CopySets& cs) {
+  if (!from.reached) return;
+  if (!into.reached) {
+    into = from;
+    return;
+  }
+  for (size_t r = 0; r < into.regs.size(); ++r) into.regs[r] = meetToken(into.regs[r], from.regs[r], into, from, vi, cs);
+  for (auto& [off, tok] : into.slots) tok = meetToken(tok, from.slot(off), into, from, vi, cs);
+  for (const auto& [off, tok] : from.slots)
+    if (!into.slots.count(off)) into.slots[off] = meetToken(kUndef, tok, into, from, vi, cs);
+  for (size_t w = 0; w < into.defined.size(); ++w) into.defined[w] |= from.defined[w];
+}
+
+// One register slot of an instruction, copied out of forEachSlot.
+struct SlotRef {
+  uint32_t reg;
+  unsigned mbits;
+  bool def;
+  int operand;
+  uint32_t value;  // expected pre-allocation value, or kNoReg
+};
+
+// The physical register ids a slot covers: a pair covers two.
+unsigned coverCount(const SlotRef& s) { return (s.mbits == 64 && mach::isGpr(s.reg)) ? 2 : 1; }
+// What the k-th register of a slot holds: a virtual value fills both halves
+// of a pair; a physical value names each register (physId(r), physId(r+1)),
+// as call and entry registers are listed one per 32-bit register.
+uint32_t expectAt(uint32_t value, unsigned k) { return isPhysId(value) ? value + k : value; }
+
+bool isSpillStore(const ptx::Instr& in) {
+  return in.op == ptx::Op::St && in.nsrc >= 2 && in.src[0].kind == ptx::OperandKind::Addr &&
+         in.src[1].kind == ptx::OperandKind::Reg && in.src[1].regs[0] < mach::kNumRegIds;
+}
+bool isSpillLoad(const ptx::Instr& in) {
+  return in.op == ptx::Op::Ld && in.nsrc >= 1 && in.ndst >= 1 && in.src[0].kind == ptx::OperandKind::Addr &&
+         in.dst[0].kind == ptx::OperandKind::Reg && in.dst[0].regs[0] < mach::kNumRegIds;
+}
+
+class Checker {
+ public:
+  Checker(const ptx::Function& fn, const SlotValues& values, const mach::Abi& abi, const std::vector<std::string>& names)
+      : fn_(fn), values_(values), abi_(abi), names_(names), index_(values) {}
+
+  CheckResult run() {
+    if (values_.size() != fn_.blocks.size()) {
+      report_ = true;
+      error(fmt::format("{} {}: the slot values cover {} blocks, the function has {}", kind(), fn_.name,
+                        values_.size(), fn_.blocks.size()));
+      return std::move(result_);
+    }
+    if (fn_.blocks.empty()) return std::move(result_);
+    solve();
+    report_ = true;
+    for (uint32_t b = 0; b < fn_.blocks.size(); ++b) {
+      State s = in_[b];
+      reached_ = s.reached;
+      walkBlock(b, s);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  const ptx::Function& fn_;
+  const SlotValues& values_;
+  const mach::Abi& abi_;
+  const std::vector<std::string>& names_;
+  const ValueIndex index_;
+  CopySets copies_;
+  CheckResult result_;
+  std::vector<State> in_, out_;
+  bool report_ = false;   // the final pass: record errors and counts
+  bool reached_ = true;   // the block being walked is reachable (else only structural checks)
+  // Where the walk is, for messages.
+  uint32_t cur_block_ = 0, cur_index_ = 0;
+  const ptx::Instr* cur_instr_ = nullptr;
+  std::vector<SlotRef> slots_;
+  // A copy of the function with the machine register names and no body, for
+  // the printer (built on the first error).
+  std::unique_ptr<ptx::Function> shell_;
+  ptx::Module empty_module_;
+
+  const char* kind() const { return fn_.is_entry ? "kernel" : "function"; }
+
+  State entryState() const {
+    State s;
+    s.reached = true;
+    s.defined.assign(index_.words(), 0);
+    for (uint32_t r = 0; r < mach::kNumRegIds; ++r) s.regs[r] = entryToken(r);
+    // R1 holds the stack pointer on entry: the physical value every [R1+off]
+    // reads; a ret checks it is still there.
+    s.regs[mach::kSP] = physId(mach::kSP);
+    s.regs[mach::kRZ] = physId(mach::kRZ);
+    for (uint32_t r : fn_.machine_args)
+      if (r < mach::kNumRegIds) {
+        s.regs[r] = physId(r);
+        s.define(index_.of(physId(r)));
+      }
+    s.define(index_.of(physId(mach::kSP)));
+    return s;
+  }
+
+  void solve() {
+    const size_t n = fn_.blocks.size();
+    in_.assign(n, State{});
+    out_.assign(n, State{});
+    std::vector<bool> queued(n, false), done(n, false);
+    std::deque<uint32_t> work{0};
+    queued[0] = true;
+    const State entry = entryState();
+    while (!work.empty()) {
+      const uint32_t b = work.front();
+      work.pop_front();
+      queued[b] = false;
+      State in = b == 0 ? entry : State{};
+      for (uint32_t p : fn_.blocks[b].preds)
+        if (p < n) meetInto(in, out_[p], index_, copies_);
+      if (!in.reached) continue;
+      if (done[b] && in == in_[b]) continue;
+      in_[b] = in;
+      done[b] = true;
+      State out = in;
+      walkBlock(b, out);
+      if (out != out_[b]) {
+        out_[b] = std::move(out);
+        for (uint32_t s : fn_.blocks[b].succs)
+          if (s < n && !queued[s]) {
+            queued[s] = true;
+            work.push_back(s);
+          }
+      }
+    }
+  }
+
+  void walkBlock(uint32_t b, State& s) {
+    const auto& instrs = fn_.blocks[b].instrs;
+    cur_block_ = b;
+    if (report_ && values_[b].size() != instrs.size()) {
+      cur_instr_ = nullptr;
+      error(fmt::format("{} {}, block {}: the slot values cover {} instructions, the block has {}", kind(), fn_.name,
+                        b, values_[b].size(), instrs.size()));
+    }
+    static const std::vector<uint32_t> kNone;
+    for (uint32_t i = 0; i < instrs.size(); ++i) {
+      cur_index_ = i;
+      cur_instr_ = &instrs[i];
+      step(s, instrs[i], i < values_[b].size() ? values_[b][i] : kNone);
+    }
+  }
+
+  // ---- the transfer function ------------------------------------------------
+
+  void step(State& s, const ptx::Instr& in, const std::vector<uint32_t>& vals) {
+    collectSlots(in, vals);
+    if (report_) structural(in);
+    const bool check = reached_;
+
+    // Uses first: every register a use covers holds the value it expects.
+    for (const SlotRef& u : slots_) {
+      if (u.def || u.reg >= mach::kNumRegIds || u.value == kNoReg) continue;
+      if (report_ && check) ++result_.uses_checked;
+      for (unsigned k = 0; k < coverCount(u); ++k) {
+        const uint32_t r = u.reg + k;
+        if (r >= mach::kNumRegIds) continue;
+        const uint32_t want = expectAt(u.value, k);
+        if (!copies_.holds(s.regs[r], want) && check)
+          error(fmt::format("{} holds {}, expected {}", mach::regName(r), tokenName(s.regs[r], r), tokenName(want)));
+      }
+    }
+
+    // Stack slots: spills and saves copy registers out, fills and restores back.
+    bool loaded = false;  // the def of a fill/restore is done here
+    const bool spill_like = in.role == ptx::MRole::Spill || in.role == ptx::MRole::Save;
+    const bool fill_like = in.role == ptx::MRole::Fill || in.role == ptx::MRole::Restore;
+    if (spill_like && isSpillStore(in)) {
+      const int64_t off = in.src[0].imm;
+      const ptx::Operand& v = in.src[1];
+      const unsigned n = (v.mbits == 64 && mach::isGpr(v.regs[0])) ? 2 : 1;
+      for (unsigned k = 0; k < n; ++k) {
+        const uint32_t r = v.regs[0] + k;
+        s.slots[off + 4 * k] = r < mach::kNumRegIds ? s.regs[r] : kUndef;
+      }
+    } else if (fill_like && isSpillLoad(in)) {
+      const int64_t off = in.src[0].imm;
+      const ptx::Operand& d = in.dst[0];
+      const unsigned n = (d.mbits == 64 && mach::isGpr(d.regs[0])) ? 2 : 1;
+      uint32_t expect = kNoReg;
+      for (const SlotRef& sl : slots_)
+        if (sl.def && sl.operand == 10) expect = sl.value;
+      for (unsigned k = 0; k < n; ++k) {
+        const uint32_t r = d.regs[0] + k;
+        const uint32_t tok = s.slot(off + 4 * k);
+        if (in.role == ptx::MRole::Fill && expect != kNoReg && !copies_.holds(tok, expect) && check)
+          error(fmt::format("the fill reads {}, which holds {}, expected {}", slotName(off + 4 * k), tokenName(tok),
+                            tokenName(expect)));
+        if (r < mach::kNumRegIds && r != mach::kRZ) s.regs[r] = tok;
+      }
+      loaded = true;
+    }
+
+    // A call changes every register the ABI lets it change, then defines its results.
+    if (in.op == ptx::Op::Call)
+      for (uint32_t r = 0; r < mach::kNumRegIds; ++r)
+        if (abi_.clobberedByCall(r)) s.regs[r] = kClobbered;
+
+    // A move within one register: it now holds both values.
+    if (in.op == ptx::Op::Mov && in.guard.kind != ptx::OperandKind::Reg && in.ndst == 1 && in.nsrc == 1 &&
+        in.dst[0].kind == ptx::OperandKind::Reg && in.src[0].kind == ptx::OperandKind::Reg &&
+        in.dst[0].regs[0] == in.src[0].regs[0] && in.dst[0].mbits == in.src[0].mbits) {
+      uint32_t src_value = kNoReg, dst_value = kNoReg;
+      for (const SlotRef& sl : slots_) (sl.def ? dst_value : src_value) = sl.value;
+      const SlotRef* d = nullptr;
+      for (const SlotRef& sl : slots_)
+        if (sl.def) d = &sl;
+      if (d && dst_value != kNoReg && d->reg < mach::kRZ) {
+        if (reached_) s.define(index_.of(dst_value));
+        for (unsigned k = 0; k < coverCount(*d); ++k) {
+          const uint32_t r = d->reg + k;
+          if (src_value != kNoReg && copies_.holds(s.regs[r], expectAt(src_value, k))) {
+            std::vector<uint32_t> m = copies_.members(s.regs[r]);
+            m.push_back(expectAt(dst_value, k));
+            s.regs[r] = copies_.token(m);
+          } else {
+            s.regs[r] = expectAt(dst_value, k);
+          }
+        }
+        if (in.op == ptx::Op::Ret) atRet(s);
+        return;
+      }
+    }
+
+    // Defs.
+    for (const SlotRef& d : slots_) {
+      if (!d.def || d.reg >= mach::kNumRegIds) continue;
+      if (reached_) s.define(index_.of(d.value));
+      if (loaded && d.operand == 10) continue;
+      for (unsigned k = 0; k < coverCount(d); ++k) {
+        const uint32_t r = d.reg + k;
+        if (r >= mach::kNumRegIds || r == mach::kRZ) continue;  // RZ drops writes (reported as structural)
+        if (r == mach::kSP && in.role == ptx::MRole::StackAdj) continue;  // the frame moves, SP stays SP
+        s.regs[r] = d.value == kNoReg ? kUndef : expectAt(d.value, k);
+      }
+    }
+
+    if (in.op == ptx::Op::Ret) atRet(s);
+  }
+
+  // A ret reads the results, and in a called function gives the caller back
+  // its callee-saved registers and its stack pointer.
+  void atRet(const State& s) {
+    if (!reached_) return;
+    for (uint32_t r : fn_.machine_rets) {
+      if (r >= mach::kNumRegIds) continue;
+      if (report_) ++result_.uses_checked;
+      if (!copies_.holds(s.regs[r], physId(r)))
+        error(fmt::format("{} holds {}, expected the function's result in {}", mach::regName(r), tokenName(s.regs[r], r),
+                          mach::regName(r)));
+    }
+    if (fn_.is_entry) return;
+    if (!copies_.holds(s.regs[mach::kSP], physId(mach::kSP)))
+      error(fmt::format("R1 (the stack pointer) holds {}, expected its value on entry", tokenName(s.regs[mach::kSP], 1)));
+    for (uint32_t r = 0; r < mach::kNumGpr; ++r)
+      if (abi_.calleeSaved(r) && !copies_.holds(s.regs[r], entryToken(r)))
+        error(fmt::format("callee-saved {} holds {}, expected its value on entry (not saved and restored)",
+                          mach::regName(r), tokenName(s.regs[r], r)));
+  }
+
+  void collectSlots(const ptx::Instr& in, const std::vector<uint32_t>& vals) {
+    slots_.clear();
+    // forEachSlot only hands out references; nothing is written through them.
+    forEachSlot(const_cast<ptx::Instr&>(in), const_cast<ptx::Function&>(fn_), [&](const Slot& sl) {
+      const size_t k = slots_.size();
+      slots_.push_back({*sl.reg, sl.mbits, sl.def, sl.operand, k < vals.size() ? vals[k] : kNoReg});
+    });
+    if (report_ && vals.size() != slots_.size())
+      error(fmt::format("the slot values list {} slots, the instruction has {}", vals.size(), slots_.size()));
+  }
+
+  // Register classes, alignment, the register count, RZ and R1.
+  void structural(const ptx::Instr& in) {
+    for (const SlotRef& sl : slots_) {
+      const uint32_t r = sl.reg;
+      if (r >= mach::kNumRegIds) {
+        error(fmt::format("register id {} is not a machine register", r));
+        continue;
+      }
+      if (sl.mbits == 1 && !mach::isPred(r))
+        error(fmt::format("a predicate is in {}", mach::regName(r)));
+      if (sl.mbits > 1 && mach::isPred(r)) error(fmt::format("a {}-bit value is in {}", sl.mbits, mach::regName(r)));
+      if (sl.mbits == 64 && mach::isGpr(r) && r % 2 != 0)
+        error(fmt::format("the 64-bit pair {}:{} starts at an odd register", mach::regName(r), mach::regName(r + 1)));
+      if (mach::isGpr(r) && r != mach::kRZ) {
+        const uint32_t last = r + coverCount(sl) - 1;
+        if (last >= fn_.machine_regs)
+          error(fmt::format("{} is at or above the function's register count {}", mach::regName(last),
+                            fn_.machine_regs));
+      }
+      if (!sl.def) continue;
+      for (unsigned k = 0; k < coverCount(sl); ++k) {
+        if (r + k == mach::kRZ) error("RZ is written");
+        if (r + k == mach::kSP && in.role != ptx::MRole::StackAdj)
+          error(fmt::format("R1 (the stack pointer) is written by a {} instruction", ptx::mroleName(in.role)));
+      }
+    }
+    const bool spill_like = in.role == ptx::MRole::Spill || in.role == ptx::MRole::Save;
+    const bool fill_like = in.role == ptx::MRole::Fill || in.role == ptx::MRole::Restore;
+    if (spill_like && !isSpillStore(in))
+      error(fmt::format("a {} that is not `st.local [R1+off], R`", ptx::mroleName(in.role)));
+    if (fill_like && !isSpillLoad(in))
+      error(fmt::format("a {} that is not `ld.local R, [R1+off]`", ptx::mroleName(in.role)));
+    if ((spill_like && isSpillStore(in)) || (fill_like && isSpillLoad(in))) {
+      if (in.src[0].regs[0] != mach::kSP)
+        error(fmt::format("a {} addressed from {}, not from R1", ptx::mroleName(in.role),
+                          in.src[0].regs[0] == kNoReg ? std::string("a symbol") : mach::regName(in.src[0].regs[0])));
+    }
+  }
+
+  // ---- messages -------------------------------------------------------------
+
+  // `reg`: the register holding the token, when known, to say where it came from at a join.
+  std::string tokenName(uint32_t t, uint32_t reg = kNoReg) const {
+    if (reg != kNoReg) return tokenName(t) + conflictDetail(reg, t);
+    if (t == kClobbered) return "a value clobbered by a call";
+    if (t == kUndef) return "no value";
+    if (t == kConflict) return "different values on different paths";
+    if (copies_.isSet(t)) {
+      std::string all;
+      for (uint32_t m : copies_.members(t)) all += (all.empty() ? "" : " = ") + tokenName(m);
+      return all;
+    }
+    if (t >= kEntryBase && t < kEntryBase + mach::kNumRegIds) return "the entry value of " + mach::regName(t - kEntryBase);
+    if (isPhysId(t) && physOf(t) < mach::kNumRegIds) return mach::regName(physOf(t));
+    if (t < names_.size() && !names_[t].empty()) return names_[t];
+    return fmt::format("%v{}", t);
+  }
+
+  // When `reg` still holds what the block started with and the predecessors
+  // left different things there, what each of them left.
+  std::string conflictDetail(uint32_t reg, uint32_t token) const {
+    if (!report_ || reg >= mach::kNumRegIds || cur_block_ >= in_.size()) return "";
+    if (in_[cur_block_].regs[reg] != token) return "";
+    std::vector<std::pair<std::string, uint32_t>> from;
+    for (uint32_t p : fn_.blocks[cur_block_].preds)
+      if (p < out_.size() && out_[p].reached) from.push_back({fmt::format("block {}", p), out_[p].regs[reg]});
+    if (cur_block_ == 0) from.push_back({"entry", entryState().regs[reg]});
+    bool differ = false;
+    for (const auto& f : from) differ |= f.second != from[0].second;
+    if (!differ) return "";
+    std::string s;
+    for (const auto& [where, t] : from)
+      s += fmt::format("{}{}: {}", s.empty() ? "" : "; ", where, t == kConflict ? std::string("different values") : tokenName(t));
+    return " (" + s + ")";
+  }
+
+  static std::string slotName(int64_t off) {
+    return off < 0 ? fmt::format("[R1-{}]", -off) : fmt::format("[R1+{}]", off);
+  }
+
+  std::string instrText(const ptx::Instr& in) {
+    try {
+      if (!shell_) {
+        shell_ = std::make_unique<ptx::Function>();
+        shell_->name = fn_.name;
+        shell_->is_entry = fn_.is_entry;
+        shell_->calls = fn_.calls;
+        shell_->regs.resize(mach::kNumRegIds);
+        for (uint32_t r = 0; r < mach::kNumRegIds; ++r) shell_->regs[r].name = mach::regName(r);
+        shell_->blocks.resize(fn_.blocks.size());
+        for (size_t b = 0; b < fn_.blocks.size(); ++b) shell_->blocks[b].label = fn_.blocks[b].label;
+      }
+      return ptx::printInstr(empty_module_, *shell_, in);
+    } catch (const std::exception&) {
+      return ptx::opName(in.op);
+    }
+  }
+
+  void error(const std::string& what) {
+    if (!report_) return;
+    if (!cur_instr_) {
+      result_.errors.push_back(what);
+      return;
+    }
+    const std::string where = cur_instr_->loc.line ? fmt::format("line {}", cur_instr_->loc.line)
+                                                   : fmt::format("instruction {}", cur_index_);
+    result_.errors.push_back(fmt::format("{} {}, block {} ({}) `{}`: {}", kind(), fn_.name, cur_block_, where,
+                                         instrText(*cur_instr_), what));
+  }
+};
+
+}  // namespace
+
+CheckResult checkAllocation(const ptx::Function& fn, const SlotValues& values, const ptx::mach::Abi& abi,
+                            const std::vector<std::string>& names) {
+  return Checker(fn, values, abi, names).run();
+}
+
+}  // namespace rfsim::backend

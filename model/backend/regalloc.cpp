@@ -1,0 +1,317 @@
+// Register allocation (regalloc.h): an interference graph over the virtual
+// values with the physical registers as per-node exclusions, Chaitin-Briggs
+// simplify/select with optimistic colouring, and spill / predicate-to-GPR
+// rewriting until every value has a register.
+//
+// Single GPRs and aligned pairs share one register file, so a plain degree
+// count is not a colourability test. Degrees are weighted as in Smith,
+// Ramsey and Holloway, "A generalized algorithm for graph-coloring register
+// allocation" (PLDI 2004): a neighbour counts for the most registers of the
+// node's class it can take away (a pair takes two singles; a single or a pair
+// takes one pair, because pairs are aligned). A node whose weighted degree is
+// below the number of registers it may use is trivially colourable.
+#include <bitset>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "backend/ra_internal.h"
+#include "backend/regalloc.h"
+#include "common/error.h"
+#include "ptx/analysis/loops.h"
+
+namespace rfsim::backend {
+
+namespace {
+
+using ra::BitSet;
+using RegSet = std::bitset<ptx::mach::kNumRegIds>;
+constexpr uint32_t kNone = ptx::kNoReg;
+
+struct Graph {
+  uint32_t nv = 0;
+  std::vector<RegClass> cls;
+  std::vector<bool> present;                 // referenced by some instruction
+  std::vector<std::vector<uint32_t>> adj;    // virtual neighbours, same register file
+  std::vector<uint64_t> matrix;              // nv x nv adjacency bits
+  std::vector<RegSet> forbid;                // physical registers the node may not take
+  std::vector<std::vector<uint32_t>> moves;  // move partners (value ids: virtual or physId)
+  std::vector<double> cost;                  // Chaitin: sum of 10^depth over defs and uses
+};
+
+bool sameFile(RegClass a, RegClass b) { return (a == RegClass::Pred) == (b == RegClass::Pred); }
+
+// How many of `n`'s candidate registers a neighbour of class `m` can take.
+unsigned worst(RegClass n, RegClass m) { return n == RegClass::Gpr && m == RegClass::Pair ? 2 : 1; }
+
+void addEdge(Graph& g, uint32_t a, uint32_t b) {
+  if (a == b || !sameFile(g.cls[a], g.cls[b])) return;
+  const uint64_t bit = uint64_t(a) * g.nv + b;
+  if ((g.matrix[bit >> 6] >> (bit & 63)) & 1) return;
+  const uint64_t bit2 = uint64_t(b) * g.nv + a;
+  g.matrix[bit >> 6] |= uint64_t{1} << (bit & 63);
+  g.matrix[bit2 >> 6] |= uint64_t{1} << (bit2 & 63);
+  g.adj[a].push_back(b);
+  g.adj[b].push_back(a);
+}
+
+// Interference between two value indices (ra::ValueSpace numbering).
+void interfere(Graph& g, uint32_t a, uint32_t b) {
+  const bool pa = a >= g.nv, pb = b >= g.nv;
+  if (pa && pb) return;
+  if (pa) g.forbid[b].set(a - g.nv);
+  else if (pb) g.forbid[a].set(b - g.nv);
+  else addEdge(g, a, b);
+}
+
+Graph buildGraph(MFunction& f, const RaOptions& opt) {
+  Graph g;
+  g.nv = static_cast<uint32_t>(f.fn.regs.size());
+  const ra::ValueSpace vs{g.nv};
+  g.cls.resize(g.nv);
+  for (uint32_t v = 0; v < g.nv; ++v) g.cls[v] = classOfBits(f.vbits[v]);
+  g.present.assign(g.nv, false);
+  g.adj.assign(g.nv, {});
+  g.matrix.assign((uint64_t(g.nv) * g.nv + 63) / 64, 0);
+  g.forbid.assign(g.nv, RegSet());
+  g.moves.assign(g.nv, {});
+  g.cost.assign(g.nv, 0.0);
+
+  RegSet clobber;
+  for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)
+    if (opt.abi.clobberedByCall(r)) clobber.set(r);
+
+  const ra::BlockLive bl = ra::solveLiveness(f, vs);
+  const ptx::LoopInfo loops = ptx::findLoops(f.fn);
+  ra::InstrEffects fx;
+  for (size_t b = 0; b < f.fn.blocks.size(); ++b) {
+    const double w = std::pow(10.0, std::min<uint32_t>(b < loops.depth.size() ? loops.depth[b] : 0, 12));
+    BitSet live = bl.out[b];
+    auto& instrs = f.fn.blocks[b].instrs;
+    for (size_t k = instrs.size(); k-- > 0;) {
+      ra::instrEffects(f, instrs[k], vs, fx);
+      for (const ra::Def& d : fx.defs)
+        if (d.idx < g.nv) g.present[d.idx] = true, g.cost[d.idx] += w;
+      for (uint32_t u : fx.uses)
+        if (u < g.nv) g.present[u] = true, g.cost[u] += w;
+      if (fx.ends_path) live.clear();
+      for (size_t i = 0; i < fx.defs.size(); ++i) {
+        const uint32_t d = fx.defs[i].idx;
+        live.forEach([&](uint32_t l) {
+          if (l == d || (fx.is_move && l == fx.move_src)) return;
+          interfere(g, d, l);
+        });
+        for (size_t j = 0; j < i; ++j)
+          if (fx.defs[j].idx != d) interfere(g, d, fx.defs[j].idx);
+      }
+      if (fx.is_call) {
+        // Every value live across the call loses the registers it clobbers.
+        live.forEach([&](uint32_t l) {
+          if (l >= g.nv) return;
+          for (const ra::Def& d : fx.defs)
+            if (d.idx == l) return;
+          g.forbid[l] |= clobber;
+        });
+      }
+      if (fx.is_move) {
+        const uint32_t d = fx.move_dst, s = fx.move_src;
+        if (d < g.nv) g.moves[d].push_back(vs.id(s));
+        if (s < g.nv) g.moves[s].push_back(vs.id(d));
+      }
+      for (const ra::Def& d : fx.defs)
+        if (!d.guarded) live.reset(d.idx);
+      for (uint32_t u : fx.uses) live.set(u);
+    }
+    if (b == 0) {
+      // The entry defines the register arguments before block 0.
+      for (uint32_t e : f.entry_defs) {
+        if (!isPhysId(e) || physOf(e) >= ptx::mach::kNumRegIds || physOf(e) == ptx::mach::kRZ) continue;
+        const uint32_t ei = g.nv + physOf(e);
+        live.forEach([&](uint32_t l) {
+          if (l != ei) interfere(g, ei, l);
+        });
+      }
+    }
+  }
+  return g;
+}
+
+// The registers of each class in the order they are offered.
+struct Palette {
+  std::vector<uint32_t> gpr, pair, pred;
+  RegSet no_pair;  // words whose aligned pair can never be allocated (R0 beside R1, the last odd one)
+};
+
+Palette makePalette(const RaOptions& opt) {
+  using namespace ptx::mach;
+  const uint32_t max = std::min<uint32_t>(opt.max_regs, kRZ);
+  Palette p;
+  auto usable = [&](uint32_t r) { return r < max && r != kSP && r != kRZ; };
+  auto saved = [&](uint32_t r) { return !opt.is_entry && opt.abi.calleeSaved(r); };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint32_t r = 0; r < max; ++r)
+      if (usable(r) && saved(r) == (pass == 1)) p.gpr.push_back(r);
+    for (uint32_t r = 0; r + 1 < max; r += 2)
+      if (usable(r) && usable(r + 1) && (saved(r) || saved(r + 1)) == (pass == 1)) p.pair.push_back(r);
+  }
+  for (uint32_t k = 0; k < kNumPred; ++k) p.pred.push_back(kPredBase + k);
+  p.no_pair.set();
+  for (uint32_t r : p.pair) p.no_pair.reset(r), p.no_pair.reset(r + 1);
+  return p;
+}
+
+const std::vector<uint32_t>& colours(const Palette& p, RegClass c) {
+  return c == RegClass::Pred ? p.pred : c == RegClass::Pair ? p.pair : p.gpr;
+}
+
+bool fits(RegClass c, uint32_t r, const RegSet& blocked) {
+  return !blocked.test(r) && (c != RegClass::Pair || !blocked.test(r + 1));
+}
+
+// Simplify and select. Returns each node's colour (kNone: not coloured).
+std::vector<uint32_t> colourGraph(const Graph& g, const Palette& pal, const std::vector<uint8_t>& flags,
+                                  const std::string& fname) {
+  const uint32_t n = g.nv;
+  std::vector<uint32_t> deg(n, 0), avail(n, 0);
+  std::vector<uint8_t> removed(n, 1), queued(n, 0);
+  std::vector<uint32_t> low, stack;
+  uint32_t remaining = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (!g.present[v]) continue;
+    removed[v] = 0;
+    ++remaining;
+    for (uint32_t r : colours(pal, g.cls[v])) avail[v] += fits(g.cls[v], r, g.forbid[v]);
+    if (avail[v] == 0 && (flags[v] & ra::kNoSpill) && (g.cls[v] != RegClass::Pred || (flags[v] & ra::kNoConvert)))
+      throw Error(fname + ": register allocation is impossible: value " + std::to_string(v) +
+                  " has no register it may use (max_regs too small for the calling convention?)");
+    for (uint32_t m : g.adj[v]) deg[v] += worst(g.cls[v], g.cls[m]);
+  }
+  for (uint32_t v = n; v-- > 0;)
+    if (!removed[v] && deg[v] < avail[v]) low.push_back(v), queued[v] = 1;
+  auto spillCost = [&](uint32_t v) {
+    const bool fixed = g.cls[v] == RegClass::Pred ? (flags[v] & ra::kNoConvert) : (flags[v] & ra::kNoSpill);
+    if (fixed) return std::numeric_limits<double>::infinity();
+    return g.cost[v] / std::max<uint32_t>(deg[v], 1);
+  };
+  while (remaining > 0) {
+    uint32_t v = kNone;
+    while (!low.empty() && v == kNone) {
+      const uint32_t c = low.back();
+      low.pop_back();
+      if (!removed[c]) v = c;
+    }
+    if (v == kNone) {
+      // Blocked: push the cheapest spill candidate optimistically (Briggs).
+      double best = std::numeric_limits<double>::infinity();
+      for (uint32_t c = 0; c < n; ++c) {
+        if (removed[c]) continue;
+        const double sc = spillCost(c);
+        if (v == kNone || sc < best) v = c, best = sc;
+      }
+    }
+    removed[v] = 1;
+    --remaining;
+    stack.push_back(v);
+    for (uint32_t m : g.adj[v]) {
+      if (removed[m]) continue;
+      deg[m] -= worst(g.cls[m], g.cls[v]);
+      if (deg[m] < avail[m] && !queued[m]) low.push_back(m), queued[m] = 1;
+    }
+  }
+  std::vector<uint32_t> colour(n, kNone);
+  uint32_t high = 0;  // one past the highest GPR given so far
+  for (size_t i = stack.size(); i-- > 0;) {
+    const uint32_t v = stack[i];
+    RegSet blocked = g.forbid[v];
+    for (uint32_t m : g.adj[v]) {
+      if (colour[m] == kNone) continue;
+      blocked.set(colour[m]);
+      if (g.cls[m] == RegClass::Pair) blocked.set(colour[m] + 1);
+    }
+    const auto& pal_v = colours(pal, g.cls[v]);
+    // Biased colouring: a move partner's register first, if it is allowed.
+    for (uint32_t p : g.moves[v]) {
+      const uint32_t r = isPhysId(p) ? physOf(p) : colour[p];
+      if (r == kNone) continue;
+      if (std::find(pal_v.begin(), pal_v.end(), r) != pal_v.end() && fits(g.cls[v], r, blocked)) {
+        colour[v] = r;
+        break;
+      }
+    }
+    // A single word then fills the free half of a pair whose other half is
+    // taken, in palette order, so whole pairs stay free for 64-bit values;
+    // only below the highest register already given, so that the register
+    // count does not grow for it.
+    if (colour[v] == kNone && g.cls[v] == RegClass::Gpr)
+      for (uint32_t r : pal_v)
+        if (r < high && fits(g.cls[v], r, blocked) && (blocked.test(r ^ 1) || pal.no_pair.test(r))) {
+          colour[v] = r;
+          break;
+        }
+    if (colour[v] == kNone)
+      for (uint32_t r : pal_v)
+        if (fits(g.cls[v], r, blocked)) {
+          colour[v] = r;
+          break;
+        }
+    if (colour[v] != kNone && g.cls[v] != RegClass::Pred)
+      high = std::max(high, colour[v] + (g.cls[v] == RegClass::Pair ? 2 : 1));
+  }
+  return colour;
+}
+
+}  // namespace
+
+RaResult allocateRegisters(MFunction& f, const RaOptions& opt) {
+  RaResult res;
+  if (f.vbits.size() != f.fn.regs.size() || f.origin.size() != f.fn.regs.size())
+    throw Error(f.fn.name + ": the MFunction's vbits/origin do not cover its registers");
+  const Palette pal = makePalette(opt);
+  if (pal.gpr.empty()) throw Error(f.fn.name + ": max_regs " + std::to_string(opt.max_regs) + " leaves no register");
+  std::vector<uint8_t> flags(f.fn.regs.size(), 0);
+  constexpr uint32_t kMaxRounds = 64;
+  for (;;) {
+    if (++res.rounds > kMaxRounds)
+      throw Error(f.fn.name + ": register allocation did not converge in " + std::to_string(kMaxRounds) + " rounds");
+    const Graph g = buildGraph(f, opt);
+    const std::vector<uint32_t> colour = colourGraph(g, pal, flags, f.fn.name);
+    std::vector<uint8_t> pick_spill(g.nv, 0), pick_conv(g.nv, 0);
+    bool failed = false;
+    for (uint32_t v = 0; v < g.nv; ++v) {
+      if (!g.present[v] || colour[v] != kNone) continue;
+      failed = true;
+      const bool pred = g.cls[v] == RegClass::Pred;
+      const uint8_t fixed = pred ? ra::kNoConvert : ra::kNoSpill;
+      auto& pick = pred ? pick_conv : pick_spill;
+      if (!(flags[v] & fixed)) {
+        pick[v] = 1;
+        continue;
+      }
+      // A spill temporary found no register: free one by evicting its
+      // cheapest evictable neighbour instead.
+      uint32_t best = kNone;
+      for (uint32_t m : g.adj[v])
+        if (!(flags[m] & fixed) && (g.cls[m] == RegClass::Pred) == pred && (best == kNone || g.cost[m] < g.cost[best]))
+          best = m;
+      if (best == kNone)
+        throw Error(f.fn.name + ": register allocation is impossible: no register left for value " +
+                    f.fn.regs[v].name + " (max_regs " + std::to_string(opt.max_regs) + ")");
+      pick[best] = 1;
+    }
+    if (!failed) {
+      res.assign.assign(g.nv, kNone);
+      for (uint32_t v = 0; v < g.nv; ++v)
+        if (g.present[v]) res.assign[v] = colour[v];
+      return res;
+    }
+    std::vector<uint32_t> spill, conv;
+    for (uint32_t v = 0; v < g.nv; ++v) {
+      if (pick_spill[v]) spill.push_back(v);
+      if (pick_conv[v]) conv.push_back(v);
+    }
+    if (!spill.empty()) ra::spillValues(f, spill, flags, res);
+    if (!conv.empty()) ra::predsToGpr(f, conv, flags, res);
+  }
+}
+
+}  // namespace rfsim::backend

@@ -1,0 +1,359 @@
+// The back end's report tables (report.h).
+#include "backend/report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "ptx/machine.h"
+
+namespace rfsim::backend {
+
+namespace {
+
+// Functions reachable from `root` in the call graph, `root` included.
+std::vector<bool> reachable(const ptx::CallGraph& cg, uint32_t root) {
+  std::vector<bool> seen(cg.callees.size(), false);
+  std::vector<uint32_t> work{root};
+  seen[root] = true;
+  while (!work.empty()) {
+    const uint32_t f = work.back();
+    work.pop_back();
+    for (uint32_t c : cg.callees[f])
+      if (!seen[c]) seen[c] = true, work.push_back(c);
+  }
+  return seen;
+}
+
+std::string ratioText(const std::optional<double>& r) { return r ? fmt::format("{:.2f}", *r) : "—"; }
+std::string ptxasRegsText(int32_t r) { return r < 0 ? "—" : std::to_string(r); }
+
+// Distance from ptxas on a log scale, so 2x over and 2x under weigh the same.
+double distance(const PtxasRow& r) { return r.ratio && *r.ratio > 0 ? std::fabs(std::log(*r.ratio)) : 0.0; }
+
+// Pads a UTF-8 string that may hold "—" (3 bytes, 1 column) to `w` columns.
+std::string pad(const std::string& s, size_t w, bool right = true) {
+  size_t cols = 0;
+  for (unsigned char c : s) cols += (c & 0xC0) != 0x80;
+  const std::string fill(cols < w ? w - cols : 0, ' ');
+  return right ? fill + s : s + fill;
+}
+
+}  // namespace
+
+std::string registerRanges(const std::vector<uint32_t>& regs) {
+  std::vector<uint32_t> r = regs;
+  std::sort(r.begin(), r.end());
+  r.erase(std::unique(r.begin(), r.end()), r.end());
+  if (r.empty()) return "-";
+  std::string out;
+  for (size_t i = 0; i < r.size();) {
+    size_t j = i;
+    while (j + 1 < r.size() && r[j + 1] == r[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += ptx::mach::regName(r[i]);
+    if (j > i) out += "-" + ptx::mach::regName(r[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::vector<CallGraphRow> callGraphRows(const CompiledModule& cm) {
+  const ptx::Module& m = cm.machine;
+  std::vector<CallGraphRow> rows;
+  for (const FunctionReport& r : cm.functions) {
+    CallGraphRow row;
+    row.name = r.name;
+    row.entry = r.entry;
+    for (uint32_t c : cm.callgraph.callees[r.index]) row.callees.push_back(m.functions[c].name);
+    row.fru = r.fru;
+    row.max_stack_depth = r.max_stack_depth;
+    row.recursive = r.recursive;
+    if (r.entry) {
+      const std::vector<bool> reach = reachable(cm.callgraph, r.index);
+      uint32_t largest = 0;
+      for (const FunctionReport& f : cm.functions)
+        if (reach[f.index] && f.index != r.index) largest = std::max(largest, f.fru);
+      row.low_watermark = uint64_t{r.fru} + largest;
+      row.high_watermark = r.max_stack_depth;
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+uint32_t staticSharedBytes(const ptx::Module& m, const ptx::CallGraph& cg, uint32_t kernel) {
+  std::vector<bool> counted(m.symbols.size(), false);
+  uint64_t bytes = 0;
+  auto count = [&](uint32_t s) {
+    if (s >= m.symbols.size() || counted[s]) return;
+    const ptx::Symbol& sym = m.symbols[s];
+    if (sym.space != ptx::Space::Shared || sym.is_extern) return;
+    counted[s] = true;
+    const uint64_t align = std::max<uint64_t>(sym.align, 1);
+    bytes = (bytes + align - 1) / align * align + sym.size;
+  };
+  for (uint32_t s = 0; s < m.symbols.size(); ++s)
+    if (m.symbols[s].owner == static_cast<int32_t>(kernel)) count(s);
+  const std::vector<bool> reach = reachable(cg, kernel);
+  for (uint32_t f = 0; f < m.functions.size(); ++f) {
+    if (!reach[f]) continue;
+    for (const auto& bb : m.functions[f].blocks)
+      for (const auto& in : bb.instrs)
+        for (uint8_t k = 0; k < in.nsrc; ++k)
+          if (in.src[k].sym != ptx::kNoSym) count(in.src[k].sym);
+  }
+  return static_cast<uint32_t>(bytes);
+}
+
+std::vector<KernelOccupancy> occupancyRows(const CompiledModule& cm, const config::GpuConfig& cfg,
+                                           uint32_t default_block) {
+  std::vector<KernelOccupancy> rows;
+  for (const FunctionReport& r : cm.functions) {
+    if (!r.entry) continue;
+    const ptx::Function& fn = cm.machine.functions[r.index];
+    KernelOccupancy k;
+    k.kernel = r.name;
+    auto product = [](const uint32_t d[3]) {
+      return std::max(1u, d[0]) * std::max(1u, d[1]) * std::max(1u, d[2]);
+    };
+    if (fn.reqntid[0]) k.threads = product(fn.reqntid), k.threads_from = "reqntid";
+    else if (fn.maxntid[0]) k.threads = product(fn.maxntid), k.threads_from = "maxntid";
+    else k.threads = default_block, k.threads_from = "default";
+    k.regs = r.tree_regs;
+    k.shared = staticSharedBytes(cm.machine, cm.callgraph, r.index);
+    try {
+      k.occupancy = computeOccupancy(cfg, {k.threads, k.regs, k.shared}, r.name);
+    } catch (const Error& e) {
+      k.error = e.what();
+    }
+    rows.push_back(std::move(k));
+  }
+  return rows;
+}
+
+PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas) {
+  PtxasComparison c;
+  PtxasSummary& s = c.summary;
+  for (const FunctionReport& r : cm.functions) {
+    const PtxasFunction* p = ptxas.find(r.name);
+    if (!p) {
+      s.missing.push_back(r.name);
+      continue;
+    }
+    PtxasRow row;
+    row.name = r.name;
+    row.entry = r.entry;
+    row.ours_regs = r.entry ? r.tree_regs : r.regs;
+    row.ptxas_regs = p->registers;
+    if (p->registers > 0) {
+      row.ratio = double(row.ours_regs) / double(p->registers);
+      row.within = std::fabs(double(row.ours_regs) - p->registers) <= kPtxasTolerance * p->registers;
+    }
+    row.ours_spill_store = r.spill_store_bytes;
+    row.ours_spill_load = r.spill_load_bytes;
+    row.ptxas_spill_store = p->spill_stores;
+    row.ptxas_spill_load = p->spill_loads;
+    row.ours_frame = r.frame_bytes;
+    row.ptxas_frame = p->stack_frame;
+    ++s.functions;
+    if (r.entry && row.ratio) {
+      ++s.kernels;
+      if (row.within) ++s.kernels_within;
+    }
+    if (p->spill_stores > 0 && r.spill_store_bytes == 0) s.spill_disagreements.push_back(r.name);
+    if (p->spill_stores == 0 && r.spill_store_bytes > 0) s.spill_extra.push_back(r.name);
+    c.rows.push_back(std::move(row));
+  }
+  s.spill_agreement = s.spill_disagreements.empty();
+  for (const PtxasRow& r : c.rows)
+    if (r.entry && r.ratio && !r.within) s.worst.push_back(r);
+  std::stable_sort(s.worst.begin(), s.worst.end(),
+                   [](const PtxasRow& a, const PtxasRow& b) { return distance(a) > distance(b); });
+  if (s.worst.size() > 3) s.worst.resize(3);
+  return c;
+}
+
+std::string summaryLine(const PtxasSummary& s) {
+  std::string out = fmt::format("{} of {} kernels within ±25 % of ptxas' registers", s.kernels_within, s.kernels);
+  if (!s.worst.empty()) {
+    out += "; farthest:";
+    for (size_t i = 0; i < s.worst.size(); ++i)
+      out += fmt::format("{} {} {} vs {} ({})", i ? "," : "", s.worst[i].name, s.worst[i].ours_regs,
+                         s.worst[i].ptxas_regs, ratioText(s.worst[i].ratio));
+  }
+  out += s.spill_agreement ? "; spill agreement: yes" : "; spill agreement: NO (ptxas spills, we do not:";
+  if (!s.spill_agreement)
+    for (size_t i = 0; i < s.spill_disagreements.size(); ++i)
+      out += (i ? ", " : " ") + s.spill_disagreements[i] + (i + 1 == s.spill_disagreements.size() ? ")" : "");
+  if (!s.spill_extra.empty()) out += fmt::format("; {} functions spill where ptxas does not", s.spill_extra.size());
+  if (!s.missing.empty()) out += fmt::format("; {} functions not in the ptxas report", s.missing.size());
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Text tables.
+
+std::string functionTable(const CompiledModule& cm) {
+  std::string out = fmt::format("{:<36} {:>6} {:>5} {:>4} {:>4} {:<14} {:>4} {:>5} {:>9} {:>9} {:>11} {:>7} {:>8}\n",
+                                "function", "kind", "limit", "regs", "tree", "callee-saved", "FRU", "frame",
+                                "spill s/l", "save/rst", "spill B s/l", "in/out", "alloc ms");
+  for (const FunctionReport& r : cm.functions) {
+    out += fmt::format("{:<36} {:>6} {:>5} {:>4} {:>4} {:<14} {:>4} {:>5} {:>9} {:>9} {:>11} {:>7} {:>8.2f}\n",
+                       r.name, r.entry ? "kernel" : "func", r.max_regs, r.regs,
+                       r.entry ? std::to_string(r.tree_regs) : "", registerRanges(r.callee_saved), r.fru,
+                       r.frame_bytes, fmt::format("{}/{}", r.spill_stores, r.spill_loads),
+                       fmt::format("{}/{}", r.saves, r.restores),
+                       fmt::format("{}/{}", r.spill_store_bytes, r.spill_load_bytes),
+                       fmt::format("{}/{}", r.instrs_in, r.instrs_out), r.alloc_ms);
+  }
+  return out;
+}
+
+std::string callGraphTable(const CompiledModule& cm) {
+  std::string out = fmt::format("{:<36} {:>4} {:>8} {:>5} {:>9}  {}\n", "function", "FRU", "MaxStack", "recur",
+                                "low/high", "callees");
+  for (const CallGraphRow& r : callGraphRows(cm)) {
+    std::string callees;
+    for (const auto& c : r.callees) callees += (callees.empty() ? "" : ", ") + c;
+    out += fmt::format("{:<36} {:>4} {:>8} {:>5} {:>9}  {}\n", r.name, r.fru, r.max_stack_depth,
+                       r.recursive ? "yes" : "", r.entry ? fmt::format("{}/{}", r.low_watermark, r.high_watermark) : "",
+                       callees.empty() ? "-" : callees);
+  }
+  return out;
+}
+
+std::string occupancyTable(const std::vector<KernelOccupancy>& rows) {
+  std::string out = fmt::format("{:<36} {:>8} {:>5} {:>7}  {}\n", "kernel", "threads", "regs", "shared", "occupancy");
+  for (const KernelOccupancy& k : rows)
+    out += fmt::format("{:<36} {:>8} {:>5} {:>7}  {}\n", k.kernel,
+                       k.threads_from == "default" ? std::to_string(k.threads)
+                                                   : fmt::format("{} ({})", k.threads, k.threads_from),
+                       k.regs, k.shared, k.occupancy ? k.occupancy->describe() : "cannot launch: " + k.error);
+  return out;
+}
+
+std::string ptxasTable(const PtxasComparison& c) {
+  std::string out = fmt::format("{:<36} {:>4} {:>5} {:>5} {:>6} {:>12} {:>12} {:>11}\n", "function", "regs", "ptxas",
+                                "ratio", "±25%", "spill st B", "spill ld B", "frame B");
+  for (const PtxasRow& r : c.rows) {
+    out += fmt::format("{:<36} {:>4} {} {} {:>6} {:>12} {:>12} {:>11}\n", r.name, r.ours_regs,
+                       pad(ptxasRegsText(r.ptxas_regs), 5), pad(ratioText(r.ratio), 5),
+                       r.ratio ? (r.within ? "yes" : "NO") : "",
+                       fmt::format("{}/{}", r.ours_spill_store, r.ptxas_spill_store),
+                       fmt::format("{}/{}", r.ours_spill_load, r.ptxas_spill_load),
+                       fmt::format("{}/{}", r.ours_frame, r.ptxas_frame));
+  }
+  out += summaryLine(c.summary) + "\n";
+  return out;
+}
+
+std::string ptxasMarkdownHeader() {
+  return "| workload | function | kind | regs | ptxas | ratio | ±25 % | spill st B (ours/ptxas) | "
+         "spill ld B (ours/ptxas) | frame B (ours/ptxas) |\n"
+         "|---|---|---|--:|--:|--:|:-:|--:|--:|--:|\n";
+}
+
+std::string ptxasMarkdownRows(const std::string& workload, const PtxasComparison& c) {
+  std::string out;
+  for (const PtxasRow& r : c.rows) {
+    // Long mangled names break the table's layout; a code span keeps them whole.
+    out += fmt::format("| {} | `{}` | {} | {} | {} | {} | {} | {}/{} | {}/{} | {}/{} |\n", workload, r.name,
+                       r.entry ? "kernel" : "func", r.ours_regs, ptxasRegsText(r.ptxas_regs), ratioText(r.ratio),
+                       r.ratio ? (r.within ? "yes" : "**no**") : "", r.ours_spill_store, r.ptxas_spill_store,
+                       r.ours_spill_load, r.ptxas_spill_load, r.ours_frame, r.ptxas_frame);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// JSON.
+
+nlohmann::json reportJson(const CompiledModule& cm, const std::vector<KernelOccupancy>& occ,
+                          const PtxasComparison* ptxas) {
+  using nlohmann::json;
+  json fns = json::array();
+  for (const FunctionReport& r : cm.functions) {
+    fns.push_back({{"name", r.name},
+                   {"kind", r.entry ? "kernel" : "function"},
+                   {"max_regs", r.max_regs},
+                   {"regs", r.regs},
+                   {"tree_regs", r.tree_regs},
+                   {"callee_saved", r.callee_saved},
+                   {"callee_saved_ranges", registerRanges(r.callee_saved)},
+                   {"fru", r.fru},
+                   {"frame_bytes", r.frame_bytes},
+                   {"spill_slot_bytes", r.spill_bytes},
+                   {"spill_stores", r.spill_stores},
+                   {"spill_loads", r.spill_loads},
+                   {"saves", r.saves},
+                   {"restores", r.restores},
+                   {"spill_store_bytes", r.spill_store_bytes},
+                   {"spill_load_bytes", r.spill_load_bytes},
+                   {"arg_moves", r.arg_moves},
+                   {"instrs_in", r.instrs_in},
+                   {"instrs_out", r.instrs_out},
+                   {"max_stack_depth", r.max_stack_depth},
+                   {"recursive", r.recursive},
+                   {"spilled_values", r.ra.spilled_values},
+                   {"ra_rounds", r.ra.rounds},
+                   {"checked_uses", r.checked_uses},
+                   {"alloc_ms", r.alloc_ms}});
+  }
+  json cg = json::array();
+  for (const CallGraphRow& r : callGraphRows(cm)) {
+    json row = {{"name", r.name}, {"callees", r.callees}, {"fru", r.fru}, {"max_stack_depth", r.max_stack_depth},
+                {"recursive", r.recursive}};
+    if (r.entry) row["low_watermark"] = r.low_watermark, row["high_watermark"] = r.high_watermark;
+    cg.push_back(std::move(row));
+  }
+  json oc = json::array();
+  for (const KernelOccupancy& k : occ) {
+    json row = {{"kernel", k.kernel}, {"threads", k.threads}, {"threads_from", k.threads_from},
+                {"regs", k.regs}, {"shared", k.shared}};
+    if (k.occupancy) {
+      json lim = json::array();
+      for (Limiter l : k.occupancy->limiters) lim.push_back(limiterName(l));
+      row["blocks"] = k.occupancy->blocks;
+      row["warps"] = k.occupancy->warps;
+      row["occupancy"] = k.occupancy->occupancy;
+      row["limiters"] = lim;
+    } else {
+      row["error"] = k.error;
+    }
+    oc.push_back(std::move(row));
+  }
+  json out = {{"file", cm.machine.file}, {"functions", fns}, {"callgraph", cg}, {"occupancy", oc}};
+  if (ptxas) {
+    json rows = json::array();
+    for (const PtxasRow& r : ptxas->rows) {
+      json row = {{"name", r.name},
+                  {"kind", r.entry ? "kernel" : "function"},
+                  {"regs", r.ours_regs},
+                  {"ptxas_regs", r.ptxas_regs < 0 ? json() : json(r.ptxas_regs)},
+                  {"spill_store_bytes", r.ours_spill_store},
+                  {"ptxas_spill_store_bytes", r.ptxas_spill_store},
+                  {"spill_load_bytes", r.ours_spill_load},
+                  {"ptxas_spill_load_bytes", r.ptxas_spill_load},
+                  {"frame_bytes", r.ours_frame},
+                  {"ptxas_frame_bytes", r.ptxas_frame}};
+      if (r.ratio) row["ratio"] = *r.ratio, row["within_25pct"] = r.within;
+      rows.push_back(std::move(row));
+    }
+    const PtxasSummary& s = ptxas->summary;
+    out["ptxas"] = {{"rows", rows},
+                    {"kernels", s.kernels},
+                    {"kernels_within_25pct", s.kernels_within},
+                    {"functions", s.functions},
+                    {"spill_agreement", s.spill_agreement},
+                    {"spill_disagreements", s.spill_disagreements},
+                    {"spill_extra", s.spill_extra},
+                    {"missing", s.missing},
+                    {"summary", summaryLine(s)}};
+  }
+  return out;
+}
+
+}  // namespace rfsim::backend

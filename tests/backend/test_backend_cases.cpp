@@ -1,0 +1,231 @@
+// Hand-written PTX through the whole back end (lower, allocate, frame,
+// check) and then the functional executor in machine mode, with answers
+// computed here: a diamond, a loop, a call with values live across it,
+// recursion, an indirect call and a spill forced by maxrregcount.
+#include <catch2/catch.hpp>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "../func/func_helpers.h"
+#include "backend/backend.h"
+#include "ptx/parser.h"
+
+using namespace rfsim;
+
+namespace {
+
+const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+struct MachineGpu {
+  rt::Device dev;
+  MachineGpu(const std::string& ptx, uint32_t max_regs = 0) : dev(options(max_regs)) {
+    dev.loadModule(test::writePtx(ptx, "case.ptx"));
+  }
+  static rt::DeviceOptions options(uint32_t max_regs) {
+    rt::DeviceOptions o;
+    o.machine = true;
+    o.max_regs = max_regs;
+    return o;
+  }
+  const backend::FunctionReport& report(const std::string& fn) {
+    const backend::FunctionReport* r = dev.compiled()->find(fn);
+    REQUIRE(r != nullptr);
+    return *r;
+  }
+  std::vector<uint32_t> run1(const std::string& kernel, uint32_t n, uint32_t block = 64) {
+    const uint64_t out = dev.malloc(n * 4);
+    dev.memset(out, 0, n * 4);
+    rt::KernelArgs a;
+    a.ptr(out).u32(n);
+    dev.launch(kernel, {(n + block - 1) / block, 1, 1}, {block, 1, 1}, a);
+    std::vector<uint32_t> v(n);
+    dev.memcpyDtoH(v.data(), out, n * 4);
+    return v;
+  }
+};
+
+// out[i] = f(i) for i < n; `body` computes %r10 from %r1 = i.
+std::string kernel(const std::string& name, const std::string& body, const std::string& funcs = "",
+                   const std::string& decls = "") {
+  return std::string(kHeader) + funcs + "\n.visible .entry " + name +
+         "(.param .u64 out, .param .u32 n)\n{\n"
+         ".reg .pred %p<8>;\n.reg .b32 %r<64>;\n.reg .b64 %rd<16>;\n" +
+         decls +
+         "mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %tid.x;\n"
+         "mad.lo.s32 %r1, %r2, %r3, %r4;\nld.param.u32 %r5, [n];\nsetp.ge.u32 %p1, %r1, %r5;\n"
+         "@%p1 bra $done;\n" +
+         body +
+         "\nld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\nmul.wide.u32 %rd3, %r1, 4;\n"
+         "add.s64 %rd4, %rd2, %rd3;\nst.global.u32 [%rd4], %r10;\n$done:\nret;\n}\n";
+}
+
+}  // namespace
+
+TEST_CASE("back end: a diamond", "[backend][cases]") {
+  MachineGpu g(kernel("diamond",
+                      "and.b32 %r6, %r1, 1;\nsetp.eq.u32 %p2, %r6, 0;\n@%p2 bra $even;\n"
+                      "mul.lo.u32 %r7, %r1, 3;\nbra $join;\n$even:\nadd.u32 %r7, %r1, 7;\n$join:\n"
+                      "add.u32 %r10, %r7, %r1;"));
+  const auto v = g.run1("diamond", 100);
+  for (uint32_t i = 0; i < 100; ++i) CHECK(v[i] == ((i & 1) ? i * 3 + i : i + 7 + i));
+  CHECK(g.report("diamond").regs >= 2);
+}
+
+TEST_CASE("back end: a loop keeps values live around the back edge", "[backend][cases]") {
+  MachineGpu g(kernel("loop",
+                      "mov.u32 %r10, 0;\nmov.u32 %r11, 0;\nmov.u32 %r12, 5;\n$head:\nsetp.ge.u32 %p2, %r11, %r1;\n"
+                      "@%p2 bra $exit;\nmad.lo.u32 %r10, %r11, %r11, %r10;\nadd.u32 %r10, %r10, %r12;\n"
+                      "add.u32 %r11, %r11, 1;\nbra $head;\n$exit:\n"));
+  const auto v = g.run1("loop", 70);
+  for (uint32_t i = 0; i < 70; ++i) {
+    uint32_t s = 0;
+    for (uint32_t k = 0; k < i; ++k) s += k * k + 5;
+    CHECK(v[i] == s);
+  }
+}
+
+namespace {
+// A callee that needs many registers at once (so it uses callee-saved ones)
+// and a caller with values live across the call.
+const char* kCallee =
+    ".func (.param .b32 ret) mix(.param .b32 a, .param .b64 b)\n{\n"
+    ".reg .b32 %q<40>;\n.reg .b64 %qd<4>;\n"
+    "ld.param.u32 %q1, [a];\nld.param.u64 %qd1, [b];\ncvt.u32.u64 %q2, %qd1;\n"
+    "add.u32 %q3, %q1, 1;\nadd.u32 %q4, %q1, 2;\nadd.u32 %q5, %q1, 3;\nadd.u32 %q6, %q1, 4;\n"
+    "add.u32 %q7, %q1, 5;\nadd.u32 %q8, %q1, 6;\nadd.u32 %q9, %q1, 7;\nadd.u32 %q10, %q1, 8;\n"
+    "add.u32 %q11, %q1, 9;\nadd.u32 %q12, %q1, 10;\nadd.u32 %q13, %q1, 11;\nadd.u32 %q14, %q1, 12;\n"
+    "add.u32 %q15, %q1, 13;\nadd.u32 %q16, %q1, 14;\nadd.u32 %q17, %q1, 15;\nadd.u32 %q18, %q1, 16;\n"
+    "add.u32 %q19, %q1, 17;\nadd.u32 %q20, %q1, 18;\n"
+    "mul.lo.u32 %q21, %q3, %q4;\nmul.lo.u32 %q22, %q5, %q6;\nmul.lo.u32 %q23, %q7, %q8;\n"
+    "mul.lo.u32 %q24, %q9, %q10;\nmul.lo.u32 %q25, %q11, %q12;\nmul.lo.u32 %q26, %q13, %q14;\n"
+    "mul.lo.u32 %q27, %q15, %q16;\nmul.lo.u32 %q28, %q17, %q18;\nmul.lo.u32 %q29, %q19, %q20;\n"
+    "xor.b32 %q30, %q21, %q22;\nxor.b32 %q30, %q30, %q23;\nxor.b32 %q30, %q30, %q24;\nxor.b32 %q30, %q30, %q25;\n"
+    "xor.b32 %q30, %q30, %q26;\nxor.b32 %q30, %q30, %q27;\nxor.b32 %q30, %q30, %q28;\nxor.b32 %q30, %q30, %q29;\n"
+    "add.u32 %q30, %q30, %q2;\nst.param.b32 [ret], %q30;\nret;\n}\n";
+
+uint32_t mixRef(uint32_t a, uint64_t b) {
+  uint32_t q[21];
+  for (uint32_t k = 3; k <= 20; ++k) q[k] = a + (k - 2);
+  uint32_t x = 0;
+  for (uint32_t k = 3; k <= 19; k += 2) x ^= q[k] * q[k + 1];
+  return x + static_cast<uint32_t>(b);
+}
+}  // namespace
+
+TEST_CASE("back end: values live across calls survive them; a non-leaf function saves what it uses of R16..",
+          "[backend][cases]") {
+  // kernel -> outer -> mix: outer keeps two values live across its call, so
+  // they must sit in callee-saved registers, which outer saves and restores.
+  const std::string outer =
+      ".func (.param .b32 ret) outer(.param .b32 a, .param .b64 b)\n{\n.reg .b32 %o<8>;\n.reg .b64 %od<2>;\n"
+      "ld.param.u32 %o1, [a];\nld.param.u64 %od1, [b];\nmul.lo.u32 %o2, %o1, 5;\nadd.u32 %o3, %o1, 9;\n"
+      "{\n.param .b32 pa;\n.param .b64 pb;\n.param .b32 pr;\n"
+      "st.param.b32 [pa], %o1;\nst.param.b64 [pb], %od1;\ncall.uni (pr), mix, (pa, pb);\nld.param.b32 %o4, [pr];\n}\n"
+      "add.u32 %o5, %o4, %o2;\nadd.u32 %o5, %o5, %o3;\nst.param.b32 [ret], %o5;\nret;\n}\n";
+  const std::string body =
+      "mul.lo.u32 %r20, %r1, 7;\nadd.u32 %r21, %r1, 100;\nxor.b32 %r22, %r1, 0x55;\nshl.b32 %r23, %r1, 2;\n"
+      "cvt.u64.u32 %rd5, %r1;\nadd.u64 %rd5, %rd5, 0x100000000;\n"
+      "{\n.param .b32 pa;\n.param .b64 pb;\n.param .b32 pr;\n"
+      "st.param.b32 [pa], %r1;\nst.param.b64 [pb], %rd5;\ncall.uni (pr), outer, (pa, pb);\nld.param.b32 %r24, [pr];\n}\n"
+      "add.u32 %r10, %r24, %r20;\nadd.u32 %r10, %r10, %r21;\nadd.u32 %r10, %r10, %r22;\nadd.u32 %r10, %r10, %r23;\n"
+      "cvt.u32.u64 %r25, %rd5;\nadd.u32 %r10, %r10, %r25;";
+  MachineGpu g(kernel("caller", body, std::string(kCallee) + outer));
+  const auto v = g.run1("caller", 96);
+  for (uint32_t i = 0; i < 96; ++i) {
+    const uint64_t b = i + 0x100000000ull;
+    const uint32_t o = mixRef(i, b) + i * 5 + (i + 9);
+    CHECK(v[i] == o + i * 7 + (i + 100) + (i ^ 0x55) + (i << 2) + static_cast<uint32_t>(b));
+  }
+  const auto& mix = g.report("mix");
+  CHECK(mix.callee_saved.empty());  // a leaf: caller-saved registers are enough
+  CHECK(mix.saves == 0);
+  const auto& out = g.report("outer");
+  REQUIRE(out.callee_saved.size() >= 2);
+  CHECK(out.callee_saved.front() >= 16);
+  CHECK(out.callee_saved.back() < 32);
+  CHECK(out.saves == out.callee_saved.size());
+  CHECK(out.restores == out.callee_saved.size());
+  CHECK(out.fru == out.callee_saved.size());
+  CHECK(out.frame_bytes >= 4 * out.callee_saved.size());
+  const auto& caller = g.report("caller");
+  CHECK(caller.max_stack_depth == caller.fru + out.fru + mix.fru);
+  CHECK(caller.tree_regs == std::max({caller.regs, out.regs, mix.regs}));
+  // Every call and return went through the frame: saves and restores ran.
+  const auto& t = g.dev.totals();
+  CHECK(t.thread_instrs_by_role[static_cast<size_t>(ptx::MRole::Save)] == 96 * out.saves);
+  CHECK(t.thread_instrs_by_role[static_cast<size_t>(ptx::MRole::Restore)] == 96 * out.restores);
+}
+
+TEST_CASE("back end: recursion", "[backend][cases]") {
+  const std::string fib =
+      ".func (.param .b32 r) fib(.param .b32 n)\n{\n.reg .pred %f<2>;\n.reg .b32 %s<8>;\n"
+      "ld.param.u32 %s1, [n];\nsetp.lt.u32 %f1, %s1, 2;\n@%f1 bra $base;\n"
+      "add.u32 %s2, %s1, -1;\n{\n.param .b32 a;\n.param .b32 b;\nst.param.b32 [a], %s2;\n"
+      "call.uni (b), fib, (a);\nld.param.b32 %s3, [b];\n}\n"
+      "add.u32 %s4, %s1, -2;\n{\n.param .b32 a;\n.param .b32 b;\nst.param.b32 [a], %s4;\n"
+      "call.uni (b), fib, (a);\nld.param.b32 %s5, [b];\n}\n"
+      "add.u32 %s6, %s3, %s5;\nst.param.b32 [r], %s6;\nret;\n$base:\nst.param.b32 [r], %s1;\nret;\n}\n";
+  const std::string body =
+      "rem.u32 %r6, %r1, 12;\n{\n.param .b32 a;\n.param .b32 b;\nst.param.b32 [a], %r6;\n"
+      "call.uni (b), fib, (a);\nld.param.b32 %r10, [b];\n}\n";
+  MachineGpu g(kernel("fibk", body, ".func (.param .b32 r) fib(.param .b32 n);\n" + fib));
+  const auto v = g.run1("fibk", 40, 32);
+  auto ref = [](uint32_t n) {
+    uint32_t a = 0, b = 1;
+    for (uint32_t k = 0; k < n; ++k) { const uint32_t t = a + b; a = b; b = t; }
+    return a;
+  };
+  for (uint32_t i = 0; i < 40; ++i) CHECK(v[i] == ref(i % 12));
+  const auto& f = g.report("fib");
+  CHECK(f.recursive);
+  CHECK(f.frame_bytes > 0);  // n is live across the first call: callee-saved, so saved
+}
+
+TEST_CASE("back end: a spill forced by maxrregcount keeps the answer", "[backend][cases]") {
+  // 24 values live at once, then folded: more than 16 registers can hold.
+  std::string body;
+  for (int k = 0; k < 24; ++k) body += "mad.lo.u32 %r" + std::to_string(20 + k) + ", %r1, " + std::to_string(k + 3) +
+                                       ", " + std::to_string(k * 11) + ";\n";
+  body += "mov.u32 %r10, 0;\n";
+  for (int k = 0; k < 24; ++k)
+    body += "mad.lo.u32 %r10, %r10, 3, %r" + std::to_string(20 + k) + ";\n";
+  const std::string ptx = kernel("press", body);
+  uint32_t loose_regs = 0;
+  {
+    MachineGpu g(ptx);
+    loose_regs = g.report("press").regs;
+    CHECK(g.report("press").spill_stores == 0);
+  }
+  MachineGpu g(ptx, 16);
+  const auto& r = g.report("press");
+  CHECK(r.regs <= 16);
+  CHECK(r.spill_stores > 0);
+  CHECK(r.spill_loads > 0);
+  CHECK(r.frame_bytes >= r.spill_bytes);
+  CHECK(loose_regs > 16);
+  const auto v = g.run1("press", 64);
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t x = 0;
+    for (uint32_t k = 0; k < 24; ++k) x = x * 3 + (i * (k + 3) + k * 11);
+    CHECK(v[i] == x);
+  }
+}
+
+TEST_CASE("back end: an indirect call through a function pointer", "[backend][cases]") {
+  const std::string funcs =
+      ".func (.param .b32 r) twice(.param .b32 a)\n{\n.reg .b32 %t<3>;\nld.param.u32 %t1, [a];\n"
+      "shl.b32 %t2, %t1, 1;\nst.param.b32 [r], %t2;\nret;\n}\n"
+      ".func (.param .b32 r) plus9(.param .b32 a)\n{\n.reg .b32 %t<3>;\nld.param.u32 %t1, [a];\n"
+      "add.u32 %t2, %t1, 9;\nst.param.b32 [r], %t2;\nret;\n}\n";
+  const std::string body =
+      "and.b32 %r6, %r1, 1;\nsetp.eq.u32 %p2, %r6, 0;\nmov.u64 %rd6, twice;\nmov.u64 %rd7, plus9;\n"
+      "selp.b64 %rd8, %rd6, %rd7, %p2;\n"
+      "{\n.param .b32 a;\n.param .b32 b;\nst.param.b32 [a], %r1;\n"
+      "proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+      "call (b), %rd8, (a), proto;\nld.param.b32 %r10, [b];\n}\n";
+  MachineGpu g(kernel("indirect", body, funcs));
+  const auto v = g.run1("indirect", 50);
+  for (uint32_t i = 0; i < 50; ++i) CHECK(v[i] == ((i & 1) ? i + 9 : 2 * i));
+}

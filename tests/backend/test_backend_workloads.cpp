@@ -1,0 +1,52 @@
+// Every function of every workload goes through the whole back end with the
+// value-following checker on (compileModule throws on any error it finds),
+// at the default register limit and at tight ones that force spills.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "backend/backend.h"
+#include "ptx/parser.h"
+
+using namespace rfsim;
+
+namespace {
+
+std::vector<std::filesystem::path> workloadPtx() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& d : std::filesystem::directory_iterator(std::filesystem::path(RFSIM_SOURCE_DIR) / "workloads"))
+    if (d.is_directory())
+      for (const auto& f : std::filesystem::directory_iterator(d.path()))
+        if (f.path().extension() == ".ptx") out.push_back(f.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("back end: every workload allocates and passes the checker at 255, 64, 32 and 24 registers",
+          "[backend][workloads]") {
+  const auto files = workloadPtx();
+  REQUIRE(files.size() >= 19);
+  for (const auto& f : files) {
+    const ptx::Module m = ptx::parseFile(f);
+    for (uint32_t limit : {0u, 64u, 32u, 24u}) {
+      INFO(f.filename().string() << " at maxrregcount " << limit);
+      backend::CompileOptions o;
+      o.max_regs = limit;
+      backend::CompiledModule cm;
+      REQUIRE_NOTHROW(cm = backend::compileModule(m, o));
+      CHECK(cm.machine.machine);
+      for (const auto& r : cm.functions) {
+        INFO(r.name);
+        CHECK(r.regs <= (limit ? limit : 255u));
+        CHECK(r.regs >= 2);
+        CHECK(r.checked_uses > 0);
+        CHECK(r.saves == r.callee_saved.size());
+        if (!r.entry) CHECK(r.fru == r.callee_saved.size());
+        CHECK(r.max_stack_depth >= r.fru);
+      }
+    }
+  }
+}
