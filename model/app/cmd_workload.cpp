@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/results_dir.h"
 #include "config/config_io.h"
+#include "backend/backend.h"
 #include "runtime/runtime.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
@@ -45,6 +46,12 @@ OpClass opClass(ptx::Op op) {
   }
 }
 
+std::vector<std::string> roleNames() {
+  std::vector<std::string> n;
+  for (unsigned i = 0; i < rt::kNumMRoles; ++i) n.push_back(ptx::mroleName(ptx::MRole(i)));
+  return n;
+}
+
 std::vector<std::string> opNames() {
   std::vector<std::string> n;
   for (unsigned i = 0; i < static_cast<unsigned>(ptx::Op::Count_); ++i) n.push_back(ptx::opName(ptx::Op(i)));
@@ -65,6 +72,14 @@ struct WorkloadStats : stats::Group {
                  kClassNames.size(), kClassNames),
         ADD_STAT(warp_instrs_by_op, stats::unit::Count, "warp instructions per opcode",
                  static_cast<size_t>(ptx::Op::Count_), opNames()),
+        ADD_STAT(warp_instrs_by_role, stats::unit::Count,
+                 "warp instructions by what the back end added them for (code: the program's own)", rt::kNumMRoles,
+                 roleNames()),
+        ADD_STAT(thread_instrs_by_role, stats::unit::Count, "thread instructions by role", rt::kNumMRoles,
+                 roleNames()),
+        ADD_STAT(max_regs, stats::unit::Register, "the most registers per thread any launched kernel's call tree needs"),
+        ADD_STAT(static_spill_bytes, stats::unit::Byte,
+                 "spill-store plus spill-load bytes of the machine program (pressure and ABI, as ptxas -v)"),
         ADD_STAT(wall_time, "microsecond", "host time in kernel launches"),
         ADD_STAT(warp_instrs_per_second, stats::unit::Rate, "functional simulation speed",
                  [this] { return wall_time.get() ? warp_instrs.get() * 1e6 / double(wall_time.get()) : 0.0; }),
@@ -74,7 +89,8 @@ struct WorkloadStats : stats::Group {
                  }) {}
 
   stats::Scalar passed, launches, blocks, threads, warp_instrs, thread_instrs;
-  stats::Vector warp_instrs_by_class, warp_instrs_by_op;
+  stats::Vector warp_instrs_by_class, warp_instrs_by_op, warp_instrs_by_role, thread_instrs_by_role;
+  stats::Scalar max_regs, static_spill_bytes;
   stats::Scalar wall_time;
   stats::Formula warp_instrs_per_second, simd_efficiency;
 };
@@ -133,10 +149,20 @@ int runWorkloads(const RunOptions& o) {
     workloads::Check check;
     rt::LaunchStats t;
     try {
-      rt::Device dev;
+      rt::DeviceOptions dopt;
+      dopt.machine = !o.virtual_regs;
+      dopt.max_regs = o.max_regs;
+      dopt.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
+      rt::Device dev(dopt);
       dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
       check = w->run(dev, size);
       t = dev.totals();
+      if (const backend::CompiledModule* cm = dev.compiled()) {
+        for (const auto& f : cm->functions) {
+          st.max_regs = std::max<uint64_t>(st.max_regs.get(), f.tree_regs);
+          st.static_spill_bytes += f.spill_store_bytes + f.spill_load_bytes;
+        }
+      }
     } catch (const Error& e) {
       // A kernel that faults fails its workload; with several chosen the
       // others still run, and the exit status says something failed.
@@ -152,6 +178,10 @@ int runWorkloads(const RunOptions& o) {
     for (size_t i = 0; i < t.warp_instrs_by_op.size() && i < st.warp_instrs_by_op.size(); ++i) {
       st.warp_instrs_by_op[i] = t.warp_instrs_by_op[i];
       st.warp_instrs_by_class[static_cast<size_t>(opClass(ptx::Op(i)))] += t.warp_instrs_by_op[i];
+    }
+    for (size_t i = 0; i < rt::kNumMRoles; ++i) {
+      st.warp_instrs_by_role[i] = t.warp_instrs_by_role[i];
+      st.thread_instrs_by_role[i] = t.thread_instrs_by_role[i];
     }
     st.wall_time = static_cast<uint64_t>(t.host_seconds * 1e6);
     checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", w->ptx},

@@ -2,6 +2,7 @@
 // throws rfsim::Error for anything the user can fix.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct RunOptions {
   bool quiet = false;
   std::string workload;  // --workload NAME[,NAME...] or all: run CUDA workloads functionally
   bool large = false;    // --large: the workloads' large input sizes
+  bool virtual_regs = false;  // --virtual-regs: run the PTX's virtual registers, not the back end's machine program
+  uint32_t max_regs = 0;      // --maxrregcount for the back end (0: 255)
 };
 
 struct CostOptions {
@@ -48,7 +51,19 @@ struct PtxOptions {
   bool annotate = false;  // ... with per-block CFG facts
 };
 
+struct BackendOptions {
+  ConfigOptions config;
+  std::string workload;            // --workload NAME[,NAME...] or all
+  std::vector<std::string> files;  // PTX files
+  uint32_t max_regs = 0;           // --maxrregcount (0: no limit but 255)
+  uint32_t block = 256;            // threads per block for kernels without .reqntid/.maxntid
+  bool compare_ptxas = false;      // also with files: FILE.ptxas.txt beside each
+  std::string json;                // write the report as JSON here
+  bool markdown = false;           // print the ptxas comparison as a Markdown table only
+};
+
 int runCommand(const RunOptions& o);
+int backendCommand(const BackendOptions& o);
 int ptxCommand(const PtxOptions& o);
 int runWorkloads(const RunOptions& o);
 int listWorkloads();

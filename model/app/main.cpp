@@ -43,6 +43,10 @@ int sc_main(int argc, char* argv[]) {
                       "run CUDA workloads functionally and check them against their CPU references: "
                       "a name, a comma-separated list, or all (see `rfsim workloads`)");
   run_cmd->add_flag("--large", run.large, "with --workload: the large input sizes");
+  run_cmd->add_flag("--virtual-regs", run.virtual_regs,
+                    "with --workload: run the PTX's virtual registers instead of the back end's machine program");
+  run_cmd->add_option("--maxrregcount", run.max_regs, "with --workload: the back end's register limit (0: 255)")
+      ->check(CLI::Range(0, 255));
 
   auto* list_cmd = app.add_subcommand("workloads", "list the CUDA workloads");
 
@@ -67,6 +71,22 @@ int sc_main(int argc, char* argv[]) {
   cfg_cmd->add_flag("--reference", cfg.reference, "print the Markdown reference of every key");
   cfg_cmd->add_flag("--json", cfg.json, "print JSON instead of YAML");
 
+  BackendOptions be;
+  auto* be_cmd = app.add_subcommand("backend", "compile PTX through the back end: registers, callee-saved sets, "
+                                               "spills, frames, CARS FRU/MaxStackDepth, occupancy, and "
+                                               "the comparison with ptxas -v");
+  addConfigOptions(be_cmd, be.config);
+  be_cmd->add_option("-w,--workload", be.workload, "a workload, a comma-separated list, or all");
+  be_cmd->add_option("files", be.files, "PTX files");
+  be_cmd->add_option("--maxrregcount", be.max_regs, "register limit per thread (0: 255)")
+      ->check(CLI::Range(0, 255));
+  be_cmd->add_option("--block", be.block, "threads per block for kernels without .reqntid/.maxntid")
+      ->capture_default_str()->check(CLI::Range(1, 1024));
+  be_cmd->add_flag("--compare-ptxas", be.compare_ptxas,
+                   "compare with the ptxas -v report (a workload's .ptxas.txt; FILE.ptxas.txt beside a file)");
+  be_cmd->add_option("--json", be.json, "write the report as JSON to this file");
+  be_cmd->add_flag("--markdown", be.markdown, "print only the ptxas comparison, as Markdown table rows");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -79,6 +99,7 @@ int sc_main(int argc, char* argv[]) {
     if (*ptx_cmd) return ptxCommand(ptx);
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);
+    if (*be_cmd) return backendCommand(be);
   } catch (const rfsim::Error& e) {
     std::cerr << "rfsim: error: " << e.what() << "\n";
     return 1;

@@ -1,0 +1,192 @@
+// `rfsim backend`: compiles PTX (a workload's, or files) through the back end
+// and prints what it did: per function registers, callee-saved set, FRU,
+// frame, spills and ABI saves; the call graph with CARS' MaxStackDepth and
+// watermarks; occupancy per kernel; and, with --compare-ptxas, the
+// comparison with NVIDIA's ptxas -v report for the same PTX. --markdown
+// prints only the comparison as a Markdown table (docs/backend.md is made
+// with it, scripts/ptxas_compare.sh); --json writes everything to a file.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.h"
+#include "app/config_options.h"
+#include "backend/backend.h"
+#include "backend/ptxas_report.h"
+#include "backend/report.h"
+#include "common/error.h"
+#include "common/results_dir.h"
+#include "ptx/parser.h"
+#include "workloads/workload.h"
+
+namespace rfsim::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Input {
+  std::string label;             // workload name, or the file as given
+  fs::path ptx;
+  std::optional<fs::path> ptxas;  // the ptxas -v report to compare with
+};
+
+// The ptxas report beside a PTX file: x.ptx -> x.ptxas.txt.
+fs::path ptxasPathFor(const fs::path& ptx) {
+  fs::path p = ptx;
+  p.replace_extension(".ptxas.txt");
+  return p;
+}
+
+std::vector<Input> inputs(const BackendOptions& o) {
+  std::vector<Input> out;
+  if (!o.workload.empty()) {
+    std::vector<std::string> names;
+    if (o.workload == "all") {
+      for (const auto& w : workloads::all()) names.push_back(w.name);
+    } else {
+      size_t pos = 0;
+      while (true) {
+        const size_t comma = o.workload.find(',', pos);
+        names.push_back(o.workload.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+      }
+    }
+    for (const auto& name : names) {
+      const workloads::Workload* w = workloads::find(name);
+      if (!w) {
+        std::string known;
+        for (const auto& k : workloads::all()) known += (known.empty() ? "" : ", ") + k.name;
+        throw Error(fmt::format("--workload: no workload named '{}' (known: {}, or all)", name, known));
+      }
+      const fs::path ptx = fs::path(RFSIM_SOURCE_DIR) / w->ptx;
+      const fs::path rep = ptxasPathFor(ptx);
+      out.push_back({w->name, ptx, fs::exists(rep) ? std::optional<fs::path>(rep) : std::nullopt});
+    }
+  }
+  for (const auto& f : o.files) {
+    if (!fs::exists(f)) throw Error(fmt::format("{}: no such PTX file", f));
+    std::optional<fs::path> rep;
+    if (o.compare_ptxas || o.markdown) {
+      rep = ptxasPathFor(f);
+      if (!fs::exists(*rep))
+        throw Error(fmt::format("{}: --compare-ptxas needs the ptxas -v report {} beside it", f, rep->string()));
+    }
+    out.push_back({f, f, rep});
+  }
+  if (out.empty()) throw Error("backend: give --workload NAME|all or one or more PTX files");
+  return out;
+}
+
+// The comparison summed over several modules.
+backend::PtxasSummary merge(const std::vector<std::pair<std::string, backend::PtxasSummary>>& all) {
+  backend::PtxasSummary s;
+  for (const auto& [label, one] : all) {
+    s.kernels += one.kernels;
+    s.kernels_within += one.kernels_within;
+    s.functions += one.functions;
+    for (const auto& r : one.worst) s.worst.push_back(r);
+    for (const auto& n : one.spill_disagreements) s.spill_disagreements.push_back(label + ": " + n);
+    for (const auto& n : one.spill_extra) s.spill_extra.push_back(label + ": " + n);
+    for (const auto& n : one.missing) s.missing.push_back(label + ": " + n);
+  }
+  s.spill_agreement = s.spill_disagreements.empty();
+  auto dist = [](const backend::PtxasRow& r) { return r.ratio && *r.ratio > 0 ? std::fabs(std::log(*r.ratio)) : 0.0; };
+  std::stable_sort(s.worst.begin(), s.worst.end(),
+                   [&](const backend::PtxasRow& a, const backend::PtxasRow& b) { return dist(a) > dist(b); });
+  if (s.worst.size() > 3) s.worst.resize(3);
+  return s;
+}
+
+}  // namespace
+
+int backendCommand(const BackendOptions& o) {
+  const config::GpuConfig cfg = loadWithOverrides(o.config);
+  const std::vector<Input> ins = inputs(o);
+  const bool compare = o.compare_ptxas || o.markdown;
+
+  backend::CompileOptions co;
+  co.max_regs = o.max_regs;
+  co.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
+
+  nlohmann::json modules = nlohmann::json::array();
+  std::vector<std::pair<std::string, backend::PtxasSummary>> summaries;
+  std::string markdown;
+  std::vector<std::string> failed;  // modules the back end refused
+  for (const Input& in : ins) {
+    backend::CompiledModule cm;
+    try {
+      cm = backend::compileModule(ptx::parseFile(in.ptx), co);
+    } catch (const Error& e) {
+      // With several modules the others still compile; the exit status says
+      // something failed.
+      if (ins.size() == 1) throw;
+      std::cerr << "rfsim: error: " << in.label << ": " << e.what() << "\n";
+      failed.push_back(in.label);
+      continue;
+    }
+    const auto occ = backend::occupancyRows(cm, cfg, o.block);
+    // A workload's committed report is always compared (it goes into the
+    // JSON); the text tables show it with --compare-ptxas.
+    std::optional<backend::PtxasComparison> cmp;
+    if (in.ptxas) {
+      cmp = backend::comparePtxas(cm, backend::readPtxasReport(*in.ptxas));
+      summaries.emplace_back(in.label, cmp->summary);
+    } else if (compare) {
+      std::cerr << fmt::format("rfsim: warning: {}: no ptxas report beside {}\n", in.label, in.ptx.string());
+    }
+
+    if (o.markdown) {
+      if (cmp) markdown += backend::ptxasMarkdownRows(in.label, *cmp);
+    } else {
+      std::cout << fmt::format("== {} ({}, limit {}, config {}) ==\n", in.label, in.ptx.string(),
+                               o.max_regs ? std::to_string(o.max_regs) : "none", cfg.name);
+      std::cout << backend::functionTable(cm) << "\n" << backend::callGraphTable(cm) << "\n";
+      std::cout << backend::occupancyTable(occ) << "\n";
+      if (cmp && compare) std::cout << backend::ptxasTable(*cmp) << "\n";
+    }
+    if (!o.json.empty()) {
+      nlohmann::json j = backend::reportJson(cm, occ, cmp ? &*cmp : nullptr);
+      j["label"] = in.label;
+      modules.push_back(std::move(j));
+    }
+  }
+
+  const backend::PtxasSummary total = merge(summaries);
+  if (o.markdown) {
+    std::cout << backend::ptxasMarkdownHeader() << markdown << "\n";
+    std::cout << fmt::format("Limit {}: {}.\n", o.max_regs ? std::to_string(o.max_regs) : "none",
+                             backend::summaryLine(total));
+  } else if (compare && summaries.size() > 1) {
+    std::cout << "All: " << backend::summaryLine(total) << "\n";
+  }
+  std::string failed_list;
+  for (const auto& f : failed) failed_list += (failed_list.empty() ? "" : ", ") + f;
+  if (!failed.empty() && (o.markdown || compare))
+    std::cout << fmt::format("{}Not compiled (the back end refused them): {}.\n", o.markdown ? "\n" : "",
+                             failed_list);
+  if (!o.json.empty()) {
+    nlohmann::json j = {{"config", cfg.name},
+                        {"maxrregcount", o.max_regs},
+                        {"default_block", o.block},
+                        {"modules", modules}};
+    j["failed"] = failed;
+    if (!summaries.empty())
+      j["ptxas_summary"] = {{"kernels", total.kernels},
+                            {"kernels_within_25pct", total.kernels_within},
+                            {"functions", total.functions},
+                            {"spill_agreement", total.spill_agreement},
+                            {"spill_disagreements", total.spill_disagreements},
+                            {"summary", backend::summaryLine(total)}};
+    writeFileAtomic(o.json, j.dump(2) + "\n");
+  }
+  return failed.empty() ? 0 : 1;
+}
+
+}  // namespace rfsim::app
