@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -51,6 +52,61 @@ std::vector<ptx::RegInfo> machineRegisterTable() {
   return regs;
 }
 
+// The registers a finished function may change as its callers see them:
+// everything its code writes and its calls may change, except the
+// callee-saved registers (it restores them), R1 and RZ.
+std::vector<uint32_t> clobberSet(const ptx::Function& fn, const mach::Abi& abi) {
+  std::vector<bool> w(mach::kNumRegIds, false);
+  ptx::Function& f = const_cast<ptx::Function&>(fn);  // forEachSlot hands out references; nothing is written
+  for (auto& bb : f.blocks)
+    for (auto& in : bb.instrs) {
+      forEachSlot(in, f, [&](const Slot& s) {
+        if (!s.def || *s.reg >= mach::kNumRegIds) return;
+        w[*s.reg] = true;
+        if (s.mbits == 64 && *s.reg + 1 < mach::kNumGpr) w[*s.reg + 1] = true;
+      });
+      if (in.op != ptx::Op::Call || in.call >= f.calls.size()) continue;
+      const ptx::CallInfo& c = f.calls[in.call];
+      if (c.clobbers_known) {
+        for (uint32_t r : c.machine_clobbers) w[r] = true;
+      } else {
+        for (uint32_t r = 0; r < mach::kNumRegIds; ++r)
+          if (abi.clobberedByCall(r)) w[r] = true;
+      }
+    }
+  std::vector<uint32_t> out;
+  for (uint32_t r = 0; r < mach::kNumRegIds; ++r)
+    if (w[r] && r != mach::kSP && r != mach::kRZ && !abi.calleeSaved(r)) out.push_back(r);
+  return out;
+}
+
+// Whole-program knowledge at each call of `mf`: when every function the call
+// may reach is compiled already and cannot be replaced at link time (not
+// .weak), the call changes only what those functions change.
+void setCallClobbers(MFunction& mf, const ptx::Module& m, const std::vector<bool>& address_taken,
+                     const std::vector<std::optional<std::vector<uint32_t>>>& known) {
+  for (ptx::CallInfo& c : mf.fn.calls) {
+    std::vector<uint32_t> targets;
+    if (c.indirect) targets = ptx::indirectTargets(m, c, address_taken);
+    else targets.push_back(c.callee);
+    if (targets.empty()) continue;
+    std::vector<bool> w(mach::kNumRegIds, false);
+    bool all = true;
+    for (uint32_t t : targets) {
+      if (t >= known.size() || !known[t] || m.functions[t].is_weak) {
+        all = false;
+        break;
+      }
+      for (uint32_t r : *known[t]) w[r] = true;
+    }
+    if (!all) continue;
+    c.clobbers_known = true;
+    c.machine_clobbers.clear();
+    for (uint32_t r = 0; r < mach::kNumRegIds; ++r)
+      if (w[r]) c.machine_clobbers.push_back(r);
+  }
+}
+
 }  // namespace
 
 CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) {
@@ -63,6 +119,8 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
 
   std::vector<int> report_of(nf, -1);
   std::vector<ptx::Function> done(nf);
+  std::vector<std::optional<std::vector<uint32_t>>> clobbers(nf);
+  const std::vector<bool> address_taken = ptx::addressTaken(m);
   for (uint32_t fi : out.callgraph.bottom_up) {
     const ptx::Function& fn = m.functions[fi];
     if (fn.is_extern || fn.blocks.empty()) continue;
@@ -76,6 +134,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     for (const auto& bb : fn.blocks) rep.instrs_in += static_cast<uint32_t>(bb.instrs.size());
 
     MFunction mf = lowerFunction(m, fi);
+    if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
     RaOptions ro;
     ro.max_regs = rep.max_regs;
     ro.abi = opt.abi;
@@ -107,6 +166,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     rep.arg_moves = ff.arg_moves;
     for (const auto& bb : ff.fn.blocks) rep.instrs_out += static_cast<uint32_t>(bb.instrs.size());
     rep.fru = fn.is_entry ? rep.regs : static_cast<uint32_t>(rep.callee_saved.size());
+    clobbers[fi] = clobberSet(ff.fn, opt.abi);
     done[fi] = std::move(ff.fn);
     report_of[fi] = static_cast<int>(out.functions.size());
     out.functions.push_back(std::move(rep));

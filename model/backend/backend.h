@@ -29,6 +29,13 @@ struct CompileOptions {
   uint32_t regfile_regs = 65536;
   uint32_t reg_alloc_unit_per_thread = 8;  // launch-bounds limits are rounded down to this
   ptx::mach::Abi abi;
+  // Whole-program knowledge at calls: a call to a function compiled earlier
+  // in this module (not .weak, not extern, not recursive back into the
+  // caller) clobbers only the registers that function and its callees
+  // change, so values may stay in caller-saved registers across it. ptxas
+  // does the same for a callee defined in the same unit (measured: see
+  // docs/abi.md); false: every call clobbers what the ABI allows.
+  bool whole_program = true;
   bool check = true;  // run the checker and throw on any error it finds
 };
 

@@ -337,9 +337,16 @@ class Checker {
     }
 
     // A call changes every register the ABI lets it change, then defines its results.
-    if (in.op == ptx::Op::Call)
-      for (uint32_t r = 0; r < mach::kNumRegIds; ++r)
-        if (abi_.clobberedByCall(r)) s.regs[r] = kClobbered;
+    if (in.op == ptx::Op::Call) {
+      const ptx::CallInfo* c = in.call < fn_.calls.size() ? &fn_.calls[in.call] : nullptr;
+      if (c && c->clobbers_known) {
+        for (uint32_t r : c->machine_clobbers)
+          if (r < mach::kNumRegIds && r != mach::kRZ) s.regs[r] = kClobbered;
+      } else {
+        for (uint32_t r = 0; r < mach::kNumRegIds; ++r)
+          if (abi_.clobberedByCall(r)) s.regs[r] = kClobbered;
+      }
+    }
 
     // A move within one register: it now holds both values.
     if (in.op == ptx::Op::Mov && in.guard.kind != ptx::OperandKind::Reg && in.ndst == 1 && in.nsrc == 1 &&

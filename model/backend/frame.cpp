@@ -155,10 +155,18 @@ FinishedFunction finishFunction(MFunction& mf, const RaResult& ra, const mach::A
   for (uint32_t& r : mf.entry_defs) r = physOf(r);
   for (uint32_t& r : mf.ret_uses) r = physOf(r);
 
-  // Callee-saved registers it must preserve (called functions only).
+  // Callee-saved registers it must preserve (called functions only), and the
+  // return-address pair when it makes calls (machine.h: every call changes it).
+  const bool calls = !fn.calls.empty();
   if (!fn.is_entry)
     for (uint32_t r = 0; r < mach::kNumGpr; ++r)
-      if (used[r] && abi.calleeSaved(r)) out.callee_saved.push_back(r);
+      if ((used[r] && abi.calleeSaved(r)) || (calls && (r == mach::kRetAddr || r == mach::kRetAddr + 1)))
+        out.callee_saved.push_back(r);
+  if (!fn.is_entry && calls)
+    for (uint32_t k = 0; k < 2; ++k) {
+      mf.entry_defs.push_back(mach::kRetAddr + k);
+      mf.ret_uses.push_back(mach::kRetAddr + k);
+    }
 
   // Frame layout.
   const uint32_t spill_base = mf.out_args_bytes + mf.locals_bytes;

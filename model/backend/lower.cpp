@@ -203,6 +203,15 @@ void Lowerer::makeStore(uint32_t sym, const mach::ParamLoc& loc, int64_t stack_b
 
 void Lowerer::placeOwnParams() {
   if (src_.is_entry) return;
+  // The return address (machine.h): a leaf leaves it in R20:R21 from entry
+  // to ret; a function that calls saves and restores it in its frame
+  // (frame.cpp), since its calls change the pair.
+  if (src_.calls.empty()) {
+    for (uint32_t k = 0; k < 2; ++k) {
+      mf_.entry_defs.push_back(physId(mach::kRetAddr + k));
+      mf_.ret_uses.push_back(physId(mach::kRetAddr + k));
+    }
+  }
   std::vector<mach::ParamShape> ps, rs;
   for (uint32_t s : src_.params) ps.push_back(paramShape(m_.symbols[s]));
   for (uint32_t s : src_.rets) rs.push_back(paramShape(m_.symbols[s]));
@@ -398,6 +407,11 @@ void Lowerer::lowerParamAccess(std::vector<Instr>& out, const Instr& in) {
 
 void Lowerer::lowerCall(std::vector<Instr>& out, Instr in) {
   CallInfo& c = mf_.fn.calls[in.call];
+  // The return address into R20:R21 (machine.h): a token naming the call site.
+  emitMov(out, in, physId(mach::kRetAddr), 64,
+          immOp(static_cast<int64_t>((uint64_t{mf_.index} << 32) | in.call)));
+  c.machine_uses.push_back(physId(mach::kRetAddr));
+  c.machine_uses.push_back(physId(mach::kRetAddr + 1));
   for (uint32_t sym : c.args) {
     Store& s = store(sym);
     if (!s.in_regs) continue;

@@ -105,12 +105,20 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
           if (fx.defs[j].idx != d) interfere(g, d, fx.defs[j].idx);
       }
       if (fx.is_call) {
-        // Every value live across the call loses the registers it clobbers.
+        // Every value live across the call loses the registers it clobbers:
+        // the callee's own set when the back end knows it, else the ABI's.
+        const ptx::Instr& ci = instrs[k];
+        RegSet known;
+        const bool use_known = ci.call < f.fn.calls.size() && f.fn.calls[ci.call].clobbers_known;
+        if (use_known)
+          for (uint32_t r : f.fn.calls[ci.call].machine_clobbers)
+            if (r < ptx::mach::kNumRegIds) known.set(r);
+        const RegSet& cl = use_known ? known : clobber;
         live.forEach([&](uint32_t l) {
           if (l >= g.nv) return;
           for (const ra::Def& d : fx.defs)
             if (d.idx == l) return;
-          g.forbid[l] |= clobber;
+          g.forbid[l] |= cl;
         });
       }
       if (fx.is_move) {

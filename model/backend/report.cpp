@@ -137,6 +137,10 @@ std::vector<KernelOccupancy> occupancyRows(const CompiledModule& cm, const confi
 PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas) {
   PtxasComparison c;
   PtxasSummary& s = c.summary;
+  // With -rdc (separate compilation) ptxas counts a kernel's own registers;
+  // the linker adds the callees' later. Without it the count covers the
+  // whole call tree.
+  const bool rdc = ptxas.command.find("-rdc=true") != std::string::npos;
   for (const FunctionReport& r : cm.functions) {
     const PtxasFunction* p = ptxas.find(r.name);
     if (!p) {
@@ -146,7 +150,7 @@ PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas)
     PtxasRow row;
     row.name = r.name;
     row.entry = r.entry;
-    row.ours_regs = r.entry ? r.tree_regs : r.regs;
+    row.ours_regs = r.entry && !rdc ? r.tree_regs : r.regs;
     row.ptxas_regs = p->registers;
     if (p->registers > 0) {
       row.ratio = double(row.ours_regs) / double(p->registers);

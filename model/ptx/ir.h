@@ -164,6 +164,13 @@ struct CallInfo {
   // and writes (results), one id per 32-bit register (a pair is two ids);
   // args/rets below are then the arguments passed on the stack, if any.
   std::vector<uint32_t> machine_uses, machine_defs;
+  // Machine programs only: when clobbers_known, the registers the call may
+  // change (one id per register), because the back end compiled the callee
+  // and everything it calls in this module (whole-program knowledge, as
+  // ptxas uses it for a callee defined in the same unit); otherwise every
+  // register the ABI lets a call change (mach::Abi::clobberedByCall).
+  bool clobbers_known = false;
+  std::vector<uint32_t> machine_clobbers;
   uint32_t callee = 0;        // function index (direct)
   uint32_t target_reg = kNoReg;  // register holding the function address (indirect)
   uint32_t prototype = kNoSym;   // index into Module::prototypes (indirect calls), or kNoSym
@@ -250,6 +257,7 @@ struct Function {
   bool is_extern = false;    // declared, no body (malloc, free, vprintf, ...)
   bool is_visible = false;
   bool noreturn = false;
+  bool is_weak = false;      // .weak (or .common): the linker may bind calls to another definition
   std::vector<uint32_t> params;   // Param-space symbols, in order
   std::vector<uint32_t> rets;     // Param-space return symbols (func_retval0 ...)
   std::vector<RegInfo> regs;      // virtual registers, indexed by Operand::regs

@@ -35,10 +35,21 @@ std::string regName(uint32_t id);
 inline constexpr uint32_t kArgFirst = 4;          // arguments and results: R4..R15
 inline constexpr uint32_t kArgLast = 15;
 inline constexpr uint32_t kCalleeSavedFirst = 16; // callee-saved: R16 .. R16+count-1
+// The return address: every call sequence writes it into the pair R20:R21
+// (SASS: `MOV R20, ...; MOV R21, ...; CALL.REL.NOINC f` ... `RET.REL.NODEC R20`)
+// and a function hands it back there at its return. Every call changes the
+// pair, so it is not callee-saved; a function that makes calls must keep its
+// own return address elsewhere across them (a callee-saved pair it saves:
+// ptxas' 8 bytes of spill stores in every non-leaf function, measured in
+// docs/abi.md).
+inline constexpr uint32_t kRetAddr = 20;
 
 struct Abi {
-  uint32_t callee_saved_count = 16;  // R16..R31 (configurable: backend.callee_saved)
-  bool calleeSaved(uint32_t r) const { return r >= kCalleeSavedFirst && r < kCalleeSavedFirst + callee_saved_count; }
+  uint32_t callee_saved_count = 16;  // R16..R31 (without the return-address pair)
+  bool calleeSaved(uint32_t r) const {
+    return r >= kCalleeSavedFirst && r < kCalleeSavedFirst + callee_saved_count && r != kRetAddr &&
+           r != kRetAddr + 1;
+  }
   // Registers a call may change: every GPR but R1, RZ and the callee-saved
   // range, and every predicate.
   bool clobberedByCall(uint32_t id) const {

@@ -109,6 +109,7 @@ void Parser::parseFunction(bool is_entry, bool is_extern, bool is_visible, bool 
     Function& f = mod_.functions[fidx];
     f.is_extern = f.is_extern || is_extern;
     f.is_visible = f.is_visible || is_visible || is_weak;
+    f.is_weak = f.is_weak || is_weak;
     f.noreturn = f.noreturn || hdr.noreturn;
     for (int k = 0; k < 3; ++k) {
       if (hdr.maxntid[k]) f.maxntid[k] = hdr.maxntid[k];

@@ -94,7 +94,13 @@ const char* kCallChain = R"(
 
 config::GpuConfig v100() { return config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml"); }
 
-CompiledModule compileChain() { return compileModule(ptx::parseString(kCallChain, "chain.ptx")); }
+// whole_program = false: every call clobbers what the ABI allows, so values
+// live across a call need callee-saved registers.
+CompiledModule compileChain(bool whole_program = false) {
+  CompileOptions o;
+  o.whole_program = whole_program;
+  return compileModule(ptx::parseString(kCallChain, "chain.ptx"), o);
+}
 
 const CallGraphRow& row(const std::vector<CallGraphRow>& rows, const std::string& name) {
   for (const auto& r : rows)
@@ -131,6 +137,15 @@ TEST_CASE("a function with a call shows its callee-saved registers, and MaxStack
   CHECK(mid->restores == mid->callee_saved.size());
   CHECK(registerRanges(mid->callee_saved).rfind("R16", 0) == 0);
   CHECK(functionTable(cm).find(registerRanges(mid->callee_saved)) != std::string::npos);
+
+  // Its return address is saved too (it makes a call), and the leaf saves nothing.
+  CHECK(std::count(mid->callee_saved.begin(), mid->callee_saved.end(), 20u) == 1);
+  CHECK(leaf->callee_saved.empty());
+
+  // Knowing what the leaf clobbers, mid keeps its values in registers the
+  // leaf leaves alone: only the return-address pair is saved.
+  const CompiledModule wp = compileChain(true);
+  CHECK(wp.find("mid")->callee_saved == std::vector<uint32_t>{20, 21});
 
   // The chain is a single path: MaxStackDepth is the sum of FRU along it.
   CHECK(leaf->max_stack_depth == leaf->fru);
