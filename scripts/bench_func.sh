@@ -2,6 +2,7 @@
 # Functional-simulation speed: runs workloads at their large size and prints
 # warp and thread instructions per host second and peak memory.
 # Usage: scripts/bench_func.sh [workload ...]   (default: saxpy sgemm)
+#        RFSIM_RUN_ARGS=--virtual-regs scripts/bench_func.sh   (the PTX without the back end)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$here/scripts/setup.sh"
@@ -16,7 +17,8 @@ echo "machine: $cpu, $(nproc) cores; functional execution, single-threaded, larg
 printf '%-16s %14s %16s %9s %14s %16s %10s\n' workload warp_instrs thread_instrs seconds warp_instr/s \
   thread_instr/s peak_MiB
 for n in "${names[@]}"; do
-  /usr/bin/env time -f '%M' -o "$work/$n.rss" "$rfsim" run -q --workload "$n" --large --out "$work/$n" >/dev/null
+  # shellcheck disable=SC2086  # RFSIM_RUN_ARGS: extra run options, e.g. --virtual-regs
+  /usr/bin/env time -f '%M' -o "$work/$n.rss" "$rfsim" run -q --workload "$n" --large ${RFSIM_RUN_ARGS:-} --out "$work/$n" >/dev/null
   jq -r --arg n "$n" '.sim[$n] | "\(.warp_instrs.value) \(.thread_instrs.value) \(.wall_time.value)"' \
     "$work/$n/stats.json" | {
     read -r wi ti us

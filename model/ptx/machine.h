@@ -36,7 +36,8 @@ inline constexpr uint32_t kArgFirst = 4;          // arguments and results: R4..
 inline constexpr uint32_t kArgLast = 15;
 inline constexpr uint32_t kCalleeSavedFirst = 16; // callee-saved: R16 .. R16+count-1
 // The return address: every call sequence writes it into the pair R20:R21
-// (SASS: `MOV R20, ...; MOV R21, ...; CALL.REL.NOINC f` ... `RET.REL.NODEC R20`)
+// (published SASS listings: `MOV R20, ...; MOV R21, ...; CALL.REL.NOINC f` ...
+// `RET.REL.NODEC R20`; not checked here, no disassembler)
 // and a function hands it back there at its return. Every call changes the
 // pair, so it is not callee-saved; a function that makes calls must keep its
 // own return address elsewhere across them (a callee-saved pair it saves:
