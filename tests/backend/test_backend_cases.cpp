@@ -10,6 +10,7 @@
 
 #include "../func/func_helpers.h"
 #include "backend/backend.h"
+#include "common/error.h"
 #include "ptx/parser.h"
 
 using namespace rfsim;
@@ -228,4 +229,58 @@ TEST_CASE("back end: an indirect call through a function pointer", "[backend][ca
   MachineGpu g(kernel("indirect", body, funcs));
   const auto v = g.run1("indirect", 50);
   for (uint32_t i = 0; i < 50; ++i) CHECK(v[i] == ((i & 1) ? i + 9 : 2 * i));
+}
+
+TEST_CASE("back end: the machine program marks dead operands and the roles of added instructions", "[backend][cases]") {
+  const std::string ptx = std::string(kHeader) +
+                          ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                          "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 5;\n"
+                          "mul.lo.u32 %r3, %r2, %r1;\nadd.u32 %r4, %r3, %r1;\ncvta.to.global.u64 %rd2, %rd1;\n"
+                          "st.global.u32 [%rd2], %r4;\nret;\n}\n";
+  const backend::CompiledModule cm = backend::compileModule(ptx::parseString(ptx, "dead.ptx"));
+  const ptx::Function& fn = cm.machine.functions.at(0);
+  REQUIRE(cm.machine.machine);
+  // Find the instructions by opcode in the straight-line block.
+  const ptx::Instr* add1 = nullptr;
+  const ptx::Instr* mul = nullptr;
+  const ptx::Instr* add2 = nullptr;
+  for (const auto& bb : fn.blocks)
+    for (const auto& in : bb.instrs) {
+      if (in.op == ptx::Op::Add && !add1) add1 = &in;
+      else if (in.op == ptx::Op::Mul) mul = &in;
+      else if (in.op == ptx::Op::Add) add2 = &in;
+    }
+  REQUIRE(add1);
+  REQUIRE(mul);
+  REQUIRE(add2);
+  CHECK((add1->dead & 1) == 0);  // %r1 is read again by mul and add2
+  CHECK((mul->dead & 1) != 0);   // %r2's last read
+  CHECK((mul->dead & 2) == 0);   // %r1 still needed by add2
+  CHECK((add2->dead & 3) == 3);  // %r3 and %r1: both last reads
+  for (const auto& bb : fn.blocks)
+    for (const auto& in : bb.instrs) CHECK(in.role == ptx::MRole::Code);  // a kernel without calls or spills
+  // Registers are physical: R0..R254 and the register count covers them.
+  CHECK(fn.regs.size() == ptx::mach::kNumRegIds);
+  CHECK(fn.machine_regs >= 2);
+}
+
+TEST_CASE("back end: PTX it cannot place is an error naming the file, line and function", "[backend][cases]") {
+  // The address of a .func parameter: parameters live in registers.
+  const std::string addr = std::string(kHeader) +
+                           ".func (.param .b64 r) f(.param .b32 a)\n{\n.reg .b64 %d<2>;\n"
+                           "mov.u64 %d1, a;\nst.param.b64 [r], %d1;\nret;\n}\n";
+  try {
+    backend::compileModule(ptx::parseString(addr, "addr.ptx"));
+    FAIL("no error");
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("addr.ptx:7") != std::string::npos);
+    CHECK(m.find("function f") != std::string::npos);
+    CHECK(m.find("parameter 'a'") != std::string::npos);
+  }
+  // A register limit the calling convention cannot work with.
+  const std::string k = kernel("tiny", "add.u32 %r10, %r1, 1;");
+  backend::CompileOptions o;
+  o.max_regs = 3;
+  CHECK_THROWS_AS(backend::compileModule(ptx::parseString(k, "tiny.ptx"), o), Error);
 }
