@@ -37,6 +37,7 @@ struct Graph {
   std::vector<RegSet> forbid;                // physical registers the node may not take
   std::vector<std::vector<uint32_t>> moves;  // move partners (value ids: virtual or physId)
   std::vector<double> cost;                  // Chaitin: sum of 10^depth over defs and uses
+  std::vector<uint32_t> first;               // position (layout order) of the first def, else of the first use
 };
 
 bool sameFile(RegClass a, RegClass b) { return (a == RegClass::Pred) == (b == RegClass::Pred); }
@@ -76,6 +77,11 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
   g.forbid.assign(g.nv, RegSet());
   g.moves.assign(g.nv, {});
   g.cost.assign(g.nv, 0.0);
+  g.first.assign(g.nv, std::numeric_limits<uint32_t>::max());
+  std::vector<uint32_t> first_use(g.nv, std::numeric_limits<uint32_t>::max());
+  std::vector<uint32_t> block_pos(f.fn.blocks.size() + 1, 0);
+  for (size_t b = 0; b < f.fn.blocks.size(); ++b)
+    block_pos[b + 1] = block_pos[b] + static_cast<uint32_t>(f.fn.blocks[b].instrs.size());
 
   RegSet clobber;
   for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)
@@ -90,10 +96,11 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
     auto& instrs = f.fn.blocks[b].instrs;
     for (size_t k = instrs.size(); k-- > 0;) {
       ra::instrEffects(f, instrs[k], vs, fx);
+      const uint32_t pos = block_pos[b] + static_cast<uint32_t>(k);
       for (const ra::Def& d : fx.defs)
-        if (d.idx < g.nv) g.present[d.idx] = true, g.cost[d.idx] += w;
+        if (d.idx < g.nv) g.present[d.idx] = true, g.cost[d.idx] += w, g.first[d.idx] = std::min(g.first[d.idx], pos);
       for (uint32_t u : fx.uses)
-        if (u < g.nv) g.present[u] = true, g.cost[u] += w;
+        if (u < g.nv) g.present[u] = true, g.cost[u] += w, first_use[u] = std::min(first_use[u], pos);
       if (fx.ends_path) live.clear();
       for (size_t i = 0; i < fx.defs.size(); ++i) {
         const uint32_t d = fx.defs[i].idx;
@@ -141,6 +148,8 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
       }
     }
   }
+  for (uint32_t v = 0; v < g.nv; ++v)
+    if (g.first[v] == std::numeric_limits<uint32_t>::max()) g.first[v] = first_use[v];
   return g;
 }
 
@@ -150,7 +159,10 @@ struct Palette {
   RegSet no_pair;  // words whose aligned pair can never be allocated (R0 beside R1, the last odd one)
 };
 
-Palette makePalette(const RaOptions& opt) {
+// pairs_down: pairs are offered from the top of the range downward (within
+// each preference group), singles still from the bottom up, so that 64-bit
+// values and single words grow towards each other instead of interleaving.
+Palette makePalette(const RaOptions& opt, bool pairs_down = false) {
   using namespace ptx::mach;
   const uint32_t max = std::min<uint32_t>(opt.max_regs, kRZ);
   Palette p;
@@ -159,8 +171,10 @@ Palette makePalette(const RaOptions& opt) {
   for (int pass = 0; pass < 2; ++pass) {
     for (uint32_t r = 0; r < max; ++r)
       if (usable(r) && saved(r) == (pass == 1)) p.gpr.push_back(r);
+    const size_t first = p.pair.size();
     for (uint32_t r = 0; r + 1 < max; r += 2)
       if (usable(r) && usable(r + 1) && (saved(r) || saved(r + 1)) == (pass == 1)) p.pair.push_back(r);
+    if (pairs_down) std::reverse(p.pair.begin() + static_cast<std::ptrdiff_t>(first), p.pair.end());
   }
   for (uint32_t k = 0; k < kNumPred; ++k) p.pred.push_back(kPredBase + k);
   p.no_pair.set();
@@ -176,9 +190,10 @@ bool fits(RegClass c, uint32_t r, const RegSet& blocked) {
   return !blocked.test(r) && (c != RegClass::Pair || !blocked.test(r + 1));
 }
 
-// Simplify and select. Returns each node's colour (kNone: not coloured).
-std::vector<uint32_t> colourGraph(const Graph& g, const Palette& pal, const std::vector<uint8_t>& flags,
-                                  const std::string& fname) {
+// Simplify: the order in which select colours the nodes (the stack, popped
+// from the back).
+std::vector<uint32_t> simplifyOrder(const Graph& g, const Palette& pal, const std::vector<uint8_t>& flags,
+                                    const std::string& fname) {
   const uint32_t n = g.nv;
   std::vector<uint32_t> deg(n, 0), avail(n, 0);
   std::vector<uint8_t> removed(n, 1), queued(n, 0);
@@ -226,6 +241,13 @@ std::vector<uint32_t> colourGraph(const Graph& g, const Palette& pal, const std:
       if (deg[m] < avail[m] && !queued[m]) low.push_back(m), queued[m] = 1;
     }
   }
+  return stack;
+}
+
+// Select: colours the nodes of `stack` from the back. Returns each node's
+// colour (kNone: not coloured).
+std::vector<uint32_t> selectColours(const Graph& g, const Palette& pal, const std::vector<uint32_t>& stack) {
+  const uint32_t n = g.nv;
   std::vector<uint32_t> colour(n, kNone);
   uint32_t high = 0;  // one past the highest GPR given so far
   for (size_t i = stack.size(); i-- > 0;) {
@@ -268,6 +290,92 @@ std::vector<uint32_t> colourGraph(const Graph& g, const Palette& pal, const std:
   return colour;
 }
 
+
+// Values left without a colour, and one past the highest GPR used.
+struct ColourScore {
+  uint32_t failed = 0;
+  uint32_t regs = 0;
+  // Fewer values left over; among complete colourings, fewer registers. A tie
+  // keeps the earlier one: the simplify order's failures are its cost-aware
+  // spill choices, an alternative's are whichever values came last.
+  bool better(const ColourScore& o) const {
+    return failed < o.failed || (failed == 0 && o.failed == 0 && regs < o.regs);
+  }
+};
+
+ColourScore score(const Graph& g, const std::vector<uint32_t>& colour) {
+  ColourScore s;
+  for (uint32_t v = 0; v < g.nv; ++v) {
+    if (!g.present[v]) continue;
+    if (colour[v] == kNone) {
+      ++s.failed;
+      continue;
+    }
+    if (g.cls[v] != RegClass::Pred) s.regs = std::max(s.regs, colour[v] + (g.cls[v] == RegClass::Pair ? 2 : 1));
+  }
+  return s;
+}
+
+// When the preferred colouring leaves values uncoloured, the failure is often
+// not pressure but the colouring order (optimistic colouring of a graph that
+// is far from chordal) and fragmentation (singles scattered over the aligned
+// pairs). Select is re-run (simplify is not: the orders below need no
+// degrees) with variants: bit 0, pairs from the top of a range [0, top)
+// downward and singles from the bottom up; bit 1, the nodes in program order
+// instead of the simplify stack. Each is tried on the whole range; the best
+// (fewest values left, then fewest registers) replaces `colour` only when it
+// leaves fewer values uncoloured, and when it colours everything the
+// smallest `top` that still does is searched for, so the register count
+// stays low. Deterministic; costs a few select passes, only in rounds that
+// would spill.
+void retryAgainstFragmentation(const Graph& g, const RaOptions& opt, const std::vector<uint32_t>& stack,
+                               std::vector<uint32_t>& colour) {
+  const ColourScore base = score(g, colour);
+  // Program order: the nodes by their first definition, as a linear scan
+  // would meet them (optimal on interval graphs, which straight-line code with
+  // few redefinitions nearly is).
+  std::vector<uint32_t> prog;
+  for (uint32_t v = 0; v < g.nv; ++v)
+    if (g.present[v]) prog.push_back(v);
+  std::sort(prog.begin(), prog.end(), [&](uint32_t a, uint32_t b) {
+    return g.first[a] != g.first[b] ? g.first[a] > g.first[b] : a > b;
+  });
+  const uint32_t full = std::min<uint32_t>(opt.max_regs, ptx::mach::kRZ);
+  auto attempt = [&](int variant, uint32_t top) {
+    RaOptions o = opt;
+    o.max_regs = top;
+    const Palette p = makePalette(o, /*pairs_down=*/variant & 1);
+    return selectColours(g, p, (variant & 2) ? prog : stack);
+  };
+  std::vector<uint32_t> best;
+  ColourScore bs = base;
+  int bv = -1;
+  for (int variant = 1; variant < 4; ++variant) {
+    std::vector<uint32_t> c = attempt(variant, full);
+    const ColourScore cs = score(g, c);
+    if (cs.better(bs))
+      best = std::move(c), bs = cs, bv = variant;
+  }
+  if (bv < 0) return;
+  if (bs.failed == 0) {
+    // Smallest top that still colours everything (colourability is close to
+    // monotone in top; the best success seen is kept either way).
+    uint32_t lo = 18, hi = std::min(full, bs.regs);  // hi colours everything
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      std::vector<uint32_t> c = attempt(bv, mid);
+      const ColourScore cs = score(g, c);
+      if (cs.failed == 0) {
+        hi = std::min(mid, cs.regs);
+        if (cs.regs < bs.regs) best = std::move(c), bs = cs;
+      } else {
+        lo = mid + 1;
+      }
+    }
+  }
+  colour = std::move(best);
+}
+
 }  // namespace
 
 RaResult allocateRegisters(MFunction& f, const RaOptions& opt) {
@@ -282,7 +390,9 @@ RaResult allocateRegisters(MFunction& f, const RaOptions& opt) {
     if (++res.rounds > kMaxRounds)
       throw Error(f.fn.name + ": register allocation did not converge in " + std::to_string(kMaxRounds) + " rounds");
     const Graph g = buildGraph(f, opt);
-    const std::vector<uint32_t> colour = colourGraph(g, pal, flags, f.fn.name);
+    const std::vector<uint32_t> stack = simplifyOrder(g, pal, flags, f.fn.name);
+    std::vector<uint32_t> colour = selectColours(g, pal, stack);
+    if (score(g, colour).failed > 0) retryAgainstFragmentation(g, opt, stack, colour);
     std::vector<uint8_t> pick_spill(g.nv, 0), pick_conv(g.nv, 0);
     bool failed = false;
     for (uint32_t v = 0; v < g.nv; ++v) {
