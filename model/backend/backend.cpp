@@ -41,16 +41,6 @@ uint32_t registerLimit(const ptx::Function& fn, const CompileOptions& o) {
   return lim;
 }
 
-// Functions without a body (extern declarations, built-ins) get the machine
-// register table too: every function of a machine program has it.
-std::vector<ptx::RegInfo> machineRegisterTable() {
-  std::vector<ptx::RegInfo> regs(mach::kNumRegIds);
-  for (uint32_t r = 0; r < mach::kNumRegIds; ++r) {
-    regs[r].name = mach::regName(r);
-    regs[r].type = mach::isPred(r) ? ptx::Type::Pred : ptx::Type::B32;
-  }
-  return regs;
-}
 
 // The registers a finished function may change as its callers see them:
 // everything its code writes and its calls may change, except the
@@ -173,7 +163,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
   }
   for (uint32_t fi = 0; fi < nf; ++fi)
     if (report_of[fi] >= 0) m.functions[fi] = std::move(done[fi]);
-    else m.functions[fi].regs = done[fi].regs.empty() ? machineRegisterTable() : done[fi].regs;
+    else m.functions[fi].regs = machineRegisterTable();  // extern declarations and built-ins too
   m.machine = true;
 
   // Call-graph figures: MaxStackDepth (CARS section III-B) over FRU, and

@@ -16,29 +16,9 @@ namespace mach = ptx::mach;
 
 namespace {
 
-Operand reg(uint32_t r, unsigned bits) {
-  Operand o;
-  o.kind = OperandKind::Reg;
-  o.regs[0] = r;
-  o.mbits = static_cast<uint8_t>(bits);
-  return o;
-}
-
-Operand imm(int64_t v) {
-  Operand o;
-  o.kind = OperandKind::Imm;
-  o.imm = v;
-  return o;
-}
-
-Operand spAddr(int64_t off) {
-  Operand o;
-  o.kind = OperandKind::Addr;
-  o.regs[0] = mach::kSP;
-  o.mbits = 32;
-  o.imm = off;
-  return o;
-}
+Operand reg(uint32_t r, unsigned bits) { return regOperand(r, bits); }
+Operand imm(int64_t v) { return immOperand(v); }
+Operand spAddr(int64_t off) { return stackAddr(mach::kSP, off); }
 
 Instr spAdjust(Op op, uint32_t bytes, const Instr& at) {
   Instr in;
@@ -238,11 +218,7 @@ FinishedFunction finishFunction(MFunction& mf, const RaResult& ra, const mach::A
   uint32_t top = mach::kSP;
   for (uint32_t r = 0; r < mach::kRZ; ++r)
     if (used[r]) top = std::max(top, r);
-  fn.regs.assign(mach::kNumRegIds, RegInfo{});
-  for (uint32_t r = 0; r < mach::kNumRegIds; ++r) {
-    fn.regs[r].name = mach::regName(r);
-    fn.regs[r].type = mach::isPred(r) ? Type::Pred : Type::B32;
-  }
+  fn.regs = machineRegisterTable();
   fn.machine_args = mf.entry_defs;
   fn.machine_rets = mf.ret_uses;
   fn.machine_regs = top + 1;

@@ -30,29 +30,9 @@ Type typeOfBits(unsigned bits) {
   }
 }
 
-Operand regOp(uint32_t v, unsigned bits) {
-  Operand o;
-  o.kind = OperandKind::Reg;
-  o.regs[0] = v;
-  o.mbits = static_cast<uint8_t>(bits);
-  return o;
-}
-
-Operand immOp(int64_t v) {
-  Operand o;
-  o.kind = OperandKind::Imm;
-  o.imm = v;
-  return o;
-}
-
-Operand spAddr(int64_t off) {
-  Operand o;
-  o.kind = OperandKind::Addr;
-  o.regs[0] = physId(mach::kSP);
-  o.mbits = 32;
-  o.imm = off;
-  return o;
-}
+Operand regOp(uint32_t v, unsigned bits) { return regOperand(v, bits); }
+Operand immOp(int64_t v) { return immOperand(v); }
+Operand spAddr(int64_t off) { return stackAddr(physId(mach::kSP), off); }
 
 // Where one parameter-like symbol's bytes live inside this function.
 struct Store {

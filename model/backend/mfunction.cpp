@@ -14,6 +14,40 @@ unsigned machineBits(ptx::Type t) {
   throw Error(std::string("the back end cannot place a .") + ptx::typeName(t) + " register");
 }
 
+ptx::Operand regOperand(uint32_t reg, unsigned mbits) {
+  ptx::Operand o;
+  o.kind = ptx::OperandKind::Reg;
+  o.regs[0] = reg;
+  o.mbits = static_cast<uint8_t>(mbits);
+  return o;
+}
+
+ptx::Operand immOperand(int64_t value) {
+  ptx::Operand o;
+  o.kind = ptx::OperandKind::Imm;
+  o.imm = value;
+  return o;
+}
+
+ptx::Operand stackAddr(uint32_t sp, int64_t offset) {
+  ptx::Operand o;
+  o.kind = ptx::OperandKind::Addr;
+  o.regs[0] = sp;
+  o.mbits = 32;
+  o.imm = offset;
+  return o;
+}
+
+std::vector<ptx::RegInfo> machineRegisterTable() {
+  namespace mach = ptx::mach;
+  std::vector<ptx::RegInfo> regs(mach::kNumRegIds);
+  for (uint32_t r = 0; r < mach::kNumRegIds; ++r) {
+    regs[r].name = mach::regName(r);
+    regs[r].type = mach::isPred(r) ? ptx::Type::Pred : ptx::Type::B32;
+  }
+  return regs;
+}
+
 uint32_t MFunction::newVreg(ptx::Type type, unsigned bits, uint32_t origin_of) {
   const uint32_t id = static_cast<uint32_t>(fn.regs.size());
   ptx::RegInfo ri;

@@ -35,6 +35,14 @@ inline RegClass classOfBits(unsigned mbits) {
 // for types the back end does not place (.b128).
 unsigned machineBits(ptx::Type t);
 
+// Operand builders for the instructions the back end adds. `reg` is a value
+// id (virtual or physId) in an MFunction, a register in a machine function.
+ptx::Operand regOperand(uint32_t reg, unsigned mbits);
+ptx::Operand immOperand(int64_t value);
+ptx::Operand stackAddr(uint32_t sp, int64_t offset);  // [sp + offset], sp: physId(kSP) or kSP
+// The register table of every machine function: R0..R254, RZ, P0..P6.
+std::vector<ptx::RegInfo> machineRegisterTable();
+
 struct MFunction {
   ptx::Function fn;            // blocks and instructions over value ids; fn.regs: the virtual registers
   uint32_t index = 0;          // in the module

@@ -10,29 +10,7 @@ namespace rfsim::backend::ra {
 
 namespace {
 
-ptx::Operand regOperand(uint32_t id, unsigned mbits) {
-  ptx::Operand o;
-  o.kind = ptx::OperandKind::Reg;
-  o.regs[0] = id;
-  o.mbits = static_cast<uint8_t>(mbits);
-  return o;
-}
-
-ptx::Operand immOperand(int64_t v) {
-  ptx::Operand o;
-  o.kind = ptx::OperandKind::Imm;
-  o.imm = v;
-  return o;
-}
-
-ptx::Operand stackSlot(uint32_t off) {
-  ptx::Operand o;
-  o.kind = ptx::OperandKind::Addr;
-  o.regs[0] = physId(ptx::mach::kSP);
-  o.imm = off;
-  o.mbits = 32;
-  return o;
-}
+ptx::Operand stackSlot(uint32_t off) { return stackAddr(physId(ptx::mach::kSP), off); }
 
 ptx::Type slotType(unsigned bits) {
   return bits == 64 ? ptx::Type::B64 : bits == 16 ? ptx::Type::B16 : ptx::Type::B32;
