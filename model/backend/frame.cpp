@@ -159,7 +159,7 @@ FinishedFunction finishFunction(MFunction& mf, const RaResult& ra, const mach::A
         Operand& o = in.src[k];
         if (o.kind != OperandKind::Addr) continue;
         if (in.role == MRole::Spill || in.role == MRole::Fill) o.imm += spill_base;
-        if (o.imm >= kIncomingBias / 2) o.imm = o.imm - kIncomingBias + frame;
+        if (in.role == MRole::ArgStack && o.imm >= kIncomingBias / 2) o.imm = o.imm - kIncomingBias + frame;
       }
     }
 

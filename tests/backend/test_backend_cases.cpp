@@ -284,3 +284,44 @@ TEST_CASE("back end: PTX it cannot place is an error naming the file, line and f
   o.max_regs = 3;
   CHECK_THROWS_AS(backend::compileModule(ptx::parseString(k, "tiny.ptx"), o), Error);
 }
+
+TEST_CASE("back end: parameters past R15 go on the stack; .local arrays live in the frame", "[backend][cases]") {
+  // 14 32-bit parameters: R4..R15 take twelve, the last two are stack-passed
+  // (the caller's outgoing area, the callee's [R1 + frame + offset]). The
+  // callee also keeps a .local array (a __local_depot) and reads it back.
+  std::string params, loads, sum;
+  for (int k = 0; k < 14; ++k) {
+    params += std::string(k ? ", " : "") + ".param .b32 p" + std::to_string(k);
+    loads += "ld.param.u32 %a" + std::to_string(k) + ", [p" + std::to_string(k) + "];\n";
+    sum += "mad.lo.u32 %s1, %s1, 3, %a" + std::to_string(k) + ";\n";
+  }
+  const std::string callee =
+      ".func (.param .b32 r) many(" + params + ")\n{\n.local .align 4 .b8 depot[16];\n.reg .b32 %a<14>;\n"
+      ".reg .b32 %s<4>;\n.reg .b64 %l<3>;\n" + loads +
+      "mov.u64 %l1, depot;\nst.local.u32 [%l1+4], %a13;\nst.local.u32 [depot+8], %a12;\n"
+      "mov.u32 %s1, 0;\n" + sum +
+      "ld.local.u32 %s2, [%l1+8];\nld.local.u32 %s3, [depot+4];\nadd.u32 %s1, %s1, %s2;\nadd.u32 %s1, %s1, %s3;\n"
+      "st.param.b32 [r], %s1;\nret;\n}\n";
+  std::string call = "{\n";
+  std::string args;
+  for (int k = 0; k < 14; ++k) {
+    call += ".param .b32 q" + std::to_string(k) + ";\nadd.u32 %r" + std::to_string(30 + k) + ", %r1, " +
+            std::to_string(k * 7) + ";\nst.param.b32 [q" + std::to_string(k) + "], %r" + std::to_string(30 + k) +
+            ";\n";
+    args += std::string(k ? ", " : "") + "q" + std::to_string(k);
+  }
+  call += ".param .b32 res;\ncall.uni (res), many, (" + args + ");\nld.param.b32 %r10, [res];\n}\n";
+  MachineGpu g(kernel("stackargs", call, callee));
+  const auto v = g.run1("stackargs", 40);
+  for (uint32_t i = 0; i < 40; ++i) {
+    uint32_t s = 0;
+    for (uint32_t k = 0; k < 14; ++k) s = s * 3 + (i + k * 7);
+    CHECK(v[i] == s + (i + 12 * 7) + (i + 13 * 7));
+  }
+  const auto& m = g.report("many");
+  CHECK(m.frame_bytes >= 16);  // the depot
+  bool stack_arg = false;
+  for (const auto& bb : g.dev.compiled()->machine.functions[m.index].blocks)
+    for (const auto& in : bb.instrs) stack_arg |= in.role == ptx::MRole::ArgStack;
+  CHECK(stack_arg);
+}
