@@ -61,6 +61,86 @@ struct SmConfig {
   }
 };
 
+// The SM pipeline from fetch to execution (model/sm/). Latencies are dependent-
+// issue latencies in core cycles, initiation intervals (ii) the cycles before a
+// pipeline of the unit takes the next warp instruction. The classes follow
+// GPGPU-Sim's ptx_opcode_latency_{int,fp,dp,sfu} lists; model/sm/issue/
+// op_class.h says which opcode uses which class.
+struct PipelineConfig {
+  uint32_t ibuffer_depth = 2;      // GPGPU-Sim's per-warp instruction buffer
+  uint32_t fetch_width = 4;
+  uint32_t l1i_miss_latency = 193;
+  bool dual_issue = false;
+  uint32_t num_collectors = 8;
+  std::string collector_mode = "general";
+  bool bank_swizzle = false;
+  uint32_t sp_units = 4, int_units = 4, sfu_units = 4, dp_units = 4, ldst_units = 1;
+  uint32_t int_add_latency = 4, int_add_ii = 2;
+  uint32_t int_mul_latency = 4, int_mul_ii = 2;
+  uint32_t int_mad_latency = 5, int_mad_ii = 2;
+  uint32_t int_div_latency = 145, int_div_ii = 8;
+  uint32_t fp32_add_latency = 4, fp32_add_ii = 2;
+  uint32_t fp32_mul_latency = 4, fp32_mul_ii = 2;
+  uint32_t fp32_fma_latency = 5, fp32_fma_ii = 2;
+  uint32_t fp32_div_latency = 39, fp32_div_ii = 4;
+  uint32_t sfu_latency = 100, sfu_ii = 8;
+  uint32_t fp64_add_latency = 8, fp64_add_ii = 4;
+  uint32_t fp64_fma_latency = 8, fp64_fma_ii = 4;
+  uint32_t fp64_div_latency = 330, fp64_div_ii = 130;
+  uint32_t ldst_ii = 1;
+  uint32_t mem_latency = 193;
+  uint64_t watchdog_cycles = 100000;
+
+  template <class V> void visit(V& v) {
+    const IntRange units{1, 64}, opt_units{0, 64}, lat{1, 2000}, ii{1, 1000};
+    v.integer("ibuffer_depth", ibuffer_depth, IntRange{1, 16}, "instruction", "instruction buffer entries per warp");
+    v.integer("fetch_width", fetch_width, IntRange{1, 16}, "instruction", "instructions fetched per cycle per SM");
+    v.integer("l1i_miss_latency", l1i_miss_latency, lat, "cycle",
+              "fixed L1I miss penalty (until the memory hierarchy serves fetches)");
+    v.boolean("dual_issue", dual_issue,
+              "a scheduler may issue a warp's next two instructions in one cycle when they go to different units");
+    v.integer("num_collectors", num_collectors, IntRange{1, 64}, "collector",
+              "operand collector units (general: per SM; per_unit: per execution-unit class)");
+    v.choice("collector_mode", collector_mode, Choices{"general", "per_unit"},
+             "collectors shared by all units, or a separate set per execution-unit class");
+    v.boolean("bank_swizzle", bank_swizzle, "add the warp id to the register number when choosing its bank");
+    v.integer("sp_units", sp_units, units, "pipeline", "fp32 (SP) pipelines per SM");
+    v.integer("int_units", int_units, opt_units, "pipeline", "integer pipelines per SM (0: integer ops run on SP)");
+    v.integer("sfu_units", sfu_units, units, "pipeline", "special-function pipelines per SM");
+    v.integer("dp_units", dp_units, opt_units, "pipeline", "fp64 pipelines per SM (0: fp64 ops run on SP)");
+    v.integer("ldst_units", ldst_units, units, "pipeline", "load/store pipelines per SM");
+    v.integer("int_add_latency", int_add_latency, lat, "cycle", "integer add/sub/min/max/logic/shift/compare/move");
+    v.integer("int_add_ii", int_add_ii, ii, "cycle", "initiation interval of int_add");
+    v.integer("int_mul_latency", int_mul_latency, lat, "cycle", "integer mul/mul24");
+    v.integer("int_mul_ii", int_mul_ii, ii, "cycle", "initiation interval of int_mul");
+    v.integer("int_mad_latency", int_mad_latency, lat, "cycle", "integer mad/mad24/sad/dp4a");
+    v.integer("int_mad_ii", int_mad_ii, ii, "cycle", "initiation interval of int_mad");
+    v.integer("int_div_latency", int_div_latency, lat, "cycle", "integer div/rem, one SFU op standing for the sequence");
+    v.integer("int_div_ii", int_div_ii, ii, "cycle", "initiation interval of int_div");
+    v.integer("fp32_add_latency", fp32_add_latency, lat, "cycle", "fp32/fp16 add/sub/min/max/compare/convert");
+    v.integer("fp32_add_ii", fp32_add_ii, ii, "cycle", "initiation interval of fp32_add");
+    v.integer("fp32_mul_latency", fp32_mul_latency, lat, "cycle", "fp32/fp16 mul");
+    v.integer("fp32_mul_ii", fp32_mul_ii, ii, "cycle", "initiation interval of fp32_mul");
+    v.integer("fp32_fma_latency", fp32_fma_latency, lat, "cycle", "fp32/fp16 fma/mad");
+    v.integer("fp32_fma_ii", fp32_fma_ii, ii, "cycle", "initiation interval of fp32_fma");
+    v.integer("fp32_div_latency", fp32_div_latency, lat, "cycle", "fp32 div, one SFU op standing for the sequence");
+    v.integer("fp32_div_ii", fp32_div_ii, ii, "cycle", "initiation interval of fp32_div");
+    v.integer("sfu_latency", sfu_latency, lat, "cycle", "rcp/sqrt/rsqrt/sin/cos/ex2/lg2/tanh (fp32)");
+    v.integer("sfu_ii", sfu_ii, ii, "cycle", "initiation interval of sfu");
+    v.integer("fp64_add_latency", fp64_add_latency, lat, "cycle", "fp64 add/sub/min/max/compare/convert");
+    v.integer("fp64_add_ii", fp64_add_ii, ii, "cycle", "initiation interval of fp64_add");
+    v.integer("fp64_fma_latency", fp64_fma_latency, lat, "cycle", "fp64 mul/fma/mad");
+    v.integer("fp64_fma_ii", fp64_fma_ii, ii, "cycle", "initiation interval of fp64_fma");
+    v.integer("fp64_div_latency", fp64_div_latency, lat, "cycle", "fp64 div/rcp/sqrt/rsqrt");
+    v.integer("fp64_div_ii", fp64_div_ii, ii, "cycle", "initiation interval of fp64_div");
+    v.integer("ldst_ii", ldst_ii, ii, "cycle", "initiation interval of the load/store unit");
+    v.integer("mem_latency", mem_latency, IntRange{1, 5000}, "cycle",
+              "fixed global/local/const/param access latency (until the memory hierarchy exists)");
+    v.integer("watchdog_cycles", watchdog_cycles, IntRange{1, INT64_MAX}, "cycle",
+              "cycles without any instruction issued or retired before the SM reports a deadlock");
+  }
+};
+
 struct RegFileConfig {
   uint32_t size_kb = 256;
   uint32_t num_banks = 16;
@@ -174,6 +254,7 @@ struct GpuConfig {
   std::string name = "v100";
   GpuTop gpu;
   SmConfig sm;
+  PipelineConfig pipeline;
   RegFileConfig regfile;
   // V100 default carve-out of the 128 KiB unified L1: 32 KiB L1D beside 96 KiB
   // shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1 S:4:128:64),
@@ -190,6 +271,7 @@ struct GpuConfig {
     v.text("name", name, "name of this configuration");
     v.section("gpu", gpu, "chip-level parameters");
     v.section("sm", sm, "streaming multiprocessor");
+    v.section("pipeline", pipeline, "SM pipeline: fetch, issue, operand collectors, execution units");
     v.section("regfile", regfile, "register file of one SM");
     v.section("l1d", l1d, "L1 data cache of one SM");
     v.section("l1i", l1i, "L1 instruction cache of one SM");

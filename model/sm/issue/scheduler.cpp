@@ -1,0 +1,79 @@
+#include "sm/issue/scheduler.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace rfsim::sm {
+
+const char* stallName(Stall s) {
+  switch (s) {
+    case Stall::None: return "none";
+    case Stall::NoWarp: return "no_warp";
+    case Stall::Barrier: return "barrier";
+    case Stall::IbufferEmpty: return "ibuffer_empty";
+    case Stall::Scoreboard: return "scoreboard";
+    case Stall::CollectorFull: return "collector_full";
+    case Stall::UnitBusy: return "unit_busy";
+    default: return "?";
+  }
+}
+
+WarpScheduler::WarpScheduler(const SchedulerParams& p) : params_(p), age_(p.max_warps, 0) {
+  warps_.reserve(p.max_warps);
+}
+
+void WarpScheduler::addWarp(uint32_t warp, uint64_t age) {
+  if (warp >= params_.max_warps) throw Error("warp scheduler: warp id " + std::to_string(warp) + " out of range");
+  age_[warp] = age;
+  auto pos = std::find_if(warps_.begin(), warps_.end(), [&](uint32_t w) { return age_[w] > age; });
+  warps_.insert(pos, warp);
+}
+
+void WarpScheduler::removeWarp(uint32_t warp) {
+  warps_.erase(std::remove(warps_.begin(), warps_.end(), warp), warps_.end());
+}
+
+Stall WarpScheduler::mostSpecific(const std::vector<uint32_t>& ids, const WarpStatus* status) {
+  Stall best = Stall::NoWarp;
+  for (uint32_t w : ids)
+    if (status[w].stall != Stall::None && stallRank(status[w].stall) > stallRank(best)) best = status[w].stall;
+  return best;
+}
+
+Pick WarpScheduler::cycle(const WarpStatus* status) {
+  Pick p = pick(status);
+  if (p.warp >= 0) {
+    ++issued_;
+    if (p.dual) ++dual_;
+  } else {
+    ++stalls_[static_cast<size_t>(p.stall)];
+  }
+  return p;
+}
+
+SchedulerRegistry SchedulerRegistry::withBuiltins() {
+  SchedulerRegistry r;
+  r.add("lrr", makeLrr);
+  r.add("gto", makeGto);
+  r.add("two_level", makeTwoLevel);
+  return r;
+}
+
+std::vector<std::string> SchedulerRegistry::names() const {
+  std::vector<std::string> n;
+  for (const auto& [k, f] : factories_) n.push_back(k);
+  return n;
+}
+
+std::unique_ptr<WarpScheduler> SchedulerRegistry::create(const std::string& name, const SchedulerParams& p) const {
+  auto it = factories_.find(name);
+  if (it == factories_.end()) {
+    std::string known;
+    for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
+    throw Error("unknown warp scheduling policy '" + name + "'; known: " + known);
+  }
+  return it->second(p);
+}
+
+}  // namespace rfsim::sm

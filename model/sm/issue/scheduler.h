@@ -1,0 +1,120 @@
+// Warp-scheduler policies as plug-ins. The SM tells a scheduler, each cycle,
+// how far each of its warps got towards issue (WarpStatus); the policy picks
+// the warp that issues, or reports why nothing did. The SM does not know the
+// policies: it creates one by name from a SchedulerRegistry.
+//
+// Stall reasons, most specific first (the order in which the issue stage
+// checks a warp; the reason reported for an idle cycle is that of the warp
+// which got furthest):
+//   UnitBusy > CollectorFull > Scoreboard > IbufferEmpty > Barrier > NoWarp
+// i.e. a warp whose next instruction is decoded, free of hazards and holds a
+// collector but finds its unit busy is the most specific reason; a scheduler
+// with no warps at all reports NoWarp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rfsim::sm {
+
+enum class Stall : uint8_t { None, NoWarp, Barrier, IbufferEmpty, Scoreboard, CollectorFull, UnitBusy, Count_ };
+const char* stallName(Stall s);
+// Precedence: a higher rank is more specific. None (ready) ranks above all.
+inline int stallRank(Stall s) {
+  switch (s) {
+    case Stall::None: return 100;
+    case Stall::UnitBusy: return 6;
+    case Stall::CollectorFull: return 5;
+    case Stall::Scoreboard: return 4;
+    case Stall::IbufferEmpty: return 3;
+    case Stall::Barrier: return 2;
+    default: return 1;  // NoWarp
+  }
+}
+
+// What the SM knows about one warp this cycle (indexed by warp id).
+struct WarpStatus {
+  Stall stall = Stall::NoWarp;  // None: its next instruction can issue now
+  bool dual_ready = false;      // with dual issue: its next two instructions can issue together
+  bool long_latency = false;    // it waits on a long-latency op (Scoreboard::pendingLongLatency > 0)
+};
+
+struct Pick {
+  int32_t warp = -1;            // -1: nothing issues
+  bool dual = false;            // issue the warp's next two instructions
+  Stall stall = Stall::NoWarp;  // when warp == -1: why
+};
+
+struct SchedulerParams {
+  uint32_t max_warps = 64;    // warp ids are < max_warps
+  uint32_t active_warps = 2;  // two-level: active pool of this scheduler
+  bool dual_issue = false;
+};
+
+class WarpScheduler {
+ public:
+  explicit WarpScheduler(const SchedulerParams& p);
+  virtual ~WarpScheduler() = default;
+  virtual const char* name() const = 0;
+
+  // Warps assigned to this scheduler; `age` orders them oldest first (launch order).
+  virtual void addWarp(uint32_t warp, uint64_t age);
+  virtual void removeWarp(uint32_t warp);
+  const std::vector<uint32_t>& warps() const { return warps_; }
+
+  // One cycle: pick and count. `status` is indexed by warp id. The picked
+  // warp is assumed to issue.
+  Pick cycle(const WarpStatus* status);
+
+  uint64_t issuedCycles() const { return issued_; }
+  uint64_t dualIssues() const { return dual_; }
+  uint64_t stallCycles(Stall s) const { return stalls_[static_cast<size_t>(s)]; }
+
+ protected:
+  virtual Pick pick(const WarpStatus* status) = 0;
+  // The most specific stall over `ids`, or NoWarp when it is empty.
+  static Stall mostSpecific(const std::vector<uint32_t>& ids, const WarpStatus* status);
+  Pick issue(uint32_t warp, const WarpStatus* status) const {
+    return Pick{static_cast<int32_t>(warp), params_.dual_issue && status[warp].dual_ready, Stall::None};
+  }
+  uint64_t ageOf(uint32_t warp) const { return age_[warp]; }
+
+  SchedulerParams params_;
+  std::vector<uint32_t> warps_;  // kept oldest first
+
+ private:
+  std::vector<uint64_t> age_;
+  uint64_t issued_ = 0, dual_ = 0;
+  std::array<uint64_t, static_cast<size_t>(Stall::Count_)> stalls_{};
+};
+
+// Policies by name. A new policy is registered here, never in the SM.
+class SchedulerRegistry {
+ public:
+  using Factory = std::function<std::unique_ptr<WarpScheduler>(const SchedulerParams&)>;
+  // lrr, gto, two_level.
+  static SchedulerRegistry withBuiltins();
+  void add(const std::string& name, Factory f) { factories_[name] = std::move(f); }
+  bool has(const std::string& name) const { return factories_.count(name) != 0; }
+  std::vector<std::string> names() const;
+  // Throws rfsim::Error naming the known policies when `name` is unknown.
+  std::unique_ptr<WarpScheduler> create(const std::string& name, const SchedulerParams& p) const;
+
+ private:
+  std::map<std::string, Factory> factories_;
+};
+
+// Warps are dealt to the schedulers of an SM round robin (GPGPU-Sim: warp % N).
+inline uint32_t schedulerOf(uint32_t warp, uint32_t num_schedulers) { return warp % num_schedulers; }
+
+// The built-in policies (scheduler_policies.cpp).
+std::unique_ptr<WarpScheduler> makeLrr(const SchedulerParams& p);
+std::unique_ptr<WarpScheduler> makeGto(const SchedulerParams& p);
+std::unique_ptr<WarpScheduler> makeTwoLevel(const SchedulerParams& p);
+
+}  // namespace rfsim::sm

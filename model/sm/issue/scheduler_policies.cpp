@@ -1,0 +1,126 @@
+// The built-in warp-scheduling policies.
+#include <algorithm>
+
+#include "sm/issue/scheduler.h"
+
+namespace rfsim::sm {
+
+namespace {
+
+// Index in `ids` just after warp `last`, or 0 when `last` is not there.
+size_t after(const std::vector<uint32_t>& ids, int32_t last) {
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (static_cast<int32_t>(ids[i]) == last) return i + 1;
+  return 0;
+}
+
+// Loose round robin over `ids`, starting after the warp that issued last.
+int32_t roundRobin(const std::vector<uint32_t>& ids, int32_t last, const WarpStatus* status) {
+  const size_t n = ids.size();
+  const size_t start = after(ids, last);
+  for (size_t k = 0; k < n; ++k) {
+    const uint32_t w = ids[(start + k) % n];
+    if (status[w].stall == Stall::None) return static_cast<int32_t>(w);
+  }
+  return -1;
+}
+
+// Loose round robin (GPGPU-Sim's lrr): every cycle the search for a ready
+// warp starts one past the warp that issued last, in launch order.
+class Lrr final : public WarpScheduler {
+ public:
+  using WarpScheduler::WarpScheduler;
+  const char* name() const override { return "lrr"; }
+
+ protected:
+  Pick pick(const WarpStatus* status) override {
+    const int32_t w = roundRobin(warps_, last_, status);
+    if (w < 0) return Pick{-1, false, mostSpecific(warps_, status)};
+    last_ = w;
+    return issue(static_cast<uint32_t>(w), status);
+  }
+
+ private:
+  int32_t last_ = -1;
+};
+
+// Greedy then oldest (Rogers et al. MICRO 2012; GPGPU-Sim's gto): keep
+// issuing from the warp that issued last while it is ready, otherwise the
+// oldest ready warp (launch order).
+class Gto final : public WarpScheduler {
+ public:
+  using WarpScheduler::WarpScheduler;
+  const char* name() const override { return "gto"; }
+
+ protected:
+  Pick pick(const WarpStatus* status) override {
+    if (last_ >= 0 && status[last_].stall == Stall::None &&
+        std::find(warps_.begin(), warps_.end(), static_cast<uint32_t>(last_)) != warps_.end())
+      return issue(static_cast<uint32_t>(last_), status);
+    for (uint32_t w : warps_)  // oldest first
+      if (status[w].stall == Stall::None) {
+        last_ = static_cast<int32_t>(w);
+        return issue(w, status);
+      }
+    return Pick{-1, false, mostSpecific(warps_, status)};
+  }
+
+ private:
+  int32_t last_ = -1;
+};
+
+// Two-level (Gebhart et al. ISCA 2011; Narasiman et al. MICRO 2011): an
+// active pool of at most K warps is scheduled loose round robin. A warp in
+// the pool that waits on a long-latency operation (a scoreboard stall while
+// it has a global/local load outstanding), or at a barrier (whose other
+// warps may all be pending), is demoted to the pending pool; a free slot
+// is filled with the oldest pending warp that is ready, else the oldest
+// pending warp that is not itself in such a wait. Idle cycles report the
+// most specific stall of the active pool (of all warps when it is empty).
+class TwoLevel final : public WarpScheduler {
+ public:
+  explicit TwoLevel(const SchedulerParams& p) : WarpScheduler(p) { active_.reserve(p.max_warps); }
+  const char* name() const override { return "two_level"; }
+
+  void removeWarp(uint32_t warp) override {
+    WarpScheduler::removeWarp(warp);
+    active_.erase(std::remove(active_.begin(), active_.end(), warp), active_.end());
+  }
+  const std::vector<uint32_t>& active() const { return active_; }
+
+ protected:
+  Pick pick(const WarpStatus* status) override {
+    // Demote.
+    active_.erase(std::remove_if(active_.begin(), active_.end(), [&](uint32_t w) { return longWait(status[w]); }),
+                  active_.end());
+    // Promote, oldest first: ready warps, then warps in a short wait.
+    for (int pass = 0; pass < 2 && active_.size() < params_.active_warps; ++pass)
+      for (uint32_t w : warps_) {
+        if (active_.size() >= params_.active_warps) break;
+        if (isActive(w)) continue;
+        const bool take = pass == 0 ? status[w].stall == Stall::None : !longWait(status[w]);
+        if (take) active_.push_back(w);
+      }
+    const int32_t w = roundRobin(active_, last_, status);
+    if (w < 0) return Pick{-1, false, mostSpecific(active_.empty() ? warps_ : active_, status)};
+    last_ = w;
+    return issue(static_cast<uint32_t>(w), status);
+  }
+
+ private:
+  static bool longWait(const WarpStatus& s) {
+    return (s.stall == Stall::Scoreboard && s.long_latency) || s.stall == Stall::Barrier;
+  }
+  bool isActive(uint32_t w) const { return std::find(active_.begin(), active_.end(), w) != active_.end(); }
+
+  std::vector<uint32_t> active_;  // in the order the warps entered the pool
+  int32_t last_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<WarpScheduler> makeLrr(const SchedulerParams& p) { return std::make_unique<Lrr>(p); }
+std::unique_ptr<WarpScheduler> makeGto(const SchedulerParams& p) { return std::make_unique<Gto>(p); }
+std::unique_ptr<WarpScheduler> makeTwoLevel(const SchedulerParams& p) { return std::make_unique<TwoLevel>(p); }
+
+}  // namespace rfsim::sm

@@ -1,0 +1,48 @@
+// Per-warp scoreboard over the physical registers of a machine program
+// (ptx/machine.h: R0..R254 = ids 0..254, RZ = 255, P0..P6 = 256..262).
+// A destination is reserved at issue and released at write-back; an
+// instruction may issue when none of its sources (RAW) or destinations (WAW)
+// is reserved. RZ and kNoReg are never reserved. It also counts each warp's
+// outstanding long-latency operations (global/local loads), which the
+// two-level scheduler uses to demote a warp (Gebhart et al. ISCA 2011).
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <vector>
+
+#include "ptx/machine.h"
+
+namespace rfsim::sm {
+
+class Scoreboard {
+ public:
+  explicit Scoreboard(uint32_t num_warps) : reserved_(num_warps), long_pending_(num_warps, 0) {}
+
+  uint32_t numWarps() const { return static_cast<uint32_t>(reserved_.size()); }
+
+  // True when any read is reserved (RAW) or any write is reserved (WAW).
+  bool hazard(uint32_t warp, const uint32_t* reads, uint32_t nreads, const uint32_t* writes,
+              uint32_t nwrites) const;
+  bool reserved(uint32_t warp, uint32_t reg) const { return tracked(reg) && reserved_[warp].test(reg); }
+
+  // At issue: reserve the destinations; a long-latency op also counts one
+  // pending operation of the warp. Reserving a reserved register is a bug of
+  // the caller (it issued past a WAW hazard) and throws.
+  void reserve(uint32_t warp, const uint32_t* writes, uint32_t nwrites, bool long_latency = false);
+  // At write-back: release them (and end the long-latency op).
+  void release(uint32_t warp, const uint32_t* writes, uint32_t nwrites, bool long_latency = false);
+
+  uint32_t pendingLongLatency(uint32_t warp) const { return long_pending_[warp]; }
+  uint32_t reservedCount(uint32_t warp) const { return static_cast<uint32_t>(reserved_[warp].count()); }
+  // A warp leaves the SM (or a new one takes its slot): forget everything.
+  void clear(uint32_t warp);
+
+ private:
+  static bool tracked(uint32_t reg) { return reg < ptx::mach::kNumRegIds && reg != ptx::mach::kRZ; }
+
+  std::vector<std::bitset<ptx::mach::kNumRegIds>> reserved_;
+  std::vector<uint32_t> long_pending_;
+};
+
+}  // namespace rfsim::sm

@@ -1,0 +1,68 @@
+// Where an operand lives: the register-index translation (extension point (a))
+// and the bank map of the banked register file.
+//
+// The register a warp names is first translated to a physical row of the
+// register file (baseline: base[warp] + reg, the base set when the warp is
+// launched). CARS plugs its renaming in here, and a Verilated RTL unit may sit
+// behind the same interface. The bank is then a function of either the
+// architectural register or the translated row, and of the warp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace rfsim::sm {
+
+class RegTranslator {
+ public:
+  virtual ~RegTranslator() = default;
+  // Physical row of register `reg` of warp `warp`. Not const: a renaming unit
+  // or an RTL wrapper may keep state or count accesses.
+  virtual uint32_t translate(uint32_t warp, uint32_t reg) = 0;
+};
+
+// Baseline: each warp's registers are one contiguous block starting at the
+// base the thread-block scheduler gave it at launch.
+class BaseIndexTranslator final : public RegTranslator {
+ public:
+  explicit BaseIndexTranslator(uint32_t num_warps) : base_(num_warps, 0) {}
+  void setBase(uint32_t warp, uint32_t base) { base_.at(warp) = base; }
+  uint32_t base(uint32_t warp) const { return base_.at(warp); }
+  uint32_t translate(uint32_t warp, uint32_t reg) override { return base_[warp] + reg; }
+
+ private:
+  std::vector<uint32_t> base_;
+};
+
+struct BankMapParams {
+  uint32_t num_banks = 16;
+  // bank = (index + swizzle * warp) % banks. GPGPU-Sim's register_bank() adds
+  // the warp ID when bank_warp_shift is set: swizzle = 1; 0 turns it off.
+  uint32_t swizzle = 1;
+  // Accel-Sim's sub_core_model: the banks are split evenly among this many
+  // sub-cores and a warp (served by sub-core warp % sub_cores) only uses its
+  // own slice. 1 = one shared set of banks (GPGPU-Sim's default).
+  uint32_t sub_cores = 1;
+};
+
+class BankMap {
+ public:
+  // A replacement bank function: (index, warp) -> bank in [0, num_banks).
+  using Function = std::function<uint32_t(uint32_t index, uint32_t warp)>;
+
+  // Throws rfsim::Error when banks is 0 or not a multiple of sub_cores.
+  explicit BankMap(const BankMapParams& p);
+  BankMap(uint32_t num_banks, Function f);
+
+  uint32_t numBanks() const { return p_.num_banks; }
+  // `index` is the architectural register or the translated row, whichever
+  // the collector is configured to map.
+  uint32_t bank(uint32_t index, uint32_t warp) const;
+
+ private:
+  BankMapParams p_;
+  Function custom_;
+};
+
+}  // namespace rfsim::sm

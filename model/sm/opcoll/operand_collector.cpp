@@ -1,0 +1,280 @@
+#include "sm/opcoll/operand_collector.h"
+
+#include <string>
+
+#include "common/error.h"
+
+namespace rfsim::sm {
+
+namespace {
+
+inline unsigned ctz(uint64_t m) { return static_cast<unsigned>(__builtin_ctzll(m)); }
+inline uint64_t bit(unsigned i) { return uint64_t{1} << i; }
+
+constexpr unsigned kGeneralPool = kNumUnitTypes;
+
+void check(bool ok, const std::string& what) {
+  if (!ok) throw Error("operand collector: " + what);
+}
+
+}  // namespace
+
+
+uint64_t OperandCollectorStats::totalReads() const {
+  uint64_t s = 0;
+  for (uint64_t v : bank_reads) s += v;
+  return s;
+}
+
+uint64_t OperandCollectorStats::totalWrites() const {
+  uint64_t s = 0;
+  for (uint64_t v : bank_writes) s += v;
+  return s;
+}
+
+OperandCollector::OperandCollector(const OperandCollectorConfig& cfg) : cfg_(cfg) {
+  check(cfg_.num_banks >= 1 && cfg_.num_banks <= kMaxBanks,
+        "num_banks " + std::to_string(cfg_.num_banks) + " is outside [1, " + std::to_string(kMaxBanks) + "]");
+  check(cfg_.read_ports_per_bank >= 1 && cfg_.read_ports_per_bank <= 255, "read_ports_per_bank must be in [1, 255]");
+  check(cfg_.write_ports_per_bank >= 1 && cfg_.write_ports_per_bank <= 255, "write_ports_per_bank must be in [1, 255]");
+  check(cfg_.num_warps >= 1, "num_warps must be at least 1");
+  unsigned total = cfg_.general_collectors;
+  for (uint32_t n : cfg_.unit_collectors) total += n;
+  check(total >= 1 && total <= kMaxCollectors,
+        std::to_string(total) + " collector units; must be in [1, " + std::to_string(kMaxCollectors) + "]");
+  num_collectors_ = total;
+
+  // Pools are contiguous ranges of collector IDs: the per-type ones, then the
+  // general ones.
+  unsigned next = 0;
+  for (unsigned p = 0; p <= kNumUnitTypes; ++p) {
+    uint32_t n = p < kNumUnitTypes ? cfg_.unit_collectors[p] : cfg_.general_collectors;
+    for (uint32_t i = 0; i < n; ++i, ++next) {
+      free_[p] |= bit(next);
+      col_[next].pool = static_cast<uint8_t>(p);
+    }
+  }
+
+  base_translator_ = std::make_unique<BaseIndexTranslator>(cfg_.num_warps);
+  translator_ = base_translator_.get();
+  level_ = &main_rf_;
+  map_ = std::make_unique<BankMap>(BankMapParams{cfg_.num_banks, cfg_.bank_swizzle, cfg_.sub_cores});
+}
+
+OperandCollector::~OperandCollector() = default;
+
+void OperandCollector::setTranslator(RegTranslator* t) { translator_ = t ? t : base_translator_.get(); }
+
+void OperandCollector::setLevel(RegFileLevel* level) { level_ = level ? level : &main_rf_; }
+
+void OperandCollector::setBankMap(const BankMap& map) {
+  check(map.numBanks() == cfg_.num_banks, "bank map has " + std::to_string(map.numBanks()) + " banks, the register file " +
+                                              std::to_string(cfg_.num_banks));
+  map_ = std::make_unique<BankMap>(map);
+}
+
+uint32_t OperandCollector::indexFor(uint32_t warp, uint32_t reg, uint32_t& row) {
+  row = translator_->translate(warp, reg);
+  return map_->bank(cfg_.bank_index == BankIndex::kTranslated ? row : reg, warp);
+}
+
+uint32_t OperandCollector::bankOf(uint32_t warp, uint16_t reg) {
+  uint32_t row = 0;
+  return indexFor(warp, reg, row);
+}
+
+bool OperandCollector::canAllocate(UnitType unit) const {
+  return (free_[static_cast<unsigned>(unit)] | free_[kGeneralPool]) != 0;
+}
+
+bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag) {
+  // Tested before the message is built: this is on the issue path.
+  if (n > kMaxSrcOperands)
+    check(false, std::to_string(n) + " source operands; at most " + std::to_string(kMaxSrcOperands));
+  if (unit >= UnitType::Count_) check(false, "bad unit type");
+  unsigned pool = static_cast<unsigned>(unit);
+  if (free_[pool] == 0) pool = kGeneralPool;
+  if (free_[pool] == 0) {
+    ++stats_.alloc_failures;
+    return false;
+  }
+  unsigned c = ctz(free_[pool]);
+  free_[pool] &= free_[pool] - 1;
+  ++stats_.allocations;
+
+  Collector& k = col_[c];
+  k.tag = tag;
+  k.warp = warp;
+  k.unit = unit;
+  k.ready_at = 0;
+  k.pending = 0;
+  unsigned ops = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    bool dup = false;
+    for (unsigned j = 0; j < i && !dup; ++j) dup = regs[j] == regs[i];
+    if (dup) {
+      ++stats_.duplicate_reads;
+      continue;
+    }
+    uint32_t row = 0;
+    uint32_t b = indexFor(warp, regs[i], row);
+    ReadReply r = level_->read(warp, regs[i], row, next_cycle_);
+    if (r.kind == ReadReply::Kind::kBank) {
+      k.bank[ops] = static_cast<uint8_t>(b);
+      k.pending |= static_cast<uint8_t>(1u << ops);
+      ++ops;
+    } else {
+      ++stats_.level_reads;
+      if (r.at > k.ready_at) k.ready_at = r.at;
+    }
+  }
+  k.num_ops = static_cast<uint8_t>(ops);
+
+  busy_mask_ |= bit(c);
+  ++busy_count_;
+  order_[order_len_++] = static_cast<uint8_t>(c);
+  if (k.pending)
+    pending_mask_ |= bit(c);
+  else
+    waiting_mask_ |= bit(c);  // nothing for the banks: ready in the next cycle() that reaches ready_at
+  return true;
+}
+
+void OperandCollector::makeReady(unsigned c) {
+  ready_mask_ |= bit(c);
+  ready_by_unit_[static_cast<unsigned>(col_[c].unit)] |= bit(c);
+}
+
+void OperandCollector::cycle(uint64_t now) {
+  next_cycle_ = now + 1;
+  ++stats_.cycles;
+  stats_.occupancy_sum += busy_count_;
+  if ((pending_mask_ | waiting_mask_ | write_banks_) == 0) return;
+
+  if (pending_mask_) {
+    // Reads granted per bank this cycle; only the banks in `touched` are
+    // non-zero, and only they are cleared again.
+    std::array<uint8_t, kMaxBanks> granted;
+    uint64_t touched = 0;
+    const unsigned ports = cfg_.read_ports_per_bank;
+    const unsigned limit = cfg_.reads_per_collector ? cfg_.reads_per_collector : kMaxSrcOperands;
+    const bool shared = cfg_.shared_read_write_ports;
+    // Oldest instruction first; within one, operand order (GPGPU-Sim's
+    // per-bank FIFO queues).
+    for (unsigned i = 0; i < order_len_; ++i) {
+      unsigned c = order_[i];
+      if (!(pending_mask_ & bit(c))) continue;
+      Collector& k = col_[c];
+      unsigned taken = 0;
+      for (unsigned m = k.pending; m; m &= m - 1) {
+        unsigned j = ctz(m);
+        if (taken >= limit) {
+          ++stats_.collector_port_stalls;
+          continue;
+        }
+        unsigned b = k.bank[j];
+        if (!(touched & bit(b))) {
+          touched |= bit(b);
+          // A write booked in this bank takes a port first (shared ports).
+          granted[b] = shared ? static_cast<uint8_t>(writes_[b] < ports ? writes_[b] : ports) : 0;
+        }
+        if (granted[b] < ports) {
+          ++granted[b];
+          ++stats_.bank_reads[b];
+          k.pending &= static_cast<uint8_t>(~(1u << j));
+          ++taken;
+        } else {
+          ++stats_.bank_conflicts;
+        }
+      }
+      if (!k.pending) {
+        pending_mask_ &= ~bit(c);
+        if (k.ready_at <= now)
+          makeReady(c);
+        else
+          waiting_mask_ |= bit(c);
+      }
+    }
+  }
+
+  for (uint64_t m = waiting_mask_; m; m &= m - 1) {
+    unsigned c = ctz(m);
+    if (col_[c].ready_at <= now) {
+      waiting_mask_ &= ~bit(c);
+      makeReady(c);
+    }
+  }
+
+  for (uint64_t m = write_banks_; m; m &= m - 1) writes_[ctz(m)] = 0;
+  write_banks_ = 0;
+}
+
+int OperandCollector::oldestIn(uint64_t mask) const {
+  for (unsigned i = 0; i < order_len_; ++i)
+    if (mask & bit(order_[i])) return order_[i];
+  return -1;
+}
+
+bool OperandCollector::peekReady(UnitType unit, uint64_t& tag) const {
+  int c = oldestIn(ready_by_unit_[static_cast<unsigned>(unit)]);
+  if (c < 0) return false;
+  tag = col_[c].tag;
+  return true;
+}
+
+bool OperandCollector::popReady(UnitType unit, uint64_t& tag) {
+  int c = oldestIn(ready_by_unit_[static_cast<unsigned>(unit)]);
+  if (c < 0) return false;
+  tag = col_[c].tag;
+  release(static_cast<unsigned>(c));
+  return true;
+}
+
+void OperandCollector::release(unsigned c) {
+  uint64_t b = bit(c);
+  busy_mask_ &= ~b;
+  --busy_count_;
+  ready_mask_ &= ~b;
+  ready_by_unit_[static_cast<unsigned>(col_[c].unit)] &= ~b;
+  free_[col_[c].pool] |= b;
+  unsigned i = 0;
+  while (order_[i] != c) ++i;
+  for (; i + 1 < order_len_; ++i) order_[i] = order_[i + 1];
+  --order_len_;
+}
+
+unsigned OperandCollector::busyCollectors() const { return busy_count_; }
+
+bool OperandCollector::requestWrite(uint32_t warp, uint16_t reg) { return requestWrites(warp, &reg, 1); }
+
+bool OperandCollector::requestWrites(uint32_t warp, const uint16_t* regs, unsigned n) {
+  if (n > kMaxSrcOperands)
+    check(false, std::to_string(n) + " destination registers; at most " + std::to_string(kMaxSrcOperands));
+  std::array<uint32_t, kMaxSrcOperands> row{};
+  std::array<uint8_t, kMaxSrcOperands> bank{};
+  std::array<uint8_t, kMaxBanks> need{};
+  for (unsigned i = 0; i < n; ++i) {
+    bool dup = false;
+    for (unsigned j = 0; j < i && !dup; ++j) dup = regs[j] == regs[i];
+    if (dup) continue;
+    uint32_t b = indexFor(warp, regs[i], row[i]);
+    bank[i] = static_cast<uint8_t>(b);
+    if (writes_[b] + ++need[b] > cfg_.write_ports_per_bank) {
+      ++stats_.write_port_conflicts;
+      return false;
+    }
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    bool dup = false;
+    for (unsigned j = 0; j < i && !dup; ++j) dup = regs[j] == regs[i];
+    if (dup) continue;
+    unsigned b = bank[i];
+    ++writes_[b];
+    write_banks_ |= bit(b);
+    ++stats_.bank_writes[b];
+    level_->write(warp, regs[i], row[i], next_cycle_);
+  }
+  return true;
+}
+
+}  // namespace rfsim::sm

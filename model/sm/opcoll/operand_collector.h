@@ -1,0 +1,181 @@
+// The operand collector and its banked register file (GPGPU-Sim/Accel-Sim's
+// opndcoll_rfu_t): collector units that hold an issued instruction until all
+// its source operands are read, an arbiter that grants each bank at most
+// read_ports_per_bank reads per cycle (oldest instruction first), and the
+// write-back ports of the banks.
+//
+// Plain C++: the SM's clocked process calls cycle(now) once per cycle. Nothing
+// is allocated after construction; per-cycle state is bitmasks and small
+// fixed arrays, and a cycle with nothing pending costs O(1).
+//
+// Order within one SM cycle `now` (the SM ticks its stages in reverse pipeline
+// order, as GPGPU-Sim's shader_core_ctx::cycle does):
+//   1. write-back: requestWrite() books write ports for cycle `now`;
+//   2. dispatch: popReady() takes instructions made ready by cycle(now - 1);
+//   3. cycle(now): arbitration, reads, readiness; the write bookings end here;
+//   4. issue: allocate() puts a new instruction in a collector; its reads
+//      compete from cycle(now + 1) on.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "sm/opcoll/bank_map.h"
+#include "sm/opcoll/regfile_level.h"
+#include "sm/unit_type.h"
+
+namespace rfsim::sm {
+
+
+inline constexpr unsigned kMaxBanks = 64;         // bank sets are uint64_t masks
+inline constexpr unsigned kMaxCollectors = 64;    // collector sets are uint64_t masks
+inline constexpr unsigned kMaxSrcOperands = 8;    // GPGPU-Sim's MAX_REG_OPERANDS
+
+// Which index the bank map is applied to.
+enum class BankIndex : uint8_t {
+  kArchitectural,  // the register the warp names (GPGPU-Sim: reg + warp swizzle)
+  kTranslated,     // the physical row the RegTranslator gives
+};
+
+struct OperandCollectorConfig {
+  // regfile.* of config/gpu_config.h
+  uint32_t num_banks = 16;
+  uint32_t read_ports_per_bank = 1;
+  uint32_t write_ports_per_bank = 1;
+  // Bank map (see BankMapParams).
+  uint32_t bank_swizzle = 1;
+  uint32_t sub_cores = 1;
+  BankIndex bank_index = BankIndex::kArchitectural;
+  // false: reads and writes use separate ports. true: a write booked in a bank
+  // takes one of that bank's read ports in that cycle, writes first — what
+  // GPGPU-Sim's arbiter does (a bank allocated for write is skipped by
+  // allocate_reads()).
+  bool shared_read_write_ports = false;
+  // Collector units: general ones take any instruction; a per-type count
+  // reserves units for that type (tried first, then the general ones), as
+  // Accel-Sim's operand_collector_num_units_{sp,sfu,...,gen}.
+  uint32_t general_collectors = 8;
+  std::array<uint32_t, kNumUnitTypes> unit_collectors{};
+  // Reads one collector may receive per cycle; 0 = no limit. GPGPU-Sim's
+  // wavefront allocator matches banks to collectors one to one: 1.
+  uint32_t reads_per_collector = 0;
+  // Warps whose base the default BaseIndexTranslator holds.
+  uint32_t num_warps = 64;
+};
+
+// Plain counters; the SM exports them to the stats registry.
+struct OperandCollectorStats {
+  std::array<uint64_t, kMaxBanks> bank_reads{};   // reads granted, per bank
+  std::array<uint64_t, kMaxBanks> bank_writes{};  // writes accepted, per bank
+  uint64_t bank_conflicts = 0;         // pending reads that wanted a bank in a cycle and were not granted
+  uint64_t collector_port_stalls = 0;  // pending reads held back by reads_per_collector
+  uint64_t write_port_conflicts = 0;   // requestWrite() refused: the bank's write ports were taken
+  uint64_t level_reads = 0;            // reads the RegFileLevel served itself (ReadReply::kAt)
+  uint64_t duplicate_reads = 0;        // source operands that repeated a register of the same instruction
+  uint64_t allocations = 0;
+  uint64_t alloc_failures = 0;         // allocate() found no free collector ("collector full")
+  uint64_t occupancy_sum = 0;          // busy collectors, summed over cycles
+  uint64_t cycles = 0;                 // cycle() calls
+
+  uint64_t totalReads() const;
+  uint64_t totalWrites() const;
+};
+
+class OperandCollector {
+ public:
+  // Throws rfsim::Error for a configuration out of range (banks, ports,
+  // collectors). The translator and the level are the baseline ones until
+  // replaced.
+  explicit OperandCollector(const OperandCollectorConfig& cfg);
+  ~OperandCollector();
+  OperandCollector(const OperandCollector&) = delete;
+  OperandCollector& operator=(const OperandCollector&) = delete;
+
+  // Extension points; not owned, must outlive the collector. nullptr restores
+  // the baseline. Change them only between kernels.
+  void setTranslator(RegTranslator* t);
+  void setLevel(RegFileLevel* level);
+  void setBankMap(const BankMap& map);  // must have cfg.num_banks banks
+  // The baseline translator, to set each warp's base at launch.
+  BaseIndexTranslator& baseTranslator() { return *base_translator_; }
+
+  // Issue: puts the instruction in a free collector for `unit` and queues the
+  // reads of its `n` source registers (a register named twice is read once).
+  // False when no collector for `unit` is free: the issue stage records a
+  // "collector full" stall. Throws rfsim::Error when n > kMaxSrcOperands.
+  bool allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag);
+  bool canAllocate(UnitType unit) const;
+
+  // One cycle of the arbiter and the banks.
+  void cycle(uint64_t now);
+
+  // Dispatch: the oldest instruction for `unit` whose operands are all read.
+  // peekReady() leaves it in its collector (the unit may be busy);
+  // popReady() hands it over and frees the collector.
+  bool peekReady(UnitType unit, uint64_t& tag) const;
+  bool popReady(UnitType unit, uint64_t& tag);
+  bool hasReady() const { return ready_mask_ != 0; }
+
+  // Write-back of one register in the coming cycle (see the order above).
+  // False when the bank's write ports are all booked this cycle: the
+  // write-back stage retries next cycle.
+  bool requestWrite(uint32_t warp, uint16_t reg);
+  // All of an instruction's destination registers, or none of them.
+  bool requestWrites(uint32_t warp, const uint16_t* regs, unsigned n);
+
+  // Bank of a register of a warp under the current translator and map.
+  uint32_t bankOf(uint32_t warp, uint16_t reg);
+
+  unsigned busyCollectors() const;
+  unsigned numCollectors() const { return num_collectors_; }
+  bool idle() const { return busy_mask_ == 0 && write_banks_ == 0; }
+  const OperandCollectorStats& stats() const { return stats_; }
+  const OperandCollectorConfig& config() const { return cfg_; }
+
+ private:
+  struct Collector {
+    uint64_t tag = 0;
+    uint64_t ready_at = 0;  // latest cycle a RegFileLevel promised an operand for
+    uint32_t warp = 0;
+    UnitType unit = UnitType::SP;
+    uint8_t pool = 0;       // index into free_ (a unit type, or kNumUnitTypes = general)
+    uint8_t num_ops = 0;
+    uint8_t pending = 0;    // operands still waiting for a bank grant (bit per operand)
+    std::array<uint8_t, kMaxSrcOperands> bank{};
+  };
+
+  uint32_t indexFor(uint32_t warp, uint32_t reg, uint32_t& row);
+  void makeReady(unsigned c);
+  void release(unsigned c);
+  int oldestIn(uint64_t mask) const;
+
+  OperandCollectorConfig cfg_;
+  std::unique_ptr<BaseIndexTranslator> base_translator_;
+  MainRegFile main_rf_;
+  RegTranslator* translator_;
+  RegFileLevel* level_;
+  std::unique_ptr<BankMap> map_;
+
+  unsigned num_collectors_ = 0;
+  std::array<Collector, kMaxCollectors> col_{};
+  // Collectors in allocation order (oldest first): the arbiter's priority.
+  std::array<uint8_t, kMaxCollectors> order_{};
+  unsigned order_len_ = 0;
+  std::array<uint64_t, kNumUnitTypes + 1> free_{};  // free collectors per pool
+  uint64_t busy_mask_ = 0;
+  unsigned busy_count_ = 0;     // popcount(busy_mask_), kept: no popcnt instruction in the baseline ISA
+  uint64_t pending_mask_ = 0;   // collectors with reads waiting for a bank
+  uint64_t waiting_mask_ = 0;   // all bank reads done, waiting for a level's cycle
+  uint64_t ready_mask_ = 0;
+  std::array<uint64_t, kNumUnitTypes> ready_by_unit_{};
+  uint64_t next_cycle_ = 0;     // the cycle the next cycle() call simulates (at least)
+
+  // Write ports booked for the coming cycle.
+  std::array<uint8_t, kMaxBanks> writes_{};
+  uint64_t write_banks_ = 0;
+
+  OperandCollectorStats stats_;
+};
+
+}  // namespace rfsim::sm

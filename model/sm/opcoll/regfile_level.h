@@ -1,0 +1,42 @@
+// The register-file hierarchy seen by the operand collector (extension point
+// (b)). Every operand read and every write-back goes through a RegFileLevel.
+// The baseline level is the banked main register file, which always hits: the
+// read then competes for its bank in the collector's arbiter. LTRF puts a
+// register-file cache level in front; on a miss it answers with the cycle its
+// fill delivers the value, and the operand skips the banks.
+#pragma once
+
+#include <cstdint>
+
+namespace rfsim::sm {
+
+struct ReadReply {
+  enum class Kind : uint8_t {
+    kBank,  // hit: read through the collector's bank arbiter (from this cycle on)
+    kAt,    // the level delivers the value itself at cycle `at`; no bank port used
+  };
+  Kind kind = Kind::kBank;
+  uint64_t at = 0;
+
+  static ReadReply hit() { return {}; }
+  static ReadReply availableAt(uint64_t cycle) { return {Kind::kAt, cycle}; }
+};
+
+class RegFileLevel {
+ public:
+  virtual ~RegFileLevel() = default;
+  // Asked once per (deduplicated) operand when the instruction is allocated a
+  // collector; `cycle` is the first cycle the read may be arbitrated in.
+  virtual ReadReply read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) = 0;
+  // Told of every write-back the banks accepted, in the cycle it happens.
+  virtual void write(uint32_t /*warp*/, uint32_t /*reg*/, uint32_t /*row*/, uint64_t /*cycle*/) {}
+};
+
+// Baseline: the banked main register file. Its bank timing is the collector's
+// arbiter, so every read is a hit there.
+class MainRegFile final : public RegFileLevel {
+ public:
+  ReadReply read(uint32_t, uint32_t, uint32_t, uint64_t) override { return ReadReply::hit(); }
+};
+
+}  // namespace rfsim::sm

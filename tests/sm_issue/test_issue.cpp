@@ -1,0 +1,288 @@
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "config/config_io.h"
+#include "sm/issue/exec_unit.h"
+#include "sm/issue/op_class.h"
+#include "sm/issue/scheduler.h"
+#include "sm/issue/scoreboard.h"
+#include "sm/issue/shared_banks.h"
+
+using namespace rfsim::sm;
+namespace cfgns = rfsim::config;
+
+namespace {
+
+std::vector<WarpStatus> statuses(std::initializer_list<Stall> s) {
+  std::vector<WarpStatus> v;
+  for (Stall x : s) v.push_back(WarpStatus{x, false, false});
+  return v;
+}
+
+std::unique_ptr<WarpScheduler> make(const char* name, uint32_t nwarps, uint32_t active = 2) {
+  SchedulerParams p;
+  p.max_warps = 8;
+  p.active_warps = active;
+  auto s = SchedulerRegistry::withBuiltins().create(name, p);
+  for (uint32_t w = 0; w < nwarps; ++w) s->addWarp(w, w);
+  return s;
+}
+
+rfsim::ptx::Instr ins(rfsim::ptx::Op op, rfsim::ptx::Type t, rfsim::ptx::Space sp = rfsim::ptx::Space::None) {
+  rfsim::ptx::Instr i;
+  i.op = op;
+  i.type = t;
+  i.space = sp;
+  return i;
+}
+
+}  // namespace
+
+TEST_CASE("scoreboard: RAW, WAW, release, RZ and long-latency count", "[issue]") {
+  Scoreboard sb(4);
+  const uint32_t d[] = {5, 6};  // a 64-bit pair R5:R6 ... as two ids
+  sb.reserve(1, d, 2, true);
+  const uint32_t r5[] = {5}, r7[] = {7}, rz[] = {255}, p0[] = {256};
+  CHECK(sb.hazard(1, r5, 1, nullptr, 0));   // RAW
+  CHECK(sb.hazard(1, r7, 1, d, 1));         // WAW on R5
+  CHECK_FALSE(sb.hazard(1, r7, 1, r7, 1));  // independent
+  CHECK_FALSE(sb.hazard(0, r5, 1, r5, 1));  // other warp
+  CHECK(sb.pendingLongLatency(1) == 1);
+  CHECK_THROWS(sb.reserve(1, r5, 1));        // issuing past WAW is a bug
+  sb.release(1, d, 2, true);
+  CHECK_FALSE(sb.hazard(1, r5, 1, r5, 1));
+  CHECK(sb.pendingLongLatency(1) == 0);
+  sb.reserve(2, rz, 1);                      // RZ is never reserved
+  CHECK_FALSE(sb.hazard(2, rz, 1, nullptr, 0));
+  CHECK(sb.reservedCount(2) == 0);
+  sb.reserve(2, p0, 1);                      // predicates are
+  CHECK(sb.hazard(2, p0, 1, nullptr, 0));
+  sb.clear(2);
+  CHECK(sb.reservedCount(2) == 0);
+}
+
+TEST_CASE("lrr rotates from the warp after the last issued", "[issue]") {
+  auto s = make("lrr", 4);
+  auto all = statuses({Stall::None, Stall::None, Stall::None, Stall::None});
+  CHECK(s->cycle(all.data()).warp == 0);
+  CHECK(s->cycle(all.data()).warp == 1);
+  CHECK(s->cycle(all.data()).warp == 2);
+  auto some = statuses({Stall::None, Stall::None, Stall::Scoreboard, Stall::Scoreboard});
+  CHECK(s->cycle(some.data()).warp == 0);  // wraps past 3 (stalled)
+  CHECK(s->cycle(some.data()).warp == 1);
+  CHECK(s->issuedCycles() == 5);
+}
+
+TEST_CASE("gto is greedy, then falls back to the oldest ready warp", "[issue]") {
+  auto s = make("gto", 4);
+  auto st = statuses({Stall::Scoreboard, Stall::None, Stall::None, Stall::None});
+  CHECK(s->cycle(st.data()).warp == 1);  // oldest ready
+  st[0].stall = Stall::None;
+  CHECK(s->cycle(st.data()).warp == 1);  // greedy: 1 is still ready, 0 is older but waits
+  st[1].stall = Stall::Scoreboard;
+  CHECK(s->cycle(st.data()).warp == 0);  // 1 stalls: oldest ready
+  CHECK(s->cycle(st.data()).warp == 0);
+}
+
+TEST_CASE("two-level: demotion on long latency, promotion of the oldest ready pending warp", "[issue]") {
+  auto s = make("two_level", 4, 2);
+  std::vector<WarpStatus> st = statuses({Stall::None, Stall::None, Stall::None, Stall::None});
+  // Active pool {0, 1}: LRR among them only.
+  CHECK(s->cycle(st.data()).warp == 0);
+  CHECK(s->cycle(st.data()).warp == 1);
+  CHECK(s->cycle(st.data()).warp == 0);
+  // Warp 0 waits on a load: demoted, warp 2 (oldest ready pending) promoted.
+  st[0] = WarpStatus{Stall::Scoreboard, false, true};
+  CHECK(s->cycle(st.data()).warp == 1);
+  CHECK(s->cycle(st.data()).warp == 2);
+  // A short scoreboard stall does not demote: 1 and 2 stall, 3 stays pending.
+  st[1] = WarpStatus{Stall::Scoreboard, false, false};
+  st[2] = WarpStatus{Stall::UnitBusy, false, false};
+  Pick p = s->cycle(st.data());
+  CHECK(p.warp == -1);
+  CHECK(p.stall == Stall::UnitBusy);
+  // The load returns: warp 0 is ready but pending until a slot frees.
+  st[0] = WarpStatus{Stall::None, false, false};
+  CHECK(s->cycle(st.data()).warp == -1);
+  st[2] = WarpStatus{Stall::Barrier, false, false};  // barrier demotes: 0 is promoted (older than 3)
+  CHECK(s->cycle(st.data()).warp == 0);
+}
+
+TEST_CASE("stall reason: the most specific over the warps, NoWarp when empty", "[issue]") {
+  auto s = make("lrr", 4);
+  auto st = statuses({Stall::Barrier, Stall::IbufferEmpty, Stall::Scoreboard, Stall::Barrier});
+  CHECK(s->cycle(st.data()).stall == Stall::Scoreboard);
+  st[3].stall = Stall::CollectorFull;
+  CHECK(s->cycle(st.data()).stall == Stall::CollectorFull);
+  st[0].stall = Stall::UnitBusy;
+  CHECK(s->cycle(st.data()).stall == Stall::UnitBusy);
+  auto low = statuses({Stall::Barrier, Stall::IbufferEmpty, Stall::Barrier, Stall::Barrier});
+  CHECK(s->cycle(low.data()).stall == Stall::IbufferEmpty);
+  CHECK(s->stallCycles(Stall::UnitBusy) == 1);
+  auto empty = make("gto", 0);
+  CHECK(empty->cycle(st.data()).stall == Stall::NoWarp);
+}
+
+TEST_CASE("scheduler registry: plug-in by name, dual issue, partition", "[issue]") {
+  SchedulerRegistry r = SchedulerRegistry::withBuiltins();
+  CHECK(r.names() == std::vector<std::string>{"gto", "lrr", "two_level"});
+  CHECK_THROWS_WITH(r.create("fifo", SchedulerParams{}), Catch::Matchers::Contains("known: gto, lrr, two_level"));
+  r.add("oldest", makeGto);
+  CHECK(std::string(r.create("oldest", SchedulerParams{})->name()) == "gto");
+  SchedulerParams p;
+  p.dual_issue = true;
+  auto s = r.create("lrr", p);
+  s->addWarp(3, 0);
+  std::vector<WarpStatus> st(8);
+  st[3] = WarpStatus{Stall::None, true, false};
+  Pick k = s->cycle(st.data());
+  CHECK(k.warp == 3);
+  CHECK(k.dual);
+  CHECK(s->dualIssues() == 1);
+  CHECK(schedulerOf(5, 4) == 1);
+  CHECK(schedulerOf(8, 4) == 0);
+}
+
+TEST_CASE("execution unit: latency, initiation interval, pipeline count", "[issue]") {
+  ExecUnit u(2, 16);  // two pipelines
+  CHECK(u.canAccept(0));
+  u.accept(10, 0, 4, 2);
+  CHECK(u.canAccept(0));  // second pipeline
+  u.accept(11, 0, 4, 2);
+  CHECK_FALSE(u.canAccept(0));
+  CHECK_FALSE(u.canAccept(1));  // ii 2
+  CHECK(u.canAccept(2));
+  uint64_t tag = 0;
+  CHECK_FALSE(u.popDone(3, tag));
+  CHECK(u.nextDone() == 4);
+  CHECK(u.popDone(4, tag));
+  CHECK(tag == 10);
+  CHECK(u.popDone(4, tag));
+  CHECK(tag == 11);
+  CHECK_FALSE(u.popDone(4, tag));
+  // Different latencies complete out of order.
+  u.accept(20, 10, 100, 8);
+  u.accept(21, 10, 5, 2);
+  CHECK(u.popDone(15, tag));
+  CHECK(tag == 21);
+  CHECK_FALSE(u.popDone(109, tag));
+  CHECK(u.popDone(110, tag));
+  CHECK(tag == 20);
+  ExecUnit small(1, 1);  // capacity bound
+  small.accept(1, 0, 50, 1);
+  CHECK_FALSE(small.canAccept(5));
+}
+
+TEST_CASE("shared memory bank conflicts", "[issue]") {
+  uint64_t a[32];
+  auto stride = [&](uint64_t s, uint64_t bytes) {
+    for (int i = 0; i < 32; ++i) a[i] = 0x1000 + i * s * bytes;
+  };
+  stride(1, 4);
+  CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 1);
+  stride(2, 4);
+  CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 2);
+  stride(32, 4);
+  CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 32);
+  stride(0, 4);  // broadcast
+  CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 1);
+  stride(1, 8);  // 8-byte stride 1: two half-warp phases, each conflict-free
+  CHECK(sharedConflictDegree(a, ~0u, 8, 32) == 2);
+  CHECK(sharedConflictDegree(a, 0x0000ffffu, 8, 32) == 1);  // one half-warp only
+  stride(2, 8);  // 8-byte stride 2: in a half-warp lanes i and i+8 share banks: 2 passes per phase
+  CHECK(sharedConflictDegree(a, ~0u, 8, 32) == 4);
+  stride(1, 16);
+  CHECK(sharedConflictDegree(a, ~0u, 16, 32) == 4);
+  stride(1, 4);
+  CHECK(sharedConflictDegree(a, 0, 4, 32) == 0);
+  CHECK(sharedConflictDegree(a, 0x3u, 4, 32) == 1);
+  CHECK_THROWS(sharedConflictDegree(a, ~0u, 3, 32));
+}
+
+TEST_CASE("classify: unit and latency class of opcodes", "[issue]") {
+  using rfsim::ptx::Op;
+  using rfsim::ptx::Space;
+  using rfsim::ptx::Type;
+  CHECK(classify(ins(Op::Add, Type::S32)) == UnitType::INT);
+  CHECK(classify(ins(Op::Add, Type::F32)) == UnitType::SP);
+  CHECK(classify(ins(Op::Add, Type::F64)) == UnitType::DP);
+  CHECK(classify(ins(Op::Fma, Type::F16x2)) == UnitType::SP);
+  CHECK(classifyOp(ins(Op::Mad, Type::S32)).lat == LatClass::IntMad);
+  CHECK(classifyOp(ins(Op::Mul, Type::U32)).lat == LatClass::IntMul);
+  CHECK(classifyOp(ins(Op::Fma, Type::F64)).lat == LatClass::Fp64Fma);
+  CHECK(classifyOp(ins(Op::Div, Type::F32)).unit == UnitType::SFU);
+  CHECK(classifyOp(ins(Op::Div, Type::F32)).lat == LatClass::Fp32Div);
+  CHECK(classifyOp(ins(Op::Div, Type::S32)).lat == LatClass::IntDiv);
+  CHECK(classifyOp(ins(Op::Div, Type::F64)).lat == LatClass::Fp64Div);
+  CHECK(classifyOp(ins(Op::Sqrt, Type::F64)).unit == UnitType::DP);
+  CHECK(classifyOp(ins(Op::Ex2, Type::F32)).lat == LatClass::Sfu);
+  CHECK(classify(ins(Op::Rsqrt, Type::F32)) == UnitType::SFU);
+  CHECK(classifyOp(ins(Op::Ld, Type::U32, Space::Shared)).lat == LatClass::Shared);
+  CHECK(classifyOp(ins(Op::Ld, Type::U32, Space::Global)).lat == LatClass::Memory);
+  CHECK(classify(ins(Op::St, Type::F64, Space::Local)) == UnitType::LDST);
+  CHECK(classify(ins(Op::Atom, Type::U32, Space::Global)) == UnitType::LDST);
+  CHECK(classify(ins(Op::Shfl, Type::B32)) == UnitType::LDST);
+  CHECK(classify(ins(Op::Bra, Type::None)) == UnitType::INT);
+  CHECK(classify(ins(Op::Ret, Type::None)) == UnitType::INT);
+  CHECK(classify(ins(Op::Lop3, Type::B32)) == UnitType::INT);
+  rfsim::ptx::Instr cvt = ins(Op::Cvt, Type::F32);
+  cvt.type2 = Type::F64;
+  CHECK(classify(cvt) == UnitType::DP);
+  rfsim::ptx::Instr setp = ins(Op::Setp, Type::F32);
+  CHECK(classifyOp(setp).lat == LatClass::Fp32Add);
+
+  const cfgns::GpuConfig v100;
+  OpTiming t = opTiming(ins(Op::Fma, Type::F32), v100);
+  CHECK(t.latency == 5);
+  CHECK(t.ii == 2);
+  t = opTiming(ins(Op::Ld, Type::U32, Space::Shared), v100);
+  CHECK(t.latency == v100.shared.latency);
+  t = opTiming(ins(Op::Add, Type::F64), v100);
+  CHECK(t.unit == UnitType::DP);
+  cfgns::GpuConfig maxwellish = v100;  // no INT/DP units: they fall back to SP
+  maxwellish.pipeline.int_units = 0;
+  maxwellish.pipeline.dp_units = 0;
+  CHECK(opTiming(ins(Op::Add, Type::S32), maxwellish).unit == UnitType::SP);
+  CHECK(opTiming(ins(Op::Add, Type::F64), maxwellish).unit == UnitType::SP);
+  CHECK(opTiming(ins(Op::Add, Type::F64), maxwellish).latency == 8);
+}
+
+TEST_CASE("pipeline configuration of the named configs matches the cited sources", "[issue]") {
+  const auto path = [](const char* n) { return std::string(RFSIM_SOURCE_DIR) + "/configs/" + n + ".yaml"; };
+  for (const char* volta : {"v100", "titanv"}) {
+    INFO(volta);
+    const auto p = cfgns::loadConfig(path(volta)).pipeline;  // GPGPU-Sim SM7_QV100 / SM7_TITANV
+    CHECK(p.sp_units == 4);
+    CHECK(p.int_units == 4);
+    CHECK(p.sfu_units == 4);
+    CHECK(p.dp_units == 4);
+    CHECK(p.int_add_latency == 4);
+    CHECK(p.int_mad_latency == 5);
+    CHECK(p.int_div_latency == 145);
+    CHECK(p.fp32_fma_latency == 5);
+    CHECK(p.fp32_div_latency == 39);
+    CHECK(p.sfu_latency == 100);
+    CHECK(p.sfu_ii == 8);
+    CHECK(p.fp64_fma_latency == 8);
+    CHECK(p.fp64_div_latency == 330);
+    CHECK(p.fp64_div_ii == 130);
+    CHECK(p.num_collectors == 8);
+    CHECK(p.collector_mode == "general");
+    CHECK_FALSE(p.dual_issue);
+  }
+  const auto m = cfgns::loadConfig(path("maxwell")).pipeline;  // GPGPU-Sim GeForceGTX750Ti
+  CHECK(m.sp_units == 8);
+  CHECK(m.sfu_units == 32);
+  CHECK(m.int_units == 0);
+  CHECK(m.dp_units == 0);
+  CHECK(m.int_add_latency == 6);
+  CHECK(m.int_mul_latency == 13);
+  CHECK(m.int_div_latency == 210);
+  CHECK(m.fp32_fma_latency == 6);
+  CHECK(m.fp32_div_latency == 374);
+  CHECK(m.fp64_add_ii == 8);
+  CHECK(m.dual_issue);
+  CHECK(m.collector_mode == "per_unit");
+  CHECK(m.num_collectors == 6);
+}
