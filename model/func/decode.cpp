@@ -487,6 +487,7 @@ void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<Symb
         const int32_t ip = b < pd.ipdom.size() ? pd.ipdom[b] : ptx::kVirtualExit;
         d.rpc = ip >= 0 ? out.block_pc[static_cast<uint32_t>(ip)] : kNoPc;
       }
+      if (m.machine) fillRegUse(in, d.call, d);
       out.code.push_back(std::move(d));
     }
   }

@@ -81,6 +81,16 @@ struct DInstr {
   // Where the symbol operands live, as offsets into the frame (call
   // argument and return symbols of the caller's call sequence).
   std::vector<uint32_t> arg_off, ret_off;
+  // Machine programs only (empty otherwise): the physical registers the
+  // instruction reads and writes, for the timing model's scoreboard and
+  // register-file banks (reg_use.cpp). One id per 32-bit register (a 64-bit
+  // operand lists both registers of its pair), predicates as 256 + n, RZ
+  // left out, each id once. Reads: guard, sources, address bases, vector
+  // elements, an indirect call's target pair, CallInfo::machine_uses;
+  // writes: destinations and CallInfo::machine_defs (not the clobbers).
+  std::array<uint16_t, 24> reads{};
+  std::array<uint16_t, 16> writes{};
+  uint8_t nreads = 0, nwrites = 0;
 };
 
 struct DFunction {
@@ -118,6 +128,10 @@ struct SymbolPlace {
 // for anything the executor cannot run.
 void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<SymbolPlace>& places,
                     const std::string& file, DFunction& out);
+
+// Machine programs: fills d.reads / d.writes from the machine instruction
+// `in` (reg_use.cpp); `call` is the instruction's CallInfo for a call.
+void fillRegUse(const ptx::Instr& in, const ptx::CallInfo* call, DInstr& d);
 
 // "ld.global.f32": the mnemonic used in run-time error messages.
 std::string mnemonic(const ptx::Instr& in);

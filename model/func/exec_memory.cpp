@@ -1,11 +1,13 @@
 // ld/st/atom/red/cvta: address translation through the state spaces and the
 // generic windows (memory.h), with bounds and alignment checks.
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "func/executor.h"
+#include "func/stepper.h"
 
 namespace rfsim::func {
 
@@ -293,6 +295,55 @@ void BlockExecutor::execCvta(Warp& w, const DInstr& d, uint32_t act) {
       fail(w, d, l, "cvta.param of a .func parameter is not supported");
     a = in.mods.to ? a - window : a + window;
     write(w, d.dst[0], l, a & tm);
+  }
+}
+
+// The same address arithmetic as execLd/execSt/execAtom, without the access.
+void BlockExecutor::describeAccess(uint32_t warp, const DInstr& d, uint32_t act, MemAccess& out) {
+  Warp& w = warps_[warp];
+  const ptx::Instr& in = *d.in;
+  out.write = d.cls == Cls::St || d.cls == Cls::Atom || d.cls == Cls::Red;
+  out.atomic = d.cls == Cls::Atom || d.cls == Cls::Red;
+  out.bytes = d.bytes;
+  out.elems = static_cast<uint8_t>(d.cls == Cls::Ld || d.cls == Cls::St ? std::max<unsigned>(1, in.mods.vec) : 1);
+  out.mask = act;
+  std::array<uint64_t, 32> tmp;
+  const Column a = column(w, d.src[0], act, tmp);
+  bool first = true, mixed = false;
+  Space space = in.space;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    const uint64_t addr = a.p[l * a.stride] + a.add;
+    Space s = in.space;
+    uint64_t off = addr;
+    if (s == Space::Param && addr >= kFrameParamBase) {
+      s = Space::Local;  // a .func parameter lives on the stack
+      off = addr - kFrameParamBase;
+    } else if (s == Space::Generic || s == Space::None) {
+      s = Space::Global;
+      if (inWindow(addr, kSharedWindow)) {
+        s = Space::Shared;
+        off = addr - kSharedWindow;
+      } else if (inWindow(addr, kLocalWindow)) {
+        s = Space::Local;
+        off = addr - kLocalWindow;
+      } else if (inWindow(addr, kParamWindow)) {
+        s = Space::Param;
+        off = addr - kParamWindow;
+      }
+    }
+    if (first) space = s;
+    mixed = mixed || s != space;
+    first = false;
+    out.addr[l] = off;
+  }
+  out.space = space;
+  if (mixed) {  // lanes in different windows: report the generic addresses
+    out.space = Space::Generic;
+    for (uint32_t m = act; m; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      out.addr[l] = a.p[l * a.stride] + a.add;
+    }
   }
 }
 

@@ -89,6 +89,10 @@ void BlockExecutor::run(rt::Dim3 ctaid) {
     if (!left) break;
     if (!ran) deadlock();
   }
+  finish();
+}
+
+void BlockExecutor::finish() {
   stats_.warp_instrs += warp_instrs_;
   stats_.thread_instrs += thread_instrs_;
   // Code: everything the back end did not add.
@@ -113,8 +117,10 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
   return d.guard_neg ? ~m : m;
 }
 
-void BlockExecutor::runWarp(Warp& w, uint64_t budget) {
-  while (budget-- && w.state == WarpState::Ready) {
+// One warp instruction: the only place instructions are dispatched, inlined
+// into both run()'s loop (runWarp) and a stepper's issue().
+[[gnu::always_inline]] inline void BlockExecutor::stepWarp(Warp& w) {
+  {
     SimtEntry& e = w.stack.back();
     const DInstr& d = w.frames.back().fn->code[e.pc];
     const uint32_t mask = e.mask;
@@ -165,25 +171,31 @@ void BlockExecutor::runWarp(Warp& w, uint64_t budget) {
         break;
       case Cls::Bra:
         execBra(w, d, act);
-        continue;
+        return;
       case Cls::Call:
         execCall(w, d, act);
-        continue;
+        return;
       case Cls::Ret:
         execRet(w, d, act);
-        continue;
+        return;
       case Cls::Exit:
         if (!act) break;
         execExit(w, act);
-        continue;
+        return;
       case Cls::Bar:
         execBar(w, d, act);
-        continue;
+        return;
     }
     // Data and memory instructions leave the SIMT stack alone.
     if (++e.pc == e.rpc) settle(w);
   }
 }
+
+void BlockExecutor::runWarp(Warp& w, uint64_t budget) {
+  while (budget-- && w.state == WarpState::Ready) stepWarp(w);
+}
+
+void BlockExecutor::issue(uint32_t warp) { stepWarp(warps_[warp]); }
 
 void BlockExecutor::fail(const Warp& w, const DInstr& d, int lane, const std::string& msg) const {
   const ptx::Function& k = *setup_.kernel->fn;

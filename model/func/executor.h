@@ -2,7 +2,8 @@
 // the warps run round-robin, each for up to Limits::warp_quantum instructions
 // or until it waits at a barrier or finishes; a block with warps left but
 // none able to run is a deadlock (an error naming the barriers and the warps
-// waiting there).
+// waiting there). A timing model drives the same code one warp instruction
+// at a time through begin()/issue()/finish() (BlockStepper, stepper.h).
 //
 // The per-instruction work is split by kind: exec_lane.cpp (lane functions
 // and operand reads), exec_memory.cpp (ld/st/atom/red/cvta and the address
@@ -31,18 +32,35 @@ inline uint32_t popc32(uint32_t v) {
   return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-struct LaunchSetup {
-  const DFunction* kernel = nullptr;
-  rt::Dim3 grid, block;
-  std::vector<uint8_t> params;
-  uint32_t dynamic_shared = 0;
-  uint64_t grid_id = 0;
-};
+struct MemAccess;  // stepper.h
 
 class BlockExecutor {
  public:
   BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats);
   void run(rt::Dim3 ctaid);
+
+  // Step-level entry points, for an external scheduler (BlockStepper,
+  // stepper.h); run() is begin(), issue() in its own order, finish().
+  void begin(rt::Dim3 ctaid) { resetBlock(ctaid); }
+  // Executes the next instruction of a Ready warp: the one body of run().
+  void issue(uint32_t warp);
+  // Adds the block's instruction counts to the launch statistics.
+  void finish();
+  uint32_t numWarps() const { return nwarps_; }
+  const Warp& warp(uint32_t i) const { return warps_[i]; }
+  // The lanes of `warp`'s SIMT mask whose guard of `d` is true.
+  uint32_t executedMask(uint32_t warp, const DInstr& d) {
+    Warp& w = warps_[warp];
+    const uint32_t mask = w.stack.back().mask;
+    return d.has_guard ? mask & guardMask(w, d) : mask;
+  }
+  // A memory instruction's per-lane addresses for the lanes `act`, read
+  // before it executes (exec_memory.cpp).
+  void describeAccess(uint32_t warp, const DInstr& d, uint32_t act, MemAccess& out);
+  rt::Dim3 ctaid() const { return ctaid_; }
+  // Barrier `id`'s arrivals so far (warps, and the thread count it expects, 0: every live warp).
+  uint32_t barrierArrived(uint32_t id) const { return bars_[id].arrived_warps; }
+  uint32_t barrierExpected(uint32_t id) const { return bars_[id].expected_threads; }
 
  private:
   struct Barrier {
@@ -57,6 +75,7 @@ class BlockExecutor {
   // executor.cpp
   void resetBlock(rt::Dim3 ctaid);
   void runWarp(Warp& w, uint64_t budget);
+  void stepWarp(Warp& w);
   uint32_t guardMask(Warp& w, const DInstr& d);
   [[noreturn]] void fail(const Warp& w, const DInstr& d, int lane, const std::string& msg) const;
   [[noreturn]] void deadlock() const;

@@ -168,8 +168,8 @@ uint64_t Program::symbolAddress(const std::string& name) const {
   return places_[it->second].addr;
 }
 
-rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
-                                const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes) {
+LaunchSetup Program::setupLaunch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
+                                 const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes) {
   auto fit = module_.function_index.find(kernel);
   if (fit == module_.function_index.end() || !module_.functions[fit->second].is_entry)
     throw Error(fmt::format("{}: no kernel (.entry) named '{}'", file_name_, kernel));
@@ -209,15 +209,19 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
   for (size_t i = 0; i < args.size(); ++i)
     if (!args[i].empty()) std::memcpy(params.data() + k.param_off[i], args[i].data(), args[i].size());
 
+  return LaunchSetup{&k, grid, block, std::move(params), dynamic_shared_bytes, launches_++};
+}
+
+rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
+                                const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes) {
   rt::LaunchStats stats;
   stats.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
   const auto t0 = std::chrono::steady_clock::now();
-  LaunchSetup setup{&k, grid, block, std::move(params), dynamic_shared_bytes, launches_};
+  const LaunchSetup setup = setupLaunch(kernel, grid, block, args, dynamic_shared_bytes);
   BlockExecutor exec(*this, setup, stats);
   for (uint32_t z = 0; z < grid.z; ++z)
     for (uint32_t y = 0; y < grid.y; ++y)
       for (uint32_t x = 0; x < grid.x; ++x) exec.run({x, y, z});
-  ++launches_;
   stats.blocks = grid.count();
   stats.warps = grid.count() * ((block.count() + 31) / 32);
   stats.threads = grid.count() * block.count();

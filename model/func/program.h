@@ -22,6 +22,16 @@ struct Limits {
   uint64_t warp_quantum = 4096;                // warp instructions before the next warp runs
 };
 
+// One launch's fixed inputs: the kernel, the dimensions and the packed
+// parameter buffer (Program::setupLaunch checks and builds it).
+struct LaunchSetup {
+  const DFunction* kernel = nullptr;
+  rt::Dim3 grid, block;
+  std::vector<uint8_t> params;
+  uint32_t dynamic_shared = 0;
+  uint64_t grid_id = 0;
+};
+
 class Program {
  public:
   // Validates and decodes every function (throws rfsim::Error naming
@@ -40,6 +50,12 @@ class Program {
   // order; their sizes must match the declaration.
   rt::LaunchStats launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
                          const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes = 0);
+
+  // Checks a launch like launch() does and returns its setup, numbered as
+  // the next launch (%gridid), for running its blocks elsewhere (a
+  // BlockStepper per block, stepper.h). The setup must outlive its blocks.
+  LaunchSetup setupLaunch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
+                          const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes = 0);
 
   // Where vprintf writes (std::cout by default).
   void setPrintStream(std::ostream* os) { print_ = os; }
