@@ -21,6 +21,7 @@
 #include "backend/report.h"
 #include "common/error.h"
 #include "common/results_dir.h"
+#include "ptx/analysis/printer.h"
 #include "ptx/parser.h"
 #include "workloads/workload.h"
 
@@ -34,6 +35,7 @@ struct Input {
   std::string label;             // workload name, or the file as given
   fs::path ptx;
   std::optional<fs::path> ptxas;  // the ptxas -v report to compare with
+  bool ubench = false;           // a microbenchmark workload (tag "ubench"), summarised apart
 };
 
 // The ptxas report beside a PTX file: x.ptx -> x.ptxas.txt.
@@ -67,7 +69,8 @@ std::vector<Input> inputs(const BackendOptions& o) {
       }
       const fs::path ptx = fs::path(RFSIM_SOURCE_DIR) / w->ptx;
       const fs::path rep = ptxasPathFor(ptx);
-      out.push_back({w->name, ptx, fs::exists(rep) ? std::optional<fs::path>(rep) : std::nullopt});
+      const bool ub = std::find(w->tags.begin(), w->tags.end(), "ubench") != w->tags.end();
+      out.push_back({w->name, ptx, fs::exists(rep) ? std::optional<fs::path>(rep) : std::nullopt, ub});
     }
   }
   for (const auto& f : o.files) {
@@ -116,7 +119,10 @@ int backendCommand(const BackendOptions& o) {
   co.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
 
   nlohmann::json modules = nlohmann::json::array();
-  std::vector<std::pair<std::string, backend::PtxasSummary>> summaries;
+  // Application workloads and microbenchmarks are summarised apart: a
+  // microbenchmark is a chain of one instruction whose register count is
+  // the fixed cost of addresses and parameters, not allocation quality.
+  std::vector<std::pair<std::string, backend::PtxasSummary>> summaries, ubench_summaries;
   std::string markdown;
   std::vector<std::string> failed;  // modules the back end refused
   for (const Input& in : ins) {
@@ -131,13 +137,17 @@ int backendCommand(const BackendOptions& o) {
       failed.push_back(in.label);
       continue;
     }
+    if (o.print) {  // the machine program itself, as PTX text over physical registers
+      std::cout << ptx::printModule(cm.machine);
+      continue;
+    }
     const auto occ = backend::occupancyRows(cm, cfg, o.block);
     // A workload's committed report is always compared (it goes into the
     // JSON); the text tables show it with --compare-ptxas.
     std::optional<backend::PtxasComparison> cmp;
     if (in.ptxas) {
       cmp = backend::comparePtxas(cm, backend::readPtxasReport(*in.ptxas));
-      summaries.emplace_back(in.label, cmp->summary);
+      (in.ubench ? ubench_summaries : summaries).emplace_back(in.label, cmp->summary);
     } else if (compare) {
       std::cerr << fmt::format("rfsim: warning: {}: no ptxas report beside {}\n", in.label, in.ptx.string());
     }
@@ -159,12 +169,15 @@ int backendCommand(const BackendOptions& o) {
   }
 
   const backend::PtxasSummary total = merge(summaries);
+  const std::string ub_line =
+      ubench_summaries.empty() ? ""
+                               : fmt::format("\nMicrobenchmarks (tag ubench): {}.", backend::summaryLine(merge(ubench_summaries)));
   if (o.markdown) {
     std::cout << backend::ptxasMarkdownHeader() << markdown << "\n";
-    std::cout << fmt::format("Limit {}: {}.\n", o.max_regs ? std::to_string(o.max_regs) : "none",
-                             backend::summaryLine(total));
-  } else if (compare && summaries.size() > 1) {
-    std::cout << "All: " << backend::summaryLine(total) << "\n";
+    std::cout << fmt::format("Limit {}: {}.{}\n", o.max_regs ? std::to_string(o.max_regs) : "none",
+                             backend::summaryLine(total), ub_line);
+  } else if (compare && summaries.size() + ubench_summaries.size() > 1) {
+    std::cout << "All: " << backend::summaryLine(total) << ub_line << "\n";
   }
   std::string failed_list;
   for (const auto& f : failed) failed_list += (failed_list.empty() ? "" : ", ") + f;
@@ -184,6 +197,12 @@ int backendCommand(const BackendOptions& o) {
                             {"spill_agreement", total.spill_agreement},
                             {"spill_disagreements", total.spill_disagreements},
                             {"summary", backend::summaryLine(total)}};
+    if (!ubench_summaries.empty()) {
+      const backend::PtxasSummary ub = merge(ubench_summaries);
+      j["ptxas_summary_ubench"] = {{"kernels", ub.kernels},
+                                   {"kernels_within_25pct", ub.kernels_within},
+                                   {"summary", backend::summaryLine(ub)}};
+    }
     writeFileAtomic(o.json, j.dump(2) + "\n");
   }
   return failed.empty() ? 0 : 1;

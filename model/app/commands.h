@@ -60,6 +60,7 @@ struct BackendOptions {
   bool compare_ptxas = false;      // also with files: FILE.ptxas.txt beside each
   std::string json;                // write the report as JSON here
   bool markdown = false;           // print the ptxas comparison as a Markdown table only
+  bool print = false;              // print the machine program instead of the reports
 };
 
 int runCommand(const RunOptions& o);

@@ -86,6 +86,7 @@ int sc_main(int argc, char* argv[]) {
                    "compare with the ptxas -v report (a workload's .ptxas.txt; FILE.ptxas.txt beside a file)");
   be_cmd->add_option("--json", be.json, "write the report as JSON to this file");
   be_cmd->add_flag("--markdown", be.markdown, "print only the ptxas comparison, as Markdown table rows");
+  be_cmd->add_flag("--print", be.print, "print the machine program (PTX text over R0..R254, P0..P6) instead");
 
   try {
     app.parse(argc, argv);
