@@ -1,0 +1,455 @@
+#include "sm/core/sm.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "sm/issue/shared_banks.h"
+
+namespace rfsim::sm {
+
+namespace {
+
+std::vector<std::string> stallSubnames(uint32_t n) {
+  std::vector<std::string> v;
+  for (uint32_t s = 0; s < n; ++s)
+    for (size_t r = 0; r < static_cast<size_t>(Stall::Count_); ++r)
+      v.push_back(fmt::format("s{}.{}", s, stallName(static_cast<Stall>(r))));
+  return v;
+}
+
+bool isControl(func::Cls c) {
+  using func::Cls;
+  return c == Cls::Bra || c == Cls::Call || c == Cls::Ret || c == Cls::Exit || c == Cls::Trap ||
+         c == Cls::Brkpt || c == Cls::Bar;
+}
+
+// Register ids that go through the banked register file (predicates do not).
+unsigned bankRegs(const uint16_t* in, unsigned n, uint16_t* out, unsigned max) {
+  unsigned k = 0;
+  for (unsigned i = 0; i < n && k < max; ++i)
+    if (in[i] < ptx::mach::kPredBase) out[k++] = in[i];
+  return k;
+}
+
+}  // namespace
+
+SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks)
+    : Group(parent, name, "one streaming multiprocessor (cycle-level timing)"),
+      ADD_STAT(cycles, stats::unit::Cycle, "cycles ticked"),
+      ADD_STAT(active_cycles, stats::unit::Cycle, "cycles with at least one resident warp"),
+      ADD_STAT(warp_instrs, stats::unit::Count, "warp instructions issued"),
+      ADD_STAT(thread_instrs, stats::unit::Count, "thread instructions issued (active lanes)"),
+      ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per cycle",
+               [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
+      ADD_STAT(stall_cycles, stats::unit::Cycle, "per scheduler: cycles by issue outcome (none = issued)",
+               size_t(num_schedulers) * size_t(Stall::Count_), stallSubnames(num_schedulers)),
+      ADD_STAT(issued_cycles, stats::unit::Cycle, "scheduler-cycles that issued an instruction"),
+      ADD_STAT(rf_reads, stats::unit::Count, "register-file reads per bank", num_banks),
+      ADD_STAT(rf_writes, stats::unit::Count, "register-file writes per bank", num_banks),
+      ADD_STAT(bank_conflicts, stats::unit::Count, "operand reads delayed by a busy bank"),
+      ADD_STAT(write_port_conflicts, stats::unit::Count, "write-port requests refused"),
+      ADD_STAT(writeback_retries, stats::unit::Count, "instruction writebacks retried next cycle"),
+      ADD_STAT(collector_full, stats::unit::Count, "collector allocations that failed"),
+      ADD_STAT(collector_occupancy_sum, stats::unit::Count, "busy collectors summed over cycles"),
+      ADD_STAT(unit_busy, stats::unit::Count, "dispatch attempts refused by a busy execution unit"),
+      ADD_STAT(collector_occupancy, stats::unit::Ratio, "average busy collectors",
+               [this] { return cycles.get() ? double(collector_occupancy_sum.get()) / double(cycles.get()) : 0.0; }),
+      ADD_STAT(divergent_branches, stats::unit::Count, "branches that split a warp"),
+      ADD_STAT(shared_accesses, stats::unit::Count, "shared-memory warp accesses"),
+      ADD_STAT(shared_passes, stats::unit::Count, "shared-memory passes (bank conflict degree summed)"),
+      ADD_STAT(shared_extra_passes, stats::unit::Count, "shared-memory passes beyond one per access"),
+      ADD_STAT(mem_accesses, stats::unit::Count, "global/local/const/param warp accesses"),
+      ADD_STAT(resident_warps_sum, stats::unit::Count, "resident warps summed over active cycles"),
+      ADD_STAT(max_warps, stats::unit::Count, "warp slots of the SM"),
+      ADD_STAT(achieved_occupancy, stats::unit::Ratio, "average resident warps / max warps (active cycles)",
+               [this] {
+                 return active_cycles.get() && max_warps.get()
+                            ? double(resident_warps_sum.get()) / double(active_cycles.get()) / double(max_warps.get())
+                            : 0.0;
+               }),
+      ADD_STAT(l1i_hits, stats::unit::Count, "I-buffer fills whose lines were all in the L1I"),
+      ADD_STAT(l1i_misses, stats::unit::Count, "I-buffer fills that touched a new line"),
+      ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
+      ADD_STAT(blocks_launched, stats::unit::Count, "thread blocks launched"),
+      ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired") {}
+
+Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
+       rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
+       const std::string& name, MemoryInterface* mem)
+    : cfg_(cfg), program_(program), setup_(setup), launch_stats_(launch_stats),
+      regs_per_thread_(regs_per_thread), sb_(cfg.sm.max_warps) {
+  backend::KernelFootprint fp;
+  fp.threads_per_block = static_cast<uint32_t>(setup.block.count());
+  fp.regs_per_thread = regs_per_thread;
+  fp.shared_per_block = program.staticSharedBytes() + setup.dynamic_shared;
+  occ_ = backend::computeOccupancy(cfg, fp, setup.kernel && setup.kernel->fn ? setup.kernel->fn->name : "kernel");
+  if (mem) {
+    mem_ = mem;
+  } else {
+    own_mem_ = std::make_unique<FixedLatencyMemory>(cfg.pipeline.mem_latency);
+    mem_ = own_mem_.get();
+  }
+  slots_.resize(cfg.sm.max_warps);
+  wstatus_.resize(cfg.sm.max_warps);
+
+  OperandCollectorConfig oc;
+  oc.num_banks = cfg.regfile.num_banks;
+  oc.read_ports_per_bank = cfg.regfile.read_ports_per_bank;
+  oc.write_ports_per_bank = cfg.regfile.write_ports_per_bank;
+  oc.bank_swizzle = cfg.pipeline.bank_swizzle ? 1 : 0;
+  oc.num_warps = cfg.sm.max_warps;
+  if (cfg.pipeline.collector_mode == "per_unit") {
+    oc.general_collectors = 0;
+    for (auto& u : oc.unit_collectors) u = cfg.pipeline.num_collectors;
+  } else {
+    oc.general_collectors = cfg.pipeline.num_collectors;
+  }
+  opc_ = std::make_unique<OperandCollector>(oc);
+
+  SchedulerParams sp;
+  sp.max_warps = cfg.sm.max_warps;
+  sp.active_warps = std::max(1u, cfg.sm.active_warps / cfg.sm.num_schedulers);
+  sp.dual_issue = false;  // dual issue is not modelled yet
+  const SchedulerRegistry reg = SchedulerRegistry::withBuiltins();
+  for (uint32_t i = 0; i < cfg.sm.num_schedulers; ++i) scheds_.push_back(reg.create(cfg.sm.scheduler, sp));
+
+  units_.resize(kNumUnitTypes);
+  for (unsigned u = 0; u < kNumUnitTypes; ++u) {
+    const uint32_t n = unitCount(static_cast<UnitType>(u), cfg.pipeline);
+    if (n == 0) continue;
+    // Enough slots that the pipelines, not the slot array, limit throughput:
+    // LDST holds long memory accesses back to back (ii 1).
+    const uint32_t per = static_cast<UnitType>(u) == UnitType::LDST ? 512 : 256;
+    units_[u] = std::make_unique<ExecUnit>(n, n * per);
+  }
+  stats_ = std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks);
+  stats_->max_warps = cfg.sm.max_warps;
+}
+
+Sm::~Sm() = default;
+
+bool Sm::canLaunch() const {
+  if (resident_blocks_ >= occ_.blocks) return false;
+  return cfg_.sm.max_warps - resident_warps_ >= occ_.warps_per_block;
+}
+
+void Sm::launch(rt::Dim3 ctaid) {
+  if (!canLaunch()) throw Error("Sm::launch: no room for another block");
+  auto b = std::make_unique<Block>();
+  b->stepper = std::make_unique<func::BlockStepper>(program_, setup_, launch_stats_, ctaid);
+  int32_t id;
+  if (!free_block_ids_.empty()) {
+    id = free_block_ids_.back();
+    free_block_ids_.pop_back();
+  } else {
+    id = static_cast<int32_t>(blocks_.size());
+    blocks_.emplace_back();
+  }
+  const uint32_t nw = b->stepper->numWarps();
+  uint32_t s = 0;
+  for (uint32_t w = 0; w < nw; ++w) {
+    while (slots_[s].used) ++s;
+    WarpSlot& ws = slots_[s];
+    ws = WarpSlot{};
+    ws.used = true;
+    ws.block = id;
+    ws.local = w;
+    b->slots.push_back(s);
+    sb_.clear(s);
+    opc_->baseTranslator().setBase(s, s * regs_per_thread_);
+    scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->addWarp(s, age_++);
+    ++s;
+  }
+  b->live = nw;
+  resident_warps_ += nw;
+  ++resident_blocks_;
+  blocks_[id] = std::move(b);
+  ++stats_->blocks_launched;
+}
+
+uint32_t Sm::allocInflight() {
+  ++inflight_count_;
+  if (!free_inflight_.empty()) {
+    const uint32_t t = free_inflight_.back();
+    free_inflight_.pop_back();
+    return t;
+  }
+  inflight_.emplace_back();
+  return static_cast<uint32_t>(inflight_.size() - 1);
+}
+
+void Sm::tick(uint64_t now) {
+  ++stats_->cycles;
+  if (resident_warps_) {
+    ++stats_->active_cycles;
+    stats_->resident_warps_sum += resident_warps_;
+  }
+  const uint64_t before = stats_->warp_instrs.get() + stats_->blocks_retired.get();
+  const uint64_t done_before = wb_done_;
+  writeback(now);
+  execute(now);
+  dispatch(now);
+  opc_->cycle(now);
+  issue(now);
+  fetch(now);
+  if (stats_->warp_instrs.get() + stats_->blocks_retired.get() != before || wb_done_ != done_before ||
+      resident_warps_ == 0) {
+    last_progress_ = now;
+  } else if (now - last_progress_ >= cfg_.pipeline.watchdog_cycles) {
+    throw Error(fmt::format("SM deadlock: no instruction issued or completed for {} cycles (cycle {})\n{}",
+                            now - last_progress_, now, dumpState()));
+  }
+}
+
+void Sm::writeback(uint64_t now) {
+  (void)now;
+  const size_t n = wb_queue_.size();
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t tag = wb_queue_.front();
+    wb_queue_.pop_front();
+    Inflight& f = inflight_[tag];
+    if (f.writes) {
+      uint16_t regs[16];
+      const unsigned k = bankRegs(f.d->writes.data(), f.d->nwrites, regs, 16);
+      if (k && !opc_->requestWrites(f.slot, regs, k)) {
+        ++stats_->writeback_retries;
+        wb_queue_.push_back(tag);
+        continue;
+      }
+      uint32_t w32[16];
+      for (unsigned j = 0; j < f.d->nwrites; ++j) w32[j] = f.d->writes[j];
+      sb_.release(f.slot, w32, f.d->nwrites, f.long_latency);
+    }
+    ++wb_done_;
+    WarpSlot& ws = slots_[f.slot];
+    --ws.inflight;
+    if (f.mem) --ws.mem_pending;
+    free_inflight_.push_back(tag);
+    --inflight_count_;
+    maybeFreeSlot(f.slot);
+  }
+}
+
+void Sm::execute(uint64_t now) {
+  for (auto& u : units_) {
+    if (!u) continue;
+    uint64_t tag;
+    while (u->popDone(now, tag)) wb_queue_.push_back(static_cast<uint32_t>(tag));
+  }
+}
+
+void Sm::dispatch(uint64_t now) {
+  if (!opc_->hasReady()) return;
+  for (unsigned u = 0; u < kNumUnitTypes; ++u) {
+    const UnitType ut = static_cast<UnitType>(u);
+    uint64_t tag;
+    while (opc_->peekReady(ut, tag)) {
+      ExecUnit& eu = *units_[u];
+      if (!eu.canAccept(now)) {
+        ++stats_->unit_busy;
+        break;
+      }
+      opc_->popReady(ut, tag);
+      const Inflight& f = inflight_[tag];
+      eu.accept(tag, now, f.exec_latency, f.ii);
+    }
+  }
+}
+
+Stall Sm::warpStall(uint32_t s, uint64_t now) {
+  WarpSlot& ws = slots_[s];
+  func::BlockStepper& st = *blocks_[ws.block]->stepper;
+  const func::WarpStatus fs = st.status(ws.local);
+  if (fs == func::WarpStatus::Done) return Stall::NoWarp;
+  if (fs == func::WarpStatus::AtBarrier) return Stall::Barrier;
+  if (ws.ib_pending && now >= ws.ib_ready_at) {
+    ws.ib_valid += ws.ib_pending;
+    ws.ib_pending = 0;
+  }
+  if (ws.ib_valid == 0) return Stall::IbufferEmpty;
+  const func::DInstr* d = st.peek(ws.local);
+  uint32_t r[24], w[16];
+  for (unsigned i = 0; i < d->nreads; ++i) r[i] = d->reads[i];
+  for (unsigned i = 0; i < d->nwrites; ++i) w[i] = d->writes[i];
+  if (sb_.hazard(s, r, d->nreads, w, d->nwrites)) return Stall::Scoreboard;
+  if (!opc_->canAllocate(opTiming(*d->in, cfg_).unit)) return Stall::CollectorFull;
+  return Stall::None;
+}
+
+void Sm::issue(uint64_t now) {
+  const uint32_t n = cfg_.sm.num_schedulers;
+  for (uint32_t i = 0; i < n; ++i) {
+    WarpScheduler& sch = *scheds_[i];
+    for (uint32_t s : sch.warps()) {
+      wstatus_[s].stall = warpStall(s, now);
+      wstatus_[s].long_latency = sb_.pendingLongLatency(s) > 0;
+    }
+    const Pick p = sch.cycle(wstatus_.data());
+    if (p.warp < 0) {
+      ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(p.stall)];
+      if (p.stall == Stall::CollectorFull) ++stats_->collector_full;
+      continue;
+    }
+    ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(Stall::None)];
+    ++stats_->issued_cycles;
+    issueWarp(static_cast<uint32_t>(p.warp), now);
+  }
+}
+
+void Sm::issueWarp(uint32_t s, uint64_t now) {
+  WarpSlot& ws = slots_[s];
+  func::BlockStepper& st = *blocks_[ws.block]->stepper;
+  const func::DInstr* d = st.peek(ws.local);
+  const OpTiming t = opTiming(*d->in, cfg_);
+  func::StepInfo info;
+  st.step(ws.local, info);
+  ++stats_->warp_instrs;
+  stats_->thread_instrs += static_cast<uint64_t>(__builtin_popcount(info.active));
+  if (info.divergent) ++stats_->divergent_branches;
+  --ws.ib_valid;
+
+  uint64_t latency = t.latency;
+  bool long_latency = false, mem = false;
+  if (info.is_mem && info.mem.mask) {
+    if (info.mem.space == ptx::Space::Shared) {
+      const uint32_t bytes = uint32_t(info.mem.bytes) * info.mem.elems;
+      const uint32_t deg = std::max(1u, sharedConflictDegree(info.mem.addr.data(), info.mem.mask,
+                                                             std::min(bytes, 16u), cfg_.shared.num_banks));
+      latency = cfg_.shared.latency + (deg - 1);
+      ++stats_->shared_accesses;
+      stats_->shared_passes += deg;
+      stats_->shared_extra_passes += deg - 1;
+    } else {
+      latency = mem_->accessLatency(info.mem, now);
+      mem = true;
+      ++stats_->mem_accesses;
+      const ptx::Space sp = info.mem.space;
+      long_latency = !info.mem.write && (sp == ptx::Space::Global || sp == ptx::Space::Local ||
+                                         sp == ptx::Space::Generic);
+    }
+  }
+  const bool control = isControl(d->cls);
+  const uint32_t tag = allocInflight();
+  Inflight& f = inflight_[tag];
+  f.slot = s;
+  f.d = d;
+  f.unit = t.unit;
+  f.exec_latency = static_cast<uint32_t>(std::max<uint64_t>(1, latency > kStageOverhead ? latency - kStageOverhead : 1));
+  f.ii = t.ii;
+  f.writes = !control && d->nwrites > 0;
+  f.long_latency = long_latency && f.writes;
+  f.mem = mem;
+  ++ws.inflight;
+  if (mem) ++ws.mem_pending;
+  if (f.writes) {
+    uint32_t w[16];
+    for (unsigned i = 0; i < d->nwrites; ++i) w[i] = d->writes[i];
+    sb_.reserve(s, w, d->nwrites, f.long_latency);
+  }
+  uint16_t regs[kMaxSrcOperands];
+  const unsigned nr = bankRegs(d->reads.data(), d->nreads, regs, kMaxSrcOperands);
+  if (!opc_->allocate(s, t.unit, regs, nr, tag))
+    throw Error("Sm::issueWarp: collector allocation failed after canAllocate");
+
+  // The I-buffer holds the straight-line stream after the issued pc; any
+  // other next pc (taken branch, call, return, divergence) flushes it.
+  const func::WarpStatus fs = st.status(ws.local);
+  if (fs == func::WarpStatus::Ready) {
+    const bool seq = st.peekFunc(ws.local) == info.func && st.peekPc(ws.local) == info.pc + 1;
+    if (!seq || info.divergent) {
+      if (ws.ib_valid || ws.ib_pending) ++stats_->ibuffer_flushes;
+      ws.ib_valid = 0;
+      ws.ib_pending = 0;
+    }
+  }
+  if (fs == func::WarpStatus::Done) {
+    ws.ib_valid = 0;
+    ws.ib_pending = 0;
+  }
+}
+
+void Sm::maybeFreeSlot(uint32_t s) {
+  WarpSlot& ws = slots_[s];
+  if (!ws.used || ws.inflight) return;
+  Block& b = *blocks_[ws.block];
+  if (b.stepper->status(ws.local) != func::WarpStatus::Done) return;
+  scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->removeWarp(s);
+  sb_.clear(s);
+  const int32_t id = ws.block;
+  ws = WarpSlot{};
+  --resident_warps_;
+  if (--b.live == 0) {
+    const rt::Dim3 c = b.stepper->ctaid();
+    blocks_[id].reset();
+    free_block_ids_.push_back(id);
+    --resident_blocks_;
+    ++stats_->blocks_retired;
+    ++finished_since_poll_;
+    if (on_retired_) on_retired_(c);
+  }
+}
+
+void Sm::fetch(uint64_t now) {
+  const uint32_t nslots = static_cast<uint32_t>(slots_.size());
+  const uint32_t depth = cfg_.pipeline.ibuffer_depth;
+  uint32_t fetched = 0;
+  // Warps whose last instruction issued free their slot here too (a warp
+  // that exits with nothing in flight).
+  for (uint32_t k = 0; k < nslots && fetched < cfg_.pipeline.fetch_width; ++k) {
+    const uint32_t s = (fetch_rr_ + k) % nslots;
+    WarpSlot& ws = slots_[s];
+    if (!ws.used) continue;
+    func::BlockStepper& st = *blocks_[ws.block]->stepper;
+    const func::WarpStatus fs = st.status(ws.local);
+    if (fs == func::WarpStatus::Done) {
+      maybeFreeSlot(s);
+      continue;
+    }
+    if (fs != func::WarpStatus::Ready || ws.ib_pending || ws.ib_valid >= depth) continue;
+    const uint64_t fn = st.peekFunc(ws.local);
+    const uint32_t pc0 = st.peekPc(ws.local) + ws.ib_valid;
+    bool miss = false;
+    for (uint32_t pc = pc0; pc < pc0 + (depth - ws.ib_valid); ++pc) {
+      const uint64_t line = (fn << 32) | (uint64_t(pc) * 16 / 128);
+      if (l1i_lines_.insert(line).second) miss = true;
+    }
+    if (miss) ++stats_->l1i_misses; else ++stats_->l1i_hits;
+    ws.ib_pending = depth - ws.ib_valid;
+    ws.ib_ready_at = now + (miss ? cfg_.pipeline.l1i_miss_latency : cfg_.l1i.latency);
+    ++fetched;
+    fetch_rr_ = (s + 1) % nslots;
+  }
+}
+
+void Sm::syncStats() {
+  const OperandCollectorStats& o = opc_->stats();
+  for (size_t b = 0; b < stats_->rf_reads.size() && b < kMaxBanks; ++b) {
+    stats_->rf_reads[b] = o.bank_reads[b];
+    stats_->rf_writes[b] = o.bank_writes[b];
+  }
+  stats_->bank_conflicts = o.bank_conflicts;
+  stats_->write_port_conflicts = o.write_port_conflicts;
+  stats_->collector_occupancy_sum = o.occupancy_sum;
+}
+
+std::string Sm::dumpState() const {
+  std::string s;
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    const WarpSlot& ws = slots_[i];
+    if (!ws.used) continue;
+    const Block& b = *blocks_[ws.block];
+    const rt::Dim3 c = b.stepper->ctaid();
+    std::string regs;
+    for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)
+      if (sb_.reserved(i, r)) regs += (regs.empty() ? "" : ",") + std::to_string(r);
+    s += fmt::format("  slot {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
+                     "ibuffer {} valid, {} pending\n",
+                     i, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
+                     ws.ib_valid, ws.ib_pending);
+  }
+  return s;
+}
+
+}  // namespace rfsim::sm

@@ -1,0 +1,200 @@
+// One streaming multiprocessor, cycle by cycle (plain C++; the SystemC
+// process that ticks it comes separately, see STYLE.md "SystemC and speed").
+//
+// Stages, ticked in reverse pipeline order inside tick(now):
+//   1. writeback  results of the execution units book register-file write
+//                 ports (OperandCollector::requestWrites); when granted the
+//                 scoreboard entries are released; a refused write retries.
+//   2. execute    ExecUnit::popDone per unit type -> the writeback queue.
+//   3. dispatch   OperandCollector::peekReady/popReady -> ExecUnit::accept
+//                 when it canAccept (else the instruction stays: unit busy).
+//   4. collect    OperandCollector::cycle(now).
+//   5. issue      per scheduler: per-warp status, WarpScheduler::cycle, then
+//                 the picked warp's instruction runs functionally
+//                 (BlockStepper::step) and is timed: scoreboard reserve,
+//                 collector allocate.
+//   6. fetch      up to fetch_width warps (round robin) top their I-buffer
+//                 up to ibuffer_depth through a simple L1I.
+//
+// Latencies: the configured latencies are dependent-issue latencies (see
+// PipelineConfig). Without conflicts an instruction spends kStageOverhead
+// cycles outside its execution unit (operand read, dispatch, writeback), so
+// the unit holds it latency - kStageOverhead cycles (at least 1): a chain of
+// dependent adds issues every fp32_add_latency cycles, and every bank or
+// write-port conflict adds to that.
+//
+// Simplifications (documented, to be replaced by later issues):
+// - Memory: a fixed-latency MemoryInterface (pipeline.mem_latency) for
+//   global/local/const/param; shared memory costs shared.latency plus one
+//   cycle per extra conflict pass (sharedConflictDegree).
+// - L1I: an unbounded set of 128-byte lines per SM (line = function index,
+//   pc * 16 / 128). A fetch touching a line never fetched before costs
+//   pipeline.l1i_miss_latency, otherwise l1i.latency. No capacity misses.
+// - I-buffer: a count of valid entries of the warp's straight-line stream
+//   plus one fetch in flight; flushed after a non-sequential pc change.
+// - Control instructions write nothing (a call's callee writes its results
+//   through its own instructions); predicates are scoreboarded but do not
+//   use register-file banks; at most kMaxSrcOperands register reads per
+//   instruction go through the banks (calls listing more are truncated).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backend/occupancy.h"
+#include "config/gpu_config.h"
+#include "func/program.h"
+#include "func/stepper.h"
+#include "sm/issue/exec_unit.h"
+#include "sm/issue/op_class.h"
+#include "sm/issue/scheduler.h"
+#include "sm/issue/scoreboard.h"
+#include "sm/opcoll/operand_collector.h"
+#include "stats/stats.h"
+
+namespace rfsim::sm {
+
+// The memory system as the LDST unit sees it. Replaced by the real
+// hierarchy (TLM-2.0) in a later issue.
+class MemoryInterface {
+ public:
+  virtual ~MemoryInterface() = default;
+  // Cycles from the access entering the LDST unit to its data.
+  virtual uint64_t accessLatency(const func::MemAccess& a, uint64_t now) = 0;
+};
+
+class FixedLatencyMemory final : public MemoryInterface {
+ public:
+  explicit FixedLatencyMemory(uint64_t latency) : latency_(latency) {}
+  uint64_t accessLatency(const func::MemAccess&, uint64_t) override { return latency_; }
+
+ private:
+  uint64_t latency_;
+};
+
+struct SmStats : stats::Group {
+  SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks);
+  stats::Scalar cycles, active_cycles, warp_instrs, thread_instrs;
+  stats::Formula ipc;
+  stats::Vector stall_cycles;  // per scheduler x Stall reason
+  stats::Scalar issued_cycles;
+  stats::Vector rf_reads, rf_writes;  // per bank
+  stats::Scalar bank_conflicts, write_port_conflicts, writeback_retries, collector_full;
+  stats::Scalar collector_occupancy_sum, unit_busy;
+  stats::Formula collector_occupancy;
+  stats::Scalar divergent_branches, shared_accesses, shared_passes, shared_extra_passes;
+  stats::Scalar mem_accesses, resident_warps_sum, max_warps;
+  stats::Formula achieved_occupancy;
+  stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes, blocks_launched, blocks_retired;
+};
+
+class Sm {
+ public:
+  static constexpr uint32_t kStageOverhead = 3;
+
+  // `regs_per_thread`: the back end's tree register count of the kernel.
+  // `mem`: nullptr = a FixedLatencyMemory(pipeline.mem_latency).
+  Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
+     rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent = nullptr,
+     const std::string& name = "sm", MemoryInterface* mem = nullptr);
+  ~Sm();
+  Sm(const Sm&) = delete;
+  Sm& operator=(const Sm&) = delete;
+
+  const backend::Occupancy& occupancy() const { return occ_; }
+  bool canLaunch() const;
+  void launch(rt::Dim3 ctaid);
+
+  void tick(uint64_t now);
+  // Nothing resident and nothing in flight.
+  bool idle() const { return resident_blocks_ == 0 && inflight_count_ == 0; }
+  // The next cycle at which ticking can change anything (UINT64_MAX when idle).
+  uint64_t nextEventCycle(uint64_t now) const { return idle() ? UINT64_MAX : now + 1; }
+  // Blocks retired since the last call (the caller may launch new ones).
+  bool blockFinished() {
+    const bool f = finished_since_poll_ != 0;
+    finished_since_poll_ = 0;
+    return f;
+  }
+  void setOnBlockRetired(std::function<void(rt::Dim3)> f) { on_retired_ = std::move(f); }
+
+  // Copies the counters of the collector and the schedulers into stats().
+  void syncStats();
+  SmStats& stats() { return *stats_; }
+  const OperandCollector& collector() const { return *opc_; }
+  const WarpScheduler& scheduler(uint32_t i) const { return *scheds_[i]; }
+  std::string dumpState() const;
+
+ private:
+  struct Block {
+    std::unique_ptr<func::BlockStepper> stepper;
+    std::vector<uint32_t> slots;  // warp slot of each warp of the block
+    uint32_t live = 0;            // slots not yet freed
+  };
+  struct WarpSlot {
+    bool used = false;
+    int32_t block = -1;           // index into blocks_
+    uint32_t local = 0;           // warp index in its block
+    uint32_t ib_valid = 0, ib_pending = 0;
+    uint64_t ib_ready_at = 0;
+    uint32_t inflight = 0, mem_pending = 0;
+  };
+  struct Inflight {
+    uint32_t slot = 0;
+    const func::DInstr* d = nullptr;
+    UnitType unit = UnitType::SP;
+    uint32_t exec_latency = 1, ii = 1;
+    bool writes = false, long_latency = false, mem = false;
+  };
+
+  void writeback(uint64_t now);
+  void execute(uint64_t now);
+  void dispatch(uint64_t now);
+  void issue(uint64_t now);
+  void fetch(uint64_t now);
+  Stall warpStall(uint32_t slot, uint64_t now);
+  void issueWarp(uint32_t slot, uint64_t now);
+  void maybeFreeSlot(uint32_t slot);
+  uint32_t allocInflight();
+
+  const config::GpuConfig& cfg_;
+  func::Program& program_;
+  const func::LaunchSetup& setup_;
+  rt::LaunchStats& launch_stats_;
+  uint32_t regs_per_thread_;
+  backend::Occupancy occ_;
+  std::unique_ptr<MemoryInterface> own_mem_;
+  MemoryInterface* mem_;
+
+  std::vector<std::unique_ptr<Block>> blocks_;  // indexed by Block id; null when retired
+  std::vector<int32_t> free_block_ids_;
+  std::vector<WarpSlot> slots_;
+  uint32_t resident_blocks_ = 0, resident_warps_ = 0;
+  uint64_t age_ = 0;
+
+  Scoreboard sb_;
+  std::unique_ptr<OperandCollector> opc_;
+  std::vector<std::unique_ptr<WarpScheduler>> scheds_;
+  std::vector<WarpStatus> wstatus_;
+  std::vector<std::unique_ptr<ExecUnit>> units_;  // per UnitType (null if the type has no pipelines)
+
+  std::vector<Inflight> inflight_;
+  std::vector<uint32_t> free_inflight_;
+  uint32_t inflight_count_ = 0;
+  std::deque<uint32_t> wb_queue_;
+
+  std::set<uint64_t> l1i_lines_;
+  uint32_t fetch_rr_ = 0;
+  uint64_t last_progress_ = 0;
+  uint64_t wb_done_ = 0;  // instructions retired (watchdog progress)
+  uint32_t finished_since_poll_ = 0;
+  std::function<void(rt::Dim3)> on_retired_;
+  std::unique_ptr<SmStats> stats_;
+};
+
+}  // namespace rfsim::sm

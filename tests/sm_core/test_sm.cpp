@@ -1,0 +1,334 @@
+// The cycle-level SM (model/sm/core): real workloads give the functional
+// model's output under timing; microkernels with known timing; the deadlock
+// watchdog; determinism.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "../func/machine_helpers.h"
+#include "backend/backend.h"
+#include "common/error.h"
+#include "config/gpu_config.h"
+#include "func/memory.h"
+#include "func/program.h"
+#include "ptx/parser.h"
+#include "sm/core/kernel_runner.h"
+
+using namespace rfsim;
+
+namespace {
+
+struct Loaded {
+  func::GlobalMemory mem;
+  std::unique_ptr<func::Program> prog;
+  uint32_t tree_regs = 32;
+  Loaded(const std::string& ptx_file, const std::string& kernel) {
+    backend::CompiledModule cm = backend::compileModule(ptx::parseFile(ptx_file));
+    if (const auto* f = cm.find(kernel)) tree_regs = f->tree_regs;
+    prog = std::make_unique<func::Program>(std::move(cm.machine), mem);
+  }
+  explicit Loaded(ptx::Module machine) { prog = std::make_unique<func::Program>(std::move(machine), mem); }
+};
+
+template <class T>
+std::vector<uint8_t> arg(T v) {
+  std::vector<uint8_t> b(sizeof(T));
+  std::memcpy(b.data(), &v, sizeof(T));
+  return b;
+}
+uint64_t buffer(func::GlobalMemory& mem, const std::vector<uint8_t>& bytes) {
+  const uint64_t a = mem.allocate(bytes.size(), func::AllocKind::Malloc);
+  mem.write(a, bytes.data(), bytes.size());
+  return a;
+}
+template <class T, class F>
+std::vector<uint8_t> bytesOf(size_t n, F gen) {
+  std::vector<uint8_t> b(n * sizeof(T));
+  for (size_t i = 0; i < n; ++i) {
+    const T v = gen(i);
+    std::memcpy(b.data() + i * sizeof(T), &v, sizeof(T));
+  }
+  return b;
+}
+
+struct Launch {
+  std::string kernel;
+  rt::Dim3 grid, block;
+  uint32_t dynamic_shared = 0;
+  std::vector<std::vector<uint8_t>> args;
+  std::vector<std::pair<uint64_t, size_t>> outputs;
+};
+using MakeLaunch = std::function<Launch(func::GlobalMemory&)>;
+
+std::vector<std::vector<uint8_t>> readOutputs(func::GlobalMemory& mem, const Launch& l) {
+  std::vector<std::vector<uint8_t>> out;
+  for (auto [a, n] : l.outputs) {
+    out.emplace_back(n);
+    mem.read(out.back().data(), a, n);
+  }
+  return out;
+}
+
+const std::string kWl = std::string(RFSIM_SOURCE_DIR) + "/workloads/";
+
+struct Case {
+  std::string name, ptx;
+  MakeLaunch make;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  v.push_back({"saxpy", kWl + "saxpy/saxpy.ptx", [](func::GlobalMemory& mem) {
+                 const int n = 4096;
+                 Launch l{"saxpy", {4, 1, 1}, {256, 1, 1}, 0, {}, {}};
+                 const uint64_t x = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 29) * 0.5f; }));
+                 const uint64_t y = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 7) - 3; }));
+                 l.args = {arg(n), arg(2.5f), arg(x), arg(y)};
+                 l.outputs = {{y, n * 4}};
+                 return l;
+               }});
+  v.push_back({"sgemm", kWl + "sgemm/sgemm.ptx", [](func::GlobalMemory& mem) {
+                 const int n = 32;
+                 Launch l{"sgemm_tiled", {2, 2, 1}, {16, 16, 1}, 0, {}, {}};
+                 auto mat = [&](int seed) {
+                   return buffer(mem, bytesOf<float>(n * n, [=](size_t i) { return float((i * 7 + seed) % 13) - 6; }));
+                 };
+                 const uint64_t a = mat(1), b = mat(2), c = mat(3);
+                 l.args = {arg(n), arg(n), arg(n), arg(1.5f), arg(a), arg(b), arg(0.5f), arg(c)};
+                 l.outputs = {{c, n * n * 4}};
+                 return l;
+               }});
+  v.push_back({"reduction", kWl + "reduction/reduction.ptx", [](func::GlobalMemory& mem) {
+                 const uint32_t n = 1000;
+                 Launch l{"reduce_sum", {4, 1, 1}, {128, 1, 1}, 128 * 4, {}, {}};
+                 const uint64_t in = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 17) * 0.25f; }));
+                 const uint64_t out = buffer(mem, std::vector<uint8_t>(16, 0));
+                 l.args = {arg(in), arg(out), arg(n)};
+                 l.outputs = {{out, 16}};
+                 return l;
+               }});
+  v.push_back({"histogram", kWl + "histogram/histogram.ptx", [](func::GlobalMemory& mem) {
+                 const uint32_t n = 5000;
+                 Launch l{"histogram256", {3, 1, 1}, {128, 1, 1}, 0, {}, {}};
+                 const uint64_t data = buffer(mem, bytesOf<uint8_t>(n, [](size_t i) { return uint8_t(i * i * 31 + i); }));
+                 const uint64_t bins = buffer(mem, std::vector<uint8_t>(256 * 4, 0));
+                 l.args = {arg(data), arg(n), arg(bins)};
+                 l.outputs = {{bins, 256 * 4}};
+                 return l;
+               }});
+  v.push_back({"fib", kWl + "fib/fib.ptx", [](func::GlobalMemory& mem) {
+                 const int count = 80;
+                 Launch l{"fib_kernel", {2, 1, 1}, {64, 1, 1}, 0, {}, {}};
+                 const uint64_t nn = buffer(mem, bytesOf<uint32_t>(count, [](size_t i) { return uint32_t(i % 12); }));
+                 const uint64_t out = buffer(mem, std::vector<uint8_t>(count * 4, 0));
+                 l.args = {arg(nn), arg(out), arg(count)};
+                 l.outputs = {{out, count * 4}};
+                 return l;
+               }});
+  return v;
+}
+
+struct Timed {
+  sm::KernelRunResult r;
+  nlohmann::json stats;
+  std::vector<std::vector<uint8_t>> out;
+};
+
+Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32_t regs) {
+  const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
+  rt::LaunchStats ls;
+  stats::Group root(nullptr, "root");
+  Timed t;
+  {
+    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root);
+    t.r = kr.run();
+    t.stats = stats::toFlatJson(root);
+  }
+  t.out = readOutputs(ld.mem, l);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("workloads under timing give the functional output", "[sm]") {
+  const config::GpuConfig cfg;
+  for (const Case& c : cases()) {
+    Loaded ref(c.ptx, "");
+    const Launch lr = c.make(ref.mem);
+    ref.prog->launch(lr.kernel, lr.grid, lr.block, lr.args, lr.dynamic_shared);
+    Loaded tim(c.ptx, lr.kernel);
+    const Launch lt = c.make(tim.mem);
+    const Timed t = runTimed(tim, lt, cfg, tim.tree_regs);
+    INFO(c.name);
+    CHECK(t.out == readOutputs(ref.mem, lr));
+    CHECK(t.r.cycles > 0);
+    WARN(c.name << ": " << t.r.cycles << " cycles, " << t.r.warp_instrs << " warp instrs, IPC "
+                << double(t.r.warp_instrs) / double(t.r.cycles) << ", " << t.r.host_seconds << " s host");
+  }
+}
+
+TEST_CASE("timed runs are deterministic", "[sm]") {
+  const config::GpuConfig cfg;
+  for (const Case& c : cases()) {
+    if (c.name != "sgemm" && c.name != "histogram") continue;
+    Loaded probe(c.ptx, ""), a(c.ptx, c.make(probe.mem).kernel), b(c.ptx, c.make(probe.mem).kernel);
+    const Launch la = c.make(a.mem), lb = c.make(b.mem);
+    const Timed ta = runTimed(a, la, cfg, a.tree_regs), tb = runTimed(b, lb, cfg, b.tree_regs);
+    CHECK(ta.r.cycles == tb.r.cycles);
+    CHECK(ta.stats == tb.stats);
+  }
+}
+
+namespace {
+
+const std::string kHead = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+// One launch of a hand-written machine kernel (no parameters but `out`).
+Timed runMicro(const std::string& body, const config::GpuConfig& cfg, uint32_t threads = 32) {
+  const std::string text = kHead + ".shared .align 16 .b8 smem[2048];\n.visible .entry k(.param .u64 out)\n{\n"
+                           "  .reg .b32 %R<64>;\n  .reg .b64 %RD<16>;\n  .reg .pred %P<4>;\n"
+                           "  ld.param.u64 %RD8, [out];\n" + body + "  ret;\n}\n";
+  Loaded ld(test::parseMachine(text));
+  const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(4096, 0));
+  Launch l{"k", {1, 1, 1}, {threads, 1, 1}, 0, {arg(out)}, {{out, 16}}};
+  return runTimed(ld, l, cfg, 64);
+}
+
+std::string chain(unsigned n, const char* a, const char* b, const char* c, const char* d) {
+  std::string s = "  mov.f32 %R2, 0f3F800000;\n  mov.f32 %R3, 0f3F800000;\n  mov.f32 %R5, 0f3F800000;\n"
+                  "  mov.f32 %R18, 0f3F800000;\n  mov.f32 %R20, 0f3F800000;\n";
+  for (unsigned i = 0; i < n; ++i)
+    s += i % 2 == 0 ? fmt::format("  add.f32 %R4, {}, {};\n", a, b) : fmt::format("  add.f32 %R2, {}, {};\n", c, d);
+  return s + "  st.global.f32 [%RD8], %R2;\n";
+}
+
+config::GpuConfig microConfig() {
+  config::GpuConfig cfg;
+  cfg.pipeline.l1i_miss_latency = 1;  // fetch out of the way: latencies alone
+  return cfg;
+}
+
+uint64_t stat(const Timed& t, const std::string& k) { return t.stats.at("root.sm0." + k).get<uint64_t>(); }
+
+}  // namespace
+
+TEST_CASE("a dependent fp32 add chain issues every fp32_add_latency cycles", "[sm]") {
+  const config::GpuConfig cfg = microConfig();
+  // Long enough that the chain, not the kernel-parameter load (mem_latency), ends the kernel.
+  const unsigned n1 = 96, n2 = 224;
+  const Timed a = runMicro(chain(n1, "%R2", "%R3", "%R4", "%R5"), cfg);
+  const Timed b = runMicro(chain(n2, "%R2", "%R3", "%R4", "%R5"), cfg);
+  const double per = double(b.r.cycles - a.r.cycles) / double(n2 - n1);
+  INFO("cycles " << a.r.cycles << " / " << b.r.cycles << ", per add " << per);
+  CHECK(per == Approx(double(cfg.pipeline.fp32_add_latency)).margin(0.1));
+  CHECK(stat(b, "bank_conflicts") == 0);
+}
+
+TEST_CASE("two source operands in one register bank cost a cycle", "[sm]") {
+  const config::GpuConfig cfg = microConfig();
+  const unsigned n = 64, banks = cfg.regfile.num_banks;
+  REQUIRE(banks == 16);  // R2/R18 and R4/R20 share a bank
+  const Timed a = runMicro(chain(n, "%R2", "%R3", "%R4", "%R5"), cfg);
+  const Timed b = runMicro(chain(n, "%R2", "%R18", "%R4", "%R20"), cfg);
+  INFO("no conflict " << a.r.cycles << ", conflict " << b.r.cycles);
+  // One cycle per conflicting instruction (the first read of a pair waits a
+  // cycle for the bank); a write-back port collision may add one or two.
+  CHECK(b.r.cycles - a.r.cycles >= n);
+  CHECK(b.r.cycles - a.r.cycles <= n + 4);
+  CHECK(stat(b, "bank_conflicts") >= n);
+}
+
+TEST_CASE("independent adds from 4 warps issue back to back", "[sm]") {
+  config::GpuConfig cfg = microConfig();
+  cfg.pipeline.bank_swizzle = true;  // the warps' registers in different banks
+  std::string body = "  mov.f32 %R2, 0f3F800000;\n";
+  const unsigned k = 32;
+  for (unsigned i = 0; i < k; ++i) body += fmt::format("  add.f32 %R{}, %R2, %R2;\n", 10 + i % 40);
+  body += "  st.global.f32 [%RD8], %R10;\n";
+  const Timed one = runMicro(body, cfg, 32), four = runMicro(body, cfg, 128);
+  INFO("1 warp " << one.r.cycles << ", 4 warps " << four.r.cycles);
+  // One warp issues an add per cycle; four warps (one per scheduler) share
+  // the SP pipelines' throughput of sp_units / fp32_add_ii adds per cycle.
+  const double rate = std::min<double>(cfg.sm.num_schedulers, double(cfg.pipeline.sp_units) / cfg.pipeline.fp32_add_ii);
+  CHECK(four.r.cycles <= one.r.cycles + uint64_t(4 * k / rate - k) + 8);
+  CHECK(stat(four, "warp_instrs") == 4 * stat(one, "warp_instrs"));
+}
+
+TEST_CASE("a stride-2 shared access costs one pass more than stride 1", "[sm]") {
+  const config::GpuConfig cfg = microConfig();
+  auto body = [](unsigned shift) {
+    return fmt::format(
+        "  mov.u32 %R2, %tid.x;\n  shl.b32 %R3, %R2, {};\n  mov.u32 %R4, smem;\n  add.u32 %R3, %R3, %R4;\n"
+        // Wait for the parameter load first, so the shared access ends the kernel.
+        "  cvt.u32.u64 %R7, %RD8;\n  and.b32 %R7, %R7, 0;\n  add.u32 %R3, %R3, %R7;\n"
+        "  ld.shared.u32 %R5, [%R3];\n  add.u32 %R6, %R5, 1;\n  st.global.u32 [%RD8], %R6;\n",
+        shift);
+  };
+  const Timed s1 = runMicro(body(2), cfg), s2 = runMicro(body(3), cfg);
+  CHECK(stat(s1, "shared_passes") == 1);
+  CHECK(stat(s2, "shared_passes") == 2);
+  CHECK(s2.r.cycles == s1.r.cycles + 1);
+}
+
+TEST_CASE("a warp waiting at bar.sync reports Barrier stalls", "[sm]") {
+  const config::GpuConfig cfg = microConfig();
+  std::string body = "  mov.u32 %R2, %tid.x;\n  setp.ge.u32 %P0, %R2, 32;\n  @%P0 bra WAIT;\n" +
+                     chain(40, "%R2", "%R3", "%R4", "%R5") + "WAIT:\n  bar.sync 0;\n";
+  const Timed t = runMicro(body, cfg, 64);
+  uint64_t barrier = 0;
+  for (unsigned s = 0; s < cfg.sm.num_schedulers; ++s)
+    barrier += t.stats.at("root.sm0.stall_cycles").at(fmt::format("s{}.{}", s, sm::stallName(sm::Stall::Barrier)))
+                   .get<uint64_t>();
+  CHECK(barrier >= 40 * cfg.pipeline.fp32_add_latency / 2);
+}
+
+TEST_CASE("the watchdog names the warps stuck at a barrier", "[sm]") {
+  config::GpuConfig cfg = microConfig();
+  cfg.pipeline.watchdog_cycles = 2000;
+  const std::string body = "  mov.u32 %R2, %tid.x;\n  setp.ge.u32 %P0, %R2, 32;\n  @%P0 bra OTHER;\n"
+                           "  bar.sync 0;\n  bra.uni END;\nOTHER:\n  bar.sync 1;\nEND:\n";
+  try {
+    runMicro(body, cfg, 64);
+    FAIL("no deadlock reported");
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    INFO(m);
+    CHECK(m.find("deadlock") != std::string::npos);
+    CHECK(m.find("warp 0: at barrier") != std::string::npos);
+    CHECK(m.find("barrier 1") != std::string::npos);
+  }
+}
+
+// Simulation speed on larger launches (not run by default: [.speed]).
+TEST_CASE("simulation speed on saxpy and sgemm", "[.speed]") {
+  const config::GpuConfig cfg;
+  {
+    Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
+    const int n = 1 << 18;
+    const uint64_t x = buffer(ld.mem, bytesOf<float>(n, [](size_t i) { return float(i % 29); }));
+    const uint64_t y = buffer(ld.mem, bytesOf<float>(n, [](size_t i) { return float(i % 7); }));
+    Launch l{"saxpy", {64, 1, 1}, {256, 1, 1}, 0, {arg(n), arg(2.5f), arg(x), arg(y)}, {}};
+    const Timed t = runTimed(ld, l, cfg, ld.tree_regs);
+    WARN("saxpy: " << t.r.cycles << " cycles, " << t.r.warp_instrs << " warp instrs, IPC "
+                   << double(t.r.warp_instrs) / t.r.cycles << ", " << t.r.warp_instrs / t.r.host_seconds
+                   << " warp instr/s, " << t.r.cycles / t.r.host_seconds << " cycles/s");
+  }
+  {
+    Loaded ld(kWl + "sgemm/sgemm.ptx", "sgemm_tiled");
+    const int n = 128;
+    auto mat = [&](int seed) {
+      return buffer(ld.mem, bytesOf<float>(n * n, [=](size_t i) { return float((i * 7 + seed) % 13) - 6; }));
+    };
+    const uint64_t a = mat(1), b = mat(2), c = mat(3);
+    Launch l{"sgemm_tiled", {8, 8, 1}, {16, 16, 1}, 0,
+             {arg(n), arg(n), arg(n), arg(1.5f), arg(a), arg(b), arg(0.5f), arg(c)}, {}};
+    const Timed t = runTimed(ld, l, cfg, ld.tree_regs);
+    WARN("sgemm: " << t.r.cycles << " cycles, " << t.r.warp_instrs << " warp instrs, IPC "
+                   << double(t.r.warp_instrs) / t.r.cycles << ", " << t.r.warp_instrs / t.r.host_seconds
+                   << " warp instr/s, " << t.r.cycles / t.r.host_seconds << " cycles/s");
+  }
+}
