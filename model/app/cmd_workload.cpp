@@ -80,6 +80,9 @@ struct WorkloadStats : stats::Group {
         ADD_STAT(max_regs, stats::unit::Register, "the most registers per thread any launched kernel's call tree needs"),
         ADD_STAT(static_spill_bytes, stats::unit::Byte,
                  "spill-store plus spill-load bytes of the machine program (pressure and ABI, as ptxas -v)"),
+        ADD_STAT(cycles, stats::unit::Cycle, "SM cycles over all launches (--timing; 0 otherwise)"),
+        ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per SM cycle (--timing)",
+                 [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
         ADD_STAT(wall_time, "microsecond", "host time in kernel launches"),
         ADD_STAT(warp_instrs_per_second, stats::unit::Rate, "functional simulation speed",
                  [this] { return wall_time.get() ? warp_instrs.get() * 1e6 / double(wall_time.get()) : 0.0; }),
@@ -90,7 +93,8 @@ struct WorkloadStats : stats::Group {
 
   stats::Scalar passed, launches, blocks, threads, warp_instrs, thread_instrs;
   stats::Vector warp_instrs_by_class, warp_instrs_by_op, warp_instrs_by_role, thread_instrs_by_role;
-  stats::Scalar max_regs, static_spill_bytes;
+  stats::Scalar max_regs, static_spill_bytes, cycles;
+  stats::Formula ipc;
   stats::Scalar wall_time;
   stats::Formula warp_instrs_per_second, simd_efficiency;
 };
@@ -140,6 +144,7 @@ int runWorkloads(const RunOptions& o) {
   stats::Group root(nullptr, "sim", "functional execution of CUDA workloads");
   std::vector<std::unique_ptr<WorkloadStats>> per;
   nlohmann::json checks = nlohmann::json::object();
+  nlohmann::json timing = nlohmann::json::object();  // per workload: the SM statistics of each launch
   int failed = 0;
   if (!o.quiet)
     std::cout << fmt::format("{:<18} {:>6} {:>14} {:>16} {:>9} {:>12}  {}\n", "workload", "check", "warp instrs",
@@ -153,10 +158,14 @@ int runWorkloads(const RunOptions& o) {
       dopt.machine = !o.virtual_regs;
       dopt.max_regs = o.max_regs;
       dopt.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
+      dopt.timing = o.timing;
+      dopt.gpu = &cfg;
+      if (o.timing && o.virtual_regs) throw Error("--timing runs the machine program; it cannot be combined with --virtual-regs");
       rt::Device dev(dopt);
       dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
       check = w->run(dev, size);
       t = dev.totals();
+      for (const std::string& js : dev.timingStats()) timing[w->name].push_back(nlohmann::json::parse(js));
       if (const backend::CompiledModule* cm = dev.compiled()) {
         for (const auto& f : cm->functions) {
           st.max_regs = std::max<uint64_t>(st.max_regs.get(), f.tree_regs);
@@ -184,10 +193,15 @@ int runWorkloads(const RunOptions& o) {
       st.thread_instrs_by_role[i] = t.thread_instrs_by_role[i];
     }
     st.wall_time = static_cast<uint64_t>(t.host_seconds * 1e6);
+    st.cycles = t.cycles;
     checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", w->ptx},
                        {"size", o.large ? "large" : "small"}};
     failed += !check.passed;
-    if (!o.quiet)
+    if (!o.quiet && o.timing)
+      std::cout << fmt::format("{:<18} {:>6} {:>12} cycles, IPC {:.2f}, {:>9.3f} s, {:.0f} warp-instr/s  {}\n",
+                               w->name, check.passed ? "pass" : "FAIL", t.cycles, st.ipc.get(), t.host_seconds,
+                               st.warp_instrs_per_second.get(), check.detail);
+    else if (!o.quiet)
       std::cout << fmt::format("{:<18} {:>6} {:>14} {:>16} {:>9.3f} {:>12.0f}  {}\n", w->name,
                                check.passed ? "pass" : "FAIL", t.warp_instrs, t.thread_instrs, t.host_seconds,
                                st.warp_instrs_per_second.get(), check.detail);
@@ -210,6 +224,7 @@ int runWorkloads(const RunOptions& o) {
   }
   dir.writeFile("stats.json", stats::toJson(root).dump(2) + "\n");
   dir.writeFile("checks.json", checks.dump(2) + "\n");
+  if (o.timing) dir.writeFile("timing.json", timing.dump(2) + "\n");
   dir.commit();
   std::cout << fmt::format("{} passed, {} failed\n", chosen.size() - failed, failed);
   std::cout << "results: " << dir.finalDir().string() << "\n";

@@ -31,6 +31,7 @@ struct RunOptions {
   bool large = false;    // --large: the workloads' large input sizes
   bool virtual_regs = false;  // --virtual-regs: run the PTX's virtual registers, not the back end's machine program
   uint32_t max_regs = 0;      // --maxrregcount for the back end (0: 255)
+  bool timing = false;        // --timing: run the workloads on the SM timing model (one SM)
 };
 
 struct CostOptions {

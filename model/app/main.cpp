@@ -45,6 +45,9 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--large", run.large, "with --workload: the large input sizes");
   run_cmd->add_flag("--virtual-regs", run.virtual_regs,
                     "with --workload: run the PTX's virtual registers instead of the back end's machine program");
+  run_cmd->add_flag("--timing", run.timing,
+                    "with --workload: run on the SM timing model (one SM, fixed-latency memory for now) and "
+                    "report cycles and IPC");
   run_cmd->add_option("--maxrregcount", run.max_regs, "with --workload: the back end's register limit (0: 255)")
       ->check(CLI::Range(0, 255));
 

@@ -88,6 +88,7 @@ struct PipelineConfig {
   uint32_t fp64_fma_latency = 8, fp64_fma_ii = 4;
   uint32_t fp64_div_latency = 330, fp64_div_ii = 130;
   uint32_t ldst_ii = 1;
+  uint32_t const_latency = 4;
   uint32_t mem_latency = 193;
   uint64_t watchdog_cycles = 100000;
 
@@ -134,8 +135,10 @@ struct PipelineConfig {
     v.integer("fp64_div_latency", fp64_div_latency, lat, "cycle", "fp64 div/rcp/sqrt/rsqrt");
     v.integer("fp64_div_ii", fp64_div_ii, ii, "cycle", "initiation interval of fp64_div");
     v.integer("ldst_ii", ldst_ii, ii, "cycle", "initiation interval of the load/store unit");
+    v.integer("const_latency", const_latency, lat, "cycle",
+              "ld.param / ld.const: in SASS a constant-bank operand of the consuming instruction");
     v.integer("mem_latency", mem_latency, IntRange{1, 5000}, "cycle",
-              "fixed global/local/const/param access latency (until the memory hierarchy exists)");
+              "fixed global/local access latency (until the memory hierarchy exists)");
     v.integer("watchdog_cycles", watchdog_cycles, IntRange{1, INT64_MAX}, "cycle",
               "cycles without any instruction issued or retired before the SM reports a deadlock");
   }

@@ -44,6 +44,10 @@ class BlockExecutor {
   void begin(rt::Dim3 ctaid) { resetBlock(ctaid); }
   // Executes the next instruction of a Ready warp: the one body of run().
   void issue(uint32_t warp);
+  // What %clock/%clock64 read in the next instruction issued: the timing
+  // model sets its SM cycle before each issue (run() counts warp
+  // instructions instead).
+  void setClock(uint64_t value) { clock_ = value - 1; }
   // Adds the block's instruction counts to the launch statistics.
   void finish();
   uint32_t numWarps() const { return nwarps_; }

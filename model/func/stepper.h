@@ -80,6 +80,9 @@ class BlockStepper {
   // Executes exactly the warp's next instruction. The warp must be Ready.
   // Throws rfsim::Error like Program::launch (bad access, trap, ...).
   void step(uint32_t warp, StepInfo& out);
+  // %clock/%clock64 of the next step read `cycle` (the SM's clock); without
+  // it they count the block's warp instructions, as in launch().
+  void setClock(uint64_t cycle) { exec_.setClock(cycle); }
   bool done() const { return done_warps_ == exec_.numWarps(); }
   // For a deadlock watchdog: the warp's status, pc and line, SIMT stack top
   // (pc, rpc, mask) and depth, and the barrier it waits at.

@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "backend/backend.h"
+#include "config/gpu_config.h"
+#include "sm/core/kernel_runner.h"
+#include "stats/stats.h"
 #include "common/error.h"
 #include "func/memory.h"
 #include "func/program.h"
@@ -19,6 +24,7 @@ KernelArgs& KernelArgs::raw(const void* p, size_t n) {
 struct Device::Impl {
   DeviceOptions options;
   std::unique_ptr<backend::CompiledModule> compiled;
+  std::vector<std::string> timing_stats;
   func::GlobalMemory memory;
   std::unique_ptr<func::Program> program;  // the loaded module
   LaunchStats totals;
@@ -56,6 +62,7 @@ void Device::loadModule(const std::filesystem::path& ptx_file) {
 const ptx::Module& Device::module() const { return impl_->loaded().module(); }
 const backend::CompiledModule* Device::compiled() const { return impl_->compiled.get(); }
 const DeviceOptions& Device::options() const { return impl_->options; }
+const std::vector<std::string>& Device::timingStats() const { return impl_->timing_stats; }
 
 uint64_t Device::malloc(size_t bytes) { return impl_->memory.allocate(bytes, func::AllocKind::Malloc); }
 
@@ -74,8 +81,27 @@ uint64_t Device::symbolAddress(const std::string& name) const { return impl_->lo
 
 LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
                            uint32_t dynamic_shared_bytes) {
-  LaunchStats s = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+  LaunchStats s;
+  if (impl_->options.timing) {
+    if (!impl_->options.gpu) throw Error("Device: timing runs need DeviceOptions::gpu (the configuration)");
+    if (!impl_->compiled) throw Error("Device: timing runs need the machine program (DeviceOptions::machine)");
+    func::Program& prog = impl_->loaded();
+    const func::LaunchSetup setup = prog.setupLaunch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+    const backend::FunctionReport* rep = impl_->compiled->find(kernel);
+    s.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
+    sm::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0);
+    const sm::KernelRunResult r = runner.run();
+    s.cycles = r.cycles;
+    s.host_seconds = r.host_seconds;
+    s.blocks = grid.count();
+    s.warps = grid.count() * ((block.count() + 31) / 32);
+    s.threads = grid.count() * block.count();
+    impl_->timing_stats.push_back(stats::toFlatJson(runner.sm().stats()).dump());
+  } else {
+    s = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+  }
   LaunchStats& t = impl_->totals;
+  t.cycles += s.cycles;
   t.warp_instrs += s.warp_instrs;
   t.thread_instrs += s.thread_instrs;
   for (size_t i = 0; i < s.warp_instrs_by_op.size() && i < t.warp_instrs_by_op.size(); ++i)

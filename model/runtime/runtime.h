@@ -17,6 +17,9 @@
 namespace rfsim::backend {
 struct CompiledModule;
 }
+namespace rfsim::config {
+struct GpuConfig;
+}
 
 namespace rfsim::rt {
 
@@ -56,6 +59,7 @@ struct LaunchStats {
   // which every instruction of a PTX program is.
   std::array<uint64_t, kNumMRoles> warp_instrs_by_role{}, thread_instrs_by_role{};
   uint64_t blocks = 0, warps = 0, threads = 0;
+  uint64_t cycles = 0;  // SM cycles (timing runs only)
   double host_seconds = 0.0;
 };
 
@@ -67,6 +71,11 @@ struct DeviceOptions {
   bool machine = true;
   uint32_t max_regs = 0;          // -maxrregcount for the back end (0: none)
   uint32_t regfile_regs = 65536;  // registers of one SM (launch-bounds register limits)
+  // Timing: run every launch on the SM timing model (model/sm/core, one SM
+  // for now) configured by *gpu, which must outlive the device; the
+  // functional results are the same, and LaunchStats::cycles is filled.
+  bool timing = false;
+  const config::GpuConfig* gpu = nullptr;
 };
 
 class Device {
@@ -102,6 +111,8 @@ class Device {
 
   // Sum over all launches since construction.
   const LaunchStats& totals() const;
+  // Timing runs: the SM's statistics of each launch (flat JSON, stats.h), in order.
+  const std::vector<std::string>& timingStats() const;
 
  private:
   struct Impl;

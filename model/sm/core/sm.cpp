@@ -304,6 +304,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   const func::DInstr* d = st.peek(ws.local);
   const OpTiming t = opTiming(*d->in, cfg_);
   func::StepInfo info;
+  st.setClock(now);  // %clock64 reads the SM cycle at issue
   st.step(ws.local, info);
   ++stats_->warp_instrs;
   stats_->thread_instrs += static_cast<uint64_t>(__builtin_popcount(info.active));

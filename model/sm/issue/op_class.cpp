@@ -8,7 +8,8 @@ using ptx::Type;
 
 const char* latClassName(LatClass c) {
   static const char* const names[] = {"int_add", "int_mul", "int_mad", "int_div", "fp32_add", "fp32_mul", "fp32_fma",
-                                      "fp32_div", "sfu", "fp64_add", "fp64_fma", "fp64_div", "shared", "memory"};
+                                      "fp32_div", "sfu", "fp64_add", "fp64_fma", "fp64_div", "shared", "const", "memory"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(LatClass::Count_), "latClassName table");
   const auto i = static_cast<unsigned>(c);
   return i < static_cast<unsigned>(LatClass::Count_) ? names[i] : "?";
 }
@@ -39,7 +40,10 @@ OpClass classifyOp(const ptx::Instr& in) {
   const Kind k = kindOf(in.type);
   switch (in.op) {
     case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
-      return {UnitType::LDST, in.space == ptx::Space::Shared ? LatClass::Shared : LatClass::Memory};
+      if (in.space == ptx::Space::Shared) return {UnitType::LDST, LatClass::Shared};
+      if ((in.op == Op::Ld || in.op == Op::Ldu) && (in.space == ptx::Space::Param || in.space == ptx::Space::Const))
+        return {UnitType::LDST, LatClass::Const};
+      return {UnitType::LDST, LatClass::Memory};
     case Op::Shfl:
       return {UnitType::LDST, LatClass::Shared};
 
@@ -100,6 +104,7 @@ void classTiming(LatClass c, const config::GpuConfig& cfg, uint32_t& latency, ui
     case LatClass::Fp64Fma: latency = p.fp64_fma_latency; ii = p.fp64_fma_ii; return;
     case LatClass::Fp64Div: latency = p.fp64_div_latency; ii = p.fp64_div_ii; return;
     case LatClass::Shared: latency = cfg.shared.latency; ii = p.ldst_ii; return;
+    case LatClass::Const: latency = p.const_latency; ii = p.ldst_ii; return;
     case LatClass::Memory:
     default: latency = p.mem_latency; ii = p.ldst_ii; return;
   }

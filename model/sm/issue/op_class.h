@@ -35,7 +35,8 @@ enum class LatClass : uint8_t {
   Sfu,
   Fp64Add, Fp64Fma, Fp64Div,
   Shared,  // shared-memory access or shuffle: shared.latency
-  Memory,  // global/local/const/param/generic access: pipeline.mem_latency
+  Const,   // ld.param / ld.const: a constant-bank operand in SASS: pipeline.const_latency
+  Memory,  // global/local/generic access: pipeline.mem_latency
   Count_
 };
 const char* latClassName(LatClass c);
