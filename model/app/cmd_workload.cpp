@@ -146,7 +146,9 @@ int runWorkloads(const RunOptions& o) {
   nlohmann::json checks = nlohmann::json::object();
   nlohmann::json timing = nlohmann::json::object();  // per workload: the SM statistics of each launch
   int failed = 0;
-  if (!o.quiet)
+  if (!o.quiet && o.timing)
+    std::cout << fmt::format("{:<18} {:>6} {:>12}  {}\n", "workload", "check", "SM cycles", "IPC, host time, speed, detail");
+  else if (!o.quiet)
     std::cout << fmt::format("{:<18} {:>6} {:>14} {:>16} {:>9} {:>12}  {}\n", "workload", "check", "warp instrs",
                              "thread instrs", "seconds", "warp-instr/s", "detail");
   for (const workloads::Workload* w : chosen) {
