@@ -174,8 +174,9 @@ int backendCommand(const BackendOptions& o) {
                                : fmt::format("\nMicrobenchmarks (tag ubench): {}.", backend::summaryLine(merge(ubench_summaries)));
   if (o.markdown) {
     std::cout << backend::ptxasMarkdownHeader() << markdown << "\n";
-    std::cout << fmt::format("Limit {}: {}.{}\n", o.max_regs ? std::to_string(o.max_regs) : "none",
-                             backend::summaryLine(total), ub_line);
+    std::cout << fmt::format("Limit {}, {}: {}.{}\n", o.max_regs ? std::to_string(o.max_regs) : "none",
+                             ubench_summaries.empty() ? "all" : "application workloads", backend::summaryLine(total),
+                             ub_line);
   } else if (compare && summaries.size() + ubench_summaries.size() > 1) {
     std::cout << "All: " << backend::summaryLine(total) << ub_line << "\n";
   }
