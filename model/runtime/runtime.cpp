@@ -89,7 +89,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     const func::LaunchSetup setup = prog.setupLaunch(kernel, grid, block, args.values(), dynamic_shared_bytes);
     const backend::FunctionReport* rep = impl_->compiled->find(kernel);
     s.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
-    sm::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0);
+    // Clocked by SystemC (the process's GPU top, sm/core/gpu_top.h): launch
+    // after launch in one simulation.
+    sm::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr,
+                            sm::KernelRunner::Mode::SystemC);
     const sm::KernelRunResult r = runner.run();
     s.cycles = r.cycles;
     s.host_seconds = r.host_seconds;

@@ -11,6 +11,7 @@
 
 #include "../func/machine_helpers.h"
 #include "backend/backend.h"
+#include "sm_test_util.h"
 #include "common/error.h"
 #include "config/gpu_config.h"
 #include "func/memory.h"
@@ -19,61 +20,10 @@
 #include "sm/core/kernel_runner.h"
 
 using namespace rfsim;
+using namespace rfsim::test;
 
 namespace {
 
-struct Loaded {
-  func::GlobalMemory mem;
-  std::unique_ptr<func::Program> prog;
-  uint32_t tree_regs = 32;
-  Loaded(const std::string& ptx_file, const std::string& kernel) {
-    backend::CompiledModule cm = backend::compileModule(ptx::parseFile(ptx_file));
-    if (const auto* f = cm.find(kernel)) tree_regs = f->tree_regs;
-    prog = std::make_unique<func::Program>(std::move(cm.machine), mem);
-  }
-  explicit Loaded(ptx::Module machine) { prog = std::make_unique<func::Program>(std::move(machine), mem); }
-};
-
-template <class T>
-std::vector<uint8_t> arg(T v) {
-  std::vector<uint8_t> b(sizeof(T));
-  std::memcpy(b.data(), &v, sizeof(T));
-  return b;
-}
-uint64_t buffer(func::GlobalMemory& mem, const std::vector<uint8_t>& bytes) {
-  const uint64_t a = mem.allocate(bytes.size(), func::AllocKind::Malloc);
-  mem.write(a, bytes.data(), bytes.size());
-  return a;
-}
-template <class T, class F>
-std::vector<uint8_t> bytesOf(size_t n, F gen) {
-  std::vector<uint8_t> b(n * sizeof(T));
-  for (size_t i = 0; i < n; ++i) {
-    const T v = gen(i);
-    std::memcpy(b.data() + i * sizeof(T), &v, sizeof(T));
-  }
-  return b;
-}
-
-struct Launch {
-  std::string kernel;
-  rt::Dim3 grid, block;
-  uint32_t dynamic_shared = 0;
-  std::vector<std::vector<uint8_t>> args;
-  std::vector<std::pair<uint64_t, size_t>> outputs;
-};
-using MakeLaunch = std::function<Launch(func::GlobalMemory&)>;
-
-std::vector<std::vector<uint8_t>> readOutputs(func::GlobalMemory& mem, const Launch& l) {
-  std::vector<std::vector<uint8_t>> out;
-  for (auto [a, n] : l.outputs) {
-    out.emplace_back(n);
-    mem.read(out.back().data(), a, n);
-  }
-  return out;
-}
-
-const std::string kWl = std::string(RFSIM_SOURCE_DIR) + "/workloads/";
 
 struct Case {
   std::string name, ptx;
@@ -226,6 +176,104 @@ TEST_CASE("a dependent fp32 add chain issues every fp32_add_latency cycles", "[s
   INFO("cycles " << a.r.cycles << " / " << b.r.cycles << ", per add " << per);
   CHECK(per == Approx(double(cfg.pipeline.fp32_add_latency)).margin(0.1));
   CHECK(stat(b, "bank_conflicts") == 0);
+}
+
+// The microbenchmark's chain shape (ubench_latency): `op x, x, s` with a
+// loop-invariant s, so each op reads the register it writes. Straight-line
+// and one warp: with nothing else in flight the chain issues every `latency`
+// cycles of its class exactly (the difference of two chain lengths cancels
+// the kernel's start and end).
+TEST_CASE("an `op x, x, s` chain issues every class latency cycles", "[sm]") {
+  const config::GpuConfig cfg = microConfig();
+  struct Shape {
+    const char* name;
+    const char* init;
+    const char* step;
+    uint32_t latency;
+  };
+  const Shape shapes[] = {
+      {"int add", "  mov.u32 %R2, 7;\n  mov.u32 %R3, 5;\n", "  add.u32 %R2, %R2, %R3;\n",
+       cfg.pipeline.int_add_latency},
+      {"fp32 fma", "  mov.f32 %R2, 0f3F800000;\n  mov.f32 %R3, 0f3F000000;\n  mov.f32 %R5, 0f3E800000;\n",
+       "  fma.rn.f32 %R2, %R2, %R3, %R5;\n", cfg.pipeline.fp32_fma_latency},
+      {"fp64 add", "  mov.f64 %RD4, 0d3FF0000000000000;\n  mov.f64 %RD6, 0d3FB999999999999A;\n",
+       "  add.rn.f64 %RD4, %RD4, %RD6;\n", cfg.pipeline.fp64_add_latency},
+  };
+  for (const Shape& sh : shapes) {
+    auto body = [&](unsigned n) {
+      std::string b = sh.init;
+      for (unsigned i = 0; i < n; ++i) b += sh.step;
+      return b + "  st.global.u32 [%RD8], %R2;\n";
+    };
+    // Long enough that the chain, not the parameter load (mem_latency), ends the kernel.
+    const unsigned n1 = cfg.pipeline.mem_latency / sh.latency + 32, n2 = n1 + 128;
+    const Timed a = runMicro(body(n1), cfg), b = runMicro(body(n2), cfg);
+    const double per = double(b.r.cycles - a.r.cycles) / double(n2 - n1);
+    INFO(sh.name << ": cycles " << a.r.cycles << " / " << b.r.cycles << ", per op " << per);
+    CHECK(per == Approx(double(sh.latency)).margin(0.1));
+    CHECK(stat(b, "bank_conflicts") == 0);
+    CHECK(stat(b, "write_port_conflicts") == 0);
+  }
+}
+
+// The microbenchmark kernels themselves (workloads/ubench_latency, through
+// the back end): 64 chain ops per loop pass plus the loop's 6 other
+// instructions (3 ld.param that nvcc re-reads in the loop, add, setp, bra).
+// Two iteration counts: their difference cancels the kernel's start, the
+// cold L1I misses of the first pass and the last op's latency, leaving
+// latency + (loop overhead per pass) / 64 per op. The overhead is the part
+// of the loop that does not hide under the chain: in order, the first chain
+// op of a pass waits for the ld.param of s (const_latency, after a WAW on the
+// same register for int add), the setp for the loop add and the bra for the
+// setp (int_add_latency each). Margin: kLoopSlack cycles per pass, i.e.
+// 0.5 cycle per op. The ld.param bug (ld.param taking mem_latency instead of
+// const_latency) added about 2 x 193 / 64 = 6 cycles per op here.
+TEST_CASE("ubench_latency chains measure their class latency per op", "[sm]") {
+  const config::GpuConfig cfg;  // v100, L1I misses included: they cancel
+  const std::string ptx = kWl + "ubench_latency/ubench_latency.ptx";
+  constexpr unsigned kUnroll = 64;
+  constexpr double kLoopSlack = 32;  // cycles per loop pass (see above)
+  struct Chain {
+    const char* kernel;
+    uint32_t latency;
+    unsigned bytes;  // element size
+    std::vector<uint8_t> b, c;
+  };
+  const Chain chains[] = {
+      {"lat_int_add", cfg.pipeline.int_add_latency, 4, arg(0x9e3779b9u), arg(0u)},
+      {"lat_int_mad", cfg.pipeline.int_mad_latency, 4, arg(1664525u), arg(1013904223u)},
+      {"lat_fp32_add", cfg.pipeline.fp32_add_latency, 4, arg(0.375f), arg(0.0f)},
+      {"lat_fp32_fma", cfg.pipeline.fp32_fma_latency, 4, arg(0.99f), arg(0.01f)},
+      {"lat_fp64_add", cfg.pipeline.fp64_add_latency, 8, arg(0.1), arg(0.0)},
+      {"lat_fp64_fma", cfg.pipeline.fp64_fma_latency, 8, arg(0.999), arg(0.001)},
+  };
+  for (const Chain& ch : chains) {
+    auto clocks = [&](int iters, uint64_t* const_accesses, uint64_t* mem_accesses) {
+      Loaded ld(ptx, ch.kernel);
+      const uint64_t in = buffer(ld.mem, std::vector<uint8_t>(32 * ch.bytes, 0));
+      const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(32 * ch.bytes, 0));
+      const uint64_t clk = buffer(ld.mem, std::vector<uint8_t>(32 * 8, 0));
+      Launch l{ch.kernel, {1, 1, 1}, {32, 1, 1}, 0, {arg(in), arg(out), arg(clk), arg(iters), ch.b, ch.c},
+               {{clk, 32 * 8}}};
+      const Timed t = runTimed(ld, l, cfg, ld.tree_regs);
+      uint64_t lane0 = 0;
+      std::memcpy(&lane0, t.out[0].data(), 8);
+      if (const_accesses) *const_accesses = stat(t, "const_accesses");
+      if (mem_accesses) *mem_accesses = stat(t, "mem_accesses");
+      return lane0;
+    };
+    const int i1 = 4, i2 = 12;
+    uint64_t consts = 0, mems = 0;
+    const uint64_t c1 = clocks(i1, nullptr, nullptr), c2 = clocks(i2, &consts, &mems);
+    const double per = double(c2 - c1) / double((i2 - i1) * kUnroll);
+    INFO(ch.kernel << ": %clock64 deltas " << c1 << " (" << i1 << " passes) / " << c2 << " (" << i2
+                   << " passes), per op " << per << ", latency " << ch.latency);
+    CHECK(per >= double(ch.latency));
+    CHECK(per <= double(ch.latency) + kLoopSlack / kUnroll);
+    // ld.param goes to the constant path (const_latency), not through the memory interface.
+    CHECK(consts >= uint64_t(i2) * 2);
+    CHECK(mems <= 4);  // the global load of x and the two global stores
+  }
 }
 
 TEST_CASE("two source operands in one register bank cost a cycle", "[sm]") {

@@ -1,6 +1,7 @@
 #include "sm/core/sm.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,13 @@
 namespace rfsim::sm {
 
 namespace {
+
+// One line per pipeline event of the traced warp slot (Sm::setTraceSlot).
+#define RFSIM_SM_TRACE_EV(slot, fmtstr, ...)                                                   \
+  do {                                                                                         \
+    if (static_cast<int64_t>(slot) == trace_slot_)                                             \
+      fmt::print(stderr, "sm-trace {:>8} slot {} " fmtstr "\n", now, slot, __VA_ARGS__);     \
+  } while (0)
 
 std::vector<std::string> stallSubnames(uint32_t n) {
   std::vector<std::string> v;
@@ -60,7 +68,9 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       ADD_STAT(shared_accesses, stats::unit::Count, "shared-memory warp accesses"),
       ADD_STAT(shared_passes, stats::unit::Count, "shared-memory passes (bank conflict degree summed)"),
       ADD_STAT(shared_extra_passes, stats::unit::Count, "shared-memory passes beyond one per access"),
-      ADD_STAT(mem_accesses, stats::unit::Count, "global/local/const/param warp accesses"),
+      ADD_STAT(mem_accesses, stats::unit::Count,
+               "warp accesses through the memory interface (global/local/generic, st.param)"),
+      ADD_STAT(const_accesses, stats::unit::Count, "ld.param/ld.const warp accesses (pipeline.const_latency)"),
       ADD_STAT(resident_warps_sum, stats::unit::Count, "resident warps summed over active cycles"),
       ADD_STAT(max_warps, stats::unit::Count, "warp slots of the SM"),
       ADD_STAT(achieved_occupancy, stats::unit::Ratio, "average resident warps / max warps (active cycles)",
@@ -126,6 +136,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   }
   stats_ = std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks);
   stats_->max_warps = cfg.sm.max_warps;
+  if (const char* e = std::getenv("RFSIM_SM_TRACE")) trace_slot_ = std::atoi(e);
 }
 
 Sm::~Sm() = default;
@@ -215,6 +226,7 @@ void Sm::writeback(uint64_t now) {
       const unsigned k = bankRegs(f.d->writes.data(), f.d->nwrites, regs, 16);
       if (k && !opc_->requestWrites(f.slot, regs, k)) {
         ++stats_->writeback_retries;
+        RFSIM_SM_TRACE_EV(f.slot, "writeback refused (write port) tag {} pc {}", tag, f.pc);
         wb_queue_.push_back(tag);
         continue;
       }
@@ -222,6 +234,7 @@ void Sm::writeback(uint64_t now) {
       for (unsigned j = 0; j < f.d->nwrites; ++j) w32[j] = f.d->writes[j];
       sb_.release(f.slot, w32, f.d->nwrites, f.long_latency);
     }
+    RFSIM_SM_TRACE_EV(f.slot, "writeback tag {} pc {} {} (scoreboard released)", tag, f.pc, ptx::opName(f.d->in->op));
     ++wb_done_;
     WarpSlot& ws = slots_[f.slot];
     --ws.inflight;
@@ -236,7 +249,10 @@ void Sm::execute(uint64_t now) {
   for (auto& u : units_) {
     if (!u) continue;
     uint64_t tag;
-    while (u->popDone(now, tag)) wb_queue_.push_back(static_cast<uint32_t>(tag));
+    while (u->popDone(now, tag)) {
+      RFSIM_SM_TRACE_EV(inflight_[tag].slot, "done tag {} pc {}", tag, inflight_[tag].pc);
+      wb_queue_.push_back(static_cast<uint32_t>(tag));
+    }
   }
 }
 
@@ -248,12 +264,15 @@ void Sm::dispatch(uint64_t now) {
     while (opc_->peekReady(ut, tag)) {
       ExecUnit& eu = *units_[u];
       if (!eu.canAccept(now)) {
+        RFSIM_SM_TRACE_EV(inflight_[tag].slot, "ready, unit {} busy: tag {} pc {}", u, tag, inflight_[tag].pc);
         ++stats_->unit_busy;
         break;
       }
       opc_->popReady(ut, tag);
       const Inflight& f = inflight_[tag];
       eu.accept(tag, now, f.exec_latency, f.ii);
+      RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
+                        f.exec_latency, f.ii);
     }
   }
 }
@@ -286,6 +305,9 @@ void Sm::issue(uint64_t now) {
       wstatus_[s].stall = warpStall(s, now);
       wstatus_[s].long_latency = sb_.pendingLongLatency(s) > 0;
     }
+    if (trace_slot_ >= 0)
+      for (uint32_t s : sch.warps())
+        if (wstatus_[s].stall != Stall::None) RFSIM_SM_TRACE_EV(s, "stall {}", stallName(wstatus_[s].stall));
     const Pick p = sch.cycle(wstatus_.data());
     if (p.warp < 0) {
       ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(p.stall)];
@@ -322,6 +344,10 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
       ++stats_->shared_accesses;
       stats_->shared_passes += deg;
       stats_->shared_extra_passes += deg - 1;
+    } else if (t.lat == LatClass::Const) {
+      // ld.param / ld.const: a constant-bank operand in SASS, not a trip to
+      // the memory system: the class latency (pipeline.const_latency) stands.
+      ++stats_->const_accesses;
     } else {
       latency = mem_->accessLatency(info.mem, now);
       mem = true;
@@ -335,6 +361,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   const uint32_t tag = allocInflight();
   Inflight& f = inflight_[tag];
   f.slot = s;
+  f.pc = info.pc;
   f.d = d;
   f.unit = t.unit;
   f.exec_latency = static_cast<uint32_t>(std::max<uint64_t>(1, latency > kStageOverhead ? latency - kStageOverhead : 1));
@@ -351,6 +378,13 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   }
   uint16_t regs[kMaxSrcOperands];
   const unsigned nr = bankRegs(d->reads.data(), d->nreads, regs, kMaxSrcOperands);
+  if (static_cast<int64_t>(s) == trace_slot_) {
+    std::string rs, ws;
+    for (unsigned i = 0; i < nr; ++i) rs += fmt::format("{}R{}/b{}", i ? " " : "", regs[i], opc_->bankOf(s, regs[i]));
+    for (unsigned i = 0; i < d->nwrites; ++i) ws += fmt::format("{}{}", i ? " " : "", d->writes[i]);
+    RFSIM_SM_TRACE_EV(s, "issue tag {} pc {} {} latency {} reads [{}] writes [{}]", tag, info.pc,
+                      ptx::opName(d->in->op), latency, rs, ws);
+  }
   if (!opc_->allocate(s, t.unit, regs, nr, tag))
     throw Error("Sm::issueWarp: collector allocation failed after canAllocate");
 

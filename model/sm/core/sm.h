@@ -25,8 +25,10 @@
 //
 // Simplifications (documented, to be replaced by later issues):
 // - Memory: a fixed-latency MemoryInterface (pipeline.mem_latency) for
-//   global/local/const/param; shared memory costs shared.latency plus one
-//   cycle per extra conflict pass (sharedConflictDegree).
+//   global/local/generic accesses (and st.param); ld.param/ld.const take
+//   pipeline.const_latency without the MemoryInterface (a constant-bank
+//   operand in SASS); shared memory costs shared.latency plus one cycle per
+//   extra conflict pass (sharedConflictDegree).
 // - L1I: an unbounded set of 128-byte lines per SM (line = function index,
 //   pc * 16 / 128). A fetch touching a line never fetched before costs
 //   pipeline.l1i_miss_latency, otherwise l1i.latency. No capacity misses.
@@ -88,7 +90,7 @@ struct SmStats : stats::Group {
   stats::Scalar collector_occupancy_sum, unit_busy;
   stats::Formula collector_occupancy;
   stats::Scalar divergent_branches, shared_accesses, shared_passes, shared_extra_passes;
-  stats::Scalar mem_accesses, resident_warps_sum, max_warps;
+  stats::Scalar mem_accesses, const_accesses, resident_warps_sum, max_warps;
   stats::Formula achieved_occupancy;
   stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes, blocks_launched, blocks_retired;
 };
@@ -129,6 +131,12 @@ class Sm {
   const OperandCollector& collector() const { return *opc_; }
   const WarpScheduler& scheduler(uint32_t i) const { return *scheds_[i]; }
   std::string dumpState() const;
+  // Debug trace: one line on stderr per pipeline event of warp slot `slot`
+  // (issue with the source banks, stall reasons, dispatch = operands read,
+  // unit busy, done, write-back = scoreboard release, refused write-back);
+  // -1 = off. The environment variable RFSIM_SM_TRACE=<slot> sets it at
+  // construction, e.g. for `rfsim run --workload X --timing`.
+  void setTraceSlot(int slot) { trace_slot_ = slot; }
 
  private:
   struct Block {
@@ -145,7 +153,7 @@ class Sm {
     uint32_t inflight = 0, mem_pending = 0;
   };
   struct Inflight {
-    uint32_t slot = 0;
+    uint32_t slot = 0, pc = 0;
     const func::DInstr* d = nullptr;
     UnitType unit = UnitType::SP;
     uint32_t exec_latency = 1, ii = 1;
@@ -195,6 +203,7 @@ class Sm {
   uint32_t finished_since_poll_ = 0;
   std::function<void(rt::Dim3)> on_retired_;
   std::unique_ptr<SmStats> stats_;
+  int64_t trace_slot_ = -1;
 };
 
 }  // namespace rfsim::sm

@@ -1,0 +1,258 @@
+// The SM clocked by SystemC (model/sm/core/gpu_top.h, KernelRunner::Mode::
+// SystemC): the same cycles, statistics and output as the plain loop; many
+// launches in one process; errors thrown inside the clocked process reach
+// the caller and the next launch still runs.
+//
+// These tests share one SystemC simulation when the executable runs them all
+// in one process, which is part of what they test (ctest runs each alone).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include <fmt/format.h>
+#include <systemc>
+
+#include "../func/machine_helpers.h"
+#include "backend/backend.h"
+#include "sm_test_util.h"
+#include "common/error.h"
+#include "config/gpu_config.h"
+#include "func/memory.h"
+#include "func/program.h"
+#include "ptx/parser.h"
+#include "sm/core/gpu_top.h"
+#include "sm/core/kernel_runner.h"
+
+using namespace rfsim;
+using namespace rfsim::test;
+using Mode = sm::KernelRunner::Mode;
+
+namespace {
+
+// (The same launch helpers as test_sm.cpp.)
+
+struct Case {
+  std::string name, ptx;
+  MakeLaunch make;
+};
+
+Launch saxpyLaunch(func::GlobalMemory& mem, int n, rt::Dim3 grid) {
+  Launch l{"saxpy", grid, {256, 1, 1}, 0, {}, {}};
+  const uint64_t x = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 29) * 0.5f; }));
+  const uint64_t y = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 7) - 3; }));
+  l.args = {arg(n), arg(2.5f), arg(x), arg(y)};
+  l.outputs = {{y, size_t(n) * 4}};
+  return l;
+}
+
+Launch sgemmLaunch(func::GlobalMemory& mem, int n) {
+  const uint32_t tiles = uint32_t(n / 16);
+  Launch l{"sgemm_tiled", {tiles, tiles, 1}, {16, 16, 1}, 0, {}, {}};
+  auto mat = [&](int seed) {
+    return buffer(mem, bytesOf<float>(size_t(n) * n, [=](size_t i) { return float((i * 7 + seed) % 13) - 6; }));
+  };
+  const uint64_t a = mat(1), b = mat(2), c = mat(3);
+  l.args = {arg(n), arg(n), arg(n), arg(1.5f), arg(a), arg(b), arg(0.5f), arg(c)};
+  l.outputs = {{c, size_t(n) * n * 4}};
+  return l;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  v.push_back({"saxpy", kWl + "saxpy/saxpy.ptx", [](func::GlobalMemory& mem) {
+                 return saxpyLaunch(mem, 4096, {4, 1, 1});
+               }});
+  v.push_back({"sgemm", kWl + "sgemm/sgemm.ptx", [](func::GlobalMemory& mem) { return sgemmLaunch(mem, 32); }});
+  v.push_back({"reduction", kWl + "reduction/reduction.ptx", [](func::GlobalMemory& mem) {
+                 const uint32_t n = 1000;
+                 Launch l{"reduce_sum", {4, 1, 1}, {128, 1, 1}, 128 * 4, {}, {}};
+                 const uint64_t in = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 17) * 0.25f; }));
+                 const uint64_t out = buffer(mem, std::vector<uint8_t>(16, 0));
+                 l.args = {arg(in), arg(out), arg(n)};
+                 l.outputs = {{out, 16}};
+                 return l;
+               }});
+  v.push_back({"histogram", kWl + "histogram/histogram.ptx", [](func::GlobalMemory& mem) {
+                 const uint32_t n = 5000;
+                 Launch l{"histogram256", {3, 1, 1}, {128, 1, 1}, 0, {}, {}};
+                 const uint64_t data = buffer(mem, bytesOf<uint8_t>(n, [](size_t i) { return uint8_t(i * i * 31 + i); }));
+                 const uint64_t bins = buffer(mem, std::vector<uint8_t>(256 * 4, 0));
+                 l.args = {arg(data), arg(n), arg(bins)};
+                 l.outputs = {{bins, 256 * 4}};
+                 return l;
+               }});
+  v.push_back({"fib", kWl + "fib/fib.ptx", [](func::GlobalMemory& mem) {
+                 const int count = 80;
+                 Launch l{"fib_kernel", {2, 1, 1}, {64, 1, 1}, 0, {}, {}};
+                 const uint64_t nn = buffer(mem, bytesOf<uint32_t>(count, [](size_t i) { return uint32_t(i % 12); }));
+                 const uint64_t out = buffer(mem, std::vector<uint8_t>(count * 4, 0));
+                 l.args = {arg(nn), arg(out), arg(count)};
+                 l.outputs = {{out, count * 4}};
+                 return l;
+               }});
+  return v;
+}
+
+struct Timed {
+  sm::KernelRunResult r;
+  nlohmann::json stats;
+  std::vector<std::vector<uint8_t>> out;
+};
+
+Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32_t regs, Mode mode) {
+  const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
+  rt::LaunchStats ls;
+  stats::Group root(nullptr, "root");
+  Timed t;
+  {
+    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root, mode);
+    t.r = kr.run();
+    t.stats = stats::toFlatJson(root);
+  }
+  t.out = readOutputs(ld.mem, l);
+  return t;
+}
+
+// A fresh load of `c` run once in `mode`.
+Timed runCase(const Case& c, const config::GpuConfig& cfg, Mode mode) {
+  Loaded probe(c.ptx, "");
+  Loaded ld(c.ptx, c.make(probe.mem).kernel);
+  const Launch l = c.make(ld.mem);
+  return runTimed(ld, l, cfg, ld.tree_regs, mode);
+}
+
+const std::string kHead = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+Timed runMicro(const std::string& body, const config::GpuConfig& cfg, uint32_t threads, Mode mode) {
+  const std::string text = kHead + ".visible .entry k(.param .u64 out)\n{\n"
+                           "  .reg .b32 %R<64>;\n  .reg .b64 %RD<16>;\n  .reg .pred %P<4>;\n"
+                           "  ld.param.u64 %RD8, [out];\n" + body + "  ret;\n}\n";
+  Loaded ld(test::parseMachine(text));
+  const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(4096, 0));
+  Launch l{"k", {1, 1, 1}, {threads, 1, 1}, 0, {arg(out)}, {{out, 16}}};
+  return runTimed(ld, l, cfg, 64, mode);
+}
+
+// Two warps waiting at different barriers: the SM watchdog's deadlock.
+const std::string kDeadlock = "  mov.u32 %R2, %tid.x;\n  setp.ge.u32 %P0, %R2, 32;\n  @%P0 bra OTHER;\n"
+                              "  bar.sync 0;\n  bra.uni END;\nOTHER:\n  bar.sync 1;\nEND:\n";
+// A store outside device memory: the functional model's error.
+const std::string kBadStore = "  mov.u64 %RD2, 16;\n  mov.u32 %R4, 7;\n  st.global.u32 [%RD2], %R4;\n";
+const std::string kGood = "  mov.u32 %R2, %tid.x;\n  add.u32 %R3, %R2, 5;\n  st.global.u32 [%RD8], %R3;\n";
+
+void checkSame(const Timed& loop, const Timed& sc) {
+  CHECK(sc.r.cycles == loop.r.cycles);
+  CHECK(sc.r.warp_instrs == loop.r.warp_instrs);
+  CHECK(sc.r.blocks == loop.r.blocks);
+  CHECK(sc.stats == loop.stats);
+  CHECK(sc.out == loop.out);
+}
+
+}  // namespace
+
+TEST_CASE("SystemC and loop modes give the same cycles, statistics and output", "[systemc]") {
+  const config::GpuConfig cfg;
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    const Timed loop = runCase(c, cfg, Mode::Loop);
+    const Timed sc = runCase(c, cfg, Mode::SystemC);
+    CHECK(loop.r.cycles > 0);
+    checkSame(loop, sc);
+  }
+}
+
+TEST_CASE("several launches on one program run in one SystemC simulation", "[systemc]") {
+  const config::GpuConfig cfg;
+  // saxpy three times over the same y (each launch reads the last's output),
+  // then sgemm, in both modes; the modes agree launch by launch.
+  Loaded la(kWl + "saxpy/saxpy.ptx", "saxpy"), lb(kWl + "saxpy/saxpy.ptx", "saxpy");
+  const Launch sa = saxpyLaunch(la.mem, 2048, {8, 1, 1}), sb = saxpyLaunch(lb.mem, 2048, {8, 1, 1});
+  sm::GpuTop& top = sm::GpuTop::get(cfg);
+  sc_core::sc_time last = sc_core::sc_time_stamp();
+  for (int i = 0; i < 3; ++i) {
+    INFO("saxpy launch " << i);
+    const Timed loop = runTimed(la, sa, cfg, la.tree_regs, Mode::Loop);
+    const Timed sc = runTimed(lb, sb, cfg, lb.tree_regs, Mode::SystemC);
+    checkSame(loop, sc);
+    // Simulated time goes on across launches, at least by the kernel's cycles.
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    CHECK(now - last >= top.period() * double(sc.r.cycles - 1));
+    last = now;
+  }
+  Loaded ga(kWl + "sgemm/sgemm.ptx", "sgemm_tiled"), gb(kWl + "sgemm/sgemm.ptx", "sgemm_tiled");
+  const Launch ma = sgemmLaunch(ga.mem, 32), mb = sgemmLaunch(gb.mem, 32);
+  checkSame(runTimed(ga, ma, cfg, ga.tree_regs, Mode::Loop), runTimed(gb, mb, cfg, gb.tree_regs, Mode::SystemC));
+  CHECK(sc_core::sc_get_status() == sc_core::SC_PAUSED);
+}
+
+TEST_CASE("an error inside the clocked process reaches the caller, and the next launch runs", "[systemc]") {
+  config::GpuConfig cfg;
+  cfg.pipeline.watchdog_cycles = 2000;
+  const Timed before = runMicro(kGood, cfg, 64, Mode::Loop);
+  for (int round = 0; round < 2; ++round) {
+    INFO("round " << round);
+    try {
+      runMicro(kDeadlock, cfg, 64, Mode::SystemC);
+      FAIL("no deadlock reported");
+    } catch (const Error& e) {
+      const std::string m = e.what();
+      INFO(m);
+      CHECK(m.find("deadlock") != std::string::npos);
+      CHECK(m.find("warp 0: at barrier") != std::string::npos);
+      CHECK(m.find("barrier 1") != std::string::npos);
+    }
+    checkSame(before, runMicro(kGood, cfg, 64, Mode::SystemC));
+    try {
+      runMicro(kBadStore, cfg, 32, Mode::SystemC);
+      FAIL("no memory error reported");
+    } catch (const Error& e) {
+      const std::string m = e.what();
+      INFO(m);
+      CHECK(m.find("st.global.u32 out of bounds at 0x10") != std::string::npos);
+    }
+    checkSame(before, runMicro(kGood, cfg, 64, Mode::SystemC));
+  }
+}
+
+TEST_CASE("the GPU top refuses a second clock", "[systemc]") {
+  config::GpuConfig cfg;
+  sm::GpuTop& top = sm::GpuTop::get(cfg);
+  CHECK(top.numSlots() == sm::GpuTop::kSlots);
+  CHECK(top.period() == sc_core::sc_time(883, sc_core::SC_PS));  // 1132 MHz
+  config::GpuConfig other = cfg;
+  other.gpu.clock_mhz = 1000.0;
+  CHECK_THROWS_AS(sm::GpuTop::get(other), Error);
+  const Timed t = runMicro(kGood, cfg, 32, Mode::SystemC);  // still usable
+  CHECK(t.r.cycles > 0);
+}
+
+// Simulation speed of the two modes (not run by default: [.speed]).
+TEST_CASE("simulation speed: SystemC vs loop on saxpy and sgemm", "[.speed][systemc]") {
+  const config::GpuConfig cfg;
+  auto report = [](const char* name, const Timed& loop, const Timed& sc) {
+    const double lr = loop.r.warp_instrs / loop.r.host_seconds, sr = sc.r.warp_instrs / sc.r.host_seconds;
+    WARN(name << ": " << loop.r.cycles << " cycles, " << loop.r.warp_instrs << " warp instrs; loop "
+              << lr << " warp instr/s (" << loop.r.cycles / loop.r.host_seconds << " cycles/s), SystemC " << sr
+              << " warp instr/s (" << sc.r.cycles / sc.r.host_seconds << " cycles/s), SystemC/loop "
+              << sr / lr);
+  };
+  for (int rep = 0; rep < 2; ++rep) {
+    Loaded a(kWl + "saxpy/saxpy.ptx", "saxpy"), b(kWl + "saxpy/saxpy.ptx", "saxpy");
+    const int n = 1 << 18;
+    const Launch la = saxpyLaunch(a.mem, n, {64, 1, 1}), lb = saxpyLaunch(b.mem, n, {64, 1, 1});
+    const Timed loop = runTimed(a, la, cfg, a.tree_regs, Mode::Loop);
+    const Timed sc = runTimed(b, lb, cfg, b.tree_regs, Mode::SystemC);
+    CHECK(loop.r.cycles == sc.r.cycles);
+    report("saxpy", loop, sc);
+  }
+  for (int rep = 0; rep < 2; ++rep) {
+    Loaded a(kWl + "sgemm/sgemm.ptx", "sgemm_tiled"), b(kWl + "sgemm/sgemm.ptx", "sgemm_tiled");
+    const Launch la = sgemmLaunch(a.mem, 128), lb = sgemmLaunch(b.mem, 128);
+    const Timed loop = runTimed(a, la, cfg, a.tree_regs, Mode::Loop);
+    const Timed sc = runTimed(b, lb, cfg, b.tree_regs, Mode::SystemC);
+    CHECK(loop.r.cycles == sc.r.cycles);
+    report("sgemm", loop, sc);
+  }
+}
