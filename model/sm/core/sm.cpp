@@ -83,7 +83,10 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       ADD_STAT(l1i_misses, stats::unit::Count, "I-buffer fills that touched a new line"),
       ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
       ADD_STAT(blocks_launched, stats::unit::Count, "thread blocks launched"),
-      ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired") {}
+      ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired"),
+      ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))"),
+      ADD_STAT(warp_instrs_by_role, stats::unit::Count,
+               "warp instructions issued per warp role (extension point (e))", kMaxWarpRoles) {}
 
 Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
        rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
@@ -104,7 +107,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   slots_.resize(cfg.sm.max_warps);
   wstatus_.resize(cfg.sm.max_warps);
 
-  OperandCollectorConfig oc;
+  OperandCollectorConfig& oc = oc_cfg_;
   oc.num_banks = cfg.regfile.num_banks;
   oc.read_ports_per_bank = cfg.regfile.read_ports_per_bank;
   oc.write_ports_per_bank = cfg.regfile.write_ports_per_bank;
@@ -143,7 +146,14 @@ Sm::~Sm() = default;
 
 bool Sm::canLaunch() const {
   if (resident_blocks_ >= occ_.blocks) return false;
-  return cfg_.sm.max_warps - resident_warps_ >= occ_.warps_per_block;
+  if (cfg_.sm.max_warps - resident_warps_ < occ_.warps_per_block) return false;
+  return alloc_->canLaunch(occ_.warps_per_block, regs_per_thread_);
+}
+
+void Sm::setBankIndex(BankIndex b) {
+  if (stats_->blocks_launched.get() != 0) throw Error("Sm::setBankIndex: only before the first launch");
+  oc_cfg_.bank_index = b;
+  opc_ = std::make_unique<OperandCollector>(oc_cfg_);
 }
 
 void Sm::launch(rt::Dim3 ctaid) {
@@ -159,9 +169,21 @@ void Sm::launch(rt::Dim3 ctaid) {
     blocks_.emplace_back();
   }
   const uint32_t nw = b->stepper->numWarps();
-  uint32_t s = 0;
-  for (uint32_t w = 0; w < nw; ++w) {
+  // Registers first (extension point (c)): a refusal leaves the SM unchanged.
+  std::vector<uint32_t> slots, bases;
+  for (uint32_t w = 0, s = 0; w < nw; ++w, ++s) {
     while (slots_[s].used) ++s;
+    uint32_t base = 0;
+    if (!alloc_->allocate(static_cast<uint32_t>(id), s, w, regs_per_thread_, base)) {
+      for (uint32_t t : slots) alloc_->release(t);
+      free_block_ids_.push_back(id);
+      throw Error(fmt::format("Sm::launch: the register allocator refused warp {} of the block after canLaunch", w));
+    }
+    slots.push_back(s);
+    bases.push_back(base);
+  }
+  for (uint32_t w = 0; w < nw; ++w) {
+    const uint32_t s = slots[w];
     WarpSlot& ws = slots_[s];
     ws = WarpSlot{};
     ws.used = true;
@@ -169,9 +191,9 @@ void Sm::launch(rt::Dim3 ctaid) {
     ws.local = w;
     b->slots.push_back(s);
     sb_.clear(s);
-    opc_->baseTranslator().setBase(s, s * regs_per_thread_);
+    opc_->baseTranslator().setBase(s, bases[w]);
+    if (launch_hook_) ws.role = launch_hook_->onWarpLaunch(s, b->stepper->ctaid(), w);
     scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->addWarp(s, age_++);
-    ++s;
   }
   b->live = nw;
   resident_warps_ += nw;
@@ -289,6 +311,10 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
   }
   if (ws.ib_valid == 0) return Stall::IbufferEmpty;
   const func::DInstr* d = st.peek(ws.local);
+  if (gate_ && !gate_->mayIssue(s, *d, now)) {
+    ++stats_->gate_stalls;
+    return gate_->refusal();
+  }
   uint32_t r[24], w[16];
   for (unsigned i = 0; i < d->nreads; ++i) r[i] = d->reads[i];
   for (unsigned i = 0; i < d->nwrites; ++i) w[i] = d->writes[i];
@@ -328,7 +354,9 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   func::StepInfo info;
   st.setClock(now);  // %clock64 reads the SM cycle at issue
   st.step(ws.local, info);
+  if (gate_) gate_->issued(s, *d, now);
   ++stats_->warp_instrs;
+  ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];
   stats_->thread_instrs += static_cast<uint64_t>(__builtin_popcount(info.active));
   if (info.divergent) ++stats_->divergent_branches;
   --ws.ib_valid;
@@ -382,8 +410,8 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
     std::string rs, ws;
     for (unsigned i = 0; i < nr; ++i) rs += fmt::format("{}R{}/b{}", i ? " " : "", regs[i], opc_->bankOf(s, regs[i]));
     for (unsigned i = 0; i < d->nwrites; ++i) ws += fmt::format("{}{}", i ? " " : "", d->writes[i]);
-    RFSIM_SM_TRACE_EV(s, "issue tag {} pc {} {} latency {} reads [{}] writes [{}]", tag, info.pc,
-                      ptx::opName(d->in->op), latency, rs, ws);
+    RFSIM_SM_TRACE_EV(s, "issue tag {} pc {} {} latency {} reads [{}] writes [{}] role {}", tag, info.pc,
+                      ptx::opName(d->in->op), latency, rs, ws, slots_[s].role);
   }
   if (!opc_->allocate(s, t.unit, regs, nr, tag))
     throw Error("Sm::issueWarp: collector allocation failed after canAllocate");
@@ -412,6 +440,8 @@ void Sm::maybeFreeSlot(uint32_t s) {
   if (b.stepper->status(ws.local) != func::WarpStatus::Done) return;
   scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->removeWarp(s);
   sb_.clear(s);
+  alloc_->release(s);
+  if (launch_hook_) launch_hook_->onWarpExit(s);
   const int32_t id = ws.block;
   ws = WarpSlot{};
   --resident_warps_;
@@ -479,9 +509,9 @@ std::string Sm::dumpState() const {
     std::string regs;
     for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)
       if (sb_.reserved(i, r)) regs += (regs.empty() ? "" : ",") + std::to_string(r);
-    s += fmt::format("  slot {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
+    s += fmt::format("  slot {} role {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
                      "ibuffer {} valid, {} pending\n",
-                     i, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
+                     i, ws.role, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
                      ws.ib_valid, ws.ib_pending);
   }
   return s;

@@ -52,6 +52,7 @@
 #include "config/gpu_config.h"
 #include "func/program.h"
 #include "func/stepper.h"
+#include "sm/core/hooks.h"
 #include "sm/issue/exec_unit.h"
 #include "sm/issue/op_class.h"
 #include "sm/issue/scheduler.h"
@@ -93,6 +94,8 @@ struct SmStats : stats::Group {
   stats::Scalar mem_accesses, const_accesses, resident_warps_sum, max_warps;
   stats::Formula achieved_occupancy;
   stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes, blocks_launched, blocks_retired;
+  stats::Scalar gate_stalls;           // warp-cycles refused by the IssueGate
+  stats::Vector warp_instrs_by_role;   // kMaxWarpRoles entries (WarpLaunchHook)
 };
 
 class Sm {
@@ -138,6 +141,21 @@ class Sm {
   // construction, e.g. for `rfsim run --workload X --timing`.
   void setTraceSlot(int slot) { trace_slot_ = slot; }
 
+  // Extension points (c), (d), (e) (sm/core/hooks.h). Not owned; nullptr =
+  // the baseline. Install before the first launch (the allocator must see
+  // every warp it is asked to release).
+  void setRegAllocator(WarpRegAllocator* a) { alloc_ = a ? a : &base_alloc_; }
+  void setIssueGate(IssueGate* g) { gate_ = g; }
+  void setWarpLaunchHook(WarpLaunchHook* h) { launch_hook_ = h; }
+  // The collector, e.g. to install a RegTranslator (setTranslator) or to ask
+  // bankOf. setBankIndex rebuilds it with the bank map applied to the given
+  // index (the Sm's default is BankIndex::kArchitectural): only before the
+  // first launch, and before setTranslator (throws rfsim::Error otherwise).
+  OperandCollector& collector() { return *opc_; }
+  void setBankIndex(BankIndex b);
+  // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
+  uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
+
  private:
   struct Block {
     std::unique_ptr<func::BlockStepper> stepper;
@@ -148,6 +166,7 @@ class Sm {
     bool used = false;
     int32_t block = -1;           // index into blocks_
     uint32_t local = 0;           // warp index in its block
+    uint32_t role = 0;            // WarpLaunchHook's tag
     uint32_t ib_valid = 0, ib_pending = 0;
     uint64_t ib_ready_at = 0;
     uint32_t inflight = 0, mem_pending = 0;
@@ -186,7 +205,12 @@ class Sm {
   uint64_t age_ = 0;
 
   Scoreboard sb_;
+  OperandCollectorConfig oc_cfg_;
   std::unique_ptr<OperandCollector> opc_;
+  BaselineRegAllocator base_alloc_;
+  WarpRegAllocator* alloc_ = &base_alloc_;
+  IssueGate* gate_ = nullptr;
+  WarpLaunchHook* launch_hook_ = nullptr;
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
   std::vector<std::unique_ptr<ExecUnit>> units_;  // per UnitType (null if the type has no pipelines)

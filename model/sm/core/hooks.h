@@ -1,0 +1,106 @@
+// Extension points (c), (d), (e) of the SM (docs/sm.md "Extension points"):
+// plain C++ interfaces the Sm calls. Each has a baseline that reproduces the
+// SM's behaviour without any hook installed; installing the baseline objects
+// explicitly gives identical cycles (tests/sm_core/test_hooks.cpp). The Sm
+// does not own them (Sm::setRegAllocator, setIssueGate, setWarpLaunchHook;
+// nullptr = baseline) and they must outlive it.
+//
+// Mechanisms that will use them: CARS (../shared/spec/cars.md: extra stack
+// space per warp at allocation, a stalled-warp list at the issue gate),
+// R2D2 (r2d2.md: per-warp roles), RegDem (regdem.md).
+#pragma once
+
+#include <cstdint>
+
+#include "func/stepper.h"
+#include "runtime/runtime.h"
+#include "sm/issue/scheduler.h"
+
+namespace rfsim::sm {
+
+// (c) Per-warp register allocation at block launch. When a block is launched
+// the Sm first asks canLaunch (besides its occupancy limits), then calls
+// allocate once per warp of the block; the base it returns is fed to the
+// operand collector's BaseIndexTranslator (setBase(warp_slot, base)). A
+// mechanism with its own RegTranslator reads the bases from its allocator.
+// release is called when the warp slot is freed (the warp has exited and
+// nothing of it is in flight).
+class WarpRegAllocator {
+ public:
+  virtual ~WarpRegAllocator() = default;
+  // May a block of `num_warps` warps of `regs_per_thread` registers per thread
+  // be launched now? Called by Sm::canLaunch after the occupancy checks passed.
+  // It must say yes on an SM with no resident block, or the kernel never ends.
+  virtual bool canLaunch(uint32_t num_warps, uint32_t regs_per_thread) = 0;
+  // Gives warp `warp_slot` (warp `local_warp` of the block in block slot
+  // `block_slot`) its register region; false = no room (the Sm then releases
+  // what it allocated for the block and throws rfsim::Error: canLaunch must
+  // not promise more than allocate keeps).
+  virtual bool allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t regs_per_thread,
+                        uint32_t& base) = 0;
+  virtual void release(uint32_t warp_slot) = 0;
+};
+
+// Baseline: each warp slot owns the contiguous rows [slot * regs_per_thread,
+// (slot + 1) * regs_per_thread) -- exactly the base the SM always used. No
+// rounding to regfile.alloc_granularity: occupancy (backend/occupancy.h)
+// already applies the granularity to decide how many blocks fit, and rounding
+// the base would move rows and change banks under BankIndex::kTranslated.
+// canLaunch always agrees (the occupancy limits are checked before it).
+class BaselineRegAllocator final : public WarpRegAllocator {
+ public:
+  bool canLaunch(uint32_t, uint32_t) override { return true; }
+  bool allocate(uint32_t, uint32_t warp_slot, uint32_t, uint32_t regs_per_thread, uint32_t& base) override {
+    base = warp_slot * regs_per_thread;
+    return true;
+  }
+  void release(uint32_t) override {}
+};
+
+// (d) Issue gate, consulted per warp and cycle once the warp's next
+// instruction is decoded (not at a barrier, I-buffer not empty), before the
+// scoreboard and the collector are checked, i.e. before the scheduler sees the
+// warp as ready. A refused warp reports refusal() as its stall reason (the
+// scheduler's Stall enum has no Gate reason; the default, Scoreboard, is the
+// nearest: the warp waits for registers) and counts one warp-cycle in
+// SmStats::gate_stalls. issued() is called when the warp's instruction issues.
+class IssueGate {
+ public:
+  virtual ~IssueGate() = default;
+  virtual bool mayIssue(uint32_t warp_slot, const func::DInstr& next, uint64_t now) = 0;
+  virtual void issued(uint32_t warp_slot, const func::DInstr& instr, uint64_t now) {
+    (void)warp_slot, (void)instr, (void)now;
+  }
+  virtual Stall refusal() const { return Stall::Scoreboard; }
+};
+
+// Baseline: every warp may issue.
+class OpenIssueGate final : public IssueGate {
+ public:
+  bool mayIssue(uint32_t, const func::DInstr&, uint64_t) override { return true; }
+};
+
+// (e) Called when a warp slot is filled at block launch, once per warp of
+// every block, in local-warp order, after the slot's registers were
+// allocated. Returns the warp's role tag, carried in the slot: shown by the
+// trace (Sm::setTraceSlot) and dumpState, and SmStats::warp_instrs_by_role
+// counts issued warp instructions per role (roles >= kMaxWarpRoles count in
+// the last entry). onWarpExit is called when the slot is freed.
+// Per-warp start PCs are not supported yet: BlockStepper starts every warp
+// at the kernel's entry (func/stepper.h has no per-warp pc setter).
+inline constexpr uint32_t kMaxWarpRoles = 8;
+
+class WarpLaunchHook {
+ public:
+  virtual ~WarpLaunchHook() = default;
+  virtual uint32_t onWarpLaunch(uint32_t warp_slot, rt::Dim3 ctaid, uint32_t local_warp) = 0;
+  virtual void onWarpExit(uint32_t warp_slot) { (void)warp_slot; }
+};
+
+// Baseline: every warp has role 0.
+class NoRoleLaunchHook final : public WarpLaunchHook {
+ public:
+  uint32_t onWarpLaunch(uint32_t, rt::Dim3, uint32_t) override { return 0; }
+};
+
+}  // namespace rfsim::sm

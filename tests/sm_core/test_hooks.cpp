@@ -1,0 +1,253 @@
+// Extension points (c) register allocation, (d) issue gate, (e) warp launch
+// hook / roles of the SM (sm/core/hooks.h): each changes timing as intended
+// without changing the output, and the baseline objects installed explicitly
+// give the cycles and statistics of a run without them.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "config/gpu_config.h"
+#include "sm/core/hooks.h"
+#include "sm/core/kernel_runner.h"
+#include "sm_test_util.h"
+
+using namespace rfsim;
+using namespace rfsim::test;
+
+namespace {
+
+// saxpy, 4 blocks of 8 warps: several blocks resident at once by default.
+Launch saxpy(func::GlobalMemory& mem) {
+  const int n = 4096;
+  Launch l{"saxpy", {4, 1, 1}, {256, 1, 1}, 0, {}, {}};
+  const uint64_t x = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 29) * 0.5f; }));
+  const uint64_t y = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 7) - 3; }));
+  l.args = {arg(n), arg(2.5f), arg(x), arg(y)};
+  l.outputs = {{y, n * 4}};
+  return l;
+}
+
+struct Run {
+  sm::KernelRunResult r;
+  nlohmann::json stats;
+  std::vector<std::vector<uint8_t>> out;
+  std::map<uint32_t, uint32_t> banks;  // slot -> bank of R5 after the run (last base of the slot)
+};
+
+Run run(const std::function<void(sm::Sm&)>& install = {}) {
+  const config::GpuConfig cfg;
+  Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
+  const Launch l = saxpy(ld.mem);
+  const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
+  rt::LaunchStats ls;
+  stats::Group root(nullptr, "root");
+  Run t;
+  {
+    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, sm::KernelRunner::Mode::Loop);
+    if (install) install(kr.sm());
+    t.r = kr.run();
+    kr.sm().syncStats();
+    t.stats = stats::toFlatJson(root);
+    for (uint32_t s = 0; s < 32; ++s) t.banks[s] = kr.sm().collector().bankOf(s, 5);
+  }
+  t.out = readOutputs(ld.mem, l);
+  return t;
+}
+
+uint64_t stat(const Run& t, const std::string& k) { return t.stats.at("root.sm0." + k).get<uint64_t>(); }
+
+// Lets one block hold registers at a time.
+class OneBlockAllocator final : public sm::WarpRegAllocator {
+ public:
+  bool canLaunch(uint32_t, uint32_t) override { return live_ == 0; }
+  bool allocate(uint32_t, uint32_t slot, uint32_t, uint32_t rpt, uint32_t& base) override {
+    ++live_;
+    ++allocs;
+    base = slot * rpt;
+    return true;
+  }
+  void release(uint32_t) override {
+    --live_;
+    ++releases;
+  }
+  uint32_t allocs = 0, releases = 0;
+
+ private:
+  uint32_t live_ = 0;
+};
+
+// Shifts every warp's region by `shift` rows and keeps its own base table,
+// which its translator reads (a CARS-like pair).
+class ShiftedAllocator final : public sm::WarpRegAllocator {
+ public:
+  explicit ShiftedAllocator(uint32_t shift) : shift_(shift) {}
+  bool canLaunch(uint32_t, uint32_t) override { return true; }
+  bool allocate(uint32_t, uint32_t slot, uint32_t, uint32_t rpt, uint32_t& base) override {
+    base = slot * rpt + shift_;
+    bases[slot] = base;
+    return true;
+  }
+  void release(uint32_t) override {}
+  std::map<uint32_t, uint32_t> bases;
+
+ private:
+  uint32_t shift_;
+};
+class TableTranslator final : public sm::RegTranslator {
+ public:
+  explicit TableTranslator(const ShiftedAllocator& a) : a_(a) {}
+  uint32_t translate(uint32_t warp, uint32_t reg) override {
+    ++calls;
+    auto it = a_.bases.find(warp);
+    return (it == a_.bases.end() ? 0 : it->second) + reg;
+  }
+  uint64_t calls = 0;
+
+ private:
+  const ShiftedAllocator& a_;
+};
+
+// Refuses warp slot 0 before cycle `until`.
+class HoldWarp0 final : public sm::IssueGate {
+ public:
+  explicit HoldWarp0(uint64_t until) : until_(until) {}
+  bool mayIssue(uint32_t slot, const func::DInstr&, uint64_t now) override {
+    if (slot == 0 && now < until_) {
+      ++refused;
+      return false;
+    }
+    return true;
+  }
+  void issued(uint32_t slot, const func::DInstr&, uint64_t now) override {
+    if (slot == 0 && first_issue_0 == UINT64_MAX) first_issue_0 = now;
+    ++issued_count;
+  }
+  uint64_t refused = 0, issued_count = 0, first_issue_0 = UINT64_MAX;
+
+ private:
+  uint64_t until_;
+};
+
+class RecordingLaunchHook final : public sm::WarpLaunchHook {
+ public:
+  uint32_t onWarpLaunch(uint32_t slot, rt::Dim3 c, uint32_t local) override {
+    seen.push_back({c.x, c.y, c.z, local});
+    slots.insert(slot);
+    return local % 2;  // two roles
+  }
+  void onWarpExit(uint32_t) override { ++exits; }
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> seen;
+  std::set<uint32_t> slots;
+  uint32_t exits = 0;
+};
+
+}  // namespace
+
+TEST_CASE("baseline hook objects installed explicitly change nothing", "[sm][hooks]") {
+  const Run plain = run();
+  sm::BaselineRegAllocator a;
+  sm::OpenIssueGate g;
+  sm::NoRoleLaunchHook h;
+  const Run base = run([&](sm::Sm& s) {
+    s.setRegAllocator(&a);
+    s.setIssueGate(&g);
+    s.setWarpLaunchHook(&h);
+  });
+  CHECK(base.r.cycles == plain.r.cycles);
+  CHECK(base.r.warp_instrs == plain.r.warp_instrs);
+  CHECK(base.stats == plain.stats);
+  CHECK(base.out == plain.out);
+  CHECK(stat(plain, "gate_stalls") == 0);
+}
+
+TEST_CASE("an allocator that admits one block at a time delays the others", "[sm][hooks]") {
+  const Run plain = run();
+  OneBlockAllocator a;
+  const Run one = run([&](sm::Sm& s) { s.setRegAllocator(&a); });
+  INFO("default " << plain.r.cycles << " cycles, one block at a time " << one.r.cycles);
+  CHECK(one.r.cycles > plain.r.cycles);
+  CHECK(one.out == plain.out);
+  CHECK(one.r.warp_instrs == plain.r.warp_instrs);
+  CHECK(a.allocs == 4 * 8);
+  CHECK(a.releases == 4 * 8);
+  CHECK(stat(one, "blocks_launched") == 4);
+}
+
+TEST_CASE("an allocator and translator pair moves the warps' bases and banks", "[sm][hooks]") {
+  const auto install = [](sm::Sm& s) { s.setBankIndex(sm::BankIndex::kTranslated); };
+  const Run plain = run(install);
+  ShiftedAllocator a(1);
+  TableTranslator t(a);
+  const Run moved = run([&](sm::Sm& s) {
+    install(s);
+    s.setRegAllocator(&a);
+    s.collector().setTranslator(&t);
+  });
+  CHECK(moved.out == plain.out);
+  CHECK(t.calls > 0);
+  REQUIRE(!a.bases.empty());
+  for (const auto& [slot, base] : a.bases) {
+    INFO("slot " << slot);
+    CHECK(moved.banks.at(slot) != plain.banks.at(slot));
+  }
+  // The allocator alone, through the baseline translator, moves them too.
+  ShiftedAllocator a2(1);
+  const Run moved2 = run([&](sm::Sm& s) {
+    install(s);
+    s.setRegAllocator(&a2);
+  });
+  for (const auto& [slot, base] : a2.bases) CHECK(moved2.banks.at(slot) == moved.banks.at(slot));
+  CHECK(moved2.out == plain.out);
+}
+
+TEST_CASE("an issue gate holding warp 0 delays it and counts the stall", "[sm][hooks]") {
+  const Run plain = run();
+  const uint64_t hold = plain.r.cycles;  // beyond the whole default run
+  HoldWarp0 g(hold);
+  const Run held = run([&](sm::Sm& s) { s.setIssueGate(&g); });
+  INFO("default " << plain.r.cycles << " cycles, held " << held.r.cycles);
+  CHECK(held.out == plain.out);
+  CHECK(held.r.cycles > hold);
+  CHECK(g.first_issue_0 >= hold);
+  CHECK(g.refused > 0);
+  CHECK(stat(held, "gate_stalls") == g.refused);
+  CHECK(g.issued_count == held.r.warp_instrs);
+  // Scheduler 0 reports the gate's reason (Scoreboard) while only warp 0 is left.
+  const uint64_t sb = held.stats.at("root.sm0.stall_cycles").at("s0.scoreboard").get<uint64_t>();
+  const uint64_t sb0 = plain.stats.at("root.sm0.stall_cycles").at("s0.scoreboard").get<uint64_t>();
+  CHECK(sb > sb0);
+}
+
+TEST_CASE("the warp launch hook sees every warp of every block once and tags roles", "[sm][hooks]") {
+  RecordingLaunchHook h;
+  const Run plain = run();
+  const Run tagged = run([&](sm::Sm& s) { s.setWarpLaunchHook(&h); });
+  CHECK(tagged.r.cycles == plain.r.cycles);
+  CHECK(tagged.out == plain.out);
+  REQUIRE(h.seen.size() == 4 * 8);
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> uniq(h.seen.begin(), h.seen.end());
+  CHECK(uniq.size() == 4 * 8);
+  for (uint32_t b = 0; b < 4; ++b)
+    for (uint32_t w = 0; w < 8; ++w) CHECK(uniq.count({b, 0, 0, w}) == 1);
+  CHECK(h.exits == 4 * 8);
+  const auto& roles = tagged.stats.at("root.sm0.warp_instrs_by_role");
+  INFO(roles.dump());
+  uint64_t r0 = 0, r1 = 0, rest = 0;
+  if (roles.is_array()) {
+    r0 = roles.at(0).get<uint64_t>();
+    r1 = roles.at(1).get<uint64_t>();
+    for (size_t i = 2; i < roles.size(); ++i) rest += roles.at(i).get<uint64_t>();
+  } else {
+    r0 = roles.at("0").get<uint64_t>();
+    r1 = roles.at("1").get<uint64_t>();
+    for (auto it = roles.begin(); it != roles.end(); ++it)
+      if (it.key() != "0" && it.key() != "1") rest += it.value().get<uint64_t>();
+  }
+  CHECK(r0 > 0);
+  CHECK(r1 > 0);
+  CHECK(rest == 0);
+  CHECK(r0 + r1 == tagged.r.warp_instrs);
+}
