@@ -15,6 +15,7 @@
 #include "config/config_io.h"
 #include "backend/backend.h"
 #include "runtime/runtime.h"
+#include "sm/core/sm_trace.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
 
@@ -145,6 +146,13 @@ int runWorkloads(const RunOptions& o) {
   std::vector<std::unique_ptr<WorkloadStats>> per;
   nlohmann::json checks = nlohmann::json::object();
   nlohmann::json timing = nlohmann::json::object();  // per workload: the SM statistics of each launch
+  // One SM trace for the whole run: every launch of every workload, one after the other.
+  std::unique_ptr<sm::SmTrace> trace;
+  if (!o.trace_vcd.empty()) {
+    uint64_t first = 0, last = UINT64_MAX;
+    if (!o.trace_window.empty()) sm::SmTrace::parseWindow(o.trace_window, first, last);
+    trace = std::make_unique<sm::SmTrace>(o.trace_vcd, cfg.sm.num_schedulers, first, last);
+  }
   int failed = 0;
   if (!o.quiet && o.timing)
     std::cout << fmt::format("{:<18} {:>6} {:>12}  {}\n", "workload", "check", "SM cycles", "IPC, host time, speed, detail");
@@ -162,6 +170,7 @@ int runWorkloads(const RunOptions& o) {
       dopt.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
       dopt.timing = o.timing;
       dopt.gpu = &cfg;
+      dopt.trace = trace.get();
       if (o.timing && o.virtual_regs) throw Error("--timing runs the machine program; it cannot be combined with --virtual-regs");
       rt::Device dev(dopt);
       dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
@@ -223,6 +232,13 @@ int runWorkloads(const RunOptions& o) {
     for (size_t i = 0; i < ops.size() && i < 10; ++i)
       top += fmt::format("{}{} {}", top.empty() ? "" : ", ", ptx::opName(ptx::Op(ops[i].second)), ops[i].first);
     std::cout << "warp instructions by opcode: " << top << (ops.size() > 10 ? ", ..." : "") << "\n";
+  }
+  if (trace) {
+    trace->close();
+    if (!o.quiet)
+      std::cout << fmt::format("SM trace: {} ({} cycles of {} recorded, {} issues) and {}\n", trace->vcdPath().string(),
+                               trace->recordedCycles(), trace->cycle(), trace->issuesRecorded(),
+                               trace->gtkwPath().string());
   }
   dir.writeFile("stats.json", stats::toJson(root).dump(2) + "\n");
   dir.writeFile("checks.json", checks.dump(2) + "\n");

@@ -37,7 +37,14 @@ int sc_main(int argc, char* argv[]) {
   addOutputOptions(run_cmd, run.output, "run");
   auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl, "co-simulate the Verilated RTL (default: cars.rtl)");
   run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
-  run_cmd->add_flag("--trace", run.trace, "write a VCD waveform and GTKWave save file (cars.trace_*)");
+  auto* trace_opt = run_cmd->add_option(
+      "--trace", run.trace_vcd,
+      "without --workload: write the CARS rename unit's VCD waveform and GTKWave save file (cars.trace_*); "
+      "with --workload --timing FILE.vcd: SM 0's pipeline waveform into FILE.vcd, and FILE.gtkw "
+      "(docs/waveforms.md)");
+  trace_opt->expected(0, 1);
+  run_cmd->add_option("--trace-window", run.trace_window,
+                      "with --trace FILE.vcd: record trace cycles FIRST:LAST only (default 0:199999)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are");
   run_cmd->add_option("-w,--workload", run.workload,
                       "run CUDA workloads functionally and check them against their CPU references: "
@@ -97,7 +104,14 @@ int sc_main(int argc, char* argv[]) {
     return app.exit(e);
   }
 
+  run.trace = trace_opt->count() > 0;
   try {
+    if (*run_cmd && run.workload.empty() && !run.trace_vcd.empty())
+      throw rfsim::Error("--trace FILE: only with --workload X --timing (the CARS demo takes --trace without a file)");
+    if (*run_cmd && !run.workload.empty() && run.trace && (run.trace_vcd.empty() || !run.timing))
+      throw rfsim::Error("--trace with --workload needs --timing and a file: --trace FILE.vcd");
+    if (*run_cmd && !run.trace_window.empty() && run.trace_vcd.empty())
+      throw rfsim::Error("--trace-window needs --trace FILE.vcd");
     if (*run_cmd) return run.workload.empty() ? runCommand(run) : runWorkloads(run);
     if (*list_cmd) return listWorkloads();
     if (*ptx_cmd) return ptxCommand(ptx);

@@ -7,6 +7,7 @@ namespace rfsim {
 namespace {
 // Trace flags from gtkwave's analyzer.h.
 constexpr unsigned kHex = 0x02, kDec = 0x04, kBin = 0x08, kRightJustify = 0x20, kBlank = 0x200;
+constexpr unsigned kSigned = 0x400;
 constexpr unsigned kGroupBegin = 0x800000, kGroupEnd = 0x1000000;
 
 unsigned flags(GtkwSignal::Format f) {
@@ -14,6 +15,7 @@ unsigned flags(GtkwSignal::Format f) {
     case GtkwSignal::Format::Bin: return kBin | kRightJustify;
     case GtkwSignal::Format::Hex: return kHex | kRightJustify;
     case GtkwSignal::Format::Dec: return kDec | kRightJustify;
+    case GtkwSignal::Format::SignedDec: return kDec | kSigned | kRightJustify;
   }
   return kDec | kRightJustify;
 }

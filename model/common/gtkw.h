@@ -9,7 +9,7 @@
 namespace rfsim {
 
 struct GtkwSignal {
-  enum class Format { Bin, Hex, Dec };
+  enum class Format { Bin, Hex, Dec, SignedDec };
   std::string path;  // full hierarchical name as the waveform spells it, with its bit range
   Format format = Format::Dec;
 };

@@ -93,6 +93,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     // after launch in one simulation.
     sm::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr,
                             sm::KernelRunner::Mode::SystemC);
+    runner.sm().setTrace(impl_->options.trace);
     const sm::KernelRunResult r = runner.run();
     s.cycles = r.cycles;
     s.host_seconds = r.host_seconds;

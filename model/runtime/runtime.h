@@ -20,6 +20,9 @@ struct CompiledModule;
 namespace rfsim::config {
 struct GpuConfig;
 }
+namespace rfsim::sm {
+class SmTrace;
+}
 
 namespace rfsim::rt {
 
@@ -76,6 +79,10 @@ struct DeviceOptions {
   // functional results are the same, and LaunchStats::cycles is filled.
   bool timing = false;
   const config::GpuConfig* gpu = nullptr;
+  // Timing runs: the waveform trace of the SM (sm/core/sm_trace.h) every
+  // launch records into, one after the other; not owned, must outlive the
+  // device; nullptr = none.
+  sm::SmTrace* trace = nullptr;
 };
 
 class Device {

@@ -221,12 +221,16 @@ void Sm::tick(uint64_t now) {
   }
   const uint64_t before = stats_->warp_instrs.get() + stats_->blocks_retired.get();
   const uint64_t done_before = wb_done_;
+  tracing_ = trace_ && trace_->inWindow();
+  if (tracing_) traceBegin();
   writeback(now);
   execute(now);
   dispatch(now);
   opc_->cycle(now);
   issue(now);
   fetch(now);
+  if (tracing_) traceEnd();
+  else if (trace_) trace_->skip();
   if (stats_->warp_instrs.get() + stats_->blocks_retired.get() != before || wb_done_ != done_before ||
       resident_warps_ == 0) {
     last_progress_ = now;
@@ -335,6 +339,19 @@ void Sm::issue(uint64_t now) {
       for (uint32_t s : sch.warps())
         if (wstatus_[s].stall != Stall::None) RFSIM_SM_TRACE_EV(s, "stall {}", stallName(wstatus_[s].stall));
     const Pick p = sch.cycle(wstatus_.data());
+    if (tracing_ && i < trace_sample_.sched.size()) {
+      SmTrace::Sched& ts = trace_sample_.sched[i];
+      ts.warp = p.warp < 0 ? -1 : p.warp;
+      ts.stall = static_cast<uint32_t>(p.warp < 0 ? p.stall : Stall::None);
+      if (p.warp >= 0) {
+        const WarpSlot& ws = slots_[static_cast<uint32_t>(p.warp)];
+        const func::BlockStepper& st = *blocks_[ws.block]->stepper;
+        const func::DInstr* d = st.peek(ws.local);
+        ts.pc = st.peekPc(ws.local);
+        ts.op = static_cast<uint32_t>(d->in->op);
+        ts.unit = static_cast<uint32_t>(opTiming(*d->in, cfg_).unit);
+      }
+    }
     if (p.warp < 0) {
       ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(p.stall)];
       if (p.stall == Stall::CollectorFull) ++stats_->collector_full;
@@ -486,6 +503,52 @@ void Sm::fetch(uint64_t now) {
     ++fetched;
     fetch_rr_ = (s + 1) % nslots;
   }
+}
+
+// The counters a traced cycle reports as differences (before / after the tick).
+void Sm::traceBegin() {
+  const OperandCollectorStats& o = opc_->stats();
+  uint64_t r = 0, w = 0;
+  for (size_t b = 0; b < cfg_.regfile.num_banks && b < kMaxBanks; ++b) {
+    r += o.bank_reads[b];
+    w += o.bank_writes[b];
+  }
+  trace_snap_[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
+  trace_snap_[1] = stats_->l1i_misses.get();
+  trace_snap_[2] = o.bank_conflicts;
+  trace_snap_[3] = r;
+  trace_snap_[4] = w;
+  trace_snap_[5] = wb_done_;
+  trace_snap_[6] = stats_->writeback_retries.get();
+}
+
+void Sm::traceEnd() {
+  uint64_t now_vals[7];
+  const OperandCollectorStats& o = opc_->stats();
+  uint64_t r = 0, w = 0;
+  for (size_t b = 0; b < cfg_.regfile.num_banks && b < kMaxBanks; ++b) {
+    r += o.bank_reads[b];
+    w += o.bank_writes[b];
+  }
+  now_vals[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
+  now_vals[1] = stats_->l1i_misses.get();
+  now_vals[2] = o.bank_conflicts;
+  now_vals[3] = r;
+  now_vals[4] = w;
+  now_vals[5] = wb_done_;
+  now_vals[6] = stats_->writeback_retries.get();
+  SmTrace::Sample& s = trace_sample_;
+  s.ibuf_fills = static_cast<uint32_t>(now_vals[0] - trace_snap_[0]);
+  s.l1i_misses = static_cast<uint32_t>(now_vals[1] - trace_snap_[1]);
+  s.bank_conflicts = static_cast<uint32_t>(now_vals[2] - trace_snap_[2]);
+  s.rf_reads = static_cast<uint32_t>(now_vals[3] - trace_snap_[3]);
+  s.rf_writes = static_cast<uint32_t>(now_vals[4] - trace_snap_[4]);
+  s.completed = static_cast<uint32_t>(now_vals[5] - trace_snap_[5]);
+  s.wb_refused = static_cast<uint32_t>(now_vals[6] - trace_snap_[6]);
+  s.busy_collectors = opc_->busyCollectors();
+  trace_->record(s);
+  // A scheduler that did not get to issue() this cycle shows no issue.
+  for (auto& ts : s.sched) ts.warp = -1;
 }
 
 void Sm::syncStats() {

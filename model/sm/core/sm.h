@@ -53,6 +53,7 @@
 #include "func/program.h"
 #include "func/stepper.h"
 #include "sm/core/hooks.h"
+#include "sm/core/sm_trace.h"
 #include "sm/issue/exec_unit.h"
 #include "sm/issue/op_class.h"
 #include "sm/issue/scheduler.h"
@@ -140,6 +141,13 @@ class Sm {
   // -1 = off. The environment variable RFSIM_SM_TRACE=<slot> sets it at
   // construction, e.g. for `rfsim run --workload X --timing`.
   void setTraceSlot(int slot) { trace_slot_ = slot; }
+  // Waveform trace (sm_trace.h): every tick advances `t`'s trace cycle and,
+  // inside its window, records this cycle's pipeline signals. Not owned;
+  // nullptr = off (one branch per tick).
+  void setTrace(SmTrace* t) {
+    trace_ = t;
+    if (t) trace_sample_.sched.assign(t->numSchedulers(), SmTrace::Sched{});
+  }
 
   // Extension points (c), (d), (e) (sm/core/hooks.h). Not owned; nullptr =
   // the baseline. Install before the first launch (the allocator must see
@@ -228,6 +236,12 @@ class Sm {
   std::function<void(rt::Dim3)> on_retired_;
   std::unique_ptr<SmStats> stats_;
   int64_t trace_slot_ = -1;
+  SmTrace* trace_ = nullptr;
+  bool tracing_ = false;  // this tick is recorded into trace_
+  SmTrace::Sample trace_sample_;
+  uint64_t trace_snap_[7] = {};
+  void traceBegin();
+  void traceEnd();
 };
 
 }  // namespace rfsim::sm
