@@ -25,62 +25,6 @@ using namespace rfsim::test;
 namespace {
 
 
-struct Case {
-  std::string name, ptx;
-  MakeLaunch make;
-};
-
-std::vector<Case> cases() {
-  std::vector<Case> v;
-  v.push_back({"saxpy", kWl + "saxpy/saxpy.ptx", [](func::GlobalMemory& mem) {
-                 const int n = 4096;
-                 Launch l{"saxpy", {4, 1, 1}, {256, 1, 1}, 0, {}, {}};
-                 const uint64_t x = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 29) * 0.5f; }));
-                 const uint64_t y = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 7) - 3; }));
-                 l.args = {arg(n), arg(2.5f), arg(x), arg(y)};
-                 l.outputs = {{y, n * 4}};
-                 return l;
-               }});
-  v.push_back({"sgemm", kWl + "sgemm/sgemm.ptx", [](func::GlobalMemory& mem) {
-                 const int n = 32;
-                 Launch l{"sgemm_tiled", {2, 2, 1}, {16, 16, 1}, 0, {}, {}};
-                 auto mat = [&](int seed) {
-                   return buffer(mem, bytesOf<float>(n * n, [=](size_t i) { return float((i * 7 + seed) % 13) - 6; }));
-                 };
-                 const uint64_t a = mat(1), b = mat(2), c = mat(3);
-                 l.args = {arg(n), arg(n), arg(n), arg(1.5f), arg(a), arg(b), arg(0.5f), arg(c)};
-                 l.outputs = {{c, n * n * 4}};
-                 return l;
-               }});
-  v.push_back({"reduction", kWl + "reduction/reduction.ptx", [](func::GlobalMemory& mem) {
-                 const uint32_t n = 1000;
-                 Launch l{"reduce_sum", {4, 1, 1}, {128, 1, 1}, 128 * 4, {}, {}};
-                 const uint64_t in = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 17) * 0.25f; }));
-                 const uint64_t out = buffer(mem, std::vector<uint8_t>(16, 0));
-                 l.args = {arg(in), arg(out), arg(n)};
-                 l.outputs = {{out, 16}};
-                 return l;
-               }});
-  v.push_back({"histogram", kWl + "histogram/histogram.ptx", [](func::GlobalMemory& mem) {
-                 const uint32_t n = 5000;
-                 Launch l{"histogram256", {3, 1, 1}, {128, 1, 1}, 0, {}, {}};
-                 const uint64_t data = buffer(mem, bytesOf<uint8_t>(n, [](size_t i) { return uint8_t(i * i * 31 + i); }));
-                 const uint64_t bins = buffer(mem, std::vector<uint8_t>(256 * 4, 0));
-                 l.args = {arg(data), arg(n), arg(bins)};
-                 l.outputs = {{bins, 256 * 4}};
-                 return l;
-               }});
-  v.push_back({"fib", kWl + "fib/fib.ptx", [](func::GlobalMemory& mem) {
-                 const int count = 80;
-                 Launch l{"fib_kernel", {2, 1, 1}, {64, 1, 1}, 0, {}, {}};
-                 const uint64_t nn = buffer(mem, bytesOf<uint32_t>(count, [](size_t i) { return uint32_t(i % 12); }));
-                 const uint64_t out = buffer(mem, std::vector<uint8_t>(count * 4, 0));
-                 l.args = {arg(nn), arg(out), arg(count)};
-                 l.outputs = {{out, count * 4}};
-                 return l;
-               }});
-  return v;
-}
 
 struct Timed {
   sm::KernelRunResult r;
