@@ -303,6 +303,14 @@ void Sm::dispatch(uint64_t now) {
   }
 }
 
+const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
+  if (ws.timed != d) {
+    ws.timing = opTiming(*d->in, cfg_);
+    ws.timed = d;
+  }
+  return ws.timing;
+}
+
 Stall Sm::warpStall(uint32_t s, uint64_t now) {
   WarpSlot& ws = slots_[s];
   func::BlockStepper& st = *blocks_[ws.block]->stepper;
@@ -319,11 +327,8 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
     ++stats_->gate_stalls;
     return gate_->refusal();
   }
-  uint32_t r[24], w[16];
-  for (unsigned i = 0; i < d->nreads; ++i) r[i] = d->reads[i];
-  for (unsigned i = 0; i < d->nwrites; ++i) w[i] = d->writes[i];
-  if (sb_.hazard(s, r, d->nreads, w, d->nwrites)) return Stall::Scoreboard;
-  if (!opc_->canAllocate(opTiming(*d->in, cfg_).unit)) return Stall::CollectorFull;
+  if (sb_.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) return Stall::Scoreboard;
+  if (!opc_->canAllocate(timingOf(ws, d).unit)) return Stall::CollectorFull;
   return Stall::None;
 }
 
@@ -344,12 +349,12 @@ void Sm::issue(uint64_t now) {
       ts.warp = p.warp < 0 ? -1 : p.warp;
       ts.stall = static_cast<uint32_t>(p.warp < 0 ? p.stall : Stall::None);
       if (p.warp >= 0) {
-        const WarpSlot& ws = slots_[static_cast<uint32_t>(p.warp)];
+        WarpSlot& ws = slots_[static_cast<uint32_t>(p.warp)];
         const func::BlockStepper& st = *blocks_[ws.block]->stepper;
         const func::DInstr* d = st.peek(ws.local);
         ts.pc = st.peekPc(ws.local);
         ts.op = static_cast<uint32_t>(d->in->op);
-        ts.unit = static_cast<uint32_t>(opTiming(*d->in, cfg_).unit);
+        ts.unit = static_cast<uint32_t>(timingOf(ws, d).unit);
       }
     }
     if (p.warp < 0) {
@@ -367,7 +372,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   WarpSlot& ws = slots_[s];
   func::BlockStepper& st = *blocks_[ws.block]->stepper;
   const func::DInstr* d = st.peek(ws.local);
-  const OpTiming t = opTiming(*d->in, cfg_);
+  const OpTiming t = timingOf(ws, d);
   func::StepInfo info;
   st.setClock(now);  // %clock64 reads the SM cycle at issue
   st.step(ws.local, info);

@@ -178,6 +178,10 @@ class Sm {
     uint32_t ib_valid = 0, ib_pending = 0;
     uint64_t ib_ready_at = 0;
     uint32_t inflight = 0, mem_pending = 0;
+    // The timing of the instruction the warp issues next, computed once per
+    // instruction rather than once per cycle the warp waits.
+    const func::DInstr* timed = nullptr;
+    OpTiming timing;
   };
   struct Inflight {
     uint32_t slot = 0, pc = 0;
@@ -193,6 +197,7 @@ class Sm {
   void issue(uint64_t now);
   void fetch(uint64_t now);
   Stall warpStall(uint32_t slot, uint64_t now);
+  const OpTiming& timingOf(WarpSlot& ws, const func::DInstr* d);
   void issueWarp(uint32_t slot, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
   uint32_t allocInflight();

@@ -8,12 +8,7 @@ namespace rfsim::sm {
 
 bool Scoreboard::hazard(uint32_t warp, const uint32_t* reads, uint32_t nreads, const uint32_t* writes,
                         uint32_t nwrites) const {
-  const auto& r = reserved_[warp];
-  for (uint32_t i = 0; i < nreads; ++i)
-    if (tracked(reads[i]) && r.test(reads[i])) return true;
-  for (uint32_t i = 0; i < nwrites; ++i)
-    if (tracked(writes[i]) && r.test(writes[i])) return true;
-  return false;
+  return hazardOf(warp, reads, nreads, writes, nwrites);
 }
 
 void Scoreboard::reserve(uint32_t warp, const uint32_t* writes, uint32_t nwrites, bool long_latency) {

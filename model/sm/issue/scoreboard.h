@@ -24,6 +24,17 @@ class Scoreboard {
   // True when any read is reserved (RAW) or any write is reserved (WAW).
   bool hazard(uint32_t warp, const uint32_t* reads, uint32_t nreads, const uint32_t* writes,
               uint32_t nwrites) const;
+  // The same over any integer register list (the decoded instruction's
+  // uint16_t reads/writes), without copying it.
+  template <class R>
+  bool hazardOf(uint32_t warp, const R* reads, uint32_t nreads, const R* writes, uint32_t nwrites) const {
+    const auto& r = reserved_[warp];
+    for (uint32_t i = 0; i < nreads; ++i)
+      if (tracked(reads[i]) && r.test(reads[i])) return true;
+    for (uint32_t i = 0; i < nwrites; ++i)
+      if (tracked(writes[i]) && r.test(writes[i])) return true;
+    return false;
+  }
   bool reserved(uint32_t warp, uint32_t reg) const { return tracked(reg) && reserved_[warp].test(reg); }
 
   // At issue: reserve the destinations; a long-latency op also counts one
