@@ -14,7 +14,11 @@
 #include "common/results_dir.h"
 #include "config/config_io.h"
 #include "backend/backend.h"
+#include "mech/cars/rename_index_path.h"
+#include "mech/cars/rename_lockstep.h"
+#include "mech/cars/rename_waves.h"
 #include "runtime/runtime.h"
+#include "sm/core/sm.h"
 #include "sm/core/sm_trace.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
@@ -153,6 +157,29 @@ int runWorkloads(const RunOptions& o) {
     if (!o.trace_window.empty()) sm::SmTrace::parseWindow(o.trace_window, first, last);
     trace = std::make_unique<sm::SmTrace>(o.trace_vcd, cfg.sm.num_schedulers, first, last);
   }
+  // --rtl: the CARS rename unit, Verilated RTL and C++ reference in
+  // lockstep, in the register-index translation path of the SM (one unit for
+  // the whole run, clocked every SM cycle: its cycles are the trace cycles).
+  std::unique_ptr<cars::RenameIndexPath> index_path;
+  std::filesystem::path rename_vcd;
+  if (o.rtl) {
+    if (!o.timing) throw Error("--rtl with --workload needs --timing: the rename unit sits in the SM's index path");
+    config::GpuConfig rcfg = cfg;
+    rcfg.cars.rtl = true;
+    index_path = std::make_unique<cars::RenameIndexPath>(cars::RenameIndexPath::unitFor(rcfg), nullptr, &root);
+    if (trace) {
+      auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
+      std::filesystem::path vcd = trace->vcdPath();
+      vcd.replace_extension(".rename.vcd");
+      const uint64_t count = trace->last() - trace->first() == UINT64_MAX ? UINT64_MAX - trace->first()
+                                                                            : trace->last() - trace->first() + 1;
+      ls.rtl().traceTo(vcd, trace->first(), count);
+      rename_vcd = vcd;
+      std::filesystem::path gtkw = vcd;
+      gtkw.replace_extension(".gtkw");
+      writeFileAtomic(gtkw, gtkwSaveFile(cars::renameWaveView(ls.params(), vcd.string(), trace->first())));
+    }
+  }
   int failed = 0;
   if (!o.quiet && o.timing)
     std::cout << fmt::format("{:<18} {:>6} {:>12}  {}\n", "workload", "check", "SM cycles", "IPC, host time, speed, detail");
@@ -171,6 +198,11 @@ int runWorkloads(const RunOptions& o) {
       dopt.timing = o.timing;
       dopt.gpu = &cfg;
       dopt.trace = trace.get();
+      if (index_path)
+        dopt.sm_setup = [p = index_path.get()](sm::Sm& sm, uint32_t /*sm_id*/) {
+          sm.setRegAllocator(p);
+          sm.collector().setTranslator(p);
+        };
       if (o.timing && o.virtual_regs) throw Error("--timing runs the machine program; it cannot be combined with --virtual-regs");
       rt::Device dev(dopt);
       dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
@@ -239,6 +271,18 @@ int runWorkloads(const RunOptions& o) {
       std::cout << fmt::format("SM trace: {} ({} cycles of {} recorded, {} issues) and {}\n", trace->vcdPath().string(),
                                trace->recordedCycles(), trace->cycle(), trace->issuesRecorded(),
                                trace->gtkwPath().string());
+  }
+  if (index_path) {
+    auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
+    ls.rtl().closeTrace();
+    if (!o.quiet)
+      std::cout << fmt::format("rename unit in the index path (--rtl): {} cycles, {} renames, {} evaluations "
+                               "compared RTL vs reference, 0 mismatches\n",
+                               index_path->stats().cycles.get(), index_path->stats().renames.get(),
+                               ls.comparisons());
+    if (!o.quiet && !rename_vcd.empty())
+      std::cout << fmt::format("rename unit trace (same cycles as the SM trace): {} and {}\n", rename_vcd.string(),
+                               std::filesystem::path(rename_vcd).replace_extension(".gtkw").string());
   }
   dir.writeFile("stats.json", stats::toJson(root).dump(2) + "\n");
   dir.writeFile("checks.json", checks.dump(2) + "\n");

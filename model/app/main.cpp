@@ -35,7 +35,10 @@ int sc_main(int argc, char* argv[]) {
                                             "rename unit, RTL and C++ reference in lockstep");
   addConfigOptions(run_cmd, run.config);
   addOutputOptions(run_cmd, run.output, "run");
-  auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl, "co-simulate the Verilated RTL (default: cars.rtl)");
+  auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl,
+                                   "co-simulate the Verilated RTL (default: cars.rtl); with --workload --timing: "
+                                   "the CARS rename unit, RTL and reference in lockstep, in the SM's "
+                                   "register-index path");
   run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
   auto* trace_opt = run_cmd->add_option(
       "--trace", run.trace_vcd,

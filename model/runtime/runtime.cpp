@@ -94,6 +94,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     sm::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr,
                             sm::KernelRunner::Mode::SystemC);
     runner.sm().setTrace(impl_->options.trace);
+    if (impl_->options.sm_setup) impl_->options.sm_setup(runner.sm(), 0);
     const sm::KernelRunResult r = runner.run();
     s.cycles = r.cycles;
     s.host_seconds = r.host_seconds;

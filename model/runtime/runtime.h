@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct GpuConfig;
 }
 namespace rfsim::sm {
 class SmTrace;
+class Sm;
 }
 
 namespace rfsim::rt {
@@ -83,6 +85,11 @@ struct DeviceOptions {
   // launch records into, one after the other; not owned, must outlive the
   // device; nullptr = none.
   sm::SmTrace* trace = nullptr;
+  // Timing runs: called for every SM of every launch after the SM is built
+  // and before its first block, to install what the run puts in the SM's
+  // extension points (sm/core/hooks.h; e.g. the rename unit in the index
+  // path with --rtl). What it installs must outlive the launch.
+  std::function<void(sm::Sm& sm, uint32_t sm_id)> sm_setup;
 };
 
 class Device {

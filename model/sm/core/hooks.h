@@ -39,6 +39,15 @@ class WarpRegAllocator {
   virtual bool allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t regs_per_thread,
                         uint32_t& base) = 0;
   virtual void release(uint32_t warp_slot) = 0;
+  // May warp `warp_slot` issue yet? A unit that writes the warp's base into
+  // hardware state (the rename unit of the index path, one launch operation
+  // per cycle) may need cycles after allocate. A warp refused here stalls as
+  // Scoreboard (its registers are not usable yet) and counts one warp-cycle
+  // in SmStats::regalloc_stalls.
+  virtual bool ready(uint32_t warp_slot) const {
+    (void)warp_slot;
+    return true;
+  }
 };
 
 // Baseline: each warp slot owns the contiguous rows [slot * regs_per_thread,

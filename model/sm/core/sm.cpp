@@ -84,6 +84,8 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
       ADD_STAT(blocks_launched, stats::unit::Count, "thread blocks launched"),
       ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired"),
+      ADD_STAT(regalloc_stalls, stats::unit::Count,
+               "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),
       ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))"),
       ADD_STAT(warp_instrs_by_role, stats::unit::Count,
                "warp instructions issued per warp role (extension point (e))", kMaxWarpRoles) {}
@@ -229,6 +231,7 @@ void Sm::tick(uint64_t now) {
   opc_->cycle(now);
   issue(now);
   fetch(now);
+  opc_->endCycle(now);
   if (tracing_) traceEnd();
   else if (trace_) trace_->skip();
   if (stats_->warp_instrs.get() + stats_->blocks_retired.get() != before || wb_done_ != done_before ||
@@ -323,6 +326,10 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
   }
   if (ws.ib_valid == 0) return Stall::IbufferEmpty;
   const func::DInstr* d = st.peek(ws.local);
+  if (!alloc_->ready(s)) {
+    ++stats_->regalloc_stalls;
+    return Stall::Scoreboard;
+  }
   if (gate_ && !gate_->mayIssue(s, *d, now)) {
     ++stats_->gate_stalls;
     return gate_->refusal();

@@ -20,6 +20,10 @@ class RegTranslator {
   // Physical row of register `reg` of warp `warp`. Not const: a renaming unit
   // or an RTL wrapper may keep state or count accesses.
   virtual uint32_t translate(uint32_t warp, uint32_t reg) = 0;
+  // The end of an SM cycle (after every stage ran): a clocked unit in the
+  // translation path (a Verilated rename unit) takes its clock edge here.
+  // Called through OperandCollector::endCycle, not for the baseline.
+  virtual void endCycle(uint64_t now) { (void)now; }
 };
 
 // Baseline: each warp's registers are one contiguous block starting at the

@@ -109,6 +109,11 @@ class OperandCollector {
 
   // One cycle of the arbiter and the banks.
   void cycle(uint64_t now);
+  // The end of SM cycle `now`: clocks an installed translator
+  // (RegTranslator::endCycle); nothing for the baseline.
+  void endCycle(uint64_t now) {
+    if (translator_ != base_translator_.get()) translator_->endCycle(now);
+  }
 
   // Dispatch: the oldest instruction for `unit` whose operands are all read.
   // peekReady() leaves it in its collector (the unit may be busy);
