@@ -234,6 +234,40 @@ TEST_CASE("two source operands in one register bank cost a cycle", "[sm]") {
   CHECK(stat(b, "bank_conflicts") >= n);
 }
 
+// ubench_regbank: 8 FMA chains keep one warp issue-bound; in a register file
+// of one bank with one read port an FMA takes a cycle per distinct source
+// register, with 4 read ports one cycle (write port: 1 register per cycle,
+// so an fp64 result pair takes 2). The loop's other instructions add the same
+// per-FMA overhead to every variant: measured on the conflict-free run.
+TEST_CASE("ubench_regbank: one bank serialises an FMA's distinct source registers", "[sm]") {
+  const std::string ptx = kWl + "ubench_regbank/ubench_regbank.ptx";
+  const int iters = 4, fmas = iters * 16 * 8;
+  auto perFma = [&](const char* kernel, unsigned bytes, uint32_t banks, uint32_t ports) {
+    config::GpuConfig cfg;
+    cfg.regfile.num_banks = banks;
+    cfg.regfile.read_ports_per_bank = ports;
+    Loaded ld(ptx, kernel);
+    const uint64_t in = buffer(ld.mem, std::vector<uint8_t>(24 * 32 * bytes, 0));
+    const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(32 * bytes, 0));
+    const uint64_t clk = buffer(ld.mem, std::vector<uint8_t>(32 * 8, 0));
+    Launch l{kernel, {1, 1, 1}, {32, 1, 1}, 0, {arg(in), arg(out), arg(clk), arg(iters)}, {{clk, 32 * 8}}};
+    const Timed t = runTimed(ld, l, cfg, ld.tree_regs);
+    uint64_t lane0 = 0;
+    std::memcpy(&lane0, t.out[0].data(), 8);
+    return double(lane0) / fmas;
+  };
+  const double base = perFma("regbank_same", 4, 1, 1);  // one register: no conflict
+  const double overhead = base - 1.0;
+  INFO("one-register chain: " << base << " cycles per FMA");
+  CHECK(overhead >= 0.0);
+  CHECK(overhead < 0.6);  // the loop (about 27 cycles per pass) and the clock reads
+  CHECK(perFma("regbank_pair", 4, 1, 1) == Approx(2.0 + overhead).margin(0.02));
+  CHECK(perFma("regbank_distinct", 4, 1, 1) == Approx(3.0 + overhead).margin(0.02));
+  CHECK(perFma("regbank_fp64", 8, 1, 1) == Approx(6.0 + overhead).margin(0.02));
+  CHECK(perFma("regbank_distinct", 4, 1, 4) == Approx(base).margin(0.02));
+  CHECK(perFma("regbank_fp64", 8, 1, 4) == Approx(2.0 + overhead).margin(0.02));  // the write port
+}
+
 TEST_CASE("independent adds from 4 warps issue back to back", "[sm]") {
   config::GpuConfig cfg = microConfig();
   cfg.pipeline.bank_swizzle = true;  // the warps' registers in different banks

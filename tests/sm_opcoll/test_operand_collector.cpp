@@ -168,13 +168,22 @@ TEST_CASE("oc: write-port contention", "[oc]") {
   CHECK(oc.requestWrite(0, 17));
   // All or nothing: R1 and R33 share bank 1 with R17 booked already.
   const uint16_t pair[2] = {2, 33};
-  CHECK_FALSE(oc.requestWrites(0, pair, 2));
+  CHECK(oc.requestWrites(0, pair, 2) == 0);
   CHECK(oc.stats().write_port_conflicts == 2);
   CHECK(oc.stats().bank_writes[2] == 1);  // the refused pair booked nothing
   oc.cycle(1);
-  CHECK(oc.requestWrites(0, pair, 2));
+  CHECK(oc.requestWrites(0, pair, 2) == 2);
   CHECK(oc.stats().totalWrites() == 5);
   CHECK(oc.stats().bank_writes[1] == 3);
+  oc.cycle(2);
+  // A pair that alone needs two writes in bank 3 (one port) can never be
+  // written whole: one register per cycle, in order.
+  const uint16_t same_bank[2] = {3, 19};
+  CHECK(oc.requestWrites(0, same_bank, 2) == 1);
+  CHECK(oc.requestWrites(0, same_bank + 1, 1) == 0);  // bank 3's port is taken this cycle
+  oc.cycle(3);
+  CHECK(oc.requestWrites(0, same_bank + 1, 1) == 1);
+  CHECK(oc.stats().bank_writes[3] == 2);
 
   auto c = cfg16();
   c.write_ports_per_bank = 2;

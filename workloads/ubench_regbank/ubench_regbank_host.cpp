@@ -1,7 +1,7 @@
 // Register-bank microbenchmark (see ubench_regbank.cu). The check verifies
-// each lane's sum of the eight streams' last FMA results (bit-exact: the host
-// repeats the same fma and the same summation order) and that the %clock64
-// deltas are positive. Which banks the distinct operands fall into is decided
+// each lane's sum of the eight chains' final values (bit-exact: the host
+// repeats the same fma sequence and the same summation order) and that the
+// %clock64 deltas are positive. Which banks the distinct operands fall into is decided
 // by the back end's register allocation, not by the source; `rfsim backend
 // --workload ubench_regbank` shows the allocation.
 #include <cmath>
@@ -20,11 +20,13 @@ bool runVariant(rt::Device& dev, const std::string& kernel, int srcs, int iters,
   DeviceBuffer d_in(dev, in), d_out(dev, kWarp * sizeof(T)), d_clk(dev, kWarp * 8);
   dev.launch(kernel, {1}, {kWarp}, rt::KernelArgs().ptr(d_in.addr()).ptr(d_out.addr()).ptr(d_clk.addr()).i32(iters));
   std::vector<T> ref(kWarp);
+  const int steps = (iters + 1) * kUnroll;  // FMAs per chain: a warm-up pass, then `iters` timed ones
   for (uint32_t l = 0; l < kWarp; ++l) {
     T sum = 0;
     for (int j = 0; j < 8; ++j) {
       const T a = in[(3 * j) * 32 + l], b = in[(3 * j + 1) * 32 + l], c = in[(3 * j + 2) * 32 + l];
-      const T d = srcs == 3 ? std::fma(a, b, c) : srcs == 2 ? std::fma(a, a, c) : std::fma(a, a, a);
+      T d = srcs == 1 ? T(-0.5) * std::fabs(c) : c;
+      for (int k = 0; k < steps; ++k) d = srcs == 3 ? std::fma(a, b, d) : srcs == 2 ? std::fma(a, a, d) : std::fma(d, d, d);
       sum += d;
     }
     ref[l] = sum;
@@ -58,7 +60,7 @@ Check runRegbank(rt::Device& dev, Size size) {
   for (auto& v : in_f) v = rng.uniform(-2.0f, 2.0f);
   for (auto& v : in_d) v = static_cast<double>(rng.uniform(-2.0f, 2.0f)) + static_cast<double>(rng.next32()) * 0x1p-55;
   std::string detail =
-      "8 independent FMA streams, one warp, last results summed per lane, exact; %clock64 deltas (functional model: "
+      "8 independent FMA accumulator chains, one warp, final values summed per lane, exact; %clock64 deltas (functional model: "
       "warp instructions, not cycles)";
   Check fail;
   const bool ok = runVariant<float>(dev, "regbank_distinct", 3, iters, in_f, detail, fail) &&
@@ -75,8 +77,8 @@ Check runRegbank(rt::Device& dev, Size size) {
 }  // namespace
 
 RFSIM_WORKLOAD("ubench_regbank",
-               "microbenchmark: independent 3-source FMAs reading 3, 2 or 1 distinct registers (register-bank "
-               "conflicts), timed with %clock64",
+               "microbenchmark: 8 FMA chains reading 3, 2 or 1 distinct registers (register-bank conflicts; "
+               "run under regfile.num_banks 1 / read_ports_per_bank 4 to isolate them), timed with %clock64",
                "workloads/ubench_regbank/ubench_regbank.ptx", {"ubench"}, runRegbank);
 
 }  // namespace rfsim::workloads

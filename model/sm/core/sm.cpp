@@ -253,11 +253,15 @@ void Sm::writeback(uint64_t now) {
     if (f.writes) {
       uint16_t regs[16];
       const unsigned k = bankRegs(f.d->writes.data(), f.d->nwrites, regs, 16);
-      if (k && !opc_->requestWrites(f.slot, regs, k)) {
-        ++stats_->writeback_retries;
-        RFSIM_SM_TRACE_EV(f.slot, "writeback refused (write port) tag {} pc {}", tag, f.pc);
-        wb_queue_.push_back(tag);
-        continue;
+      if (f.written < k) {
+        f.written = static_cast<uint8_t>(f.written + opc_->requestWrites(f.slot, regs + f.written, k - f.written));
+        if (f.written < k) {
+          ++stats_->writeback_retries;
+          RFSIM_SM_TRACE_EV(f.slot, "writeback refused (write port) tag {} pc {} ({} of {} written)", tag, f.pc,
+                            f.written, k);
+          wb_queue_.push_back(tag);
+          continue;
+        }
       }
       uint32_t w32[16];
       for (unsigned j = 0; j < f.d->nwrites; ++j) w32[j] = f.d->writes[j];
@@ -426,6 +430,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   f.writes = !control && d->nwrites > 0;
   f.long_latency = long_latency && f.writes;
   f.mem = mem;
+  f.written = 0;
   ++ws.inflight;
   if (mem) ++ws.mem_pending;
   if (f.writes) {

@@ -190,6 +190,7 @@ class Sm {
     UnitType unit = UnitType::SP;
     uint32_t exec_latency = 1, ii = 1;
     bool writes = false, long_latency = false, mem = false;
+    uint8_t written = 0;  // destination registers already written back (a write split over cycles)
   };
 
   void writeback(uint64_t now);

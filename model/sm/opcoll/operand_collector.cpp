@@ -245,36 +245,44 @@ void OperandCollector::release(unsigned c) {
 
 unsigned OperandCollector::busyCollectors() const { return busy_count_; }
 
-bool OperandCollector::requestWrite(uint32_t warp, uint16_t reg) { return requestWrites(warp, &reg, 1); }
+bool OperandCollector::requestWrite(uint32_t warp, uint16_t reg) { return requestWrites(warp, &reg, 1) == 1; }
 
-bool OperandCollector::requestWrites(uint32_t warp, const uint16_t* regs, unsigned n) {
+unsigned OperandCollector::requestWrites(uint32_t warp, const uint16_t* regs, unsigned n) {
   if (n > kMaxSrcOperands)
     check(false, std::to_string(n) + " destination registers; at most " + std::to_string(kMaxSrcOperands));
   std::array<uint32_t, kMaxSrcOperands> row{};
   std::array<uint8_t, kMaxSrcOperands> bank{};
+  std::array<bool, kMaxSrcOperands> dup{};
   std::array<uint8_t, kMaxBanks> need{};
+  bool fits = true, own_excess = false;
   for (unsigned i = 0; i < n; ++i) {
-    bool dup = false;
-    for (unsigned j = 0; j < i && !dup; ++j) dup = regs[j] == regs[i];
-    if (dup) continue;
+    for (unsigned j = 0; j < i && !dup[i]; ++j) dup[i] = regs[j] == regs[i];
+    if (dup[i]) continue;
     uint32_t b = indexFor(warp, regs[i], row[i]);
     bank[i] = static_cast<uint8_t>(b);
-    if (writes_[b] + ++need[b] > cfg_.write_ports_per_bank) {
-      ++stats_.write_port_conflicts;
-      return false;
-    }
+    if (++need[b] > cfg_.write_ports_per_bank) own_excess = true;
+    if (writes_[b] + need[b] > cfg_.write_ports_per_bank) fits = false;
   }
-  for (unsigned i = 0; i < n; ++i) {
-    bool dup = false;
-    for (unsigned j = 0; j < i && !dup; ++j) dup = regs[j] == regs[i];
-    if (dup) continue;
-    unsigned b = bank[i];
+  // All or none; but an instruction that alone needs more writes in one bank
+  // than it has ports (a 64-bit pair in one bank with one write port) could
+  // never be written whole: it writes its registers in order, as many per
+  // cycle as the ports allow, and the caller retries the rest.
+  if (!fits && !own_excess) {
+    ++stats_.write_port_conflicts;
+    return 0;
+  }
+  unsigned done = 0;
+  for (; done < n; ++done) {
+    if (dup[done]) continue;
+    const unsigned b = bank[done];
+    if (writes_[b] >= cfg_.write_ports_per_bank) break;
     ++writes_[b];
     write_banks_ |= bit(b);
     ++stats_.bank_writes[b];
-    level_->write(warp, regs[i], row[i], next_cycle_);
+    level_->write(warp, regs[done], row[done], next_cycle_);
   }
-  return true;
+  if (done < n) ++stats_.write_port_conflicts;
+  return done;
 }
 
 }  // namespace rfsim::sm

@@ -126,8 +126,12 @@ class OperandCollector {
   // False when the bank's write ports are all booked this cycle: the
   // write-back stage retries next cycle.
   bool requestWrite(uint32_t warp, uint16_t reg);
-  // All of an instruction's destination registers, or none of them.
-  bool requestWrites(uint32_t warp, const uint16_t* regs, unsigned n);
+  // An instruction's destination registers: returns how many of them, in
+  // order, were booked. All (n) or none (0: some bank's write ports are
+  // taken this cycle), except when the instruction alone needs more writes
+  // in one bank than it has ports: then the leading registers that fit this
+  // cycle (the caller retries the rest next cycle).
+  unsigned requestWrites(uint32_t warp, const uint16_t* regs, unsigned n);
 
   // Bank of a register of a warp under the current translator and map.
   uint32_t bankOf(uint32_t warp, uint16_t reg);
