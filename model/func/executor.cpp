@@ -232,4 +232,15 @@ void BlockExecutor::deadlock() const {
                           ctaid_.x, ctaid_.y, ctaid_.z, blocked, live, nwarps_ - live, detail));
 }
 
+void BlockExecutor::setStartPc(uint32_t warp, uint32_t pc) {
+  if (warp >= nwarps_) throw Error(fmt::format("setStartPc: warp {} of a block of {} warps", warp, nwarps_));
+  Warp& w = warps_[warp];
+  const DFunction& k = *setup_.kernel;
+  if (w.instrs != 0 || w.stack.size() != 1 || w.frames.size() != 1)
+    throw Error(fmt::format("setStartPc: warp {} of kernel {} has already issued", warp, k.fn->name));
+  if (pc >= k.code.size())
+    throw Error(fmt::format("setStartPc: pc {} is outside kernel {} ({} instructions)", pc, k.fn->name, k.code.size()));
+  w.stack.back().pc = pc;
+}
+
 }  // namespace rfsim::func

@@ -44,6 +44,11 @@ class BlockExecutor {
   void begin(rt::Dim3 ctaid) { resetBlock(ctaid); }
   // Executes the next instruction of a Ready warp: the one body of run().
   void issue(uint32_t warp);
+  // Per-warp start pc (the SM's extension point (e)): before its first
+  // instruction, warp `warp` starts at flat pc `pc` of the kernel instead of
+  // its entry. Throws rfsim::Error once the warp has issued, or for a pc
+  // outside the kernel.
+  void setStartPc(uint32_t warp, uint32_t pc);
   // What %clock/%clock64 read in the next instruction issued: the timing
   // model sets its SM cycle before each issue (run() counts warp
   // instructions instead).

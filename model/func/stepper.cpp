@@ -119,4 +119,12 @@ std::string BlockStepper::describeWarp(uint32_t warp) const {
   return s;
 }
 
+uint32_t BlockStepper::pcOfLabel(const std::string& label) const {
+  const DFunction& k = *exec_.warp(0).frames.front().fn;
+  const auto& blocks = k.fn->blocks;
+  for (size_t i = 0; i < blocks.size() && i < k.block_pc.size(); ++i)
+    if (blocks[i].label == label) return k.block_pc[i];
+  throw Error(fmt::format("kernel {} has no label {}", k.fn->name, label));
+}
+
 }  // namespace rfsim::func

@@ -77,6 +77,11 @@ class BlockStepper {
   uint32_t peekPc(uint32_t warp) const;
   uint32_t peekFunc(uint32_t warp) const;
   uint32_t activeMask(uint32_t warp) const;
+  // Per-warp start pc (BlockExecutor::setStartPc): before the warp's first
+  // step. pcOfLabel gives the flat pc of a label of the kernel (throws
+  // rfsim::Error naming the kernel when there is none).
+  void setStartPc(uint32_t warp, uint32_t pc) { exec_.setStartPc(warp, pc); }
+  uint32_t pcOfLabel(const std::string& label) const;
   // Executes exactly the warp's next instruction. The warp must be Ready.
   // Throws rfsim::Error like Program::launch (bad access, trap, ...).
   void step(uint32_t warp, StepInfo& out);

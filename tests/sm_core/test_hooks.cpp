@@ -251,3 +251,39 @@ TEST_CASE("the warp launch hook sees every warp of every block once and tags rol
   CHECK(rest == 0);
   CHECK(r0 + r1 == tagged.r.warp_instrs);
 }
+
+namespace {
+
+// Starts the odd warps of every block at the kernel's final `ret` (label
+// $L__BB0_3 of saxpy): they do none of the work.
+class SkipOddWarps final : public sm::WarpLaunchHook {
+ public:
+  uint32_t onWarpLaunch(uint32_t, rt::Dim3, uint32_t local) override { return local % 2; }
+  uint32_t startPc(uint32_t, const func::BlockStepper& block, uint32_t local) override {
+    return local % 2 ? block.pcOfLabel("$L__BB0_3") : sm::kEntryPc;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a launch hook starts warps at their own pc", "[sm][hooks]") {
+  const Run plain = run();
+  SkipOddWarps h;
+  const Run skip = run([&](sm::Sm& s) { s.setWarpLaunchHook(&h); });
+  CHECK(skip.r.warp_instrs < plain.r.warp_instrs);
+  REQUIRE(skip.out.size() == 1);
+  std::vector<float> y(4096), y_plain(4096);
+  std::memcpy(y.data(), skip.out[0].data(), y.size() * 4);
+  std::memcpy(y_plain.data(), plain.out[0].data(), y.size() * 4);
+  for (size_t i = 0; i < y.size(); ++i) {
+    const uint32_t local_warp = (i % 1024) % 256 / 32;  // 4 blocks of 256 threads, grid stride 1024
+    const float y0 = float(i % 7) - 3;
+    INFO("element " << i);
+    if (local_warp % 2)
+      REQUIRE(y[i] == y0);  // that warp started at the ret
+    else
+      REQUIRE(y[i] == y_plain[i]);
+  }
+  // Odd warps (role 1) issue one instruction each: the ret.
+  CHECK(skip.stats.at("root.sm0.warp_instrs_by_role").at(1).get<uint64_t>() == 4 * 4);
+}

@@ -268,6 +268,31 @@ TEST_CASE("ubench_regbank: one bank serialises an FMA's distinct source register
   CHECK(perFma("regbank_fp64", 8, 1, 4) == Approx(2.0 + overhead).margin(0.02));  // the write port
 }
 
+// pipeline.dual_issue: one warp's independent fp32 and int adds, alternating,
+// issue two per cycle; two fp32 adds (same unit type) never pair.
+TEST_CASE("dual issue pairs a warp's next instruction for another unit type", "[sm]") {
+  const unsigned n = 64;  // pairs
+  auto body = [&](bool mixed) {
+    std::string s = "  mov.u32 %R2, 1;\n  mov.u32 %R3, 2;\n  mov.u32 %R11, 3;\n  mov.u32 %R12, 4;\n";
+    for (unsigned i = 0; i < n; ++i) {
+      s += fmt::format("  add.f32 %R{}, %R2, %R3;\n", 20 + i % 8);
+      s += mixed ? fmt::format("  add.u32 %R{}, %R11, %R12;\n", 40 + i % 8)
+                 : fmt::format("  add.f32 %R{}, %R11, %R12;\n", 40 + i % 8);
+    }
+    return s + "  st.global.u32 [%RD8], %R47;\n";
+  };
+  config::GpuConfig single = microConfig(), dual = microConfig();
+  dual.pipeline.dual_issue = true;
+  const Timed a = runMicro(body(true), single), b = runMicro(body(true), dual);
+  INFO("single issue " << a.r.cycles << " cycles, dual " << b.r.cycles);
+  CHECK(stat(a, "dual_issues") == 0);
+  CHECK(stat(b, "dual_issues") >= n - 2);
+  CHECK(b.r.cycles + n - 8 <= a.r.cycles);  // about one cycle saved per pair
+  CHECK(b.out == a.out);
+  const Timed c = runMicro(body(false), dual);
+  CHECK(stat(c, "dual_issues") <= 2);  // only around the movs and the store
+}
+
 TEST_CASE("independent adds from 4 warps issue back to back", "[sm]") {
   config::GpuConfig cfg = microConfig();
   cfg.pipeline.bank_swizzle = true;  // the warps' registers in different banks

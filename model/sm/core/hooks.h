@@ -95,14 +95,21 @@ class OpenIssueGate final : public IssueGate {
 // trace (Sm::setTraceSlot) and dumpState, and SmStats::warp_instrs_by_role
 // counts issued warp instructions per role (roles >= kMaxWarpRoles count in
 // the last entry). onWarpExit is called when the slot is freed.
-// Per-warp start PCs are not supported yet: BlockStepper starts every warp
-// at the kernel's entry (func/stepper.h has no per-warp pc setter).
+// startPc, called right after onWarpLaunch, may start the warp somewhere other
+// than the kernel's entry (R2D2-style per-warp roles running different code):
+// a flat pc of the kernel, e.g. `stepper.pcOfLabel("$L__BB0_3")`; kEntryPc =
+// the entry. The stepper checks the pc (func::BlockExecutor::setStartPc).
 inline constexpr uint32_t kMaxWarpRoles = 8;
+inline constexpr uint32_t kEntryPc = UINT32_MAX;
 
 class WarpLaunchHook {
  public:
   virtual ~WarpLaunchHook() = default;
   virtual uint32_t onWarpLaunch(uint32_t warp_slot, rt::Dim3 ctaid, uint32_t local_warp) = 0;
+  virtual uint32_t startPc(uint32_t warp_slot, const func::BlockStepper& block, uint32_t local_warp) {
+    (void)warp_slot, (void)block, (void)local_warp;
+    return kEntryPc;
+  }
   virtual void onWarpExit(uint32_t warp_slot) { (void)warp_slot; }
 };
 

@@ -84,6 +84,7 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
       ADD_STAT(blocks_launched, stats::unit::Count, "thread blocks launched"),
       ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired"),
+      ADD_STAT(dual_issues, stats::unit::Count, "second instructions issued by a scheduler in one cycle (dual issue)"),
       ADD_STAT(regalloc_stalls, stats::unit::Count,
                "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),
       ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))"),
@@ -194,7 +195,11 @@ void Sm::launch(rt::Dim3 ctaid) {
     b->slots.push_back(s);
     sb_.clear(s);
     opc_->baseTranslator().setBase(s, bases[w]);
-    if (launch_hook_) ws.role = launch_hook_->onWarpLaunch(s, b->stepper->ctaid(), w);
+    if (launch_hook_) {
+      ws.role = launch_hook_->onWarpLaunch(s, b->stepper->ctaid(), w);
+      const uint32_t pc = launch_hook_->startPc(s, *b->stepper, w);
+      if (pc != kEntryPc) b->stepper->setStartPc(w, pc);
+    }
     scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->addWarp(s, age_++);
   }
   b->live = nw;
@@ -375,7 +380,20 @@ void Sm::issue(uint64_t now) {
     }
     ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(Stall::None)];
     ++stats_->issued_cycles;
-    issueWarp(static_cast<uint32_t>(p.warp), now);
+    const uint32_t w = static_cast<uint32_t>(p.warp);
+    const UnitType first_unit = timingOf(slots_[w], blocks_[slots_[w].block]->stepper->peek(slots_[w].local)).unit;
+    issueWarp(w, now);
+    // Dual issue (pipeline.dual_issue, GPGPU-Sim's dual_issue_diff_exec_units):
+    // the same warp's next instruction in the same cycle, when it is ready
+    // (the scoreboard sees the first one's destinations) and goes to another
+    // unit type.
+    if (cfg_.pipeline.dual_issue && warpStall(w, now) == Stall::None) {
+      WarpSlot& ws = slots_[w];
+      if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
+        ++stats_->dual_issues;
+        issueWarp(w, now);
+      }
+    }
   }
 }
 

@@ -95,6 +95,7 @@ struct SmStats : stats::Group {
   stats::Scalar mem_accesses, const_accesses, resident_warps_sum, max_warps;
   stats::Formula achieved_occupancy;
   stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes, blocks_launched, blocks_retired;
+  stats::Scalar dual_issues;           // pipeline.dual_issue: second instructions issued in a cycle
   stats::Scalar regalloc_stalls;       // warp-cycles WarpRegAllocator::ready refused
   stats::Scalar gate_stalls;           // warp-cycles refused by the IssueGate
   stats::Vector warp_instrs_by_role;   // kMaxWarpRoles entries (WarpLaunchHook)
