@@ -6,7 +6,9 @@
 # Usage: scripts/gtkwave_screenshot.sh [PNG] [WAVE_DIR]
 #   PNG       output picture (default docs/img/cars_rename_gtkwave.png)
 #   WAVE_DIR  folder holding cars_rename.vcd + cars_rename.gtkw (default: run
-#             build/cars_rename_tb --cycles 2000 --out build/tb-shot first)
+#             build/cars_rename_tb --cycles 2000 --out build/tb-shot first),
+#             or a FILE.vcd with its FILE.gtkw beside it (e.g. the SM trace of
+#             rfsim run --workload X --timing --trace FILE.vcd)
 # Needs Xvfb, gtkwave, xdotool and ImageMagick (import, convert).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,10 +31,16 @@ if [[ -z $wave_dir ]]; then
     { echo "gtkwave_screenshot.sh: error: $build/cars_rename_tb not built" >&2; exit 1; }
   "$build/cars_rename_tb" --cycles 2000 --out "$wave_dir" >/dev/null
 fi
-[[ -d $wave_dir ]] || { echo "gtkwave_screenshot.sh: error: $wave_dir is not a folder" >&2; exit 1; }
-wave_dir=$(cd "$wave_dir" && pwd)  # gtkwave runs in a scratch folder
-vcd=$wave_dir/cars_rename.vcd
-gtkw=$wave_dir/cars_rename.gtkw
+if [[ $wave_dir == *.vcd ]]; then
+  [[ -f $wave_dir ]] || { echo "gtkwave_screenshot.sh: error: $wave_dir not found" >&2; exit 1; }
+  vcd=$(cd "$(dirname "$wave_dir")" && pwd)/$(basename "$wave_dir")  # gtkwave runs in a scratch folder
+  gtkw=${vcd%.vcd}.gtkw
+else
+  [[ -d $wave_dir ]] || { echo "gtkwave_screenshot.sh: error: $wave_dir is not a folder" >&2; exit 1; }
+  wave_dir=$(cd "$wave_dir" && pwd)  # gtkwave runs in a scratch folder
+  vcd=$wave_dir/cars_rename.vcd
+  gtkw=$wave_dir/cars_rename.gtkw
+fi
 for f in "$vcd" "$gtkw"; do
   [[ -f $f ]] || { echo "gtkwave_screenshot.sh: error: $f not found" >&2; exit 1; }
 done

@@ -69,8 +69,10 @@ void SmTrace::header() {
       h += fmt::format("$scope module {} $end\n", v.scope);
       scope = v.scope;
     }
-    h += fmt::format("$var {} {} {} {} [{}:0] $end\n", v.is_signed ? "integer" : "wire", v.width, v.id, v.name,
-                     v.width - 1);
+    // Signed values are wires too (two's complement, shown signed by the
+    // .gtkw): GTKWave names an `integer` var without its [31:0] range, so a
+    // save file naming s0_warp[31:0] would not find it.
+    h += fmt::format("$var wire {} {} {} [{}:0] $end\n", v.width, v.id, v.name, v.width - 1);
   }
   h += "$upscope $end\n$upscope $end\n$enddefinitions $end\n";
   std::fputs(h.c_str(), f_);

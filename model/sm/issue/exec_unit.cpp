@@ -1,5 +1,6 @@
 #include "sm/issue/exec_unit.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "common/error.h"
@@ -7,12 +8,13 @@
 namespace rfsim::sm {
 
 ExecUnit::ExecUnit(uint32_t count, uint32_t capacity)
-    : next_free_(count, 0), slots_(capacity, Slot{0, 0, 0, false}) {
+    : next_free_(count, 0), capacity_(capacity) {
   if (count == 0 || capacity == 0) throw Error("execution unit needs at least one pipeline and one slot");
+  heap_.reserve(capacity);
 }
 
 bool ExecUnit::canAccept(uint64_t now) const {
-  if (in_flight_ >= slots_.size()) return false;
+  if (in_flight_ >= capacity_) return false;
   for (uint64_t f : next_free_)
     if (f <= now) return true;
   return false;
@@ -25,33 +27,24 @@ void ExecUnit::accept(uint64_t tag, uint64_t now, uint32_t latency, uint32_t ii)
       pipe = &f;
       break;
     }
-  if (pipe == nullptr || in_flight_ >= slots_.size()) throw Error("execution unit: accept() while busy");
+  if (pipe == nullptr || in_flight_ >= capacity_) throw Error("execution unit: accept() while busy");
   *pipe = now + (ii == 0 ? 1 : ii);
-  for (Slot& s : slots_)
-    if (!s.busy) {
-      s = Slot{now + latency, seq_++, tag, true};
-      ++in_flight_;
-      return;
-    }
+  heap_.push_back(Slot{now + latency, seq_++, tag});
+  std::push_heap(heap_.begin(), heap_.end(), later);
+  ++in_flight_;
 }
 
 bool ExecUnit::popDone(uint64_t now, uint64_t& tag) {
-  Slot* best = nullptr;
-  for (Slot& s : slots_)
-    if (s.busy && s.done <= now && (best == nullptr || s.done < best->done || (s.done == best->done && s.seq < best->seq)))
-      best = &s;
-  if (best == nullptr) return false;
-  tag = best->tag;
-  best->busy = false;
+  if (heap_.empty() || heap_.front().done > now) return false;
+  tag = heap_.front().tag;
+  std::pop_heap(heap_.begin(), heap_.end(), later);
+  heap_.pop_back();
   --in_flight_;
   return true;
 }
 
 uint64_t ExecUnit::nextDone() const {
-  uint64_t t = std::numeric_limits<uint64_t>::max();
-  for (const Slot& s : slots_)
-    if (s.busy && s.done < t) t = s.done;
-  return t;
+  return heap_.empty() ? std::numeric_limits<uint64_t>::max() : heap_.front().done;
 }
 
 }  // namespace rfsim::sm

@@ -30,14 +30,18 @@ class ExecUnit {
   uint64_t nextDone() const;
 
  private:
+  // In flight: a binary min-heap on (done, seq) over storage reserved at
+  // construction (popDone is called for every unit every cycle: O(1) when
+  // nothing is due, O(log n) per instruction handed out).
   struct Slot {
     uint64_t done;
     uint64_t seq;
     uint64_t tag;
-    bool busy;
   };
+  static bool later(const Slot& a, const Slot& b) { return a.done != b.done ? a.done > b.done : a.seq > b.seq; }
   std::vector<uint64_t> next_free_;  // per pipeline: first cycle it accepts again
-  std::vector<Slot> slots_;
+  std::vector<Slot> heap_;
+  uint32_t capacity_;
   uint32_t in_flight_ = 0;
   uint64_t seq_ = 0;
 };
