@@ -351,6 +351,11 @@ TEST_CASE("the watchdog names the warps stuck at a barrier", "[sm]") {
     CHECK(m.find("deadlock") != std::string::npos);
     CHECK(m.find("warp 0: at barrier") != std::string::npos);
     CHECK(m.find("barrier 1") != std::string::npos);
+    // The state dump, per warp: pc, SIMT stack top, scoreboard, pending memory.
+    CHECK(m.find("SIMT top pc") != std::string::npos);
+    CHECK(m.find("| scoreboard [") != std::string::npos);
+    CHECK(m.find("| pending mem 0") != std::string::npos);
+    CHECK(m.find("warp 1:") != std::string::npos);
   }
 }
 
