@@ -1,0 +1,64 @@
+// The LD/ST unit's L1D path (mem/l1d_memory.h): coalesced line requests,
+// hits, misses with their fill time, requests merged into a pending miss,
+// one line request per cycle, write-evict global stores, write-back local
+// stores, and the local share of L1D accesses.
+#include <catch2/catch.hpp>
+
+#include "config/gpu_config.h"
+#include "mem/l1d_memory.h"
+
+using namespace rfsim;
+
+namespace {
+
+func::MemAccess warpAccess(ptx::Space sp, bool write, uint64_t base, uint64_t stride, uint8_t bytes = 4) {
+  func::MemAccess a;
+  a.space = sp;
+  a.write = write;
+  a.bytes = bytes;
+  a.elems = 1;
+  a.mask = ~0u;
+  for (uint32_t l = 0; l < 32; ++l) a.addr[l] = base + l * stride;
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("L1D path: miss, hit, merged miss, and one line per cycle", "[mem]") {
+  const config::GpuConfig cfg;  // v100: L1D hit 28 cycles
+  const uint64_t next = 193, hit = cfg.l1d.latency;
+  mem::L1dMemory m(cfg, next);
+  const auto load = warpAccess(ptx::Space::Global, false, 0x10000, 4);  // one line, 4 sectors
+  CHECK(m.accessLatency(load, 100) == hit + next);                       // miss: filled at 100 + 221
+  CHECK(m.accessLatency(load, 150) == hit + next - 50);                  // merged into the pending miss
+  CHECK(m.accessLatency(load, 400) == hit);                              // filled: a hit
+  CHECK(m.stats().misses == 1);
+  CHECK(m.stats().hit_reserved == 1);
+  CHECK(m.stats().hits == 1);
+  // Stride 128 B: 32 lines, one request per cycle; the last misses 31 cycles late.
+  const auto strided = warpAccess(ptx::Space::Global, false, 0x100000, 128);
+  CHECK(m.accessLatency(strided, 1000) == 31 + hit + next);
+  CHECK(m.requests()[size_t(mem::AccessKind::GlobalLoad)] == 3 + 32);
+}
+
+TEST_CASE("L1D path: global stores write-evict, local stores allocate", "[mem]") {
+  const config::GpuConfig cfg;
+  const uint64_t next = 193, hit = cfg.l1d.latency;
+  mem::L1dMemory m(cfg, next);
+  const auto gload = warpAccess(ptx::Space::Global, false, 0x20000, 4);
+  const auto gstore = warpAccess(ptx::Space::Global, true, 0x20000, 4);
+  m.accessLatency(gload, 0);
+  CHECK(m.accessLatency(gload, 1000) == hit);
+  CHECK(m.accessLatency(gstore, 1001) == hit);             // posted
+  CHECK(m.accessLatency(gload, 1002) == hit + next);       // the store evicted the sectors
+  // A spill then its fill: write-back allocate, so the fill hits.
+  const auto spill = warpAccess(ptx::Space::Local, true, 0x400, 4);
+  const auto fill = warpAccess(ptx::Space::Local, false, 0x400, 4);
+  CHECK(m.accessLatency(spill, 2000) == hit);
+  CHECK(m.accessLatency(fill, 2001) == hit);
+  CHECK(m.localShare() == Approx(2.0 / 6.0));
+  // Shared memory does not go through the L1D path.
+  const auto sh = warpAccess(ptx::Space::Shared, false, 0, 4);
+  CHECK(m.accessLatency(sh, 3000) == hit);
+  CHECK(m.stats().accesses == 6);
+}
