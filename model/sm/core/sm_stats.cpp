@@ -1,0 +1,70 @@
+// The SM's statistics: names, units and descriptions (sm.h, SmStats).
+#include "sm/core/sm.h"
+
+#include <fmt/format.h>
+
+namespace rfsim::sm {
+
+namespace {
+
+// "s<scheduler>.<reason>" for the stall_cycles vector.
+std::vector<std::string> stallSubnames(uint32_t n) {
+  std::vector<std::string> v;
+  for (uint32_t s = 0; s < n; ++s)
+    for (size_t r = 0; r < static_cast<size_t>(Stall::Count_); ++r)
+      v.push_back(fmt::format("s{}.{}", s, stallName(static_cast<Stall>(r))));
+  return v;
+}
+
+}  // namespace
+
+
+SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks)
+    : Group(parent, name, "one streaming multiprocessor (cycle-level timing)"),
+      ADD_STAT(cycles, stats::unit::Cycle, "cycles ticked"),
+      ADD_STAT(active_cycles, stats::unit::Cycle, "cycles with at least one resident warp"),
+      ADD_STAT(warp_instrs, stats::unit::Count, "warp instructions issued"),
+      ADD_STAT(thread_instrs, stats::unit::Count, "thread instructions issued (active lanes)"),
+      ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per cycle",
+               [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
+      ADD_STAT(stall_cycles, stats::unit::Cycle, "per scheduler: cycles by issue outcome (none = issued)",
+               size_t(num_schedulers) * size_t(Stall::Count_), stallSubnames(num_schedulers)),
+      ADD_STAT(issued_cycles, stats::unit::Cycle, "scheduler-cycles that issued an instruction"),
+      ADD_STAT(rf_reads, stats::unit::Count, "register-file reads per bank", num_banks),
+      ADD_STAT(rf_writes, stats::unit::Count, "register-file writes per bank", num_banks),
+      ADD_STAT(bank_conflicts, stats::unit::Count, "operand reads delayed by a busy bank"),
+      ADD_STAT(write_port_conflicts, stats::unit::Count, "write-port requests refused"),
+      ADD_STAT(writeback_retries, stats::unit::Count, "instruction writebacks retried next cycle"),
+      ADD_STAT(collector_full, stats::unit::Count, "collector allocations that failed"),
+      ADD_STAT(collector_occupancy_sum, stats::unit::Count, "busy collectors summed over cycles"),
+      ADD_STAT(unit_busy, stats::unit::Count, "dispatch attempts refused by a busy execution unit"),
+      ADD_STAT(collector_occupancy, stats::unit::Ratio, "average busy collectors",
+               [this] { return cycles.get() ? double(collector_occupancy_sum.get()) / double(cycles.get()) : 0.0; }),
+      ADD_STAT(divergent_branches, stats::unit::Count, "branches that split a warp"),
+      ADD_STAT(shared_accesses, stats::unit::Count, "shared-memory warp accesses"),
+      ADD_STAT(shared_passes, stats::unit::Count, "shared-memory passes (bank conflict degree summed)"),
+      ADD_STAT(shared_extra_passes, stats::unit::Count, "shared-memory passes beyond one per access"),
+      ADD_STAT(mem_accesses, stats::unit::Count,
+               "warp accesses through the memory interface (global/local/generic, st.param)"),
+      ADD_STAT(const_accesses, stats::unit::Count, "ld.param/ld.const warp accesses (pipeline.const_latency)"),
+      ADD_STAT(resident_warps_sum, stats::unit::Count, "resident warps summed over active cycles"),
+      ADD_STAT(max_warps, stats::unit::Count, "warp slots of the SM"),
+      ADD_STAT(achieved_occupancy, stats::unit::Ratio, "average resident warps / max warps (active cycles)",
+               [this] {
+                 return active_cycles.get() && max_warps.get()
+                            ? double(resident_warps_sum.get()) / double(active_cycles.get()) / double(max_warps.get())
+                            : 0.0;
+               }),
+      ADD_STAT(l1i_hits, stats::unit::Count, "I-buffer fills whose lines were all in the L1I"),
+      ADD_STAT(l1i_misses, stats::unit::Count, "I-buffer fills that touched a new line"),
+      ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
+      ADD_STAT(blocks_launched, stats::unit::Count, "thread blocks launched"),
+      ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired"),
+      ADD_STAT(dual_issues, stats::unit::Count, "second instructions issued by a scheduler in one cycle (dual issue)"),
+      ADD_STAT(regalloc_stalls, stats::unit::Count,
+               "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),
+      ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))"),
+      ADD_STAT(warp_instrs_by_role, stats::unit::Count,
+               "warp instructions issued per warp role (extension point (e))", kMaxWarpRoles) {}
+
+}  // namespace rfsim::sm
