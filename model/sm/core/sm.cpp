@@ -325,13 +325,17 @@ void Sm::issue(uint64_t now) {
     ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(Stall::None)];
     ++stats_->issued_cycles;
     const uint32_t w = static_cast<uint32_t>(p.warp);
+    if (!cfg_.pipeline.dual_issue) {
+      issueWarp(w, now);
+      continue;
+    }
     const UnitType first_unit = timingOf(slots_[w], blocks_[slots_[w].block]->stepper->peek(slots_[w].local)).unit;
     issueWarp(w, now);
     // Dual issue (pipeline.dual_issue, GPGPU-Sim's dual_issue_diff_exec_units):
     // the same warp's next instruction in the same cycle, when it is ready
     // (the scoreboard sees the first one's destinations) and goes to another
     // unit type.
-    if (cfg_.pipeline.dual_issue && warpStall(w, now) == Stall::None) {
+    if (warpStall(w, now) == Stall::None) {
       WarpSlot& ws = slots_[w];
       if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
         ++stats_->dual_issues;
