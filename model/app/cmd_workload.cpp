@@ -171,9 +171,7 @@ int runWorkloads(const RunOptions& o) {
       auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
       std::filesystem::path vcd = trace->vcdPath();
       vcd.replace_extension(".rename.vcd");
-      const uint64_t count = trace->last() - trace->first() == UINT64_MAX ? UINT64_MAX - trace->first()
-                                                                            : trace->last() - trace->first() + 1;
-      ls.rtl().traceTo(vcd, trace->first(), count);
+      ls.rtl().traceTo(vcd, trace->first(), trace->last() - trace->first() + 1);  // the window is finite
       rename_vcd = vcd;
       std::filesystem::path gtkw = vcd;
       gtkw.replace_extension(".gtkw");

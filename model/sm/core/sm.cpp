@@ -279,7 +279,7 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
   }
   if (ws.ib_valid == 0) return Stall::IbufferEmpty;
   const func::DInstr* d = st.peek(ws.local);
-  if (!alloc_->ready(s)) {
+  if (alloc_ != &base_alloc_ && !alloc_->ready(s)) {  // the baseline is always ready
     ++stats_->regalloc_stalls;
     return Stall::Scoreboard;
   }
