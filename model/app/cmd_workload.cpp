@@ -2,6 +2,7 @@
 // runtime API, checks each against its CPU reference, and reports dynamic
 // instruction counts per opcode and opcode class.
 #include <algorithm>
+#include <functional>
 #include <filesystem>
 #include <iostream>
 
@@ -26,6 +27,33 @@
 namespace rfsim::app {
 
 namespace {
+
+// The counters of several launches' flat statistics, summed: integer values,
+// and arrays / objects of integers element by element. Ratios and rates
+// (real numbers) are per launch and left out; so are text values.
+nlohmann::json sumCounters(const nlohmann::json& launches) {
+  nlohmann::json total = nlohmann::json::object();
+  std::function<void(nlohmann::json&, const nlohmann::json&)> add = [&](nlohmann::json& dst, const nlohmann::json& v) {
+    if (v.is_number_integer()) {
+      dst = (dst.is_number_integer() ? dst.get<uint64_t>() : 0) + v.get<uint64_t>();
+    } else if (v.is_array() || v.is_object()) {
+      if (dst.is_null()) dst = v.is_array() ? nlohmann::json::array() : nlohmann::json::object();
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        if (!it->is_number_integer()) continue;
+        nlohmann::json& d = v.is_array() ? (dst.size() <= size_t(std::distance(v.begin(), it))
+                                                 ? dst.emplace_back(0)
+                                                 : dst[std::distance(v.begin(), it)])
+                                         : dst[it.key()];
+        add(d, *it);
+      }
+    }
+  };
+  for (const auto& l : launches)
+    for (auto it = l.begin(); it != l.end(); ++it)
+      if (it->is_number_integer() || it->is_array() || it->is_object()) add(total[it.key()], *it);
+  total["launches"] = launches.size();
+  return total;
+}
 
 // Opcode classes for the dynamic instruction mix.
 enum class OpClass : uint8_t { Alu, Sfu, Move, Mem, Ctrl, Sync, Count_ };
@@ -149,7 +177,8 @@ int runWorkloads(const RunOptions& o) {
   stats::Group root(nullptr, "sim", "functional execution of CUDA workloads");
   std::vector<std::unique_ptr<WorkloadStats>> per;
   nlohmann::json checks = nlohmann::json::object();
-  nlohmann::json timing = nlohmann::json::object();  // per workload: the SM statistics of each launch
+  // Per workload: the GPU statistics of each launch, and their total.
+  nlohmann::json timing = nlohmann::json::object();
   // One SM trace for the whole run: every launch of every workload, one after the other.
   std::unique_ptr<sm::SmTrace> trace;
   if (!o.trace_vcd.empty()) {
@@ -158,8 +187,9 @@ int runWorkloads(const RunOptions& o) {
     trace = std::make_unique<sm::SmTrace>(o.trace_vcd, cfg.sm.num_schedulers, first, last);
   }
   // --rtl: the CARS rename unit, Verilated RTL and C++ reference in
-  // lockstep, in the register-index translation path of the SM (one unit for
-  // the whole run, clocked every SM cycle: its cycles are the trace cycles).
+  // lockstep, in the register-index translation path of SM 0 (one unit for
+  // the whole run, clocked every cycle SM 0 is ticked: its cycles are the
+  // trace cycles; the other SMs keep the baseline path).
   std::unique_ptr<cars::RenameIndexPath> index_path;
   std::filesystem::path rename_vcd;
   if (o.rtl) {
@@ -197,7 +227,8 @@ int runWorkloads(const RunOptions& o) {
       dopt.gpu = &cfg;
       dopt.trace = trace.get();
       if (index_path)
-        dopt.sm_setup = [p = index_path.get()](sm::Sm& sm, uint32_t /*sm_id*/) {
+        dopt.sm_setup = [p = index_path.get()](sm::Sm& sm, uint32_t sm_id) {
+          if (sm_id != 0) return;  // one unit: SM 0's (the traced SM)
           sm.setRegAllocator(p);
           sm.collector().setTranslator(p);
         };
@@ -206,7 +237,11 @@ int runWorkloads(const RunOptions& o) {
       dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
       check = w->run(dev, size);
       t = dev.totals();
-      for (const std::string& js : dev.timingStats()) timing[w->name].push_back(nlohmann::json::parse(js));
+      if (o.timing) {
+        nlohmann::json launches = nlohmann::json::array();
+        for (const std::string& js : dev.timingStats()) launches.push_back(nlohmann::json::parse(js));
+        timing[w->name] = {{"launches", launches}, {"total", sumCounters(launches)}};
+      }
       if (const backend::CompiledModule* cm = dev.compiled()) {
         for (const auto& f : cm->functions) {
           st.max_regs = std::max<uint64_t>(st.max_regs.get(), f.tree_regs);

@@ -138,7 +138,7 @@ struct PipelineConfig {
     v.integer("const_latency", const_latency, lat, "cycle",
               "ld.param / ld.const: in SASS a constant-bank operand of the consuming instruction");
     v.integer("mem_latency", mem_latency, IntRange{1, 5000}, "cycle",
-              "fixed global/local access latency (until the memory hierarchy exists)");
+              "global/local access latency with sim.memory: fixed (no caches)");
     v.integer("watchdog_cycles", watchdog_cycles, IntRange{1, INT64_MAX}, "cycle",
               "cycles without any instruction issued or retired before the SM reports a deadlock");
   }
@@ -179,6 +179,25 @@ struct CacheConfig {
   }
 };
 
+// The L1 data cache: a CacheConfig plus its MSHRs and write policies
+// (model/mem/cache.h, l1d_memory.h).
+struct L1dConfig : CacheConfig {
+  uint32_t mshr_entries = 512;  // GPGPU-Sim SM7_QV100 gpgpu_cache:dl1 A:512:8
+  uint32_t mshr_merge = 8;
+  std::string global_write = "write_evict";  // Volta: write-through, no allocate, evict on a hit
+  std::string local_write = "write_back";    // spills and stack: write-back, allocate
+
+  template <class V> void visit(V& v) {
+    CacheConfig::visit(v);
+    v.integer("mshr_entries", mshr_entries, IntRange{1, 4096}, "entry", "miss status holding registers (one per line)");
+    v.integer("mshr_merge", mshr_merge, IntRange{1, 64}, "request", "requests one MSHR entry holds, the first included");
+    v.choice("global_write", global_write, Choices{"write_evict", "write_back"},
+             "global stores: write-through without allocation, evicting a hit line; or write-back with allocation");
+    v.choice("local_write", local_write, Choices{"write_evict", "write_back"},
+             "local stores (spills, stack): as global_write");
+  }
+};
+
 struct SharedMemConfig {
   uint32_t size_kb = 96;
   uint32_t num_banks = 32;
@@ -194,10 +213,29 @@ struct SharedMemConfig {
 struct L2Config {
   CacheConfig cache{6144, 24, 128, 120};
   uint32_t num_slices = 64;
+  uint32_t mshr_entries = 192;   // GPGPU-Sim SM7_QV100 gpgpu_cache:dl2 A:192:4, per slice
+  uint32_t mshr_merge = 4;
+  uint32_t bytes_per_cycle = 32;  // one 32-byte sector per slice per cycle
 
   template <class V> void visit(V& v) {
     cache.visit(v);
     v.integer("num_slices", num_slices, IntRange{1, 256}, "slice", "L2 slices (address-hashed)");
+    v.integer("mshr_entries", mshr_entries, IntRange{1, 4096}, "entry", "MSHR entries per slice");
+    v.integer("mshr_merge", mshr_merge, IntRange{1, 64}, "request", "requests one L2 MSHR entry holds");
+    v.integer("bytes_per_cycle", bytes_per_cycle, IntRange{1, 1024}, "byte",
+              "data bandwidth of one slice per core cycle (a request occupies it bytes / this cycles)");
+  }
+};
+
+// The crossbar between the SMs and the L2 slices.
+struct IcntConfig {
+  uint32_t latency = 22;          // one way, core cycles
+  uint32_t bytes_per_cycle = 32;  // per SM port and per slice port, each direction
+
+  template <class V> void visit(V& v) {
+    v.integer("latency", latency, IntRange{0, 2000}, "cycle", "one-way latency of the crossbar, without queueing");
+    v.integer("bytes_per_cycle", bytes_per_cycle, IntRange{1, 1024}, "byte",
+              "bytes an SM port (replies) and a slice port (requests) move per core cycle");
   }
 };
 
@@ -212,6 +250,20 @@ struct DramConfig {
     v.real("clock_mhz", clock_mhz, RealRange{1.0, 20000.0}, "MHz", "DRAM command clock");
     v.integer("bus_bytes", bus_bytes, IntRange{1, 256}, "byte", "bytes per channel per DRAM clock");
     v.integer("latency", latency, IntRange{1, 5000}, "cycle", "unloaded access latency in core cycles");
+  }
+};
+
+// How the simulation runs (not the modelled hardware).
+struct SimConfig {
+  std::string memory = "hierarchy";
+  uint32_t quantum_cycles = 16;
+
+  template <class V> void visit(V& v) {
+    v.choice("memory", memory, Choices{"hierarchy", "fixed"},
+             "global/local memory: the L1D + TLM-2.0 crossbar, L2 slices and DRAM; or a fixed latency "
+             "(pipeline.mem_latency, no caches)");
+    v.integer("quantum_cycles", quantum_cycles, IntRange{1, 100000}, "cycle",
+              "TLM-2.0 global quantum: SMs run this many cycles ahead of SystemC time before they synchronise");
   }
 };
 
@@ -262,11 +314,13 @@ struct GpuConfig {
   // V100 default carve-out of the 128 KiB unified L1: 32 KiB L1D beside 96 KiB
   // shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1 S:4:128:64),
   // 28-cycle hit as measured by Jia et al. 2018.
-  CacheConfig l1d{32, 64, 128, 28};
+  L1dConfig l1d{{32, 64, 128, 28}};
   CacheConfig l1i{128, 16, 128, 1};
   SharedMemConfig shared;
   L2Config l2;
+  IcntConfig icnt;
   DramConfig dram;
+  SimConfig sim;
   CarsConfig cars;
   DemoConfig demo;
 
@@ -280,7 +334,9 @@ struct GpuConfig {
     v.section("l1i", l1i, "L1 instruction cache of one SM");
     v.section("shared", shared, "shared memory of one SM");
     v.section("l2", l2, "L2 cache shared by all SMs");
+    v.section("icnt", icnt, "crossbar between the SMs and the L2 slices");
     v.section("dram", dram, "DRAM");
+    v.section("sim", sim, "simulation settings (not the modelled hardware)");
     v.section("cars", cars, "CARS rename unit");
     v.section("demo", demo, "rename-unit demo traffic");
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "func/stepper.h"
+
 namespace rfsim::mem {
 
 namespace {
@@ -9,24 +11,46 @@ namespace {
 CacheParams l1dParams(const config::GpuConfig& cfg) {
   CacheParams p;
   p.name = "L1D";
-  // A configuration without an L1D (size 0) keeps one line: every access
+  // A configuration without an L1D (size 0) keeps one set: every access
   // still goes through the same path, and the stats show the misses.
   p.size_bytes = std::max<uint64_t>(uint64_t(cfg.l1d.size_kb) * 1024, uint64_t(cfg.l1d.line_bytes) * cfg.l1d.assoc);
   p.assoc = cfg.l1d.assoc;
   p.line_bytes = cfg.l1d.line_bytes;
   p.sector_bytes = 32;  // Volta: 32-byte sectors (Jia et al. 2018)
-  // GPGPU-Sim SM7_QV100 gpgpu_cache:dl1 "A:512:8": 512 MSHR entries, 8
-  // requests merged per entry.
-  p.mshr_entries = 512;
-  p.mshr_max_merge = 8;
+  p.mshr_entries = cfg.l1d.mshr_entries;
+  p.mshr_max_merge = cfg.l1d.mshr_merge;
   return p;
 }
 
+WritePolicy policy(const std::string& s) {
+  return s == "write_back" ? WritePolicy::WriteBack_Allocate : WritePolicy::WriteThrough_NoAllocate;
+}
+
+// Local memory lives above every device allocation: bit 46 set, then
+// 2^34 bytes (512 KiB per lane, CUDA's local-memory limit, x 32 lanes) per
+// warp slot of the chip.
+constexpr uint64_t kLocalPhysBase = 1ull << 46;
+constexpr uint64_t kWarpLocalBytes = 512ull * 1024 * 32;
+constexpr uint32_t kWarpSlotsPerSm = 64;
+
 }  // namespace
+
+L1dMemory::L1dMemory(const config::GpuConfig& cfg, NextLevel& next, uint32_t sm_id)
+    : cfg_(cfg),
+      next_(&next),
+      sm_id_(sm_id),
+      global_wp_(policy(cfg.l1d.global_write)),
+      local_wp_(policy(cfg.l1d.local_write)),
+      coalescer_(CoalescerParams{cfg.l1d.line_bytes, 32}),
+      l1d_(l1dParams(cfg)) {}
 
 L1dMemory::L1dMemory(const config::GpuConfig& cfg, uint64_t next_latency)
     : cfg_(cfg),
-      next_latency_(next_latency),
+      own_next_(std::make_unique<FixedLatencyNextLevel>(next_latency)),
+      next_(own_next_.get()),
+      sm_id_(0),
+      global_wp_(policy(cfg.l1d.global_write)),
+      local_wp_(policy(cfg.l1d.local_write)),
       coalescer_(CoalescerParams{cfg.l1d.line_bytes, 32}),
       l1d_(l1dParams(cfg)) {}
 
@@ -37,56 +61,97 @@ double L1dMemory::localShare() const {
   return s.accesses ? double(local) / double(s.accesses) : 0.0;
 }
 
+uint64_t L1dMemory::localPhysical(uint32_t warp, uint32_t lane, uint64_t addr, uint32_t span) const {
+  const uint64_t off = addr - func::kLocalWindow < func::kWindowSize ? addr - func::kLocalWindow : addr;
+  const uint64_t region = kLocalPhysBase + (uint64_t(sm_id_) * kWarpSlotsPerSm + warp) * kWarpLocalBytes;
+  // Element-interleaved across the warp's lanes: row `off / span` holds
+  // lane 0's element, lane 1's, ... (32 x span bytes).
+  return region + (off / span) * span * 32 + uint64_t(lane) * span + off % span;
+}
+
 void L1dMemory::drainFills(uint64_t now) {
   while (!fills_.empty() && fills_.top().at <= now) {
     const Fill f = fills_.top();
     fills_.pop();
     l1d_.fill(f.line, f.sectors, now);
-    line_ready_.erase(std::remove_if(line_ready_.begin(), line_ready_.end(),
-                                     [&](const auto& e) { return e.first == f.line && e.second <= now; }),
-                      line_ready_.end());
+    auto it = line_ready_.find(f.line);
+    if (it != line_ready_.end() && it->second <= now) line_ready_.erase(it);
   }
 }
 
-uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint64_t now) {
+void L1dMemory::send(const LineRequest& r, uint64_t at, bool write, uint8_t mask, uint64_t line) {
+  MemRequest q;
+  q.line_addr = line;
+  q.sector_mask = mask;
+  q.write = write;
+  q.kind = r.kind;
+  next_->request(q, at);  // posted
+  ++c_.next_writes;
+}
+
+uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) {
   drainFills(now);
-  coalescer_.coalesce(a, reqs_);
+  const func::MemAccess* acc = &a;
+  if (a.space == ptx::Space::Local) {
+    phys_ = a;
+    const uint32_t span = uint32_t(a.bytes) * a.elems;
+    for (uint32_t l = 0; l < 32; ++l)
+      if (a.mask >> l & 1u) phys_.addr[l] = localPhysical(warp, l, a.addr[l], span);
+    acc = &phys_;
+  }
+  coalescer_.coalesce(*acc, reqs_);
   const uint64_t hit = cfg_.l1d.latency;
-  uint64_t latest = hit;
-  for (size_t k = 0; k < reqs_.size(); ++k) {
+  uint64_t latest = now + hit;
+  uint64_t start = std::max(now, port_free_);
+  c_.port_wait_cycles += start - now;
+  for (size_t k = 0; k < reqs_.size(); ++k, ++start) {
     const LineRequest& r = reqs_[k];
-    ++requests_[size_t(r.kind)];
-    const uint64_t start = now + k;  // one line request per cycle
+    ++c_.requests[size_t(r.kind)];
     const bool local = r.kind == AccessKind::LocalLoad || r.kind == AccessKind::LocalStore;
-    const WritePolicy wp = local ? WritePolicy::WriteBack_Allocate : WritePolicy::WriteThrough_NoAllocate;
     // Atomics are performed at the L2: a write-evict store in the L1D.
+    const WritePolicy wp = r.atomic ? WritePolicy::WriteThrough_NoAllocate : local ? local_wp_ : global_wp_;
     const bool write = r.write || r.atomic;
-    AccessResult res = l1d_.access(r.line_addr, r.sector_mask, write, wp, r.kind, ++tag_, start);
-    uint64_t done = start + hit;
+    uint64_t t = start;
+    AccessResult res = l1d_.access(r.line_addr, r.sector_mask, write, wp, r.kind, ++tag_, t);
     if (res.outcome == Outcome::MshrFull) {
-      // Wait for the earliest pending fill, then miss.
-      const uint64_t t = fills_.empty() ? start : std::max(start, fills_.top().at);
+      // Wait for the earliest pending fill, then try again.
+      t = fills_.empty() ? start : std::max(start, fills_.top().at);
+      c_.mshr_wait_cycles += t - start;
       drainFills(t);
       res = l1d_.access(r.line_addr, r.sector_mask, write, wp, r.kind, ++tag_, t);
-      done = t + hit;
-      // Still no room (the line's merge limit): bypass the L1D.
-      if (res.outcome == Outcome::MshrFull && !write) done += next_latency_;
     }
-    if (r.atomic) done += next_latency_;  // the value comes back from the L2
-    if (res.outcome == Outcome::Miss && res.fetch_mask) {
-      const uint64_t at = done + next_latency_;
+    uint64_t done = t + hit;
+    if (res.writeback) {
+      ++c_.writebacks;
+      send(r, done, true, res.writeback_mask, res.writeback_line);
+    }
+    if (r.atomic) {
+      MemRequest q{r.line_addr, r.sector_mask, true, true, r.kind};
+      done = next_->request(q, done);
+      ++c_.next_atomics;
+    } else if (write) {
+      if (res.forward_write || res.outcome == Outcome::MshrFull) send(r, done, true, r.sector_mask, r.line_addr);
+    } else if (res.outcome == Outcome::Miss && res.fetch_mask) {
+      MemRequest q{r.line_addr, res.fetch_mask, false, false, r.kind};
+      const uint64_t at = next_->request(q, done);
+      ++c_.next_reads;
       fills_.push(Fill{at, r.line_addr, res.fetch_mask});
-      line_ready_.emplace_back(r.line_addr, at);
+      uint64_t& ready = line_ready_[r.line_addr];
+      ready = std::max(ready, at);
       done = at;
     } else if (res.outcome == Outcome::HitReserved) {
-      uint64_t at = done;
-      for (const auto& [line, t] : line_ready_)
-        if (line == r.line_addr) at = std::max(at, t);
-      done = at;
+      auto it = line_ready_.find(r.line_addr);
+      if (it != line_ready_.end()) done = std::max(done, it->second);
+    } else if (res.outcome == Outcome::MshrFull) {
+      // Still no room (the line's merge limit): the load bypasses the L1D.
+      MemRequest q{r.line_addr, r.sector_mask, false, false, r.kind};
+      done = next_->request(q, done);
+      ++c_.next_reads;
     }
-    latest = std::max(latest, done - now);
+    latest = std::max(latest, done);
   }
-  return latest;
+  port_free_ = start;
+  return latest - now;
 }
 
 }  // namespace rfsim::mem

@@ -6,7 +6,7 @@
 
 #include "backend/backend.h"
 #include "config/gpu_config.h"
-#include "sm/core/kernel_runner.h"
+#include "gpu/kernel_runner.h"
 #include "stats/stats.h"
 #include "common/error.h"
 #include "func/memory.h"
@@ -89,19 +89,23 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     const func::LaunchSetup setup = prog.setupLaunch(kernel, grid, block, args.values(), dynamic_shared_bytes);
     const backend::FunctionReport* rep = impl_->compiled->find(kernel);
     s.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
-    // Clocked by SystemC (the process's GPU top, sm/core/gpu_top.h): launch
+    // The GPU (gpu/kernel_runner.h): every SM of the configuration, the
+    // memory hierarchy, clocked by SystemC (the process's GPU top): launch
     // after launch in one simulation.
-    sm::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr,
-                            sm::KernelRunner::Mode::SystemC);
-    runner.sm().setTrace(impl_->options.trace);
-    if (impl_->options.sm_setup) impl_->options.sm_setup(runner.sm(), 0);
-    const sm::KernelRunResult r = runner.run();
+    gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr,
+                             gpu::KernelRunner::Mode::SystemC);
+    runner.sm(0).setTrace(impl_->options.trace);
+    if (impl_->options.sm_setup)
+      for (uint32_t i = 0; i < runner.numSms(); ++i) impl_->options.sm_setup(runner.sm(i), i);
+    const gpu::KernelRunResult r = runner.run();
     s.cycles = r.cycles;
     s.host_seconds = r.host_seconds;
     s.blocks = grid.count();
     s.warps = grid.count() * ((block.count() + 31) / 32);
     s.threads = grid.count() * block.count();
-    impl_->timing_stats.push_back(stats::toFlatJson(runner.sm().stats()).dump());
+    nlohmann::json js = stats::toFlatJson(runner.stats());
+    js["kernel"] = kernel;
+    impl_->timing_stats.push_back(js.dump());
   } else {
     s = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
   }

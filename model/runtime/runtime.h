@@ -76,12 +76,12 @@ struct DeviceOptions {
   bool machine = true;
   uint32_t max_regs = 0;          // -maxrregcount for the back end (0: none)
   uint32_t regfile_regs = 65536;  // registers of one SM (launch-bounds register limits)
-  // Timing: run every launch on the SM timing model (model/sm/core, one SM
-  // for now) configured by *gpu, which must outlive the device; the
+  // Timing: run every launch on the GPU timing model (model/gpu: the SMs,
+  // the memory hierarchy) configured by *gpu, which must outlive the device; the
   // functional results are the same, and LaunchStats::cycles is filled.
   bool timing = false;
   const config::GpuConfig* gpu = nullptr;
-  // Timing runs: the waveform trace of the SM (sm/core/sm_trace.h) every
+  // Timing runs: the waveform trace of SM 0 (sm/core/sm_trace.h) every
   // launch records into, one after the other; not owned, must outlive the
   // device; nullptr = none.
   sm::SmTrace* trace = nullptr;

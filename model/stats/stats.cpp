@@ -1,5 +1,7 @@
 #include "stats/stats.h"
 
+#include "common/error.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -76,6 +78,29 @@ const Info* Group::find(const std::string& path) const {
 void Group::resetAll() {
   for (auto* s : stats_) s->reset();
   for (auto* g : children_) g->resetAll();
+}
+
+void accumulate(Group& dst, const Group& src) {
+  const auto mismatch = [&](const std::string& what) {
+    return Error("stats::accumulate: " + dst.name() + " and " + src.name() + " differ (" + what + ")");
+  };
+  if (dst.stats().size() != src.stats().size() || dst.children().size() != src.children().size())
+    throw mismatch("number of statistics or groups");
+  for (size_t i = 0; i < src.stats().size(); ++i) {
+    Info* d = dst.stats()[i];
+    const Info* s = src.stats()[i];
+    if (d->name() != s->name()) throw mismatch(d->name() + " vs " + s->name());
+    if (auto* ds = dynamic_cast<Scalar*>(d)) {
+      const auto* ss = dynamic_cast<const Scalar*>(s);
+      if (!ss) throw mismatch(d->name());
+      *ds += ss->get();
+    } else if (auto* dv = dynamic_cast<Vector*>(d)) {
+      const auto* sv = dynamic_cast<const Vector*>(s);
+      if (!sv || sv->size() != dv->size()) throw mismatch(d->name());
+      for (size_t k = 0; k < dv->size(); ++k) (*dv)[k] += (*sv)[k];
+    }
+  }
+  for (size_t i = 0; i < src.children().size(); ++i) accumulate(*dst.children()[i], *src.children()[i]);
 }
 
 namespace {

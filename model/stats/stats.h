@@ -131,6 +131,13 @@ class Group {
   std::vector<Group*> children_;
 };
 
+// Adds every counter of `src` into the counter of the same name in `dst`
+// (Scalars and Vectors, recursively through child groups; Formulas are
+// computed, not added). Totals over units of the same kind, e.g. the SMs of
+// a GPU. Throws rfsim::Error when the two trees do not have the same
+// statistics in the same order.
+void accumulate(Group& dst, const Group& src);
+
 // JSON printer. Each statistic becomes {"value", "unit", "desc"}; each group an
 // object of its statistics and child groups. A name used twice in one group is
 // a programming error and throws.

@@ -29,15 +29,15 @@ TEST_CASE("L1D path: miss, hit, merged miss, and one line per cycle", "[mem]") {
   const uint64_t next = 193, hit = cfg.l1d.latency;
   mem::L1dMemory m(cfg, next);
   const auto load = warpAccess(ptx::Space::Global, false, 0x10000, 4);  // one line, 4 sectors
-  CHECK(m.accessLatency(load, 100) == hit + next);                       // miss: filled at 100 + 221
-  CHECK(m.accessLatency(load, 150) == hit + next - 50);                  // merged into the pending miss
-  CHECK(m.accessLatency(load, 400) == hit);                              // filled: a hit
+  CHECK(m.accessLatency(load, 0, 100) == hit + next);                       // miss: filled at 100 + 221
+  CHECK(m.accessLatency(load, 0, 150) == hit + next - 50);                  // merged into the pending miss
+  CHECK(m.accessLatency(load, 0, 400) == hit);                              // filled: a hit
   CHECK(m.stats().misses == 1);
   CHECK(m.stats().hit_reserved == 1);
   CHECK(m.stats().hits == 1);
   // Stride 128 B: 32 lines, one request per cycle; the last misses 31 cycles late.
   const auto strided = warpAccess(ptx::Space::Global, false, 0x100000, 128);
-  CHECK(m.accessLatency(strided, 1000) == 31 + hit + next);
+  CHECK(m.accessLatency(strided, 0, 1000) == 31 + hit + next);
   CHECK(m.requests()[size_t(mem::AccessKind::GlobalLoad)] == 3 + 32);
 }
 
@@ -47,18 +47,49 @@ TEST_CASE("L1D path: global stores write-evict, local stores allocate", "[mem]")
   mem::L1dMemory m(cfg, next);
   const auto gload = warpAccess(ptx::Space::Global, false, 0x20000, 4);
   const auto gstore = warpAccess(ptx::Space::Global, true, 0x20000, 4);
-  m.accessLatency(gload, 0);
-  CHECK(m.accessLatency(gload, 1000) == hit);
-  CHECK(m.accessLatency(gstore, 1001) == hit);             // posted
-  CHECK(m.accessLatency(gload, 1002) == hit + next);       // the store evicted the sectors
-  // A spill then its fill: write-back allocate, so the fill hits.
-  const auto spill = warpAccess(ptx::Space::Local, true, 0x400, 4);
-  const auto fill = warpAccess(ptx::Space::Local, false, 0x400, 4);
-  CHECK(m.accessLatency(spill, 2000) == hit);
-  CHECK(m.accessLatency(fill, 2001) == hit);
+  m.accessLatency(gload, 0, 0);
+  CHECK(m.accessLatency(gload, 0, 1000) == hit);
+  CHECK(m.accessLatency(gstore, 0, 1001) == hit);             // posted
+  CHECK(m.accessLatency(gload, 0, 1002) == hit + next);       // the store evicted the sectors
+  // A spill then its fill: write-back allocate, so the fill hits. Every
+  // lane spills to the same local address of its own thread.
+  const auto spill = warpAccess(ptx::Space::Local, true, 0x400, 0);
+  const auto fill = warpAccess(ptx::Space::Local, false, 0x400, 0);
+  CHECK(m.accessLatency(spill, 0, 2000) == hit);
+  CHECK(m.accessLatency(fill, 0, 2001) == hit);
   CHECK(m.localShare() == Approx(2.0 / 6.0));
   // Shared memory does not go through the L1D path.
   const auto sh = warpAccess(ptx::Space::Shared, false, 0, 4);
-  CHECK(m.accessLatency(sh, 3000) == hit);
+  CHECK(m.accessLatency(sh, 0, 3000) == hit);
   CHECK(m.stats().accesses == 6);
+}
+
+TEST_CASE("L1D path: local memory is interleaved per warp, lane by lane", "[mem]") {
+  const config::GpuConfig cfg;
+  mem::L1dMemory m(cfg, 193);
+  // A 4-byte spill of all 32 lanes is one 128-byte line; an 8-byte one two.
+  CHECK(m.localPhysical(0, 1, 0x10, 4) - m.localPhysical(0, 0, 0x10, 4) == 4);
+  CHECK(m.localPhysical(0, 31, 0x10, 4) / 128 == m.localPhysical(0, 0, 0x10, 4) / 128);
+  CHECK(m.localPhysical(0, 0, 0x14, 4) - m.localPhysical(0, 0, 0x10, 4) == 128);
+  CHECK(m.localPhysical(0, 16, 0x10, 8) / 128 == m.localPhysical(0, 0, 0x10, 8) / 128 + 1);
+  // Two warps' same local address are different lines: warp 1's fill of
+  // the address warp 0 spilled misses.
+  const auto spill = warpAccess(ptx::Space::Local, true, 0x40, 0);
+  const auto fill = warpAccess(ptx::Space::Local, false, 0x40, 0);
+  CHECK(m.accessLatency(spill, 0, 100) == cfg.l1d.latency);
+  CHECK(m.accessLatency(fill, 0, 101) == cfg.l1d.latency);        // warp 0: its own spill, a hit
+  CHECK(m.accessLatency(fill, 1, 102) == cfg.l1d.latency + 193);  // warp 1: nothing there
+  CHECK(m.stats().by_kind[size_t(mem::AccessKind::LocalLoad)].misses == 1);
+}
+
+TEST_CASE("L1D path: an uncoalesced access holds the port; the next access queues behind it", "[mem]") {
+  const config::GpuConfig cfg;
+  const uint64_t hit = cfg.l1d.latency;
+  mem::L1dMemory m(cfg, 193);
+  const auto strided = warpAccess(ptx::Space::Global, false, 0x100000, 128);  // 32 lines
+  const auto one = warpAccess(ptx::Space::Global, false, 0x200000, 4);        // 1 line
+  CHECK(m.accessLatency(strided, 0, 0) == 31 + hit + 193);
+  // Issued at cycle 1, its one request waits for the port until cycle 32.
+  CHECK(m.accessLatency(one, 0, 1) == 31 + hit + 193);
+  CHECK(m.counters().port_wait_cycles == 31);
 }

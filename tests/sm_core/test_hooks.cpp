@@ -11,7 +11,9 @@
 
 #include "config/gpu_config.h"
 #include "sm/core/hooks.h"
-#include "sm/core/kernel_runner.h"
+#include "gpu/gpu_top.h"
+#include "gpu/kernel_runner.h"
+#include "mem/tlm/hierarchy.h"
 #include "sm_test_util.h"
 
 using namespace rfsim;
@@ -31,7 +33,7 @@ Launch saxpy(func::GlobalMemory& mem) {
 }
 
 struct Run {
-  sm::KernelRunResult r;
+  gpu::KernelRunResult r;
   nlohmann::json stats;
   std::vector<std::vector<uint8_t>> out;
   std::map<uint32_t, uint32_t> banks;  // slot -> bank of R5 after the run (last base of the slot)
@@ -46,7 +48,9 @@ Run run(const std::function<void(sm::Sm&)>& install = {}) {
   stats::Group root(nullptr, "root");
   Run t;
   {
-    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, sm::KernelRunner::Mode::Loop);
+    // One SM (the hooks are the SM's), from an empty memory hierarchy.
+    gpu::GpuTop::get(cfg).memory().reset();
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, {gpu::KernelRunner::Mode::Loop, 1});
     if (install) install(kr.sm());
     t.r = kr.run();
     kr.sm().syncStats();

@@ -17,7 +17,9 @@
 #include "func/memory.h"
 #include "func/program.h"
 #include "ptx/parser.h"
-#include "sm/core/kernel_runner.h"
+#include "gpu/gpu_top.h"
+#include "gpu/kernel_runner.h"
+#include "mem/tlm/hierarchy.h"
 
 using namespace rfsim;
 using namespace rfsim::test;
@@ -27,7 +29,7 @@ namespace {
 
 
 struct Timed {
-  sm::KernelRunResult r;
+  gpu::KernelRunResult r;
   nlohmann::json stats;
   std::vector<std::vector<uint8_t>> out;
 };
@@ -38,7 +40,10 @@ Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32
   stats::Group root(nullptr, "root");
   Timed t;
   {
-    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root);
+    // Every run starts from an empty memory hierarchy (the L2 otherwise
+    // keeps what the previous launch left).
+    gpu::GpuTop::get(cfg).memory().reset();
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root);
     t.r = kr.run();
     t.stats = stats::toFlatJson(root);
   }

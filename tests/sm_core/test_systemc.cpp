@@ -1,4 +1,4 @@
-// The SM clocked by SystemC (model/sm/core/gpu_top.h, KernelRunner::Mode::
+// The SM clocked by SystemC (model/gpu/gpu_top.h, KernelRunner::Mode::
 // SystemC): the same cycles, statistics and output as the plain loop; many
 // launches in one process; errors thrown inside the clocked process reach
 // the caller and the next launch still runs.
@@ -22,12 +22,13 @@
 #include "func/memory.h"
 #include "func/program.h"
 #include "ptx/parser.h"
-#include "sm/core/gpu_top.h"
-#include "sm/core/kernel_runner.h"
+#include "gpu/gpu_top.h"
+#include "gpu/kernel_runner.h"
+#include "mem/tlm/hierarchy.h"
 
 using namespace rfsim;
 using namespace rfsim::test;
-using Mode = sm::KernelRunner::Mode;
+using Mode = gpu::KernelRunner::Mode;
 
 namespace {
 
@@ -35,7 +36,7 @@ namespace {
 
 
 struct Timed {
-  sm::KernelRunResult r;
+  gpu::KernelRunResult r;
   nlohmann::json stats;
   std::vector<std::vector<uint8_t>> out;
 };
@@ -46,7 +47,9 @@ Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32
   stats::Group root(nullptr, "root");
   Timed t;
   {
-    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root, mode);
+    // Both modes start from the same (empty) memory hierarchy.
+    if (cfg.sim.memory == "hierarchy") gpu::GpuTop::get(cfg).memory().reset();
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root, mode);
     t.r = kr.run();
     t.stats = stats::toFlatJson(root);
   }
@@ -81,6 +84,13 @@ const std::string kDeadlock = "  mov.u32 %R2, %tid.x;\n  setp.ge.u32 %P0, %R2, 3
 const std::string kBadStore = "  mov.u64 %RD2, 16;\n  mov.u32 %R4, 7;\n  st.global.u32 [%RD2], %R4;\n";
 const std::string kGood = "  mov.u32 %R2, %tid.x;\n  add.u32 %R3, %R2, 5;\n  st.global.u32 [%RD8], %R3;\n";
 
+// SM slots in lockstep (a TLM-2.0 quantum of one cycle): what the loop does.
+config::GpuConfig lockstep() {
+  config::GpuConfig cfg;
+  cfg.sim.quantum_cycles = 1;
+  return cfg;
+}
+
 void checkSame(const Timed& loop, const Timed& sc) {
   CHECK(sc.r.cycles == loop.r.cycles);
   CHECK(sc.r.warp_instrs == loop.r.warp_instrs);
@@ -92,7 +102,7 @@ void checkSame(const Timed& loop, const Timed& sc) {
 }  // namespace
 
 TEST_CASE("SystemC and loop modes give the same cycles, statistics and output", "[systemc]") {
-  const config::GpuConfig cfg;
+  const config::GpuConfig cfg = lockstep();
   for (const Case& c : cases()) {
     INFO(c.name);
     const Timed loop = runCase(c, cfg, Mode::Loop);
@@ -103,12 +113,12 @@ TEST_CASE("SystemC and loop modes give the same cycles, statistics and output", 
 }
 
 TEST_CASE("several launches on one program run in one SystemC simulation", "[systemc]") {
-  const config::GpuConfig cfg;
+  const config::GpuConfig cfg = lockstep();
   // saxpy three times over the same y (each launch reads the last's output),
   // then sgemm, in both modes; the modes agree launch by launch.
   Loaded la(kWl + "saxpy/saxpy.ptx", "saxpy"), lb(kWl + "saxpy/saxpy.ptx", "saxpy");
   const Launch sa = saxpyLaunch(la.mem, 2048, {8, 1, 1}), sb = saxpyLaunch(lb.mem, 2048, {8, 1, 1});
-  sm::GpuTop& top = sm::GpuTop::get(cfg);
+  gpu::GpuTop& top = gpu::GpuTop::get(cfg);
   sc_core::sc_time last = sc_core::sc_time_stamp();
   for (int i = 0; i < 3; ++i) {
     INFO("saxpy launch " << i);
@@ -127,7 +137,7 @@ TEST_CASE("several launches on one program run in one SystemC simulation", "[sys
 }
 
 TEST_CASE("an error inside the clocked process reaches the caller, and the next launch runs", "[systemc]") {
-  config::GpuConfig cfg;
+  config::GpuConfig cfg = lockstep();
   cfg.pipeline.watchdog_cycles = 2000;
   const Timed before = runMicro(kGood, cfg, 64, Mode::Loop);
   for (int round = 0; round < 2; ++round) {
@@ -155,21 +165,27 @@ TEST_CASE("an error inside the clocked process reaches the caller, and the next 
   }
 }
 
-TEST_CASE("the GPU top refuses a second clock", "[systemc]") {
-  config::GpuConfig cfg;
-  sm::GpuTop& top = sm::GpuTop::get(cfg);
-  CHECK(top.numSlots() == sm::GpuTop::kSlots);
+TEST_CASE("the GPU top refuses a second clock or a bigger chip", "[systemc]") {
+  config::GpuConfig cfg = lockstep();
+  gpu::GpuTop& top = gpu::GpuTop::get(cfg);
+  CHECK(top.numSlots() == cfg.gpu.num_sms);
   CHECK(top.period() == sc_core::sc_time(883, sc_core::SC_PS));  // 1132 MHz
   config::GpuConfig other = cfg;
   other.gpu.clock_mhz = 1000.0;
-  CHECK_THROWS_AS(sm::GpuTop::get(other), Error);
+  CHECK_THROWS_AS(gpu::GpuTop::get(other), Error);
+  config::GpuConfig more = cfg;
+  more.gpu.num_sms = cfg.gpu.num_sms + 1;
+  CHECK_THROWS_AS(gpu::GpuTop::get(more), Error);
+  config::GpuConfig slices = cfg;
+  slices.l2.num_slices = 32;
+  CHECK_THROWS_AS(gpu::GpuTop::get(slices), Error);
   const Timed t = runMicro(kGood, cfg, 32, Mode::SystemC);  // still usable
   CHECK(t.r.cycles > 0);
 }
 
 // Simulation speed of the two modes (not run by default: [.speed]).
 TEST_CASE("simulation speed: SystemC vs loop on saxpy and sgemm", "[.speed][systemc]") {
-  const config::GpuConfig cfg;
+  const config::GpuConfig cfg = lockstep();
   auto report = [](const char* name, const Timed& loop, const Timed& sc) {
     const double lr = loop.r.warp_instrs / loop.r.host_seconds, sr = sc.r.warp_instrs / sc.r.host_seconds;
     WARN(name << ": " << loop.r.cycles << " cycles, " << loop.r.warp_instrs << " warp instrs; loop "

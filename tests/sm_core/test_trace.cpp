@@ -13,7 +13,9 @@
 
 #include "sm_test_util.h"
 #include "config/gpu_config.h"
-#include "sm/core/kernel_runner.h"
+#include "gpu/gpu_top.h"
+#include "gpu/kernel_runner.h"
+#include "mem/tlm/hierarchy.h"
 #include "sm/core/sm_trace.h"
 #include "stats/stats.h"
 
@@ -99,6 +101,7 @@ struct Run {
 // Two saxpy launches (launches follow each other in trace time) into `trace`.
 Run runTraced(sm::SmTrace& trace) {
   const config::GpuConfig cfg;
+  gpu::GpuTop::get(cfg).memory().reset();  // every traced run starts from an empty L2
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
   Run r;
   for (int k = 0; k < 2; ++k) {
@@ -109,9 +112,10 @@ Run runTraced(sm::SmTrace& trace) {
     l.args = {arg(n), arg(2.5f), arg(x), arg(y)};
     const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
     rt::LaunchStats ls;
-    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, nullptr, sm::KernelRunner::Mode::SystemC);
+    // One SM: the trace is the SM's (with many, SM 0's share of the blocks).
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, nullptr, {gpu::KernelRunner::Mode::SystemC, 1});
     kr.sm().setTrace(&trace);
-    const sm::KernelRunResult res = kr.run();
+    const gpu::KernelRunResult res = kr.run();
     r.cycles += res.cycles;
     r.warp_instrs += res.warp_instrs;
   }

@@ -74,6 +74,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   sp.dual_issue = false;  // dual issue is not modelled yet
   const SchedulerRegistry reg = SchedulerRegistry::withBuiltins();
   for (uint32_t i = 0; i < cfg.sm.num_schedulers; ++i) scheds_.push_back(reg.create(cfg.sm.scheduler, sp));
+  quiet_stall_.assign(cfg.sm.num_schedulers, Stall::None);
 
   units_.resize(kNumUnitTypes);
   for (unsigned u = 0; u < kNumUnitTypes; ++u) {
@@ -151,6 +152,7 @@ void Sm::launch(rt::Dim3 ctaid) {
   ++resident_blocks_;
   blocks_[id] = std::move(b);
   ++stats_->blocks_launched;
+  stats_->max_resident_blocks.sampleMax(resident_blocks_);
 }
 
 uint32_t Sm::allocInflight() {
@@ -164,7 +166,32 @@ uint32_t Sm::allocInflight() {
   return static_cast<uint32_t>(inflight_.size() - 1);
 }
 
+uint64_t Sm::nextActiveCycle(uint64_t cycle) const {
+  if (!quiet_) return cycle;
+  uint64_t next = last_progress_ + cfg_.pipeline.watchdog_cycles;  // the watchdog's tick
+  for (const auto& u : units_)
+    if (u) next = std::min(next, u->nextDone());
+  for (const WarpSlot& ws : slots_)
+    if (ws.used && ws.ib_pending) next = std::min(next, ws.ib_ready_at);
+  return std::max(cycle, next);
+}
+
+void Sm::accountSkipped(uint64_t k, uint64_t now) {
+  stats_->cycles += k;
+  if (resident_warps_) {
+    stats_->active_cycles += k;
+    stats_->resident_warps_sum += k * resident_warps_;
+  }
+  for (uint32_t i = 0; i < quiet_stall_.size(); ++i) {
+    stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(quiet_stall_[i])] += k;
+    if (quiet_stall_[i] == Stall::CollectorFull) stats_->collector_full += k;
+    scheds_[i]->addStallCycles(quiet_stall_[i], k);
+  }
+  opc_->skipCycles(k, now);
+}
+
 void Sm::tick(uint64_t now) {
+  if (quiet_ && now > last_tick_ + 1) accountSkipped(now - last_tick_ - 1, now);
   ++stats_->cycles;
   if (resident_warps_) {
     ++stats_->active_cycles;
@@ -172,6 +199,8 @@ void Sm::tick(uint64_t now) {
   }
   const uint64_t before = stats_->warp_instrs.get() + stats_->blocks_retired.get();
   const uint64_t done_before = wb_done_;
+  const uint64_t fetches_before = stats_->l1i_hits.get() + stats_->l1i_misses.get();
+  const uint32_t warps_before = resident_warps_;
   tracing_ = trace_ && trace_->inWindow();
   if (tracing_) traceBegin();
   writeback(now);
@@ -183,6 +212,11 @@ void Sm::tick(uint64_t now) {
   opc_->endCycle(now);
   if (tracing_) traceEnd();
   else if (trace_) trace_->skip();
+  last_tick_ = now;
+  quiet_ = !trace_ && alloc_ == &base_alloc_ && !gate_ && opc_->plain() &&
+           stats_->warp_instrs.get() + stats_->blocks_retired.get() == before && wb_done_ == done_before &&
+           stats_->l1i_hits.get() + stats_->l1i_misses.get() == fetches_before && resident_warps_ == warps_before &&
+           wb_queue_.empty() && opc_->idle();
   if (stats_->warp_instrs.get() + stats_->blocks_retired.get() != before || wb_done_ != done_before ||
       resident_warps_ == 0) {
     last_progress_ = now;
@@ -318,6 +352,7 @@ void Sm::issue(uint64_t now) {
       }
     }
     if (p.warp < 0) {
+      quiet_stall_[i] = p.stall;
       ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(p.stall)];
       if (p.stall == Stall::CollectorFull) ++stats_->collector_full;
       continue;
@@ -376,7 +411,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
       // the memory system: the class latency (pipeline.const_latency) stands.
       ++stats_->const_accesses;
     } else {
-      latency = mem_->accessLatency(info.mem, now);
+      latency = mem_->accessLatency(info.mem, s, now);
       mem = true;
       ++stats_->mem_accesses;
       const ptx::Space sp = info.mem.space;

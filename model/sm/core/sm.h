@@ -63,19 +63,20 @@
 
 namespace rfsim::sm {
 
-// The memory system as the LDST unit sees it. Replaced by the real
-// hierarchy (TLM-2.0) in a later issue.
+// The memory system as the LDST unit sees it: mem::L1dMemory (the L1D and,
+// behind it, the TLM-2.0 crossbar, L2 slices and DRAM) or a fixed latency.
 class MemoryInterface {
  public:
   virtual ~MemoryInterface() = default;
-  // Cycles from the access entering the LDST unit to its data.
-  virtual uint64_t accessLatency(const func::MemAccess& a, uint64_t now) = 0;
+  // Cycles from the access entering the LDST unit to its data. `warp`: the
+  // SM's warp slot that issued it (local memory is interleaved per warp).
+  virtual uint64_t accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) = 0;
 };
 
 class FixedLatencyMemory final : public MemoryInterface {
  public:
   explicit FixedLatencyMemory(uint64_t latency) : latency_(latency) {}
-  uint64_t accessLatency(const func::MemAccess&, uint64_t) override { return latency_; }
+  uint64_t accessLatency(const func::MemAccess&, uint32_t, uint64_t) override { return latency_; }
 
  private:
   uint64_t latency_;
@@ -95,6 +96,7 @@ struct SmStats : stats::Group {
   stats::Scalar mem_accesses, const_accesses, resident_warps_sum, max_warps;
   stats::Formula achieved_occupancy;
   stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes, blocks_launched, blocks_retired;
+  stats::Scalar max_resident_blocks;   // high-water mark (summed over SMs in the GPU's totals)
   stats::Scalar dual_issues;           // pipeline.dual_issue: second instructions issued in a cycle
   stats::Scalar regalloc_stalls;       // warp-cycles WarpRegAllocator::ready refused
   stats::Scalar gate_stalls;           // warp-cycles refused by the IssueGate
@@ -121,8 +123,15 @@ class Sm {
   void tick(uint64_t now);
   // Nothing resident and nothing in flight.
   bool idle() const { return resident_blocks_ == 0 && inflight_count_ == 0; }
-  // The next cycle at which ticking can change anything (UINT64_MAX when idle).
-  uint64_t nextEventCycle(uint64_t now) const { return idle() ? UINT64_MAX : now + 1; }
+  // The first cycle >= `cycle` at which a tick can change anything; the
+  // caller may skip the ticks before it (idle-cycle skipping). After a
+  // quiet tick (nothing issued, fetched, collected, executed to completion
+  // or written back) the SM's state is frozen until an execution unit
+  // completes, an I-buffer fill arrives or the watchdog is due, and the
+  // next tick accounts for the skipped cycles in every per-cycle statistic,
+  // so the statistics are those of ticking every cycle (tested). Off while
+  // an extension point other than the scheduler is installed, or a trace.
+  uint64_t nextActiveCycle(uint64_t cycle) const;
   // Blocks retired since the last call (the caller may launch new ones).
   bool blockFinished() {
     const bool f = finished_since_poll_ != 0;
@@ -203,6 +212,7 @@ class Sm {
   const OpTiming& timingOf(WarpSlot& ws, const func::DInstr* d);
   void issueWarp(uint32_t slot, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
+  void accountSkipped(uint64_t k, uint64_t now);
   uint32_t allocInflight();
 
   const config::GpuConfig& cfg_;
@@ -238,6 +248,11 @@ class Sm {
 
   std::set<uint64_t> l1i_lines_;
   uint32_t fetch_rr_ = 0;
+  // Idle-cycle skipping (nextActiveCycle): the last tick was quiet, and the
+  // stall reason each scheduler recorded in it.
+  bool quiet_ = false;
+  uint64_t last_tick_ = 0;
+  std::vector<Stall> quiet_stall_;
   uint64_t last_progress_ = 0;
   uint64_t wb_done_ = 0;  // instructions retired (watchdog progress)
   uint32_t finished_since_poll_ = 0;

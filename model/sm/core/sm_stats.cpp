@@ -60,6 +60,7 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
       ADD_STAT(blocks_launched, stats::unit::Count, "thread blocks launched"),
       ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired"),
+      ADD_STAT(max_resident_blocks, stats::unit::Count, "most thread blocks resident at once"),
       ADD_STAT(dual_issues, stats::unit::Count, "second instructions issued by a scheduler in one cycle (dual issue)"),
       ADD_STAT(regalloc_stalls, stats::unit::Count,
                "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),

@@ -74,6 +74,10 @@ class WarpScheduler {
   uint64_t issuedCycles() const { return issued_; }
   uint64_t dualIssues() const { return dual_; }
   uint64_t stallCycles(Stall s) const { return stalls_[static_cast<size_t>(s)]; }
+  // `k` cycles in which nothing issued for reason `s`, skipped by the SM
+  // because nothing could change in them (the policies' state depends only
+  // on the warps' status, which is then frozen).
+  void addStallCycles(Stall s, uint64_t k) { stalls_[static_cast<size_t>(s)] += k; }
 
  protected:
   virtual Pick pick(const WarpStatus* status) = 0;

@@ -114,6 +114,16 @@ class OperandCollector {
   void endCycle(uint64_t now) {
     if (translator_ != base_translator_.get()) translator_->endCycle(now);
   }
+  // With the baseline translator and register file (nothing installed):
+  // cycles in which the collector holds nothing may be skipped (the SM's
+  // idle-cycle skipping); skipCycles accounts for `k` of them before the
+  // cycle `next` is simulated.
+  bool plain() const { return translator_ == base_translator_.get() && level_ == &main_rf_; }
+  void skipCycles(uint64_t k, uint64_t next) {
+    stats_.cycles += k;
+    stats_.occupancy_sum += uint64_t(busy_count_) * k;
+    next_cycle_ = next;
+  }
 
   // Dispatch: the oldest instruction for `unit` whose operands are all read.
   // peekReady() leaves it in its collector (the unit may be busy);

@@ -10,7 +10,9 @@
 #include "mech/cars/rename_index_path.h"
 #include "mech/cars/rename_lockstep.h"
 #include "mech/cars/rename_ref.h"
-#include "sm/core/kernel_runner.h"
+#include "gpu/gpu_top.h"
+#include "gpu/kernel_runner.h"
+#include "mem/tlm/hierarchy.h"
 #include "../../sm_core/sm_test_util.h"
 
 using namespace rfsim;
@@ -45,7 +47,10 @@ struct Run {
 };
 
 Run runSaxpy(cars::RenameIndexPath* path) {
-  const config::GpuConfig cfg;
+  // The unit under test is the SM's; a fixed memory latency keeps these
+  // runs free of the SystemC memory hierarchy.
+  config::GpuConfig cfg;
+  cfg.sim.memory = "fixed";
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
   const Launch l = saxpyLaunch(ld.mem, 4096, {4, 1, 1});
   const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
@@ -53,7 +58,8 @@ Run runSaxpy(cars::RenameIndexPath* path) {
   stats::Group root(nullptr, "root");
   Run t;
   {
-    sm::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, sm::KernelRunner::Mode::Loop);
+    // One SM (the unit is the SM's).
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, {gpu::KernelRunner::Mode::Loop, 1});
     if (path) {
       kr.sm().setRegAllocator(path);
       kr.sm().collector().setTranslator(path);

@@ -1,0 +1,128 @@
+#include "gpu/gpu_stats.h"
+
+#include "mem/tlm/hierarchy.h"
+
+namespace rfsim::gpu {
+
+namespace {
+
+std::vector<std::string> kindNames() {
+  std::vector<std::string> v;
+  for (size_t k = 0; k < mem::kNumAccessKinds; ++k) v.push_back(mem::accessKindName(mem::AccessKind(k)));
+  return v;
+}
+
+std::vector<std::string> smNames(uint32_t n) {
+  std::vector<std::string> v;
+  for (uint32_t i = 0; i < n; ++i) v.push_back("sm" + std::to_string(i));
+  return v;
+}
+
+}  // namespace
+
+L1dStats::L1dStats(stats::Group* parent, const std::string& name)
+    : Group(parent, name, "L1 data caches, summed over the SMs (line requests after coalescing)"),
+      ADD_STAT(accesses, stats::unit::Count, "line requests looked up (a retry after MSHRs were full counts again)"),
+      ADD_STAT(hits, stats::unit::Count, "requests whose sectors were all present"),
+      ADD_STAT(hit_reserved, stats::unit::Count, "requests merged into a pending miss"),
+      ADD_STAT(misses, stats::unit::Count, "requests that missed (a load fetches the missing sectors)"),
+      ADD_STAT(mshr_full, stats::unit::Count, "requests refused for want of an MSHR (then waited and retried)"),
+      ADD_STAT(sector_misses, stats::unit::Count, "misses whose line was present (a sector was not)"),
+      ADD_STAT(evictions, stats::unit::Count, "valid lines replaced"),
+      ADD_STAT(dirty_writebacks, stats::unit::Count, "evictions that wrote dirty sectors to the L2"),
+      ADD_STAT(writes_forwarded, stats::unit::Count, "write-evict stores sent on to the L2"),
+      ADD_STAT(fills, stats::unit::Count, "fills from the L2"),
+      ADD_STAT(accesses_by_kind, stats::unit::Count, "accesses per kind", mem::kNumAccessKinds, kindNames()),
+      ADD_STAT(hits_by_kind, stats::unit::Count, "hits per kind", mem::kNumAccessKinds, kindNames()),
+      ADD_STAT(misses_by_kind, stats::unit::Count, "misses per kind", mem::kNumAccessKinds, kindNames()),
+      ADD_STAT(line_requests_by_kind, stats::unit::Count, "line requests from the coalescer per kind",
+               mem::kNumAccessKinds, kindNames()),
+      ADD_STAT(next_reads, stats::unit::Count, "reads sent to the L2"),
+      ADD_STAT(next_writes, stats::unit::Count, "writes (stores, write-backs) sent to the L2"),
+      ADD_STAT(next_atomics, stats::unit::Count, "atomics sent to the L2"),
+      ADD_STAT(port_wait_cycles, stats::unit::Cycle, "cycles accesses waited for the L1D port (one line per cycle)"),
+      ADD_STAT(mshr_wait_cycles, stats::unit::Cycle, "cycles requests waited for a free MSHR"),
+      ADD_STAT(hit_rate, stats::unit::Ratio, "hits / accesses",
+               [this] { return accesses.get() ? double(hits.get()) / double(accesses.get()) : 0.0; }),
+      ADD_STAT(local_share, stats::unit::Ratio,
+               "local (spill, fill, stack) share of the accesses: CARS' 40 % on V100",
+               [this] {
+                 const uint64_t local = accesses_by_kind[size_t(mem::AccessKind::LocalLoad)] +
+                                        accesses_by_kind[size_t(mem::AccessKind::LocalStore)];
+                 return accesses.get() ? double(local) / double(accesses.get()) : 0.0;
+               }) {}
+
+void L1dStats::add(const mem::L1dMemory& l1d) {
+  const mem::CacheStats& s = l1d.stats();
+  accesses += s.accesses;
+  hits += s.hits;
+  hit_reserved += s.hit_reserved;
+  misses += s.misses;
+  mshr_full += s.mshr_full;
+  sector_misses += s.sector_misses;
+  evictions += s.evictions;
+  dirty_writebacks += s.dirty_writebacks;
+  writes_forwarded += s.writes_forwarded;
+  fills += s.fills;
+  for (size_t k = 0; k < mem::kNumAccessKinds; ++k) {
+    accesses_by_kind[k] += s.by_kind[k].accesses;
+    hits_by_kind[k] += s.by_kind[k].hits;
+    misses_by_kind[k] += s.by_kind[k].misses;
+    line_requests_by_kind[k] += l1d.counters().requests[k];
+  }
+  const mem::L1dCounters& c = l1d.counters();
+  next_reads += c.next_reads;
+  next_writes += c.next_writes;
+  next_atomics += c.next_atomics;
+  port_wait_cycles += c.port_wait_cycles;
+  mshr_wait_cycles += c.mshr_wait_cycles;
+}
+
+GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::GpuConfig& cfg, uint32_t n)
+    : Group(parent, name, "one kernel launch on the GPU"),
+      ADD_STAT(cycles, stats::unit::Cycle, "cycles of the launch (to the last SM's last cycle)"),
+      ADD_STAT(warp_instrs, stats::unit::Count, "warp instructions issued, all SMs"),
+      ADD_STAT(thread_instrs, stats::unit::Count, "thread instructions issued, all SMs"),
+      ADD_STAT(blocks, stats::unit::Count, "thread blocks run"),
+      ADD_STAT(num_sms, stats::unit::Count, "SMs of the GPU"),
+      ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per cycle, all SMs",
+               [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
+      ADD_STAT(sm_cycles, stats::unit::Cycle, "per SM: cycles to its last cycle with work", n, smNames(n)),
+      ADD_STAT(sm_blocks, stats::unit::Count, "per SM: thread blocks run", n, smNames(n)),
+      ADD_STAT(sm_warp_instrs, stats::unit::Count, "per SM: warp instructions issued", n, smNames(n)),
+      sm(this, "sm", cfg.sm.num_schedulers, cfg.regfile.num_banks),
+      l1d(this, "l1d"),
+      mem(std::make_unique<mem::HierarchyStats>(this, "mem", cfg)),
+      ADD_STAT(l1d_mpki, stats::unit::Ratio, "L1D misses per 1000 warp instructions",
+               [this] { return warp_instrs.get() ? 1000.0 * double(l1d.misses.get()) / double(warp_instrs.get()) : 0.0; }),
+      ADD_STAT(l2_mpki, stats::unit::Ratio, "L2 misses per 1000 warp instructions",
+               [this] { return warp_instrs.get() ? 1000.0 * double(mem->l2Misses()) / double(warp_instrs.get()) : 0.0; }),
+      max_warps_(cfg.sm.max_warps) {}
+
+GpuStats::~GpuStats() = default;
+
+void GpuStats::collect(const std::vector<sm::Sm*>& sms, const std::vector<const mem::L1dMemory*>& l1ds,
+                       const std::vector<uint64_t>& per_sm_cycles, uint64_t kernel_cycles,
+                       const mem::HierarchyCounters* mem_delta) {
+  resetAll();
+  cycles = kernel_cycles;
+  num_sms = sms.size();
+  for (size_t i = 0; i < sms.size(); ++i) {
+    sms[i]->syncStats();
+    const sm::SmStats& s = sms[i]->stats();
+    stats::accumulate(sm, s);
+    warp_instrs += s.warp_instrs.get();
+    thread_instrs += s.thread_instrs.get();
+    blocks += s.blocks_retired.get();
+    sm_cycles[i] = per_sm_cycles[i];
+    sm_blocks[i] = s.blocks_retired.get();
+    sm_warp_instrs[i] = s.warp_instrs.get();
+  }
+  // Warp slots of one SM (the summed value would divide occupancy by the SM count).
+  sm.max_warps = max_warps_;
+  for (const mem::L1dMemory* l : l1ds)
+    if (l) l1d.add(*l);
+  if (mem_delta) mem->set(*mem_delta, kernel_cycles);
+}
+
+}  // namespace rfsim::gpu

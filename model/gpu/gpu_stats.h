@@ -1,0 +1,58 @@
+// The statistics of one kernel launch on the GPU (KernelRunner::stats()):
+// totals over the SMs, the L1Ds summed over the SMs, and the memory
+// hierarchy's part of the launch (L2 slices, DRAM, crossbar).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "config/gpu_config.h"
+#include "mem/cache.h"
+#include "mem/l1d_memory.h"
+#include "sm/core/sm.h"
+#include "stats/stats.h"
+
+namespace rfsim::mem {
+struct HierarchyCounters;
+class HierarchyStats;
+}  // namespace rfsim::mem
+
+namespace rfsim::gpu {
+
+// The L1Ds of all SMs, summed.
+struct L1dStats : stats::Group {
+  L1dStats(stats::Group* parent, const std::string& name);
+  // Adds one SM's L1D.
+  void add(const mem::L1dMemory& l1d);
+
+  stats::Scalar accesses, hits, hit_reserved, misses, mshr_full, sector_misses, evictions;
+  stats::Scalar dirty_writebacks, writes_forwarded, fills;
+  stats::Vector accesses_by_kind, hits_by_kind, misses_by_kind, line_requests_by_kind;
+  stats::Scalar next_reads, next_writes, next_atomics, port_wait_cycles, mshr_wait_cycles;
+  stats::Formula hit_rate, local_share;
+};
+
+struct GpuStats : stats::Group {
+  GpuStats(stats::Group* parent, const std::string& name, const config::GpuConfig& cfg, uint32_t num_sms);
+  ~GpuStats() override;
+
+  stats::Scalar cycles, warp_instrs, thread_instrs, blocks, num_sms;
+  stats::Formula ipc;
+  stats::Vector sm_cycles, sm_blocks, sm_warp_instrs;  // per SM
+  sm::SmStats sm;  // summed over the SMs (its cycles are SM-cycles, its ipc per SM)
+  L1dStats l1d;
+  std::unique_ptr<mem::HierarchyStats> mem;  // the hierarchy's share of this launch
+  stats::Formula l1d_mpki, l2_mpki;          // misses per 1000 warp instructions
+
+  // Fills everything from the launch's SMs and L1Ds and the hierarchy's
+  // counters over the launch (`mem_delta`, nullptr with sim.memory: fixed).
+  void collect(const std::vector<sm::Sm*>& sms, const std::vector<const mem::L1dMemory*>& l1ds,
+               const std::vector<uint64_t>& sm_cycles, uint64_t kernel_cycles,
+               const mem::HierarchyCounters* mem_delta);
+
+ private:
+  uint32_t max_warps_;
+};
+
+}  // namespace rfsim::gpu

@@ -1,0 +1,178 @@
+#include "gpu/gpu_top.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "gpu/kernel_runner.h"
+#include "mem/tlm/hierarchy.h"
+
+namespace rfsim::gpu {
+
+using sc_core::sc_time;
+
+namespace {
+// Inside sc_start() (sc_is_running() is also true while paused).
+bool simulating() { return sc_core::sc_get_status() == sc_core::SC_RUNNING; }
+}  // namespace
+
+sc_time clockPeriod(const config::GpuConfig& cfg) {
+  // Whole picoseconds (SystemC's default resolution), so that edge times
+  // are exact multiples of the period and cycles = elapsed / period exactly.
+  return sc_time(std::round(1e6 / cfg.gpu.clock_mhz), sc_core::SC_PS);
+}
+
+SmSlot::SmSlot(sc_core::sc_module_name name, const sc_time& period, uint32_t index)
+    : sc_module(name), period_(period), index_(index) {}
+
+void SmSlot::attach(KernelRunner& k, const sc_time& origin) {
+  if (simulating()) throw Error("SmSlot::attach: the simulation is running");
+  if (k_) throw Error(fmt::format("{}: already has a launch attached", name()));
+  k_ = &k;
+  origin_ = origin;
+  cycle_ = 0;
+  error_ = nullptr;
+  state_ = State::Running;
+}
+
+void SmSlot::detach() {
+  if (simulating()) throw Error("SmSlot::detach: the simulation is running");
+  k_ = nullptr;
+  state_ = State::Free;
+}
+
+void SmSlot::runQuantum() {
+  if (state_ != State::Running) return;
+  const sc_time now = sc_core::sc_time_stamp();
+  if (nextTime() > now) {  // asleep until a later quantum (skipped cycles)
+    qk_.reset();
+    qk_.set(nextTime() - now);
+    if (qk_.need_sync()) return;
+  } else {
+    qk_.reset();  // local time 0 = cycle_; the next sync point is the quantum's end
+  }
+  try {
+    for (;;) {
+      const bool done = k_->step(index_, cycle_);
+      ++cycle_;
+      if (done) {
+        state_ = State::Done;
+        return;
+      }
+      // Skip the cycles in which nothing can happen on this SM.
+      cycle_ = std::max(cycle_, k_->nextEventCycle(index_, cycle_));
+      qk_.set(nextTime() - now);
+      if (qk_.need_sync()) return;
+    }
+  } catch (...) {
+    // SystemC would turn the exception into an sc_report and lose its type
+    // (and end the simulation); keep it for KernelRunner::run() instead.
+    error_ = std::current_exception();
+    state_ = State::Done;
+  }
+}
+
+GpuTop& GpuTop::get(const config::GpuConfig& cfg) {
+  static GpuTop* top = nullptr;  // never destroyed: see the header
+  if (!top) {
+    if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
+      throw Error("the SystemC simulation of this process was started before the GPU top was created; "
+                  "run timing in a process of its own");
+    top = new GpuTop("gpu", cfg);
+  }
+  const sc_time period = clockPeriod(cfg);
+  if (top->period() != period)
+    throw Error(fmt::format("the GPU top runs at a clock period of {}, this configuration asks for {} "
+                            "(gpu.clock_mhz {}); one process simulates one clock",
+                            top->period().to_string(), period.to_string(), cfg.gpu.clock_mhz));
+  if (cfg.gpu.num_sms > top->numSlots())
+    throw Error(fmt::format("the GPU top was built with {} SMs, this configuration asks for {} (gpu.num_sms); "
+                            "one process simulates one chip",
+                            top->numSlots(), cfg.gpu.num_sms));
+  if (!top->memory().sameShape(cfg))
+    throw Error(fmt::format("the GPU top's memory hierarchy has another shape than this configuration asks for "
+                            "(l2.num_slices {}, dram.num_channels {}); one process simulates one chip",
+                            cfg.l2.num_slices, cfg.dram.num_channels));
+  top->memory().reconfigure(cfg);
+  return *top;
+}
+
+GpuTop::GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg)
+    : sc_module(name), period_(clockPeriod(cfg)) {
+  mem_ = std::make_unique<mem::MemoryHierarchy>("mem", cfg, cfg.gpu.num_sms);
+  for (uint32_t i = 0; i < cfg.gpu.num_sms; ++i)
+    slots_.push_back(std::make_unique<SmSlot>(fmt::format("sm{}", i).c_str(), period_, i));
+  // Runs once at the start of the simulation (a launch attached during
+  // elaboration starts there), then whenever kicked or re-triggered.
+  SC_METHOD(onQuantum);
+  sensitive << kick_;
+}
+
+GpuTop::~GpuTop() = default;
+
+sc_time GpuTop::nextOrigin(uint32_t quantum) const {
+  const sc_time t = std::max(sc_core::sc_time_stamp(), busy_until_);
+  const sc_time q = period_ * double(std::max(1u, quantum));
+  return q * std::ceil(t / q);
+}
+
+void GpuTop::launchEnded(const sc_time& origin, uint64_t cycles) {
+  busy_until_ = std::max(busy_until_, origin + period_ * double(cycles));
+}
+
+void GpuTop::onQuantum() {
+  if (attached_ == 0) return;  // static sensitivity: the next kick_
+  const sc_time now = sc_core::sc_time_stamp();
+  bool running = false, failed = false;
+  sc_time next = sc_core::sc_max_time();
+  for (uint32_t i = 0; i < attached_; ++i) {
+    SmSlot& s = *slots_[i];
+    s.runQuantum();
+    failed |= s.failed();
+    if (s.running()) {
+      running = true;
+      next = std::min(next, s.nextTime());
+    }
+  }
+  if (!running || failed) {
+    sc_core::sc_pause();  // sc_start() returns at the end of this delta cycle
+    return;
+  }
+  // The earliest SM's next cycle (at least the next cycle edge).
+  next_trigger(std::max(next, now + period_) - now);
+}
+
+void GpuTop::simulate(KernelRunner& k, uint32_t n, const sc_time& origin, uint32_t quantum) {
+  switch (sc_core::sc_get_status()) {
+    case sc_core::SC_ELABORATION:
+    case sc_core::SC_PAUSED:
+      break;
+    default:
+      throw Error(fmt::format("the SystemC simulation cannot be resumed (status {}): sc_stop() ends it for good",
+                              int(sc_core::sc_get_status())));
+  }
+  if (n > slots_.size()) throw Error(fmt::format("GpuTop: {} SMs asked for, {} slots", n, slots_.size()));
+  detachAll();
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(period_ * double(quantum));
+  for (uint32_t i = 0; i < n; ++i) slots_[i]->attach(k, origin);
+  attached_ = n;
+  if (n == 0) return;
+  // Before the first sc_start() the process's initial run starts the launch.
+  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION) kick_.notify(origin - sc_core::sc_time_stamp());
+  try {
+    sc_core::sc_start();
+  } catch (const sc_core::sc_report& r) {
+    throw Error(std::string("SystemC: ") + r.what());
+  }
+  if (sc_core::sc_get_status() != sc_core::SC_PAUSED)
+    throw Error(fmt::format("the SystemC simulation ended before the kernel did (status {})",
+                            int(sc_core::sc_get_status())));
+}
+
+void GpuTop::detachAll() {
+  for (uint32_t i = 0; i < attached_; ++i) slots_[i]->detach();
+  attached_ = 0;
+}
+
+}  // namespace rfsim::gpu

@@ -1,0 +1,144 @@
+// The GPU top as SystemC sees it: one SM slot per SM of the chip and the
+// memory hierarchy below the L1Ds (crossbar, L2 slices, DRAM channels:
+// mem/tlm/hierarchy.h), joined by TLM-2.0 sockets.
+//
+// Why slots, not one module per Sm: an Sm is built per launch (from the
+// launch's Program and LaunchSetup), but SystemC cannot create modules once
+// the simulation has started, and sc_stop() ends it for good. So the modules
+// are persistent (created once per process, at the first launch) and a
+// launch attaches to the slots, runs the simulation until every attached
+// slot is done (sc_pause() from inside the simulation, sc_start() returns),
+// and detaches; the next launch calls sc_start() again. Simulated time keeps
+// running across launches, and so does the L2's content (a kernel sees the
+// L2 its predecessors left, as on a GPU; the L1Ds are per launch).
+//
+// Loosely timed (TLM-2.0 LT, STYLE.md "SystemC and speed"): the top's one
+// SC_METHOD wakes once per global quantum (sim.quantum_cycles) and lets each
+// attached SM, in SM order, run up to the quantum's end: every slot keeps
+// its SM's local time in a tlm_utils::tlm_quantumkeeper and annotates each
+// memory request with it (the b_transport delay). So SMs run up to a quantum
+// ahead of SystemC time, and requests from different SMs meet in the shared
+// queues of the crossbar, L2 and DRAM in SM order within a quantum rather
+// than strictly in time order (the LT trade of accuracy for speed; its
+// effect is measured in docs/memory.md). With a quantum of 1 the SMs run in
+// lockstep, cycle by cycle in SM order, exactly as KernelRunner's plain loop
+// does (tested identical). No process runs per cycle: an SM whose next
+// cycle with work lies beyond the quantum (Sm::nextActiveCycle), or that
+// has finished, costs nothing, and the process sleeps until the earliest
+// SM's next cycle.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "config/gpu_config.h"
+
+namespace rfsim::mem {
+class MemoryHierarchy;
+}
+
+namespace rfsim::gpu {
+
+class KernelRunner;
+
+// One SM's place in the top: the launch it runs and its local time.
+class SmSlot : public sc_core::sc_module {
+ public:
+  SmSlot(sc_core::sc_module_name name, const sc_core::sc_time& period, uint32_t index);
+
+  // Runs SM `index` of `k` from simulated time `origin` (its cycle 0) on.
+  // Only while the simulation is not running (before sc_start / paused).
+  void attach(KernelRunner& k, const sc_core::sc_time& origin);
+  void detach();
+
+  uint32_t index() const { return index_; }
+  bool attached() const { return k_ != nullptr; }
+  bool running() const { return state_ == State::Running; }
+  bool failed() const { return error_ != nullptr; }
+  std::exception_ptr error() const { return error_; }
+  // Cycles from the origin to the SM's next cycle (after the run: its last
+  // cycle + 1).
+  uint64_t cycles() const { return cycle_; }
+  // Simulated time of the SM's next cycle.
+  sc_core::sc_time nextTime() const { return origin_ + period_ * double(cycle_); }
+
+  // Called by the top at each quantum: runs the SM's cycles up to the
+  // quantum's end (tlm_quantumkeeper::need_sync). An exception ends the
+  // slot (failed()).
+  void runQuantum();
+
+ private:
+  enum class State { Free, Running, Done };
+
+  sc_core::sc_time period_;
+  uint32_t index_;
+  State state_ = State::Free;
+  KernelRunner* k_ = nullptr;
+  sc_core::sc_time origin_;
+  uint64_t cycle_ = 0;  // the SM's next cycle
+  tlm_utils::tlm_quantumkeeper qk_;
+  std::exception_ptr error_;
+};
+
+class GpuTop : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(GpuTop);
+
+  // The process's GPU top, created on first use with `cfg`'s clock, SM count
+  // and memory hierarchy. Lifetime: created lazily (before the first
+  // sc_start() of the process, which elaborates it), owned by this function
+  // and never destroyed: SystemC objects live as long as the simulation
+  // kernel, i.e. the process. Throws rfsim::Error when the simulation can no
+  // longer take it (already started without it, or stopped), or when `cfg`
+  // does not fit the top it was created with (another clock, more SMs, or
+  // another L2 slice / DRAM channel count): one process simulates one chip.
+  // Other memory parameters may change between launches (the caches are
+  // then rebuilt, empty).
+  static GpuTop& get(const config::GpuConfig& cfg);
+
+  GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg);
+  ~GpuTop() override;
+
+  size_t numSlots() const { return slots_.size(); }
+  SmSlot& slot(size_t i) { return *slots_.at(i); }
+  mem::MemoryHierarchy& memory() { return *mem_; }
+  const sc_core::sc_time& period() const { return period_; }
+
+  // Where the next launch's cycle 0 is: at or after the current SystemC
+  // time and after everything earlier launches did (their SMs may have run
+  // up to a quantum ahead), on a boundary of a global quantum of `quantum`
+  // cycles (absolute multiples of it, tlm_quantumkeeper): so a launch sees
+  // the same quantum boundaries, hence the same results, whatever ran
+  // before it.
+  sc_core::sc_time nextOrigin(uint32_t quantum) const;
+  // A launch whose cycle 0 was `origin` took `cycles` cycles.
+  void launchEnded(const sc_core::sc_time& origin, uint64_t cycles);
+
+  // Attaches SMs 0 .. n-1 of `k` to the first n slots with cycle 0 at
+  // `origin` and a global quantum of `quantum` cycles, runs the simulation
+  // (sc_start) until no attached slot is running or one failed, and
+  // returns with the simulation paused, ready for the next launch. The
+  // slots stay attached (results readable) until detachAll().
+  void simulate(KernelRunner& k, uint32_t n, const sc_core::sc_time& origin, uint32_t quantum);
+  void detachAll();
+
+ private:
+  void onQuantum();
+
+  sc_core::sc_time period_;
+  std::vector<std::unique_ptr<SmSlot>> slots_;
+  std::unique_ptr<mem::MemoryHierarchy> mem_;
+  sc_core::sc_time busy_until_;
+  sc_core::sc_event kick_;
+  uint32_t attached_ = 0;
+};
+
+// The clock period of `cfg` (gpu.clock_mhz), rounded to the picosecond.
+sc_core::sc_time clockPeriod(const config::GpuConfig& cfg);
+
+}  // namespace rfsim::gpu

@@ -1,0 +1,159 @@
+#include "gpu/kernel_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "gpu/gpu_top.h"
+#include "mem/l1d_memory.h"
+#include "mem/tlm/hierarchy.h"
+
+namespace rfsim::gpu {
+
+const char* modeName(KernelRunner::Mode m) { return m == KernelRunner::Mode::SystemC ? "systemc" : "loop"; }
+
+KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
+                           rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
+                           Options opt)
+    : cfg_(cfg), setup_(setup), opt_(opt), blocks_(setup.grid) {
+  const uint32_t n = opt_.num_sms ? opt_.num_sms : cfg.gpu.num_sms;
+  if (n == 0 || n > cfg.gpu.num_sms)
+    throw Error(fmt::format("KernelRunner: {} SMs asked for, the configuration has {} (gpu.num_sms)", n,
+                            cfg.gpu.num_sms));
+  const bool hierarchy = cfg.sim.memory == "hierarchy";
+  // The hierarchy lives in the process's GPU top (persistent SystemC modules).
+  if (hierarchy) hier_ = &GpuTop::get(cfg).memory();
+  stats_ = std::make_unique<GpuStats>(stats_parent, "gpu", cfg, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    sm::MemoryInterface* m = nullptr;
+    if (hierarchy) {
+      l1d_.push_back(std::make_unique<mem::L1dMemory>(cfg, hier_->port(i), i));
+      m = l1d_.back().get();
+    } else {
+      l1d_.push_back(nullptr);
+    }
+    sms_.push_back(std::make_unique<sm::Sm>(cfg, program, setup, launch_stats, regs_per_thread, stats_parent,
+                                            fmt::format("sm{}", i), m));
+  }
+  sm_cycles_.assign(n, 0);
+}
+
+KernelRunner::~KernelRunner() = default;
+
+const mem::L1dMemory* KernelRunner::l1d(uint32_t i) const { return l1d_.at(i).get(); }
+
+void KernelRunner::dealInitialBlocks() {
+  // One block per SM per round, while some SM takes one.
+  bool any = true;
+  while (any && blocks_.remaining()) {
+    any = false;
+    for (auto& s : sms_) {
+      if (!blocks_.remaining()) break;
+      if (s->canLaunch()) {
+        s->launch(blocks_.next());
+        any = true;
+      }
+    }
+  }
+}
+
+bool KernelRunner::step(uint32_t i, uint64_t cycle) {
+  sm::Sm& s = *sms_[i];
+  while (blocks_.remaining() && s.canLaunch()) s.launch(blocks_.next());
+  if (s.idle()) {  // nothing resident: no cycle of this SM
+    if (blocks_.remaining())
+      throw Error(fmt::format("kernel {}: a thread block of {} threads does not fit on an empty SM "
+                              "(occupancy: {} blocks per SM)",
+                              setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?"), setup_.block.count(),
+                              s.occupancy().blocks));
+    return true;
+  }
+  s.tick(cycle);
+  sm_cycles_[i] = cycle + 1;
+  return !blocks_.remaining() && s.idle();
+}
+
+uint64_t KernelRunner::nextEventCycle(uint32_t i, uint64_t cycle) const {
+  return opt_.skip_idle ? sms_[i]->nextActiveCycle(cycle) : cycle;
+}
+
+KernelRunResult KernelRunner::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  mem::HierarchyCounters before;
+  if (hier_) before = hier_->counters();
+  dealInitialBlocks();
+  const uint64_t cycles = opt_.mode == Mode::SystemC ? runSystemC() : runLoop();
+  std::vector<sm::Sm*> sms;
+  std::vector<const mem::L1dMemory*> l1ds;
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    sms.push_back(sms_[i].get());
+    l1ds.push_back(l1d_[i].get());
+  }
+  if (hier_) {
+    const mem::HierarchyCounters delta = hier_->counters() - before;
+    stats_->collect(sms, l1ds, sm_cycles_, cycles, &delta);
+  } else {
+    stats_->collect(sms, l1ds, sm_cycles_, cycles, nullptr);
+  }
+  KernelRunResult r;
+  r.cycles = cycles;
+  r.warp_instrs = stats_->warp_instrs.get();
+  r.blocks = setup_.grid.count();
+  r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+uint64_t KernelRunner::runLoop() {
+  const uint32_t n = numSms();
+  sc_core::sc_time origin = sc_core::SC_ZERO_TIME;
+  GpuTop* top = hier_ ? &GpuTop::get(cfg_) : nullptr;
+  if (top) origin = top->nextOrigin(cfg_.sim.quantum_cycles);
+  for (uint32_t i = 0; hier_ && i < n; ++i) hier_->port(i).setOrigin(origin);
+  std::vector<uint64_t> next(n, 0);
+  std::vector<bool> done(n, false);
+  uint32_t left = n;
+  for (uint64_t cycle = 0; left; ++cycle) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (done[i] || next[i] > cycle) continue;
+      if (step(i, cycle)) {
+        done[i] = true;
+        --left;
+      } else {
+        next[i] = nextEventCycle(i, cycle + 1);
+      }
+    }
+  }
+  const uint64_t cycles = *std::max_element(sm_cycles_.begin(), sm_cycles_.end());
+  if (top) top->launchEnded(origin, cycles);
+  return cycles;
+}
+
+uint64_t KernelRunner::runSystemC() {
+  GpuTop& top = GpuTop::get(cfg_);
+  const uint32_t n = numSms();
+  const sc_core::sc_time origin = top.nextOrigin(cfg_.sim.quantum_cycles);
+  // The slots must not keep a pointer to this launch, whatever happens.
+  struct Detach {
+    GpuTop& top;
+    ~Detach() {
+      if (sc_core::sc_get_status() != sc_core::SC_RUNNING) top.detachAll();
+    }
+  } detach{top};
+  for (uint32_t i = 0; hier_ && i < n; ++i) hier_->port(i).setOrigin(origin);
+  top.simulate(*this, n, origin, cfg_.sim.quantum_cycles);
+  uint64_t cycles = *std::max_element(sm_cycles_.begin(), sm_cycles_.end());
+  uint64_t reached = 0;  // the furthest any SM's local time went
+  for (uint32_t i = 0; i < n; ++i) reached = std::max(reached, top.slot(i).cycles());
+  top.launchEnded(origin, reached);
+  for (uint32_t i = 0; i < n; ++i)
+    if (top.slot(i).failed()) std::rethrow_exception(top.slot(i).error());
+  for (uint32_t i = 0; i < n; ++i)
+    if (top.slot(i).running())
+      throw Error(fmt::format("{}: the simulation paused before the kernel ended", top.slot(i).name()));
+  return cycles;
+}
+
+}  // namespace rfsim::gpu

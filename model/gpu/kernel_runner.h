@@ -1,0 +1,125 @@
+// Runs one kernel launch on the GPU: gpu.num_sms SMs (each an sm::Sm with
+// its own L1D, mem/l1d_memory.h), the memory hierarchy below them (the
+// process's GpuTop, mem/tlm/hierarchy.h, or a fixed latency with
+// sim.memory: fixed), and a thread-block scheduler.
+//
+// Thread-block scheduler: blocks are taken in grid order (x fastest). At
+// the start of the launch they are dealt out one per SM per round, SM 0
+// first, while some SM has room (the back end's occupancy: registers,
+// shared memory, threads and block slots, backend/occupancy.h, checked by
+// Sm::canLaunch); afterwards an SM takes the next block as soon as one of
+// its own retires and it has room again, at its own cycle. The launch ends
+// when every block has retired; its cycles are those of the SM that
+// finished last.
+//
+// Two ways to run it:
+// - Mode::SystemC (the default): each SM runs in a slot of the process's
+//   GpuTop (gpu_top.h), loosely timed with a quantum of sim.quantum_cycles;
+//   run() drives sc_start() until every slot is done. Any number of
+//   launches may run one after the other in one process.
+// - Mode::Loop: a plain C++ loop ticks the SMs in lockstep, cycle by cycle:
+//   the reference the SystemC mode is tested against (identical with
+//   quantum 1).
+// Either way an SM is not ticked in cycles where nothing can happen on it
+// (Sm::nextActiveCycle), and an SM without work is not ticked at all.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_stats.h"
+#include "sm/core/sm.h"
+
+namespace rfsim::mem {
+class L1dMemory;
+class MemoryHierarchy;
+}  // namespace rfsim::mem
+
+namespace rfsim::gpu {
+
+struct KernelRunResult {
+  uint64_t cycles = 0;
+  uint64_t warp_instrs = 0;
+  uint64_t blocks = 0;
+  double host_seconds = 0.0;
+};
+
+// The grid's blocks in launch order (x fastest, then y, then z).
+class BlockScheduler {
+ public:
+  explicit BlockScheduler(rt::Dim3 grid) : grid_(grid), total_(grid.count()) {}
+  bool remaining() const { return next_ < total_; }
+  uint64_t issued() const { return next_; }
+  rt::Dim3 next() {
+    const uint64_t n = next_++;
+    return rt::Dim3{static_cast<uint32_t>(n % grid_.x), static_cast<uint32_t>((n / grid_.x) % grid_.y),
+                    static_cast<uint32_t>(n / (uint64_t(grid_.x) * grid_.y))};
+  }
+
+ private:
+  rt::Dim3 grid_;
+  uint64_t total_, next_ = 0;
+};
+
+class KernelRunner {
+ public:
+  enum class Mode { SystemC, Loop };
+
+  struct Options {
+    Mode mode = Mode::SystemC;
+    uint32_t num_sms = 0;    // 0: gpu.num_sms
+    bool skip_idle = true;   // skip the cycles in which an SM cannot change (Sm::nextActiveCycle)
+  };
+
+  // `regs_per_thread`: the back end's tree register count of the kernel.
+  // Statistics: SM i's under `stats_parent` as "sm<i>" (when given), and
+  // the GPU's totals as "gpu" (stats()).
+  KernelRunner(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
+               rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
+               Options opt);
+  KernelRunner(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
+               rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent = nullptr,
+               Mode mode = Mode::SystemC)
+      : KernelRunner(cfg, program, setup, launch_stats, regs_per_thread, stats_parent, Options{mode, 0}) {}
+  ~KernelRunner();
+
+  // Runs to completion; throws rfsim::Error from the functional model or
+  // an SM's deadlock watchdog (in SystemC mode too, with its message, and
+  // the next launch still runs).
+  KernelRunResult run();
+
+  uint32_t numSms() const { return static_cast<uint32_t>(sms_.size()); }
+  sm::Sm& sm(uint32_t i = 0) { return *sms_.at(i); }
+  const mem::L1dMemory* l1d(uint32_t i) const;
+  Mode mode() const { return opt_.mode; }
+  // The GPU's statistics (filled by run()).
+  GpuStats& stats() { return *stats_; }
+
+  // For GpuTop's slots: launches blocks onto SM `i` while it has room, then
+  // ticks it at `cycle`; true when SM `i` is finished (no block left to
+  // take and nothing resident).
+  bool step(uint32_t i, uint64_t cycle);
+  // The first cycle >= `cycle` at which ticking SM `i` can change anything.
+  uint64_t nextEventCycle(uint32_t i, uint64_t cycle) const;
+
+ private:
+  uint64_t runLoop();
+  uint64_t runSystemC();
+  void dealInitialBlocks();
+
+  const config::GpuConfig& cfg_;
+  const func::LaunchSetup& setup_;
+  Options opt_;
+  mem::MemoryHierarchy* hier_ = nullptr;
+  std::unique_ptr<GpuStats> stats_;
+  std::vector<std::unique_ptr<mem::L1dMemory>> l1d_;
+  std::vector<std::unique_ptr<sm::Sm>> sms_;
+  std::vector<uint64_t> sm_cycles_;  // per SM: cycles to its last tick + 1
+  BlockScheduler blocks_;
+};
+
+const char* modeName(KernelRunner::Mode m);
+
+}  // namespace rfsim::gpu

@@ -1,0 +1,152 @@
+#include "mem/tlm/interconnect.h"
+
+#include <string>
+
+#include "common/error.h"
+
+namespace rfsim::mem {
+
+namespace {
+
+// Irreducible (primitive) polynomials over GF(2) of degree 1..8, bit i =
+// coefficient of x^i: x+1, x^2+x+1, x^3+x+1, x^4+x+1, x^5+x^2+1, x^6+x+1,
+// x^7+x+1, x^8+x^4+x^3+x^2+1.
+constexpr uint32_t kIrreducible[9] = {0, 0x3, 0x7, 0xB, 0x13, 0x25, 0x43, 0x83, 0x11D};
+
+}  // namespace
+
+AddressMap::AddressMap(uint32_t num_slices, uint32_t line_bytes) : slices_(num_slices) {
+  if (num_slices == 0 || num_slices > 256)
+    throw Error("address map: " + std::to_string(num_slices) + " L2 slices (1 to 256 supported)");
+  if ((line_bytes & (line_bytes - 1)) != 0)
+    throw Error("address map: line size " + std::to_string(line_bytes) + " is not a power of two");
+  line_shift_ = static_cast<uint32_t>(__builtin_ctz(line_bytes));
+  pow2_ = (num_slices & (num_slices - 1)) == 0;
+  if (!pow2_) return;
+  while ((1u << k_) < num_slices) ++k_;
+  if (k_ == 0) return;  // one slice
+  const uint32_t p = kIrreducible[k_];
+  for (uint32_t b = 0; b < 64; ++b) {
+    if (b < k_) {
+      residue_[b] = 1u << b;
+    } else {
+      uint32_t r = residue_[b - 1] << 1;
+      if (r & (1u << k_)) r ^= p;
+      residue_[b] = r;
+    }
+  }
+}
+
+uint32_t AddressMap::ipoly(uint64_t v) const {
+  uint32_t r = static_cast<uint32_t>(v & ((uint64_t{1} << k_) - 1));
+  for (uint64_t h = v >> k_; h != 0; h &= h - 1) r ^= residue_[k_ + static_cast<uint32_t>(__builtin_ctzll(h))];
+  return r;
+}
+
+uint32_t AddressMap::rotation(uint64_t q) const {
+  // splitmix64's finaliser (Steele, Lea and Flood 2014)
+  q ^= q >> 30;
+  q *= 0xbf58476d1ce4e5b9ull;
+  q ^= q >> 27;
+  q *= 0x94d049bb133111ebull;
+  q ^= q >> 31;
+  return static_cast<uint32_t>(q % slices_);
+}
+
+uint32_t AddressMap::sliceOf(uint64_t addr) const {
+  const uint64_t n = addr >> line_shift_;
+  if (pow2_) return k_ == 0 ? 0 : ipoly(n);
+  return static_cast<uint32_t>((n % slices_ + rotation(n / slices_)) % slices_);
+}
+
+uint64_t AddressMap::localLine(uint64_t addr) const {
+  const uint64_t n = addr >> line_shift_;
+  return pow2_ ? n >> k_ : n / slices_;
+}
+
+uint64_t AddressMap::lineAddr(uint32_t slice, uint64_t local) const {
+  uint64_t n;
+  if (pow2_) {
+    const uint64_t hi = local << k_;
+    n = k_ == 0 ? local : hi | (slice ^ ipoly(hi));
+  } else {
+    n = local * slices_ + (slice + slices_ - rotation(local)) % slices_;
+  }
+  return n << line_shift_;
+}
+
+Interconnect::Interconnect(sc_core::sc_module_name name, const config::GpuConfig& cfg, uint32_t num_sm_ports)
+    : sc_module(name),
+      from_sm("from_sm"),
+      to_l2("to_l2"),
+      period_ps_(corePeriodPs(cfg)),
+      latency_ps_(0),
+      bytes_per_cycle_(1),
+      map_(cfg.l2.num_slices, cfg.l2.cache.line_bytes),
+      slice_in_(cfg.l2.num_slices),
+      sm_in_(num_sm_ports) {
+  from_sm.register_b_transport(this, &Interconnect::b_transport);
+  configure(cfg);
+}
+
+void Interconnect::configure(const config::GpuConfig& cfg) {
+  latency_ps_ = uint64_t{cfg.icnt.latency} * period_ps_;
+  bytes_per_cycle_ = cfg.icnt.bytes_per_cycle;
+  map_ = AddressMap(cfg.l2.num_slices, cfg.l2.cache.line_bytes);
+  reset();
+}
+
+void Interconnect::reset() {
+  for (auto& q : slice_in_) q = BusyQueue{};
+  for (auto& q : sm_in_) q = BusyQueue{};
+}
+
+uint64_t Interconnect::idleAfterPs() const {
+  uint64_t t = 0;
+  for (const auto& q : slice_in_) t = std::max(t, q.busy_until);
+  for (const auto& q : sm_in_) t = std::max(t, q.busy_until);
+  return t;
+}
+
+void Interconnect::b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const MemExtension* ext = gp.get_extension<MemExtension>();
+  if (!ext || sm < 0 || static_cast<size_t>(sm) >= sm_in_.size() || gp.get_data_length() == 0) {
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const uint64_t stamp = toPs(sc_core::sc_time_stamp());
+  const uint64_t arrival = stamp + toPs(delay);
+  const uint32_t slice = map_.sliceOf(gp.get_address());
+  const uint64_t bytes = gp.get_data_length();
+  const bool carries_data = gp.is_write();  // stores, and atomics' operands
+  const bool posted = gp.is_write() && !ext->atomic;
+
+  // Request direction: the slice's input port, then the wire; the request
+  // is there when its tail flit is.
+  const uint64_t flits_in = carries_data ? ceilDiv(bytes, bytes_per_cycle_) : 1;
+  const uint64_t start = slice_in_[slice].reserve(arrival, flits_in * period_ps_);
+  const uint64_t at_slice = start + (flits_in - 1) * period_ps_ + latency_ps_;
+  ++c_.requests;
+  c_.request_queue_ps += start - arrival;
+  if (carries_data) c_.request_bytes += bytes;
+
+  sc_core::sc_time d = fromPs(at_slice - stamp);
+  to_l2[static_cast<int>(slice)]->b_transport(gp, d);
+  if (gp.is_response_error()) return;
+
+  if (posted) {  // the ack: a header back, no reply bandwidth
+    delay = fromPs(at_slice + latency_ps_ - stamp);
+    return;
+  }
+  // Reply direction: the SM's input port, from when the slice has the data.
+  const uint64_t ready = stamp + toPs(d);
+  const uint64_t flits_out = ceilDiv(bytes, bytes_per_cycle_);
+  const uint64_t start_out = sm_in_[static_cast<size_t>(sm)].reserve(ready, flits_out * period_ps_);
+  const uint64_t reply = start_out + (flits_out - 1) * period_ps_ + latency_ps_;
+  ++c_.replies;
+  c_.reply_queue_ps += start_out - ready;
+  c_.reply_bytes += bytes;
+  delay = fromPs(reply - stamp);
+}
+
+}  // namespace rfsim::mem
