@@ -16,8 +16,10 @@ Check runSaxpy(rt::Device& dev, Size size) {
   }
 
   DeviceBuffer d_x(dev, x), d_y(dev, y);
-  // Fewer threads than elements, so the grid-stride loop runs several times.
-  const uint32_t block = 256, grid = size == Size::Small ? 16 : 256;
+  // Small: fewer threads than elements, so the grid-stride loop runs several
+  // times. Large: one element per thread (4096 blocks of 256), the shape of
+  // the speed benchmark (scripts/bench_gpu.sh) and of GPGPU-Sim's saxpy runs.
+  const uint32_t block = 256, grid = size == Size::Small ? 16 : uint32_t(n) / block;
   dev.launch("saxpy", {grid}, {block}, rt::KernelArgs().i32(n).f32(alpha).ptr(d_x.addr()).ptr(d_y.addr()));
 
   // nvcc contracts a * x + y into one fma.rn.f32, so the device result is

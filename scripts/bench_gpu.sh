@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# GPU timing-model speed (issue 6's benchmark): saxpy on 1 048 576 floats
+# (4096 blocks of 256 threads) and SGEMM 256 x 256 x 256 (16 x 16 tiles), the
+# workloads' --large sizes, on the v100 configuration (80 SMs, L1D + TLM-2.0
+# crossbar, L2 slices and DRAM), single-threaded. Prints simulated GPU
+# cycles, warp instructions, wall time, warp-instructions and GPU-cycles per
+# host second, and peak resident memory (GNU time's maximum RSS).
+#
+# Usage: scripts/bench_gpu.sh [workload ...]   (default: saxpy sgemm)
+#        RFSIM_CONFIG=configs/titanv.yaml scripts/bench_gpu.sh
+#        RFSIM_SIZE= scripts/bench_gpu.sh      (the small sizes instead of --large)
+#        RFSIM_SET="sim.quantum_cycles=1" scripts/bench_gpu.sh   (a --set override)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$here/scripts/setup.sh"
+rfsim=${RFSIM_BUILD_DIR:-$here/build}/rfsim
+config=${RFSIM_CONFIG:-configs/v100.yaml}
+size=${RFSIM_SIZE---large}
+set_flags=()
+[[ -n ${RFSIM_SET:-} ]] && set_flags=(--set "$RFSIM_SET")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+names=("$@")
+((${#names[@]})) || names=(saxpy sgemm)
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+sms=$("$rfsim" config --config "$here/$config" --json | jq -r '.gpu.num_sms')
+echo "machine: $cpu, $(nproc) cores; GPU timing model ($config, $sms SMs), single-threaded, ${size:-small} sizes" \
+  "${RFSIM_SET:+(--set $RFSIM_SET)}"
+printf '%-8s %6s %12s %12s %9s %13s %13s %9s\n' workload check GPU_cycles warp_instrs seconds warp_instr/s \
+  GPU_cycles/s peak_MiB
+status=0
+for n in "${names[@]}"; do
+  out="$work/$n"
+  # shellcheck disable=SC2086  # $size: an optional flag
+  if ! (cd "$here" && /usr/bin/env time -f '%M' -o "$out.rss" "$rfsim" run -q --workload "$n" --timing $size \
+    --config "$config" "${set_flags[@]}" --out "$out" >/dev/null); then
+    status=1
+  fi
+  jq -r --arg n "$n" '"\(.sim[$n].cycles.value) \(.sim[$n].warp_instrs.value) \(.sim[$n].wall_time.value) \(.sim[$n].passed.value)"' \
+    "$out/stats.json" | {
+    read -r cyc wi us ok
+    awk -v n="$n" -v c="$cyc" -v wi="$wi" -v us="$us" -v ok="$ok" -v kb="$(cat "$out.rss")" \
+      'BEGIN { printf "%-8s %6s %12.0f %12.0f %9.2f %13.0f %13.0f %9.1f\n", n, ok == 1 ? "pass" : "FAIL", c, wi,
+               us / 1e6, wi * 1e6 / us, c * 1e6 / us, kb / 1024 }'
+  }
+done
+exit $status
