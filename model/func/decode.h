@@ -22,6 +22,10 @@ inline constexpr uint32_t kExitPc = 0xfffffffeu;  // pc of an entry waiting at t
 // RZ column itself always reads zero.
 inline constexpr uint32_t kSinkReg = ptx::mach::kNumRegIds;
 inline constexpr uint32_t kMachineColumns = ptx::mach::kNumRegIds + 2;
+struct DFunction;
+// Renumbers the register columns of a decoded machine program to the
+// registers it uses (program.cpp); DFunction::nregs becomes that count.
+void compactMachineColumns(std::vector<DFunction>& funcs);
 
 enum class DKind : uint8_t {
   None,

@@ -158,6 +158,73 @@ void Program::allocateVariables() {
 void Program::decodeFunctions() {
   for (uint32_t fi = 0; fi < module_.functions.size(); ++fi)
     decodeFunction(module_, fi, places_, file_name_, funcs_[fi]);
+  if (module_.machine) compactMachineColumns(funcs_);
+}
+
+// Machine programs: every warp holds a register column (32 lanes x 8
+// bytes) per register the decoded code can name. The physical names run to
+// R254, RZ, the predicates and the two sink columns (265 columns, 68 KiB a
+// warp), but a program uses R0 .. R<max> and the rest: the columns are
+// renumbered program-wide (identity up to the highest general register any
+// function, call or built-in parameter names, then RZ, P0..P6 and the
+// sinks), so a warp holds only those (a 20-register kernel: 31 columns,
+// 8 KiB). Program-wide because machine calls share the caller's register
+// file. DInstr::reads / writes keep the physical ids (the timing model's).
+void compactMachineColumns(std::vector<DFunction>& funcs) {
+  uint32_t top = ptx::mach::kSP;  // highest general register named
+  auto general = [&](uint32_t r) {
+    if (r != ptx::kNoReg && r < ptx::mach::kRZ) top = std::max(top, r);
+  };
+  auto operand = [&](const DOperand& o) {
+    switch (o.kind) {
+      case DKind::Reg: case DKind::RegNarrow: general(o.reg); break;
+      case DKind::RegPair: general(o.reg); general(o.reg + 1); break;
+      case DKind::Vec:
+        for (unsigned i = 0; i < o.vec_n && i < 4; ++i) {
+          general(o.regs[i]);
+          if (o.pair && o.regs[i] != ptx::kNoReg) general(o.regs[i] + 1);
+        }
+        break;
+      default: break;
+    }
+  };
+  for (const DFunction& f : funcs) {
+    for (const auto* locs : {&f.mach_params, &f.mach_rets})
+      for (const auto& p : *locs)
+        if (p.in_regs && p.nregs) general(p.first_reg + p.nregs - 1);
+    for (const DInstr& d : f.code) {
+      general(d.guard_reg);
+      for (const DOperand& o : d.dst) operand(o);
+      for (const DOperand& o : d.src) operand(o);
+      if (d.call && d.call->target_reg != ptx::kNoReg && d.call->target_reg != ptx::mach::kRZ) {
+        general(d.call->target_reg);
+        general(d.call->target_reg + 1);
+      }
+    }
+  }
+  const auto col = [&](uint32_t r) -> uint32_t {
+    if (r == ptx::kNoReg || r <= top) return r;
+    return r >= ptx::mach::kRZ && r < kMachineColumns ? top + 1 + (r - ptx::mach::kRZ) : r;
+  };
+  auto remap = [&](DOperand& o) {
+    switch (o.kind) {
+      case DKind::Reg: case DKind::RegNarrow: case DKind::RegPair: o.reg = col(o.reg); break;
+      case DKind::Vec:
+        for (unsigned i = 0; i < 4; ++i) o.regs[i] = col(o.regs[i]);
+        break;
+      default: break;
+    }
+  };
+  const uint32_t ncols = top + 1 + (kMachineColumns - ptx::mach::kRZ);
+  for (DFunction& f : funcs) {
+    if (!f.machine) continue;
+    f.nregs = ncols;
+    for (DInstr& d : f.code) {
+      if (d.has_guard) d.guard_reg = col(d.guard_reg);
+      for (DOperand& o : d.dst) remap(o);
+      for (DOperand& o : d.src) remap(o);
+    }
+  }
 }
 
 uint64_t Program::symbolAddress(const std::string& name) const {
