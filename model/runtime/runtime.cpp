@@ -6,7 +6,9 @@
 
 #include "backend/backend.h"
 #include "config/gpu_config.h"
+#include "gpu/gpu_top.h"
 #include "gpu/kernel_runner.h"
+#include "mem/tlm/hierarchy.h"
 #include "stats/stats.h"
 #include "common/error.h"
 #include "func/memory.h"
@@ -28,6 +30,10 @@ struct Device::Impl {
   func::GlobalMemory memory;
   std::unique_ptr<func::Program> program;  // the loaded module
   LaunchStats totals;
+  // The process's memory hierarchy still holds another device's lines (the
+  // L2 is per process, its content per device: the same addresses name
+  // other data there): emptied before this device's first timed launch.
+  bool hierarchy_claimed = false;
 
   func::Program& loaded() const {
     if (!program) throw Error("no PTX module loaded (Device::loadModule)");
@@ -92,6 +98,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     // The GPU (gpu/kernel_runner.h): every SM of the configuration, the
     // memory hierarchy, clocked by SystemC (the process's GPU top): launch
     // after launch in one simulation.
+    if (!impl_->hierarchy_claimed && impl_->options.gpu->sim.memory == "hierarchy") {
+      gpu::GpuTop::get(*impl_->options.gpu).memory().reset();
+      impl_->hierarchy_claimed = true;
+    }
     gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr,
                              gpu::KernelRunner::Mode::SystemC);
     runner.sm(0).setTrace(impl_->options.trace);
