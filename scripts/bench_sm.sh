@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# SM timing-model speed: runs workloads under --timing (one SM, fixed-latency
-# memory: the SM model of issue 5; the multi-SM GPU comes with the memory
-# system) and prints simulated SM cycles, warp instructions, host seconds,
+# SM timing-model speed: runs workloads under --timing on ONE SM with the
+# fixed-latency memory (--set gpu.num_sms=1 --set sim.memory=fixed: the SM
+# model of issue 5 alone; scripts/bench_gpu.sh measures the whole GPU) and
+# prints simulated SM cycles, warp instructions, host seconds,
 # warp-instructions and SM-cycles per host second and peak memory, without
 # and with the Verilated CARS rename unit in the register-index path (--rtl).
 #
@@ -30,7 +31,7 @@ for n in "${names[@]}"; do
     out="$work/$n-$rtl"
     # shellcheck disable=SC2086  # $size and $flag: optional flags
     (cd "$here" && /usr/bin/env time -f '%M' -o "$out.rss" "$rfsim" run -q --workload "$n" --timing $size $flag \
-      --config "$config" --out "$out" >/dev/null)
+      --config "$config" --set gpu.num_sms=1 --set sim.memory=fixed --out "$out" >/dev/null)
     jq -r --arg n "$n" '.sim[$n] | "\(.cycles.value) \(.warp_instrs.value) \(.wall_time.value)"' \
       "$out/stats.json" | {
       read -r cyc wi us
