@@ -166,30 +166,6 @@ uint32_t Sm::allocInflight() {
   return static_cast<uint32_t>(inflight_.size() - 1);
 }
 
-uint64_t Sm::nextActiveCycle(uint64_t cycle) const {
-  if (!quiet_) return cycle;
-  uint64_t next = last_progress_ + cfg_.pipeline.watchdog_cycles;  // the watchdog's tick
-  for (const auto& u : units_)
-    if (u) next = std::min(next, u->nextDone());
-  for (const WarpSlot& ws : slots_)
-    if (ws.used && ws.ib_pending) next = std::min(next, ws.ib_ready_at);
-  return std::max(cycle, next);
-}
-
-void Sm::accountSkipped(uint64_t k, uint64_t now) {
-  stats_->cycles += k;
-  if (resident_warps_) {
-    stats_->active_cycles += k;
-    stats_->resident_warps_sum += k * resident_warps_;
-  }
-  for (uint32_t i = 0; i < quiet_stall_.size(); ++i) {
-    stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(quiet_stall_[i])] += k;
-    if (quiet_stall_[i] == Stall::CollectorFull) stats_->collector_full += k;
-    scheds_[i]->addStallCycles(quiet_stall_[i], k);
-  }
-  opc_->skipCycles(k, now);
-}
-
 void Sm::tick(uint64_t now) {
   if (quiet_ && now > last_tick_ + 1) accountSkipped(now - last_tick_ - 1, now);
   ++stats_->cycles;
