@@ -19,8 +19,9 @@ bool simulating() { return sc_core::sc_get_status() == sc_core::SC_RUNNING; }
 
 sc_time clockPeriod(const config::GpuConfig& cfg) {
   // Whole picoseconds (SystemC's default resolution), so that edge times
-  // are exact multiples of the period and cycles = elapsed / period exactly.
-  return sc_time(std::round(1e6 / cfg.gpu.clock_mhz), sc_core::SC_PS);
+  // are exact multiples of the period and cycles = elapsed / period exactly;
+  // the memory hierarchy's own period, so the two agree by construction.
+  return sc_time(double(mem::corePeriodPs(cfg)), sc_core::SC_PS);
 }
 
 SmSlot::SmSlot(sc_core::sc_module_name name, const sc_time& period, uint32_t index)
