@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev
   yosys opensta
   xvfb x11-apps imagemagick xdotool jq time
+  python3 python3-matplotlib python3-tqdm
 )
 
 missing=()
