@@ -109,7 +109,9 @@ class CompareEndToEnd(unittest.TestCase):
         deadline = time.monotonic() + 60
         while not manifests(self.out) and p.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
-        self.assertIsNone(p.poll(), "the first compare ended before it could be stopped")
+        if p.poll() is not None:
+            self.fail(f"the first compare ended (exit {p.returncode}) before it could be stopped: "
+                      f"{p.communicate()[1]}")
         p.send_signal(signal.SIGTERM)
         p.communicate(timeout=30)
         self.assertNotEqual(p.returncode, 0, "a stopped compare does not report success")
