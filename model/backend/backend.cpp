@@ -99,10 +99,44 @@ void setCallClobbers(MFunction& mf, const ptx::Module& m, const std::vector<bool
 
 }  // namespace
 
+uint32_t usedRegisters(const ptx::Function& fn) {
+  uint32_t top = mach::kSP;
+  ptx::Function& f = const_cast<ptx::Function&>(fn);  // forEachSlot hands out references; nothing is written
+  for (auto& bb : f.blocks)
+    for (auto& in : bb.instrs)
+      forEachSlot(in, f, [&](const Slot& s) {
+        if (*s.reg >= mach::kRZ) return;
+        top = std::max(top, *s.reg + (s.mbits == 64 ? 1u : 0u));
+      });
+  return std::min<uint32_t>(top, mach::kRZ - 1) + 1;
+}
+
+namespace {
+
+void throwCheck(const ptx::Module& m, const std::string& fn, const std::string& after, const CheckResult& cr) {
+  std::string msg = fmt::format("{}: the register allocation of {} fails its check{} ({} errors):", m.file, fn,
+                                after, cr.errors.size());
+  for (size_t i = 0; i < cr.errors.size() && i < 10; ++i) msg += "\n  " + cr.errors[i];
+  throw Error(msg);
+}
+
+}  // namespace
+
 CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) {
   CompiledModule out;
   out.machine = src;
   ptx::Module& m = out.machine;
+  if (opt.variant) {
+    out.variant = opt.variant->name;
+    for (const ModulePass& p : opt.variant->pre) {
+      try {
+        p.run(m, opt);
+      } catch (const Error& e) {
+        throw Error(fmt::format("{}: pass {} (variant {}): {}", m.file, p.name, out.variant, e.what()));
+      }
+      out.passes.push_back(p.name);
+    }
+  }
   ptx::buildCfg(m);
   out.callgraph = ptx::buildCallGraph(m);
   const uint32_t nf = static_cast<uint32_t>(m.functions.size());
@@ -132,19 +166,46 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     rep.ra = allocateRegisters(mf, ro);
     FinishedFunction ff = finishFunction(mf, rep.ra, opt.abi);
     rep.alloc_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    rep.callee_saved = ff.callee_saved;
 
+    // The variant's machine passes, each followed by the checker: a pass
+    // that loses a value fails here, named.
+    if (opt.variant && !opt.variant->post.empty()) {
+      if (opt.check) {
+        const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+        if (!cr.ok()) throwCheck(m, fn.name, "", cr);
+      }
+      std::vector<const FunctionReport*> finished(nf, nullptr);
+      for (const auto& r : out.functions) finished[r.index] = &r;
+      MachinePassContext ctx{m, opt, rep, finished};
+      for (const FunctionPass& p : opt.variant->post) {
+        try {
+          p.run(ff.fn, ff.values, ctx);
+        } catch (const Error& e) {
+          throw Error(fmt::format("{}: pass {} on {} (variant {}): {}", m.file, p.name, fn.name, out.variant,
+                                  e.what()));
+        }
+        ptx::buildCfg(ff.fn);
+        // The facts the code decides, recomputed from it (a pass that
+        // changes the frame sets fn.machine_frame; one that changes the
+        // callee-saved set updates ctx.report.callee_saved, from which FRU
+        // and MaxStackDepth follow below).
+        ff.fn.machine_regs = usedRegisters(ff.fn);
+        ff.frame_bytes = ff.fn.machine_frame;
+        countRoles(ff.fn, ff);
+        if (opt.check) {
+          const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+          if (!cr.ok()) throwCheck(m, fn.name, fmt::format(" after pass {} (variant {})", p.name, out.variant), cr);
+        }
+        if (std::find(out.passes.begin(), out.passes.end(), p.name) == out.passes.end()) out.passes.push_back(p.name);
+      }
+    }
     if (opt.check) {
       const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
       rep.checked_uses = cr.uses_checked;
-      if (!cr.ok()) {
-        std::string msg = fmt::format("{}: the register allocation of {} fails its check ({} errors):", m.file,
-                                      fn.name, cr.errors.size());
-        for (size_t i = 0; i < cr.errors.size() && i < 10; ++i) msg += "\n  " + cr.errors[i];
-        throw Error(msg);
-      }
+      if (!cr.ok()) throwCheck(m, fn.name, "", cr);
     }
     rep.regs = ff.fn.machine_regs;
-    rep.callee_saved = ff.callee_saved;
     rep.frame_bytes = ff.frame_bytes;
     rep.spill_bytes = mf.spill_bytes;
     rep.spill_stores = ff.spill_stores;

@@ -5,7 +5,10 @@
 //   lowerFunction   calling convention, stack operands   (lower.h)
 //   allocateRegisters  liveness, colouring, spills      (regalloc.h)
 //   finishFunction  frame, prologue/epilogue, rewrite    (frame.h)
+//   mechanism passes   the variant's machine passes, each checked  (passes.h)
 //   checkAllocation value-following checker              (check.h)
+//
+// A variant's PTX-IR passes run on the whole module first.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "backend/check.h"
+#include "backend/passes.h"
 #include "backend/regalloc.h"
 #include "ptx/analysis/callgraph.h"
 #include "ptx/ir.h"
@@ -37,6 +41,8 @@ struct CompileOptions {
   // docs/abi.md); false: every call clobbers what the ABI allows.
   bool whole_program = true;
   bool check = true;  // run the checker and throw on any error it finds
+  // The mechanism passes to run (passes.h); null: the baseline. Not owned.
+  const Variant* variant = nullptr;
 };
 
 struct FunctionReport {
@@ -64,6 +70,8 @@ struct FunctionReport {
 };
 
 struct CompiledModule {
+  std::string variant = "base";          // the Variant it was compiled as
+  std::vector<std::string> passes;       // the passes that ran, in order
   ptx::Module machine;                   // the machine program
   std::vector<FunctionReport> functions; // per function with a body, module order
   ptx::CallGraph callgraph;

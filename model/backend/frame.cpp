@@ -97,6 +97,22 @@ void markDeadOperands(MFunction& mf) {
 
 }  // namespace
 
+void countRoles(const ptx::Function& fn, FinishedFunction& out) {
+  out.spill_stores = out.spill_loads = out.saves = out.restores = out.arg_moves = 0;
+  out.spill_store_bytes = out.spill_load_bytes = 0;
+  for (const auto& bb : fn.blocks)
+    for (const Instr& in : bb.instrs) {
+      switch (in.role) {
+        case MRole::Spill: out.spill_stores++; out.spill_store_bytes += accessBytes(in); break;
+        case MRole::Fill: out.spill_loads++; out.spill_load_bytes += accessBytes(in); break;
+        case MRole::Save: out.saves++; out.spill_store_bytes += accessBytes(in); break;
+        case MRole::Restore: out.restores++; out.spill_load_bytes += accessBytes(in); break;
+        case MRole::ArgMove: out.arg_moves++; break;
+        default: break;
+      }
+    }
+}
+
 FinishedFunction finishFunction(MFunction& mf, const RaResult& ra, const mach::Abi& abi) {
   FinishedFunction out;
   Function& fn = mf.fn;
@@ -201,18 +217,7 @@ FinishedFunction finishFunction(MFunction& mf, const RaResult& ra, const mach::A
     }
   }
 
-  // Counts.
-  for (const auto& bb : fn.blocks)
-    for (const Instr& in : bb.instrs) {
-      switch (in.role) {
-        case MRole::Spill: out.spill_stores++; out.spill_store_bytes += accessBytes(in); break;
-        case MRole::Fill: out.spill_loads++; out.spill_load_bytes += accessBytes(in); break;
-        case MRole::Save: out.saves++; out.spill_store_bytes += accessBytes(in); break;
-        case MRole::Restore: out.restores++; out.spill_load_bytes += accessBytes(in); break;
-        case MRole::ArgMove: out.arg_moves++; break;
-        default: break;
-      }
-    }
+  countRoles(fn, out);
 
   // The machine register table.
   uint32_t top = mach::kSP;

@@ -39,4 +39,8 @@ struct FinishedFunction {
 
 FinishedFunction finishFunction(MFunction& mf, const RaResult& ra, const ptx::mach::Abi& abi);
 
+// Recounts out's spill/fill/save/restore/argument-move figures from the
+// instructions' roles (after a mechanism pass changed the code).
+void countRoles(const ptx::Function& fn, FinishedFunction& out);
+
 }  // namespace rfsim::backend
