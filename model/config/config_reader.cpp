@@ -218,6 +218,25 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+// The keys given below `mechanisms.<name>:` (MechanismsConfig::given).
+void recordMechanismKeys(GpuConfig& cfg, const YAML::Node& root) {
+  const YAML::Node m = root["mechanisms"];
+  if (!m || !m.IsMap()) return;
+  for (const auto& kv : m) {
+    const std::string name = kv.first.Scalar();
+    if (name == "enabled" || !kv.second.IsMap()) continue;
+    for (const auto& f : kv.second) {
+      const std::string key = "mechanisms." + name + "." + f.first.Scalar();
+      auto& g = cfg.mechanisms.given;
+      if (std::find(g.begin(), g.end(), key) == g.end()) g.push_back(key);
+    }
+  }
+}
+
+}  // namespace
+
 GpuConfig loadConfig(const std::filesystem::path& file) {
   const std::string name = file.string();
   const std::string text = readFile(file);
@@ -241,6 +260,7 @@ GpuConfig loadConfig(const std::filesystem::path& file) {
   SectionReader reader(origin, "", root);
   cfg.visit(reader);
   reader.finish();
+  recordMechanismKeys(cfg, root);
 
   if (auto v = detail::firstViolation(cfg)) {
     YAML::Mark mark = markOf(root, v->key);
@@ -286,6 +306,7 @@ void applyOverride(GpuConfig& cfg, const std::string& assignment) {
   SectionReader reader(origin, "", root);
   updated.visit(reader);
   reader.finish();
+  recordMechanismKeys(updated, root);
   cfg = std::move(updated);
 }
 

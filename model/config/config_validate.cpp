@@ -86,9 +86,17 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
                      fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", c.shared.size_kb,
                                  c.shared.num_banks)};
 
-  // The waveform is of the Verilated rename unit, which only runs with rtl.
-  if (c.cars.trace && !c.cars.rtl)
-    return Violation{"cars.trace", "cars.rtl", "a waveform needs the RTL in the loop (cars.rtl: true)"};
+  // Each mechanism's own rules, on its section.
+  const auto& types = mechanismSectionTypes();
+  for (const auto& [name, section] : c.mechanisms.sections) {
+    for (const auto& t : types) {
+      if (t.name != name || !t.check) continue;
+      if (auto v = t.check(section)) {
+        const std::string p = "mechanisms." + name + ".";
+        return Violation{p + v->key, v->other_key.empty() ? "" : p + v->other_key, v->reason};
+      }
+    }
+  }
   return std::nullopt;
 }
 

@@ -9,26 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "config/energy_config.h"
+#include "config/gpu_config_fields.h"
+#include "config/mechanisms_config.h"
+
 namespace rfsim::config {
-
-// Field descriptors handed to a visitor. `lo`/`hi` are inclusive bounds.
-struct IntRange {
-  int64_t lo;
-  int64_t hi;
-};
-struct RealRange {
-  double lo;
-  double hi;
-};
-using Choices = std::vector<std::string>;
-
-// A visitor V provides:
-//   v.integer(key, uint32_t& / uint64_t& / int& ref, IntRange, unit, desc)
-//   v.real(key, double& ref, RealRange, unit, desc)
-//   v.boolean(key, bool& ref, desc)
-//   v.text(key, std::string& ref, desc)
-//   v.choice(key, std::string& ref, const Choices&, desc)
-//   v.section(key, Struct& sub, desc)      -- recurses into sub.visit(v)
 
 struct GpuTop {
   uint32_t num_sms = 80;
@@ -150,8 +135,6 @@ struct RegFileConfig {
   uint32_t read_ports_per_bank = 1;
   uint32_t write_ports_per_bank = 1;
   uint32_t alloc_granularity = 256;  // CUDA occupancy calculator's register allocation unit
-  double read_energy_pj = 14.2;
-  double write_energy_pj = 20.9;
 
   template <class V> void visit(V& v) {
     v.integer("size_kb", size_kb, IntRange{16, 4096}, "KiB", "register file capacity per SM");
@@ -160,8 +143,6 @@ struct RegFileConfig {
     v.integer("write_ports_per_bank", write_ports_per_bank, IntRange{1, 4}, "port", "write ports per bank");
     v.integer("alloc_granularity", alloc_granularity, IntRange{1, 1024}, "register",
               "a warp's registers (per-thread count x warp size) are rounded up to a multiple of this");
-    v.real("read_energy_pj", read_energy_pj, RealRange{0.0, 1000.0}, "pJ", "energy of one warp-register read");
-    v.real("write_energy_pj", write_energy_pj, RealRange{0.0, 1000.0}, "pJ", "energy of one warp-register write");
   }
 };
 
@@ -267,24 +248,8 @@ struct SimConfig {
   }
 };
 
-// The CARS rename unit (CARS paper, section IV-B) and its co-simulation.
-struct CarsConfig {
-  uint32_t rename_ports = 4;  // operand-collector reads renamed per cycle
-  bool rtl = true;            // put the Verilated RTL in the loop beside the C++ reference
-  bool trace = false;         // write the RTL waveform (VCD) of the run
-  uint64_t trace_start = 0;   // first traced cycle
-  uint64_t trace_cycles = 2000;
-
-  template <class V> void visit(V& v) {
-    v.integer("rename_ports", rename_ports, IntRange{1, 8}, "port", "renames per cycle (operand reads)");
-    v.boolean("rtl", rtl, "co-simulate the Verilated rename unit in lockstep with the C++ reference");
-    v.boolean("trace", trace, "write a VCD waveform of the rename unit and a GTKWave save file");
-    v.integer("trace_start", trace_start, IntRange{0, INT64_MAX}, "cycle", "first cycle written to the trace");
-    v.integer("trace_cycles", trace_cycles, IntRange{1, 100000000}, "cycle", "cycles written to the trace");
-  }
-};
-
-// The synthetic call/return traffic that drives the rename-unit demo.
+// The synthetic call/return traffic that drives the rename-unit demo
+// (`rfsim demo`, mech/cars/rename_demo.h).
 struct DemoConfig {
   uint64_t cycles = 200000;
   uint64_t seed = 1;
@@ -321,8 +286,9 @@ struct GpuConfig {
   IcntConfig icnt;
   DramConfig dram;
   SimConfig sim;
-  CarsConfig cars;
+  MechanismsConfig mechanisms;
   DemoConfig demo;
+  EnergyConfig energy;
 
   template <class V> void visit(V& v) {
     v.text("name", name, "name of this configuration");
@@ -337,8 +303,9 @@ struct GpuConfig {
     v.section("icnt", icnt, "crossbar between the SMs and the L2 slices");
     v.section("dram", dram, "DRAM");
     v.section("sim", sim, "simulation settings (not the modelled hardware)");
-    v.section("cars", cars, "CARS rename unit");
     v.section("demo", demo, "rename-unit demo traffic");
+    v.section("mechanisms", mechanisms, "register-file mechanisms: which are on, and each one's settings");
+    v.section("energy", energy, "per-event energies and static powers (model/energy, docs/energy.md)");
   }
 
   // Warp-registers (warp_size lanes x 32 bit) in one SM's register file.
