@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <systemc>
 
+#include "mech/mechanism.h"
+
 int sc_main(int argc, char* argv[]) {
+  rfsim::mech::registerMechanisms();
   return Catch::Session().run(argc, argv);
 }

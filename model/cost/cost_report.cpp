@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "mech/cars/cars_config.h"
 
 namespace rfsim::cost {
 
@@ -25,7 +26,7 @@ CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& o
   r.core_clock_mhz = config.gpu.clock_mhz;
   r.config_warps = config.sm.max_warps;
   r.config_warp_registers = config.warpRegisters();
-  r.read_ports = options.read_ports.value_or(config.cars.rename_ports);
+  r.read_ports = options.read_ports.value_or(cars::carsConfig(config).rename_ports);
   if (r.read_ports < 1) throw Error("cost: the rename unit needs at least one read port");
   if (r.config_warps < 1 || r.config_warp_registers < 1)
     throw Error(fmt::format("cost: configuration '{}' has {} warps and {} warp-registers per SM",

@@ -32,7 +32,7 @@ struct CostOptions {
   std::filesystem::path work_dir = "cost-work";  // scripts, logs and netlist of the flow
   std::filesystem::path liberty = kDefaultLiberty;
   std::filesystem::path rtl_dir = kDefaultRtlDir;
-  std::optional<uint32_t> read_ports;  // rename ports synthesized; config.cars.rename_ports if unset
+  std::optional<uint32_t> read_ports;  // rename ports synthesized; mechanisms.cars.rename_ports if unset
   bool skip_synthesis = false;         // analytic storage only; needs no tools
   double clock_period_ns = 10.0;
   std::optional<std::string> tool_search_path;  // where yosys and sta are looked up; $PATH if unset

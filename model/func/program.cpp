@@ -29,6 +29,15 @@ uint64_t symAlign(const ptx::Symbol& s) {
 
 Program::Program(ptx::Module module, GlobalMemory& memory, Limits limits)
     : module_(std::move(module)), memory_(memory), limits_(limits), print_(&std::cout) {
+  init(nullptr);
+}
+
+Program::Program(ptx::Module module, const Program& variables_of, Limits limits)
+    : module_(std::move(module)), memory_(variables_of.memory_), limits_(limits), print_(variables_of.print_) {
+  init(&variables_of);
+}
+
+void Program::init(const Program* variables_of) {
   file_name_ = std::filesystem::path(module_.file).filename().string();
   if (file_name_.empty()) file_name_ = "<ptx>";
   ptx::buildCfg(module_);
@@ -36,7 +45,7 @@ Program::Program(ptx::Module module, GlobalMemory& memory, Limits limits)
   layoutSymbols();
   // Variables first: decoding folds their addresses into the instructions.
   try {
-    allocateVariables();
+    allocateVariables(variables_of);
     decodeFunctions();
   } catch (...) {
     releaseVariables();
@@ -128,10 +137,21 @@ void Program::layoutSymbols() {
   module_local_ = static_cast<uint32_t>(alignUp(local, 16));
 }
 
-void Program::allocateVariables() {
+void Program::allocateVariables(const Program* variables_of) {
+  std::vector<bool> shared(module_.symbols.size(), false);
   for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
     const ptx::Symbol& sym = module_.symbols[s];
     if (places_[s].place != Place::Global) continue;
+    if (variables_of) {
+      const auto& vs = variables_of->module_.symbols;
+      bool found = false;
+      for (uint32_t o = 0; o < vs.size() && !found; ++o)
+        if (vs[o].name == sym.name && variables_of->places_[o].place == Place::Global && variables_of->places_[o].addr) {
+          places_[s].addr = variables_of->places_[o].addr;
+          shared[s] = found = true;
+        }
+      if (found) continue;
+    }
     if (sym.is_extern && sym.size == 0) continue;
     const uint64_t a = memory_.allocate(std::max<uint64_t>(sym.size, 1),
                                         sym.space == Space::Const ? AllocKind::Const : AllocKind::Global, sym.name);
@@ -141,7 +161,7 @@ void Program::allocateVariables() {
   // Initialisers, once every variable has its address.
   for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
     const ptx::Symbol& sym = module_.symbols[s];
-    if (places_[s].place != Place::Global || places_[s].addr == 0) continue;
+    if (places_[s].place != Place::Global || places_[s].addr == 0 || shared[s]) continue;
     std::vector<uint8_t> bytes(sym.size, 0);
     std::memcpy(bytes.data(), sym.init.data(), std::min<size_t>(sym.init.size(), bytes.size()));
     for (const auto& [off, target] : sym.init_addrs) {

@@ -38,6 +38,13 @@ class Program {
   // file:line and the instruction for anything the executor cannot run) and
   // allocates the module's .global/.const variables in `memory`.
   Program(ptx::Module module, GlobalMemory& memory, Limits limits = {});
+  // Another compilation (a variant, backend/passes.h) of the module that
+  // `variables_of` was made from: its .global/.const variables are those of
+  // `variables_of` (same names, same addresses, the same data), so a host
+  // program sees one set of variables whichever variant a launch runs.
+  // Variables only this module declares get their own. `variables_of` must
+  // outlive this program.
+  Program(ptx::Module module, const Program& variables_of, Limits limits = {});
   ~Program();
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
@@ -73,8 +80,9 @@ class Program {
 
  private:
   void layoutSymbols();
-  void allocateVariables();
+  void allocateVariables(const Program* variables_of);
   void releaseVariables();
+  void init(const Program* variables_of);
   void decodeFunctions();
 
   ptx::Module module_;

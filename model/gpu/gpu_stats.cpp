@@ -97,7 +97,13 @@ GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::
                [this] { return warp_instrs.get() ? 1000.0 * double(l1d.misses.get()) / double(warp_instrs.get()) : 0.0; }),
       ADD_STAT(l2_mpki, stats::unit::Ratio, "L2 misses per 1000 warp instructions",
                [this] { return warp_instrs.get() ? 1000.0 * double(mem->l2Misses()) / double(warp_instrs.get()) : 0.0; }),
-      max_warps_(cfg.sm.max_warps) {}
+      max_warps_(cfg.sm.max_warps) {
+  // Sizes and high-water marks: a workload's total over its launches keeps
+  // the largest (stats::Accumulate::kOverTime), it does not add them.
+  num_sms.maxOverTime();
+  sm.max_warps.maxOverTime();
+  sm.max_resident_blocks.maxOverTime();
+}
 
 GpuStats::~GpuStats() = default;
 

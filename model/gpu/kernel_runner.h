@@ -96,6 +96,8 @@ class KernelRunner {
   Mode mode() const { return opt_.mode; }
   // The GPU's statistics (filled by run()).
   GpuStats& stats() { return *stats_; }
+  // Hands the statistics over (after run()), e.g. to keep them per launch.
+  std::unique_ptr<GpuStats> takeStats() { return std::move(stats_); }
 
   // For GpuTop's slots: launches blocks onto SM `i` while it has room, then
   // ticks it at `cycle`; true when SM `i` is finished (no block left to

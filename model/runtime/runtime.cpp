@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "backend/backend.h"
 #include "config/gpu_config.h"
 #include "gpu/gpu_top.h"
 #include "gpu/kernel_runner.h"
+#include "mech/mechanism.h"
 #include "mem/tlm/hierarchy.h"
 #include "stats/stats.h"
 #include "common/error.h"
@@ -23,9 +26,22 @@ KernelArgs& KernelArgs::raw(const void* p, size_t n) {
   return *this;
 }
 
+LaunchRecord::LaunchRecord() = default;
+LaunchRecord::~LaunchRecord() = default;
+LaunchRecord::LaunchRecord(LaunchRecord&&) noexcept = default;
+LaunchRecord& LaunchRecord::operator=(LaunchRecord&&) noexcept = default;
+
 struct Device::Impl {
   DeviceOptions options;
   std::unique_ptr<backend::CompiledModule> compiled;
+  // The mechanisms' variants of the loaded module, each with its program
+  // (sharing the baseline program's variables).
+  struct VariantCode {
+    std::unique_ptr<backend::CompiledModule> compiled;
+    std::unique_ptr<func::Program> program;
+  };
+  std::map<std::string, VariantCode> variants;
+  std::vector<LaunchRecord> records;
   std::vector<std::string> timing_stats;
   func::GlobalMemory memory;
   std::unique_ptr<func::Program> program;  // the loaded module
@@ -52,18 +68,50 @@ Device::~Device() = default;
 
 void Device::loadModule(const std::filesystem::path& ptx_file) {
   ptx::Module m = ptx::parseFile(ptx_file);
-  impl_->program.reset();  // a second module replaces the first (and frees its variables)
+  impl_->variants.clear();  // a second module replaces the first (and frees its variables)
+  impl_->program.reset();
   impl_->compiled.reset();
+  const ptx::Module source = impl_->options.machine && !impl_->options.mechanisms.empty() ? m : ptx::Module{};
+  backend::CompileOptions co;
+  co.max_regs = impl_->options.max_regs;
+  co.regfile_regs = impl_->options.regfile_regs;
   if (impl_->options.machine) {
-    backend::CompileOptions co;
-    co.max_regs = impl_->options.max_regs;
-    co.regfile_regs = impl_->options.regfile_regs;
     auto cm = std::make_unique<backend::CompiledModule>(backend::compileModule(m, co));
     m = cm->machine;
     impl_->compiled = std::move(cm);
   }
   impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory);
+  if (!impl_->options.machine) return;
+  // Every variant the mechanisms declare, compiled once per module and
+  // checked after every pass (backend/passes.h).
+  for (mech::Mechanism* mc : impl_->options.mechanisms)
+    for (const backend::Variant& v : mc->variants()) {
+      if (v.name == "base" || impl_->variants.count(v.name))
+        throw Error(fmt::format("mechanism {}: variant name '{}' is already taken", mc->name(), v.name));
+      backend::CompileOptions vo = co;
+      vo.variant = &v;
+      Impl::VariantCode code;
+      code.compiled = std::make_unique<backend::CompiledModule>(backend::compileModule(source, vo));
+      code.program = std::make_unique<func::Program>(code.compiled->machine, *impl_->program);
+      impl_->variants.emplace(v.name, std::move(code));
+    }
 }
+
+const backend::CompiledModule* Device::compiled(const std::string& variant) const {
+  if (variant == "base") return impl_->compiled.get();
+  auto it = impl_->variants.find(variant);
+  return it == impl_->variants.end() ? nullptr : it->second.compiled.get();
+}
+
+std::vector<std::string> Device::variants() const {
+  std::vector<std::string> v;
+  if (impl_->compiled) v.push_back("base");
+  for (const auto& [n, c] : impl_->variants) v.push_back(n);
+  return v;
+}
+
+const std::vector<LaunchRecord>& Device::launchRecords() const { return impl_->records; }
+std::vector<LaunchRecord> Device::takeLaunchRecords() { return std::exchange(impl_->records, {}); }
 
 const ptx::Module& Device::module() const { return impl_->loaded().module(); }
 const backend::CompiledModule* Device::compiled() const { return impl_->compiled.get(); }
@@ -88,12 +136,31 @@ uint64_t Device::symbolAddress(const std::string& name) const { return impl_->lo
 LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
                            uint32_t dynamic_shared_bytes) {
   LaunchStats s;
+  // The variant this launch runs: the first mechanism with a preference.
+  mech::LaunchInfo info{kernel, grid.count(), static_cast<uint32_t>(block.count()),
+                        static_cast<uint32_t>(impl_->records.size())};
+  std::string variant = "base";
+  if (!impl_->variants.empty()) {
+    mech::VariantTable table;
+    table["base"] = impl_->compiled.get();
+    for (const auto& [n, c] : impl_->variants) table[n] = c.compiled.get();
+    for (mech::Mechanism* mc : impl_->options.mechanisms) {
+      const std::string v = mc->chooseVariant(info, table);
+      if (v.empty()) continue;
+      if (!table.count(v))
+        throw Error(fmt::format("mechanism {} chose variant '{}' for kernel {}, which was not compiled",
+                                mc->name(), v, kernel));
+      variant = v;
+      break;
+    }
+  }
   if (impl_->options.timing) {
     if (!impl_->options.gpu) throw Error("Device: timing runs need DeviceOptions::gpu (the configuration)");
     if (!impl_->compiled) throw Error("Device: timing runs need the machine program (DeviceOptions::machine)");
-    func::Program& prog = impl_->loaded();
+    func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
+    const backend::CompiledModule& code = variant == "base" ? *impl_->compiled : *impl_->variants.at(variant).compiled;
     const func::LaunchSetup setup = prog.setupLaunch(kernel, grid, block, args.values(), dynamic_shared_bytes);
-    const backend::FunctionReport* rep = impl_->compiled->find(kernel);
+    const backend::FunctionReport* rep = code.find(kernel);
     s.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
     // The GPU (gpu/kernel_runner.h): every SM of the configuration, the
     // memory hierarchy, clocked by SystemC (the process's GPU top): launch
@@ -107,6 +174,18 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     runner.sm(0).setTrace(impl_->options.trace);
     if (impl_->options.sm_setup)
       for (uint32_t i = 0; i < runner.numSms(); ++i) impl_->options.sm_setup(runner.sm(i), i);
+    // Admission: the smallest number of blocks per SM any mechanism admits
+    // (each keeps its own resources within what it admits).
+    uint32_t admit = runner.sm(0).occupancy().blocks;
+    if (!impl_->options.mechanisms.empty()) {
+      uint32_t a = UINT32_MAX;
+      for (mech::Mechanism* mc : impl_->options.mechanisms) a = std::min(a, mc->admitBlocks(info, runner.sm(0).occupancy()));
+      admit = std::max<uint32_t>(a, 1);
+      for (uint32_t i = 0; i < runner.numSms(); ++i) {
+        if (admit != runner.sm(i).occupancy().blocks) runner.sm(i).limitBlocks(admit);
+        for (mech::Mechanism* mc : impl_->options.mechanisms) mc->attachSm(runner.sm(i), i);
+      }
+    }
     const gpu::KernelRunResult r = runner.run();
     s.cycles = r.cycles;
     s.host_seconds = r.host_seconds;
@@ -116,8 +195,19 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     nlohmann::json js = stats::toFlatJson(runner.stats());
     js["kernel"] = kernel;
     impl_->timing_stats.push_back(js.dump());
+    LaunchRecord rec;
+    rec.kernel = kernel;
+    rec.variant = variant;
+    rec.regs_per_thread = rep ? rep->tree_regs : 0;
+    rec.blocks_per_sm = admit;
+    rec.cycles = r.cycles;
+    rec.gpu = runner.takeStats();
+    for (mech::Mechanism* mc : impl_->options.mechanisms)
+      if (auto g = mc->endLaunch(nullptr)) rec.mechanisms.push_back(std::move(g));
+    impl_->records.push_back(std::move(rec));
   } else {
-    s = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+    func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
+    s = prog.launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
   }
   LaunchStats& t = impl_->totals;
   t.cycles += s.cycles;

@@ -25,6 +25,12 @@ namespace rfsim::sm {
 class SmTrace;
 class Sm;
 }
+namespace rfsim::mech {
+class Mechanism;
+}
+namespace rfsim::stats {
+class Group;
+}
 
 namespace rfsim::rt {
 
@@ -90,6 +96,26 @@ struct DeviceOptions {
   // extension points (sm/core/hooks.h; e.g. the rename unit in the index
   // path with --rtl). What it installs must outlive the launch.
   std::function<void(sm::Sm& sm, uint32_t sm_id)> sm_setup;
+  // The mechanisms switched on (mech/mechanism.h), not owned: every module
+  // is compiled into their variants too, each launch runs the variant they
+  // choose, they admit blocks and install their hooks into every SM, and
+  // their statistics are kept per launch.
+  std::vector<mech::Mechanism*> mechanisms;
+};
+
+// Timing runs: what one launch ran and its statistics.
+struct LaunchRecord {
+  std::string kernel;
+  std::string variant;            // the compiled variant it ran ("base" without mechanisms)
+  uint32_t regs_per_thread = 0;   // the variant's tree registers
+  uint32_t blocks_per_sm = 0;     // admitted blocks per SM
+  uint64_t cycles = 0;
+  std::unique_ptr<stats::Group> gpu;                      // gpu::GpuStats
+  std::vector<std::unique_ptr<stats::Group>> mechanisms;  // one per mechanism that keeps statistics
+  LaunchRecord();
+  ~LaunchRecord();
+  LaunchRecord(LaunchRecord&&) noexcept;
+  LaunchRecord& operator=(LaunchRecord&&) noexcept;
 };
 
 class Device {
@@ -104,8 +130,12 @@ class Device {
   // Module-scope .global/.const variables are allocated and initialised.
   void loadModule(const std::filesystem::path& ptx_file);
   const ptx::Module& module() const;
-  // The back end's result for the loaded module (machine mode), else null.
+  // The back end's result for the loaded module (machine mode), else null:
+  // the baseline compilation, or variant `variant` (null if not compiled).
   const backend::CompiledModule* compiled() const;
+  const backend::CompiledModule* compiled(const std::string& variant) const;
+  // The variants compiled, "base" first.
+  std::vector<std::string> variants() const;
   const DeviceOptions& options() const;
 
   uint64_t malloc(size_t bytes);  // 256-byte aligned device address; throws on exhaustion
@@ -127,6 +157,10 @@ class Device {
   const LaunchStats& totals() const;
   // Timing runs: the SM's statistics of each launch (flat JSON, stats.h), in order.
   const std::vector<std::string>& timingStats() const;
+  // Timing runs: every launch's record, in order.
+  const std::vector<LaunchRecord>& launchRecords() const;
+  // The records handed over (the device keeps none): for summing them.
+  std::vector<LaunchRecord> takeLaunchRecords();
 
  private:
   struct Impl;

@@ -80,7 +80,7 @@ void Group::resetAll() {
   for (auto* g : children_) g->resetAll();
 }
 
-void accumulate(Group& dst, const Group& src) {
+void accumulate(Group& dst, const Group& src, Accumulate how) {
   const auto mismatch = [&](const std::string& what) {
     return Error("stats::accumulate: " + dst.name() + " and " + src.name() + " differ (" + what + ")");
   };
@@ -93,14 +93,15 @@ void accumulate(Group& dst, const Group& src) {
     if (auto* ds = dynamic_cast<Scalar*>(d)) {
       const auto* ss = dynamic_cast<const Scalar*>(s);
       if (!ss) throw mismatch(d->name());
-      *ds += ss->get();
+      if (how == Accumulate::kOverTime && ds->isMaxOverTime()) ds->sampleMax(ss->get());
+      else *ds += ss->get();
     } else if (auto* dv = dynamic_cast<Vector*>(d)) {
       const auto* sv = dynamic_cast<const Vector*>(s);
       if (!sv || sv->size() != dv->size()) throw mismatch(d->name());
       for (size_t k = 0; k < dv->size(); ++k) (*dv)[k] += (*sv)[k];
     }
   }
-  for (size_t i = 0; i < src.children().size(); ++i) accumulate(*dst.children()[i], *src.children()[i]);
+  for (size_t i = 0; i < src.children().size(); ++i) accumulate(*dst.children()[i], *src.children()[i], how);
 }
 
 namespace {
@@ -131,6 +132,8 @@ nlohmann::json toJson(const Group& root) {
   j[root.name()] = groupJson(root);
   return j;
 }
+
+nlohmann::json groupToJson(const Group& g) { return groupJson(g); }
 
 nlohmann::json toFlatJson(const Group& root) {
   nlohmann::json j = nlohmann::json::object();

@@ -63,12 +63,17 @@ class Scalar final : public Info {
   Scalar& operator=(uint64_t n) { v_ = n; return *this; }
   // Keeps the maximum seen (high-water marks).
   void sampleMax(uint64_t n) { if (n > v_) v_ = n; }
+  // A high-water mark or a size of the machine: accumulate(..., kOverTime)
+  // keeps the maximum instead of adding (a workload's launches, summed).
+  Scalar& maxOverTime() { max_over_time_ = true; return *this; }
+  bool isMaxOverTime() const { return max_over_time_; }
   uint64_t get() const { return v_; }
   nlohmann::json value() const override { return v_; }
   void reset() override { v_ = 0; }
 
  private:
   uint64_t v_ = 0;
+  bool max_over_time_ = false;
 };
 
 // A fixed-size array of counters (per bank, per warp, per operation kind),
@@ -136,12 +141,19 @@ class Group {
 // computed, not added). Totals over units of the same kind, e.g. the SMs of
 // a GPU. Throws rfsim::Error when the two trees do not have the same
 // statistics in the same order.
-void accumulate(Group& dst, const Group& src);
+//
+// kOverUnits adds everything (units side by side: the SMs of a launch);
+// kOverTime adds counts but keeps the maximum of the Scalars marked
+// maxOverTime() (one unit's successive periods: a workload's launches).
+enum class Accumulate { kOverUnits, kOverTime };
+void accumulate(Group& dst, const Group& src, Accumulate how = Accumulate::kOverUnits);
 
 // JSON printer. Each statistic becomes {"value", "unit", "desc"}; each group an
 // object of its statistics and child groups. A name used twice in one group is
 // a programming error and throws.
 nlohmann::json toJson(const Group& root);
+// The same object without the root's name around it: {"_desc", stats..., children...}.
+nlohmann::json groupToJson(const Group& g);
 // Flat {"a.b.c": value} map, handy for scripts and golden files.
 nlohmann::json toFlatJson(const Group& root);
 

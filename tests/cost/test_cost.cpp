@@ -3,6 +3,8 @@
 // 2.0.17 runs), the tool runner, and one small end-to-end synthesis.
 #include <catch2/catch.hpp>
 
+#include "mech/cars/cars_config.h"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -422,7 +424,7 @@ TEST_CASE("analytic report needs no tools", "[cost]") {
   const auto r = rfsim::cost::buildCostReport(cfg, o);
   CHECK(r.warps == 64);
   CHECK(r.warp_registers == 2048);
-  CHECK(r.read_ports == cfg.cars.rename_ports);
+  CHECK(r.read_ports == rfsim::cars::carsConfig(cfg).rename_ports);
   CHECK(r.paper.total_bytes == 264.0);
   CHECK(r.notes.empty());
   CHECK_FALSE(r.synth.has_value());
@@ -479,7 +481,7 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   cfg.name = "tiny";
   cfg.sm.max_warps = 4;
   cfg.regfile.size_kb = 16;  // 16 KiB / (4 B x 32) = 128 warp-registers
-  cfg.cars.rename_ports = 2;
+  rfsim::cars::carsConfig(cfg).rename_ports = 2;
   rfsim::cost::CostOptions o;
   o.work_dir = dir.path / "synth";
   const auto r = rfsim::cost::buildCostReport(cfg, o);

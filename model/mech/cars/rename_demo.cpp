@@ -1,5 +1,7 @@
 #include "mech/cars/rename_demo.h"
 
+#include "mech/cars/cars_config.h"
+
 #include <chrono>
 
 #include <sys/resource.h>
@@ -9,7 +11,7 @@
 namespace rfsim::cars {
 
 RenameParams paramsFor(const config::GpuConfig& cfg) {
-  return RenameParams::forSm(cfg.sm.max_warps, cfg.warpRegisters(), cfg.cars.rename_ports);
+  return RenameParams::forSm(cfg.sm.max_warps, cfg.warpRegisters(), carsConfig(cfg).rename_ports);
 }
 
 TrafficParams trafficFor(const config::GpuConfig& cfg) {

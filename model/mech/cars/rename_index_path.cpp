@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "mech/cars/cars_config.h"
 #include "mech/cars/rename_demo.h"
 #include "mech/cars/rename_lockstep.h"
 #include "mech/cars/rename_ref.h"
@@ -31,7 +32,7 @@ RenameIndexPath::RenameIndexPath(std::unique_ptr<RenameUnit> unit, sm::WarpRegAl
 
 std::unique_ptr<RenameUnit> RenameIndexPath::unitFor(const config::GpuConfig& cfg) {
   const RenameParams p = paramsFor(cfg);
-  if (cfg.cars.rtl) return std::make_unique<RenameLockstep>(p);
+  if (carsConfig(cfg).rtl) return std::make_unique<RenameLockstep>(p);
   return std::make_unique<RenameRef>(p);
 }
 

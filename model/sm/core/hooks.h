@@ -48,6 +48,11 @@ class WarpRegAllocator {
     (void)warp_slot;
     return true;
   }
+  // Idle-cycle skipping (Sm::nextActiveCycle): the first cycle after `now`
+  // at which ready() may answer differently without anything else in the
+  // SM happening first; UINT64_MAX: only after such an event. The default,
+  // `now`, cannot tell and keeps the SM ticking every cycle.
+  virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
 };
 
 // Baseline: each warp slot owns the contiguous rows [slot * regs_per_thread,
@@ -69,14 +74,22 @@ class BaselineRegAllocator final : public WarpRegAllocator {
 // (d) Issue gate, consulted per warp and cycle once the warp's next
 // instruction is decoded (not at a barrier, I-buffer not empty), before the
 // scoreboard and the collector are checked, i.e. before the scheduler sees the
-// warp as ready. A refused warp reports refusal() as its stall reason (the
+// warp as ready -- but only for the instructions it flagged: flags() is asked
+// once per instruction a warp reaches (calls, prefetches, barriers, ...), and
+// an unflagged instruction costs the gate nothing. A refused warp reports refusal() as its stall reason (the
 // scheduler's Stall enum has no Gate reason; the default, Scoreboard, is the
 // nearest: the warp waits for registers) and counts one warp-cycle in
-// SmStats::gate_stalls. issued() is called when the warp's instruction issues.
+// SmStats::gate_stalls. issued() is called when a flagged instruction issues.
 class IssueGate {
  public:
   virtual ~IssueGate() = default;
+  virtual bool flags(const func::DInstr& next) const {
+    (void)next;
+    return true;
+  }
   virtual bool mayIssue(uint32_t warp_slot, const func::DInstr& next, uint64_t now) = 0;
+  // As WarpRegAllocator::nextEventCycle, for mayIssue().
+  virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
   virtual void issued(uint32_t warp_slot, const func::DInstr& instr, uint64_t now) {
     (void)warp_slot, (void)instr, (void)now;
   }

@@ -92,6 +92,14 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
 
 Sm::~Sm() = default;
 
+void Sm::limitBlocks(uint32_t blocks) {
+  if (resident_blocks_ || stats_->blocks_launched.get())
+    throw Error("Sm::limitBlocks: only before the first block is launched");
+  if (blocks == 0) throw Error("Sm::limitBlocks: an SM must admit at least one block");
+  occ_.blocks = blocks;
+  occ_.warps = blocks * occ_.warps_per_block;
+}
+
 bool Sm::canLaunch() const {
   if (resident_blocks_ >= occ_.blocks) return false;
   if (cfg_.sm.max_warps - resident_warps_ < occ_.warps_per_block) return false;
@@ -189,7 +197,9 @@ void Sm::tick(uint64_t now) {
   if (tracing_) traceEnd();
   else if (trace_) trace_->skip();
   last_tick_ = now;
-  quiet_ = !trace_ && alloc_ == &base_alloc_ && !gate_ && opc_->plain() &&
+  // A hook that can say when its decisions next change leaves skipping on.
+  quiet_ = !trace_ && (alloc_ == &base_alloc_ || alloc_->nextEventCycle(now) > now) &&
+           (!gate_ || gate_->nextEventCycle(now) > now) && opc_->plain() &&
            stats_->warp_instrs.get() + stats_->blocks_retired.get() == before && wb_done_ == done_before &&
            stats_->l1i_hits.get() + stats_->l1i_misses.get() == fetches_before && resident_warps_ == warps_before &&
            wb_queue_.empty() && opc_->idle();
@@ -272,6 +282,7 @@ void Sm::dispatch(uint64_t now) {
 const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
   if (ws.timed != d) {
     ws.timing = opTiming(*d->in, cfg_);
+    ws.gated = gate_ && gate_->flags(*d);
     ws.timed = d;
   }
   return ws.timing;
@@ -293,7 +304,8 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
     ++stats_->regalloc_stalls;
     return Stall::Scoreboard;
   }
-  if (gate_ && !gate_->mayIssue(s, *d, now)) {
+  // The gate is asked only about the instructions it flagged (IssueGate::flags).
+  if (gate_ && (timingOf(ws, d), ws.gated) && !gate_->mayIssue(s, *d, now)) {
     ++stats_->gate_stalls;
     return gate_->refusal();
   }
@@ -364,7 +376,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   func::StepInfo info;
   st.setClock(now);  // %clock64 reads the SM cycle at issue
   st.step(ws.local, info);
-  if (gate_) gate_->issued(s, *d, now);
+  if (ws.gated) gate_->issued(s, *d, now);
   ++stats_->warp_instrs;
   ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];
   stats_->thread_instrs += static_cast<uint64_t>(__builtin_popcount(info.active));

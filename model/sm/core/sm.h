@@ -117,6 +117,9 @@ class Sm {
   Sm& operator=(const Sm&) = delete;
 
   const backend::Occupancy& occupancy() const { return occ_; }
+  // Block admission (mech::Mechanism::admitBlocks): at most `blocks`
+  // resident blocks, instead of the occupancy's. Before the first launch.
+  void limitBlocks(uint32_t blocks);
   bool canLaunch() const;
   void launch(rt::Dim3 ctaid);
 
@@ -130,7 +133,8 @@ class Sm {
   // completes, an I-buffer fill arrives or the watchdog is due, and the
   // next tick accounts for the skipped cycles in every per-cycle statistic,
   // so the statistics are those of ticking every cycle (tested). Off while
-  // an extension point other than the scheduler is installed, or a trace.
+  // a trace is written, a register translator is installed, or a register
+  // allocator or issue gate cannot tell its next event (nextEventCycle).
   uint64_t nextActiveCycle(uint64_t cycle) const;
   // Blocks retired since the last call (the caller may launch new ones).
   bool blockFinished() {
@@ -193,6 +197,7 @@ class Sm {
     // instruction rather than once per cycle the warp waits.
     const func::DInstr* timed = nullptr;
     OpTiming timing;
+    bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
   };
   struct Inflight {
     uint32_t slot = 0, pc = 0;

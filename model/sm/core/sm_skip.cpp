@@ -15,6 +15,8 @@ uint64_t Sm::nextActiveCycle(uint64_t cycle) const {
     if (u) next = std::min(next, u->nextDone());
   for (const WarpSlot& ws : slots_)
     if (ws.used && ws.ib_pending) next = std::min(next, ws.ib_ready_at);
+  if (gate_) next = std::min(next, gate_->nextEventCycle(last_tick_));
+  if (alloc_ != &base_alloc_) next = std::min(next, alloc_->nextEventCycle(last_tick_));
   return std::max(cycle, next);
 }
 

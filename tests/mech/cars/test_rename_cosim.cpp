@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "mech/cars/cars_config.h"
+
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -60,7 +62,7 @@ TEST_CASE("SystemC demo: clocked co-simulation with the RTL in the loop writes a
   CHECK(r.cycles == 20000);
   CHECK(r.rtl_comparisons == 20000);
   CHECK(r.flat["sim.rename.cycles"] == 20000);
-  CHECK(r.flat["sim.rename.renames"] == 20000 * cfg.cars.rename_ports);
+  CHECK(r.flat["sim.rename.renames"] == 20000 * rfsim::cars::carsConfig(cfg).rename_ports);
   CHECK(r.flat["sim.rename.ops"]["call"].get<uint64_t>() > 100);
   CHECK(r.flat["sim.host.rtl_comparisons"] == 20000);
   std::ifstream vcd(opt.vcd);

@@ -1,0 +1,13 @@
+// The mechanisms this build knows: one line per folder of model/mech/.
+#include "mech/cars/cars_mechanism.h"
+#include "mech/mechanism.h"
+#include "mech/toy/toy_mechanism.h"
+
+namespace rfsim::mech {
+
+void registerMechanisms() {
+  add(cars::carsMechanismInfo());
+  add(toy::toyMechanismInfo());
+}
+
+}  // namespace rfsim::mech

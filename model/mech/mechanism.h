@@ -1,0 +1,134 @@
+// A register-file mechanism as a run-time plug-in (docs/mechanisms.md).
+//
+// A mechanism lives in its own folder on both layers: model/mech/<name>/
+// (its configuration section, compiler passes, SM hooks, statistics, C++
+// references of its hardware) and rtl/<name>_*.sv (that hardware as RTL).
+// It describes itself to the registry with a MechanismInfo: its name, its
+// configuration section, what it cannot be combined with, its RTL units,
+// and a factory. The baseline code (the SM, the GPU, the back end, the
+// runtime) never names a mechanism; it only calls the Mechanism interface
+// at fixed points:
+//
+//   compile   variants()          the back-end variants it compiles each module
+//                                 into (backend/passes.h), besides "base"
+//   launch    chooseVariant()     which compiled variant a launch runs
+//             admitBlocks()       blocks per SM it admits (default: the
+//                                 baseline occupancy of the launched variant)
+//             attachSm()          installs its hooks into each SM of the
+//                                 launch (sm/core/hooks.h), before any block
+//   results   endLaunch()         its statistics of the launch (a group
+//                                 under launches[i].mechanisms.<name>)
+//             energyStructures()  its own structures for the energy model
+//
+// One Mechanism object exists per simulation (per rt::Device), made from the
+// resolved configuration; it may keep state across launches (CARS remembers
+// an adaptive level per kernel name).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/occupancy.h"
+#include "backend/passes.h"
+#include "config/gpu_config.h"
+#include "stats/stats.h"
+
+namespace rfsim::backend {
+struct CompiledModule;
+}
+namespace rfsim::sm {
+class Sm;
+}
+
+namespace rfsim::mech {
+
+// A structure a mechanism adds, for the energy model: accesses counted over
+// a launch, dynamic energy per access and static power.
+struct StructureEnergy {
+  std::string name;
+  uint64_t accesses = 0;
+  double pj_per_access = 0.0;
+  double static_mw = 0.0;  // per SM
+};
+
+// What a launch is, for the launch-time hooks.
+struct LaunchInfo {
+  std::string kernel;
+  uint64_t blocks = 0;            // grid size
+  uint32_t threads_per_block = 0;
+  uint32_t launch_index = 0;      // launches of this device so far
+};
+
+// The variants a module was compiled into, by name ("base" always there).
+using VariantTable = std::map<std::string, const backend::CompiledModule*>;
+
+class Mechanism {
+ public:
+  virtual ~Mechanism() = default;
+  virtual std::string name() const = 0;
+
+  virtual std::vector<backend::Variant> variants() const { return {}; }
+  // The variant a launch of `info.kernel` runs, one of `compiled`; "" when
+  // this mechanism has no preference (another enabled one, or "base").
+  virtual std::string chooseVariant(const LaunchInfo& info, const VariantTable& compiled) {
+    (void)info, (void)compiled;
+    return "";
+  }
+  // Blocks per SM for the launch; `occ` is the baseline's for the chosen
+  // variant. More than occ.blocks only if the mechanism's own hooks then
+  // keep the SM within its resources (CARS limits warps at issue instead).
+  virtual uint32_t admitBlocks(const LaunchInfo& info, const backend::Occupancy& occ) {
+    (void)info;
+    return occ.blocks;
+  }
+  // Installs hooks into SM `sm_id` of the launch; what it installs must
+  // outlive the launch (endLaunch is called after it).
+  virtual void attachSm(sm::Sm& sm, uint32_t sm_id) { (void)sm, (void)sm_id; }
+  // The launch ended: its statistics, as a group under `parent` named
+  // name(), or null when it keeps none. Called once per launch.
+  virtual std::unique_ptr<stats::Group> endLaunch(stats::Group* parent) {
+    (void)parent;
+    return nullptr;
+  }
+  // Structures this mechanism adds, with the launch's access counts (read
+  // after endLaunch).
+  virtual std::vector<StructureEnergy> energyStructures() const { return {}; }
+};
+
+struct MechanismInfo {
+  std::string name;
+  std::string summary;  // one line
+  std::string status;   // what of the paper exists; shown by `rfsim mechanisms`
+  std::string paper;    // citation
+  config::SectionType section;  // its configuration section (section.name == name)
+  std::vector<std::string> rtl_units;  // rtl/<name>_*.sv top modules
+  // Mechanisms it cannot be switched on with, and why.
+  std::vector<std::pair<std::string, std::string>> conflicts;
+  std::function<std::unique_ptr<Mechanism>(const config::GpuConfig&)> make;
+};
+
+// The registry: a table of mechanism types, filled once by
+// registerMechanisms() (mech/builtin.cpp) at program start.
+void add(MechanismInfo info);
+const std::vector<MechanismInfo>& all();
+const MechanismInfo* find(const std::string& name);
+std::string knownNames();
+
+// The mechanisms `cfg.mechanisms.enabled` names, made for one simulation.
+// Throws rfsim::Error for an unknown name (listing the known ones), a name
+// given twice, or a combination that cannot work (saying why).
+std::vector<std::unique_ptr<Mechanism>> instantiate(const config::GpuConfig& cfg);
+
+// Sets `cfg.mechanisms.enabled` from a --mech value ("cars", "ltrf,cars",
+// "none"), checking the names.
+void select(config::GpuConfig& cfg, const std::string& mech_option);
+
+// Every built-in mechanism and its configuration section. Idempotent; must
+// run before the first GpuConfig is made (the entry points call it).
+void registerMechanisms();
+
+}  // namespace rfsim::mech

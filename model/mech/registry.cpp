@@ -1,0 +1,65 @@
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "mech/mechanism.h"
+
+namespace rfsim::mech {
+
+namespace {
+std::vector<MechanismInfo>& table() {
+  static std::vector<MechanismInfo> t;
+  return t;
+}
+}  // namespace
+
+void add(MechanismInfo info) {
+  if (find(info.name)) return;
+  config::registerMechanismSection(info.section);
+  table().push_back(std::move(info));
+}
+
+const std::vector<MechanismInfo>& all() { return table(); }
+
+const MechanismInfo* find(const std::string& name) {
+  for (const auto& m : table())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::string knownNames() {
+  std::string s;
+  for (const auto& m : table()) s += (s.empty() ? "" : ", ") + m.name;
+  return s.empty() ? "none registered" : s;
+}
+
+std::vector<std::unique_ptr<Mechanism>> instantiate(const config::GpuConfig& cfg) {
+  const std::vector<std::string> names = cfg.mechanisms.enabledList();
+  std::vector<const MechanismInfo*> infos;
+  for (const auto& n : names) {
+    const MechanismInfo* m = find(n);
+    if (!m) throw Error(fmt::format("mechanism '{}': no such mechanism (known: {})", n, knownNames()));
+    if (std::find(infos.begin(), infos.end(), m) != infos.end())
+      throw Error(fmt::format("mechanism '{}' is named twice in mechanisms.enabled / --mech", n));
+    infos.push_back(m);
+  }
+  for (const MechanismInfo* a : infos)
+    for (const auto& [other, why] : a->conflicts)
+      for (const MechanismInfo* b : infos)
+        if (b->name == other)
+          throw Error(fmt::format("mechanisms '{}' and '{}' cannot be combined: {}", a->name, b->name, why));
+  std::vector<std::unique_ptr<Mechanism>> out;
+  for (const MechanismInfo* m : infos) out.push_back(m->make(cfg));
+  return out;
+}
+
+void select(config::GpuConfig& cfg, const std::string& mech_option) {
+  config::GpuConfig c = cfg;
+  c.mechanisms.enabled = (mech_option == "none" || mech_option == "base") ? "" : mech_option;
+  for (const auto& n : c.mechanisms.enabledList())
+    if (!find(n)) throw Error(fmt::format("--mech: no mechanism named '{}' (known: {})", n, knownNames()));
+  cfg.mechanisms.enabled = c.mechanisms.enabled;
+}
+
+}  // namespace rfsim::mech
