@@ -21,6 +21,7 @@
 #include "backend/report.h"
 #include "common/error.h"
 #include "common/results_dir.h"
+#include "mech/mechanism.h"
 #include "ptx/analysis/printer.h"
 #include "ptx/parser.h"
 #include "workloads/workload.h"
@@ -125,46 +126,65 @@ int backendCommand(const BackendOptions& o) {
   std::vector<std::pair<std::string, backend::PtxasSummary>> summaries, ubench_summaries;
   std::string markdown;
   std::vector<std::string> failed;  // modules the back end refused
+  // The variants to compile every module into: the baseline, then each
+  // enabled mechanism's (--mech), in order.
+  std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
+  std::vector<backend::Variant> variants(1);
+  for (const auto& m : mechs)
+    for (auto& v : m->variants()) variants.push_back(std::move(v));
   for (const Input& in : ins) {
-    backend::CompiledModule cm;
-    try {
-      cm = backend::compileModule(ptx::parseFile(in.ptx), co);
-    } catch (const Error& e) {
-      // With several modules the others still compile; the exit status says
-      // something failed.
-      if (ins.size() == 1) throw;
-      std::cerr << "rfsim: error: " << in.label << ": " << e.what() << "\n";
-      failed.push_back(in.label);
-      continue;
-    }
-    if (o.print) {  // the machine program itself, as PTX text over physical registers
-      std::cout << ptx::printModule(cm.machine);
-      continue;
-    }
-    const auto occ = backend::occupancyRows(cm, cfg, o.block);
-    // A workload's committed report is always compared (it goes into the
-    // JSON); the text tables show it with --compare-ptxas.
-    std::optional<backend::PtxasComparison> cmp;
-    if (in.ptxas) {
-      cmp = backend::comparePtxas(cm, backend::readPtxasReport(*in.ptxas));
-      (in.ubench ? ubench_summaries : summaries).emplace_back(in.label, cmp->summary);
-    } else if (compare) {
-      std::cerr << fmt::format("rfsim: warning: {}: no ptxas report beside {}\n", in.label, in.ptx.string());
-    }
+    for (const backend::Variant& variant : variants) {
+      const bool base = &variant == &variants.front();
+      backend::CompiledModule cm;
+      try {
+        co.variant = base ? nullptr : &variant;
+        cm = backend::compileModule(ptx::parseFile(in.ptx), co);
+      } catch (const Error& e) {
+        // With several modules the others still compile; the exit status says
+        // something failed.
+        if (ins.size() == 1 && variants.size() == 1) throw;
+        std::cerr << "rfsim: error: " << in.label << " (variant " << variant.name << "): " << e.what() << "\n";
+        failed.push_back(base ? in.label : in.label + " [" + variant.name + "]");
+        continue;
+      }
+      std::string passes;
+      for (const auto& p : cm.passes) passes += (passes.empty() ? "" : ", ") + p;
+      const std::string variant_line =
+          base ? "" : fmt::format("variant {}: {} (passes: {})\n", variant.name, variant.description, passes);
+      if (o.print) {  // the machine program itself, as PTX text over physical registers
+        if (!base) std::cout << "// " << variant_line;
+        std::cout << ptx::printModule(cm.machine);
+        continue;
+      }
+      const auto occ = backend::occupancyRows(cm, cfg, o.block);
+      // A workload's committed report is always compared (it goes into the
+      // JSON); the text tables show it with --compare-ptxas. ptxas compiled
+      // the baseline: only the base variant is compared.
+      std::optional<backend::PtxasComparison> cmp;
+      if (in.ptxas && base) {
+        cmp = backend::comparePtxas(cm, backend::readPtxasReport(*in.ptxas));
+        (in.ubench ? ubench_summaries : summaries).emplace_back(in.label, cmp->summary);
+      } else if (compare && base) {
+        std::cerr << fmt::format("rfsim: warning: {}: no ptxas report beside {}\n", in.label, in.ptx.string());
+      }
 
-    if (o.markdown) {
-      if (cmp) markdown += backend::ptxasMarkdownRows(in.label, *cmp);
-    } else {
-      std::cout << fmt::format("== {} ({}, limit {}, config {}) ==\n", in.label, in.ptx.string(),
-                               o.max_regs ? std::to_string(o.max_regs) : "none", cfg.name);
-      std::cout << backend::functionTable(cm) << "\n" << backend::callGraphTable(cm) << "\n";
-      std::cout << backend::occupancyTable(occ) << "\n";
-      if (cmp && compare) std::cout << backend::ptxasTable(*cmp) << "\n";
-    }
-    if (!o.json.empty()) {
-      nlohmann::json j = backend::reportJson(cm, occ, cmp ? &*cmp : nullptr);
-      j["label"] = in.label;
-      modules.push_back(std::move(j));
+      if (o.markdown) {
+        if (cmp) markdown += backend::ptxasMarkdownRows(in.label, *cmp);
+      } else {
+        std::cout << fmt::format("== {}{} ({}, limit {}, config {}) ==\n{}", in.label,
+                                 base ? "" : " [" + variant.name + "]", in.ptx.string(),
+                                 o.max_regs ? std::to_string(o.max_regs) : "none", cfg.name, variant_line);
+        std::cout << backend::functionTable(cm) << "\n" << backend::callGraphTable(cm) << "\n";
+        std::cout << backend::occupancyTable(occ) << "\n";
+        if (cmp && compare) std::cout << backend::ptxasTable(*cmp) << "\n";
+      }
+      if (!o.json.empty()) {
+        nlohmann::json j = backend::reportJson(cm, occ, cmp ? &*cmp : nullptr);
+        j["label"] = in.label;
+        j["variant"] = variant.name;
+        j["passes"] = cm.passes;
+        modules.push_back(std::move(j));
+      }
     }
   }
 

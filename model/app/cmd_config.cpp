@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/config_options.h"
+#include "mech/mechanism.h"
 #include "config/config_io.h"
 
 namespace rfsim::app {
@@ -26,7 +27,14 @@ std::string resolveConfigPath(const std::string& name) {
 config::GpuConfig loadWithOverrides(const ConfigOptions& o) {
   config::GpuConfig cfg = config::loadConfig(resolveConfigPath(o.file));
   for (const auto& s : o.sets) config::applyOverride(cfg, s);
-  if (!o.sets.empty()) config::validate(cfg, o.file + " with --set");
+  if (!o.mech.empty()) mech::select(cfg, o.mech);
+  if (!o.sets.empty() || !o.mech.empty()) config::validate(cfg, o.file + " with --set/--mech");
+  mech::instantiate(cfg);  // checks the names and the combination now, with the message the user needs
+  for (const auto& k : cfg.mechanisms.keysOfDisabled()) {
+    const std::string name = k.substr(11, k.find('.', 11) - 11);
+    std::cerr << fmt::format("rfsim: warning: '{}' is set but mechanism {} is off (--mech {} switches it on)\n", k,
+                             name, name);
+  }
   return cfg;
 }
 

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/results_dir.h"
 #include "config/config_io.h"
+#include "mech/cars/cars_config.h"
 #include "mech/cars/rename_demo.h"
 #include "mech/cars/rename_waves.h"
 
@@ -35,11 +36,12 @@ void printSummary(const nlohmann::json& flat, const cars::DemoResult& r, bool rt
 
 int runCommand(const RunOptions& o) {
   config::GpuConfig cfg = loadWithOverrides(o.config);
-  if (o.rtl) cfg.cars.rtl = true;
-  if (o.no_rtl) cfg.cars.rtl = false;
-  if (o.trace) cfg.cars.trace = true;
-  if (cfg.cars.trace && !cfg.cars.rtl)
-    throw Error(fmt::format("{}: cars.trace: the waveform is of the RTL, which cars.rtl: false (or --no-rtl) "
+  cars::CarsConfig& cc = cars::carsConfig(cfg);
+  if (o.rtl) cc.rtl = true;
+  if (o.no_rtl) cc.rtl = false;
+  if (o.trace) cc.trace = true;
+  if (cc.trace && !cc.rtl)
+    throw Error(fmt::format("{}: mechanisms.cars.trace: the waveform is of the RTL, which mechanisms.cars.rtl: false (or --no-rtl) "
                             "leaves out",
                             o.config.file));
 
@@ -47,30 +49,30 @@ int runCommand(const RunOptions& o) {
   dir.writeFile("config.yaml", config::toYaml(cfg));
 
   cars::DemoOptions d;
-  d.rtl = cfg.cars.rtl;
+  d.rtl = cc.rtl;
   d.source = o.config.file;
-  if (cfg.cars.trace) {
+  if (cc.trace) {
     d.vcd = dir.path("cars_rename.vcd");
-    d.trace_start = cfg.cars.trace_start;
-    d.trace_cycles = cfg.cars.trace_cycles;
+    d.trace_start = cc.trace_start;
+    d.trace_cycles = cc.trace_cycles;
   }
   if (!o.quiet)
-    std::cout << fmt::format("rfsim run: {} ({}), CARS rename unit, {} warps, {} cycles, RTL {}\n", cfg.name,
-                             o.config.file, cfg.sm.max_warps, cfg.demo.cycles, cfg.cars.rtl ? "on" : "off");
+    std::cout << fmt::format("rfsim demo: {} ({}), CARS rename unit, {} warps, {} cycles, RTL {}\n", cfg.name,
+                             o.config.file, cfg.sm.max_warps, cfg.demo.cycles, cc.rtl ? "on" : "off");
 
   stats::Group root(nullptr, "sim", "rename-unit co-simulation demo");
   const cars::DemoResult r = cars::runRenameDemo(cfg, d, root);
 
-  if (cfg.cars.trace) {
+  if (cc.trace) {
     dir.addFile("cars_rename.vcd");
     const auto vcd = std::filesystem::absolute(dir.finalDir() / "cars_rename.vcd");
     dir.writeFile("cars_rename.gtkw",
-                  gtkwSaveFile(cars::renameWaveView(cars::paramsFor(cfg), vcd.string(), cfg.cars.trace_start)));
+                  gtkwSaveFile(cars::renameWaveView(cars::paramsFor(cfg), vcd.string(), cc.trace_start)));
   }
   dir.writeFile("stats.json", r.stats.dump(2) + "\n");
   dir.commit();
 
-  if (!o.quiet) printSummary(r.flat, r, cfg.cars.rtl);
+  if (!o.quiet) printSummary(r.flat, r, cc.rtl);
   std::cout << "results: " << dir.finalDir().string() << "\n";
   return 0;
 }

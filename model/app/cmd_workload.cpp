@@ -15,7 +15,11 @@
 #include "common/results_dir.h"
 #include "config/config_io.h"
 #include "backend/backend.h"
+#include "gpu/gpu_stats.h"
+#include "mech/cars/cars_config.h"
+#include "mech/cars/cars_mechanism.h"
 #include "mech/cars/rename_index_path.h"
+#include "mech/mechanism.h"
 #include "mech/cars/rename_lockstep.h"
 #include "mech/cars/rename_waves.h"
 #include "runtime/runtime.h"
@@ -27,33 +31,6 @@
 namespace rfsim::app {
 
 namespace {
-
-// The counters of several launches' flat statistics, summed: integer values,
-// and arrays / objects of integers element by element. Ratios and rates
-// (real numbers) are per launch and left out; so are text values.
-nlohmann::json sumCounters(const nlohmann::json& launches) {
-  nlohmann::json total = nlohmann::json::object();
-  std::function<void(nlohmann::json&, const nlohmann::json&)> add = [&](nlohmann::json& dst, const nlohmann::json& v) {
-    if (v.is_number_integer()) {
-      dst = (dst.is_number_integer() ? dst.get<uint64_t>() : 0) + v.get<uint64_t>();
-    } else if (v.is_array() || v.is_object()) {
-      if (dst.is_null()) dst = v.is_array() ? nlohmann::json::array() : nlohmann::json::object();
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        if (!it->is_number_integer()) continue;
-        nlohmann::json& d = v.is_array() ? (dst.size() <= size_t(std::distance(v.begin(), it))
-                                                 ? dst.emplace_back(0)
-                                                 : dst[std::distance(v.begin(), it)])
-                                         : dst[it.key()];
-        add(d, *it);
-      }
-    }
-  };
-  for (const auto& l : launches)
-    for (auto it = l.begin(); it != l.end(); ++it)
-      if (it->is_number_integer() || it->is_array() || it->is_object()) add(total[it.key()], *it);
-  total["launches"] = launches.size();
-  return total;
-}
 
 // Opcode classes for the dynamic instruction mix.
 enum class OpClass : uint8_t { Alu, Sfu, Move, Mem, Ctrl, Sync, Count_ };
@@ -166,10 +143,68 @@ int listWorkloads() {
   return 0;
 }
 
+// One workload's launches in the stats.json tree (docs/statistics.md):
+// each launch's GPU and mechanism statistics, and their total (counts
+// summed, ratios recomputed from the sums, high-water marks kept).
+nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, nlohmann::json& total) {
+  nlohmann::json launches = nlohmann::json::array();
+  std::vector<rt::LaunchRecord> recs = dev.takeLaunchRecords();
+  if (recs.empty()) return launches;
+  const auto& first = dynamic_cast<const gpu::GpuStats&>(*recs.front().gpu);
+  gpu::GpuStats sum(nullptr, "gpu", cfg, static_cast<uint32_t>(first.sm_cycles.size()));
+  for (const auto& r : recs) {
+    nlohmann::json m = nlohmann::json::object();
+    for (const auto& g : r.mechanisms) m[g->name()] = stats::groupToJson(*g);
+    launches.push_back({{"kernel", r.kernel},
+                        {"variant", r.variant},
+                        {"regs_per_thread", r.regs_per_thread},
+                        {"blocks_per_sm", r.blocks_per_sm},
+                        {"cycles", r.cycles},
+                        {"gpu", stats::groupToJson(*r.gpu)},
+                        {"mechanisms", m}});
+    stats::accumulate(sum, *r.gpu, stats::Accumulate::kOverTime);
+  }
+  // Each mechanism's groups have the same shape every launch: the first
+  // launch's take the others' counts once every launch is written above.
+  nlohmann::json mt = nlohmann::json::object();
+  for (size_t k = 0; k < recs.front().mechanisms.size(); ++k) {
+    stats::Group& dst = *recs.front().mechanisms[k];
+    for (size_t i = 1; i < recs.size(); ++i)
+      if (k < recs[i].mechanisms.size()) stats::accumulate(dst, *recs[i].mechanisms[k], stats::Accumulate::kOverTime);
+    mt[dst.name()] = stats::groupToJson(dst);
+  }
+  total = {{"gpu", stats::groupToJson(sum)}, {"mechanisms", mt}};
+  return launches;
+}
+
+int listMechanisms() {
+  for (const auto& m : mech::all()) {
+    std::string rtl;
+    for (const auto& u : m.rtl_units) rtl += (rtl.empty() ? "" : ", ") + std::string("rtl/") + u + ".sv";
+    std::cout << fmt::format("{:<8} {}\n         status: {}\n         configuration: mechanisms.{}{}\n", m.name,
+                             m.summary, m.status, m.name, rtl.empty() ? "" : "\n         RTL: " + rtl);
+  }
+  return 0;
+}
+
 int runWorkloads(const RunOptions& o) {
-  const config::GpuConfig cfg = loadWithOverrides(o.config);
+  config::GpuConfig cfg = loadWithOverrides(o.config);
   const std::vector<const workloads::Workload*> chosen = select(o.workload);
   const workloads::Size size = o.large ? workloads::Size::Large : workloads::Size::Small;
+
+  // --rtl / --no-rtl: the RTL of the enabled mechanisms that have some.
+  const std::vector<std::string> enabled = cfg.mechanisms.enabledList();
+  const bool cars_on = std::find(enabled.begin(), enabled.end(), "cars") != enabled.end();
+  if (o.rtl || o.no_rtl) {
+    if (!o.timing) throw Error("--rtl/--no-rtl with --workload need --timing: the RTL sits in the SM's pipeline");
+    std::string with_rtl;
+    for (const auto& n : enabled)
+      if (const auto* m = mech::find(n); m && !m->rtl_units.empty()) with_rtl += (with_rtl.empty() ? "" : ", ") + n;
+    if (with_rtl.empty())
+      throw Error(fmt::format("--rtl: no enabled mechanism has RTL (mechanisms with RTL: cars; e.g. --mech cars --rtl)"));
+    if (cars_on) cars::carsConfig(cfg).rtl = o.rtl;
+  }
+  std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
 
   ResultsDir dir(o.output.out.empty() ? defaultOutDir("func", cfg.name) : o.output.out, o.output.overwrite);
   dir.writeFile("config.yaml", config::toYaml(cfg));
@@ -177,8 +212,7 @@ int runWorkloads(const RunOptions& o) {
   stats::Group root(nullptr, "sim", "functional execution of CUDA workloads");
   std::vector<std::unique_ptr<WorkloadStats>> per;
   nlohmann::json checks = nlohmann::json::object();
-  // Per workload: the GPU statistics of each launch, and their total.
-  nlohmann::json timing = nlohmann::json::object();
+  nlohmann::json tree = nlohmann::json::object();  // stats.json's "workloads"
   // One SM trace for the whole run: every launch of every workload, one after the other.
   std::unique_ptr<sm::SmTrace> trace;
   if (!o.trace_vcd.empty()) {
@@ -186,27 +220,21 @@ int runWorkloads(const RunOptions& o) {
     if (!o.trace_window.empty()) sm::SmTrace::parseWindow(o.trace_window, first, last);
     trace = std::make_unique<sm::SmTrace>(o.trace_vcd, cfg.sm.num_schedulers, first, last);
   }
-  // --rtl: the CARS rename unit, Verilated RTL and C++ reference in
-  // lockstep, in the register-index translation path of SM 0 (one unit for
-  // the whole run, clocked every cycle SM 0 is ticked: its cycles are the
-  // trace cycles; the other SMs keep the baseline path).
-  std::unique_ptr<cars::RenameIndexPath> index_path;
+  // CARS with its RTL and a trace: the rename unit's waveform beside the
+  // SM's, over the same cycles.
+  cars::RenameIndexPath* index_path = nullptr;
+  for (auto& m : mechs)
+    if (auto* p = cars::indexPathOf(*m)) index_path = p;
   std::filesystem::path rename_vcd;
-  if (o.rtl) {
-    if (!o.timing) throw Error("--rtl with --workload needs --timing: the rename unit sits in the SM's index path");
-    config::GpuConfig rcfg = cfg;
-    rcfg.cars.rtl = true;
-    index_path = std::make_unique<cars::RenameIndexPath>(cars::RenameIndexPath::unitFor(rcfg), nullptr, &root);
-    if (trace) {
-      auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
-      std::filesystem::path vcd = trace->vcdPath();
-      vcd.replace_extension(".rename.vcd");
-      ls.rtl().traceTo(vcd, trace->first(), trace->last() - trace->first() + 1);  // the window is finite
-      rename_vcd = vcd;
-      std::filesystem::path gtkw = vcd;
-      gtkw.replace_extension(".gtkw");
-      writeFileAtomic(gtkw, gtkwSaveFile(cars::renameWaveView(ls.params(), vcd.string(), trace->first())));
-    }
+  if (index_path && trace && cars::carsConfig(cfg).rtl) {
+    auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
+    std::filesystem::path vcd = trace->vcdPath();
+    vcd.replace_extension(".rename.vcd");
+    ls.rtl().traceTo(vcd, trace->first(), trace->last() - trace->first() + 1);  // the window is finite
+    rename_vcd = vcd;
+    std::filesystem::path gtkw = vcd;
+    gtkw.replace_extension(".gtkw");
+    writeFileAtomic(gtkw, gtkwSaveFile(cars::renameWaveView(ls.params(), vcd.string(), trace->first())));
   }
   int failed = 0;
   if (!o.quiet && o.timing)
@@ -226,21 +254,16 @@ int runWorkloads(const RunOptions& o) {
       dopt.timing = o.timing;
       dopt.gpu = &cfg;
       dopt.trace = trace.get();
-      if (index_path)
-        dopt.sm_setup = [p = index_path.get()](sm::Sm& sm, uint32_t sm_id) {
-          if (sm_id != 0) return;  // one unit: SM 0's (the traced SM)
-          sm.setRegAllocator(p);
-          sm.collector().setTranslator(p);
-        };
+      for (auto& m : mechs) dopt.mechanisms.push_back(m.get());
       if (o.timing && o.virtual_regs) throw Error("--timing runs the machine program; it cannot be combined with --virtual-regs");
       rt::Device dev(dopt);
       dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
       check = w->run(dev, size);
       t = dev.totals();
       if (o.timing) {
-        nlohmann::json launches = nlohmann::json::array();
-        for (const std::string& js : dev.timingStats()) launches.push_back(nlohmann::json::parse(js));
-        timing[w->name] = {{"launches", launches}, {"total", sumCounters(launches)}};
+        nlohmann::json total;
+        tree[w->name]["launches"] = launchesJson(cfg, dev, total);
+        tree[w->name]["total"] = total;
       }
       if (const backend::CompiledModule* cm = dev.compiled()) {
         for (const auto& f : cm->functions) {
@@ -305,7 +328,7 @@ int runWorkloads(const RunOptions& o) {
                                trace->recordedCycles(), trace->cycle(), trace->issuesRecorded(),
                                trace->gtkwPath().string());
   }
-  if (index_path) {
+  if (index_path && cars::carsConfig(cfg).rtl) {
     auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
     ls.rtl().closeTrace();
     if (!o.quiet)
@@ -317,9 +340,22 @@ int runWorkloads(const RunOptions& o) {
       std::cout << fmt::format("rename unit trace (same cycles as the SM trace): {} and {}\n", rename_vcd.string(),
                                std::filesystem::path(rename_vcd).replace_extension(".gtkw").string());
   }
-  dir.writeFile("stats.json", stats::toJson(root).dump(2) + "\n");
+  // stats.json: one tree (docs/statistics.md).
+  for (const auto& st : per) {
+    nlohmann::json& w = tree[st->name()];
+    w["passed"] = checks[st->name()]["passed"];
+    w["detail"] = checks[st->name()]["detail"];
+    w["summary"] = stats::groupToJson(*st);
+  }
+  nlohmann::json run = {{"config", cfg.name},
+                        {"mechanisms", enabled},
+                        {"timing", o.timing},
+                        {"size", o.large ? "large" : "small"},
+                        {"max_regs", o.max_regs},
+                        {"rtl", index_path != nullptr && cars::carsConfig(cfg).rtl}};
+  nlohmann::json out = {{"schema", "rfsim-stats/2"}, {"run", run}, {"workloads", tree}};
+  dir.writeFile("stats.json", out.dump(2) + "\n");
   dir.writeFile("checks.json", checks.dump(2) + "\n");
-  if (o.timing) dir.writeFile("timing.json", timing.dump(2) + "\n");
   dir.commit();
   std::cout << fmt::format("{} passed, {} failed\n", chosen.size() - failed, failed);
   std::cout << "results: " << dir.finalDir().string() << "\n";

@@ -12,6 +12,7 @@ namespace rfsim::app {
 struct ConfigOptions {
   std::string file = "configs/v100.yaml";
   std::vector<std::string> sets;  // --set key=value, applied in order
+  std::string mech;               // --mech NAME[,NAME] or none: overrides mechanisms.enabled
 };
 
 // Where a subcommand writes its results folder.
@@ -71,6 +72,7 @@ int backendCommand(const BackendOptions& o);
 int ptxCommand(const PtxOptions& o);
 int runWorkloads(const RunOptions& o);
 int listWorkloads();
+int listMechanisms();
 int costCommand(const CostOptions& o);
 int configCommand(const ConfigCmdOptions& o);
 

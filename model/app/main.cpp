@@ -1,13 +1,20 @@
 // rfsim: a cycle-level SystemC model of a GPU SM's register file, with the
 // register-file mechanisms' RTL co-simulated inside it.
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <systemc>
 
 #include "app/commands.h"
 #include "common/error.h"
+#include "mech/mechanism.h"
 
 namespace {
 
@@ -15,6 +22,30 @@ void addConfigOptions(CLI::App* cmd, rfsim::app::ConfigOptions& c) {
   cmd->add_option("-c,--config", c.file, "configuration: a YAML file, or v100 / titanv / maxwell")
       ->capture_default_str();
   cmd->add_option("--set", c.sets, "override one key, e.g. --set sm.max_warps=32 (repeatable)");
+  cmd->add_option("--mech", c.mech,
+                  "switch mechanisms on: a name, a comma-separated list (e.g. cars or ltrf,cars), or none; "
+                  "overrides mechanisms.enabled (rfsim mechanisms lists them)");
+}
+
+// `rfsim compare` and `rfsim report` are Python programs (scripts/), run
+// with Debian's python3 and its matplotlib.
+int execScript(const char* script, const std::vector<std::string>& args, const char* argv0) {
+  std::vector<std::string> a{"/usr/bin/python3", std::string(RFSIM_SOURCE_DIR) + "/scripts/" + script};
+  if (std::string(script) == "compare.py") {
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    a.push_back("--rfsim");
+    a.push_back(n > 0 ? std::string(self, size_t(n)) : std::string(argv0));
+  }
+  a.insert(a.end(), args.begin(), args.end());
+  std::vector<char*> c;
+  for (auto& s : a) c.push_back(s.data());
+  c.push_back(nullptr);
+  std::cout.flush();
+  execv(c[0], c.data());
+  std::cerr << "rfsim: error: cannot run /usr/bin/python3 (" << std::strerror(errno)
+            << "); scripts/setup.sh installs python3 and python3-matplotlib\n";
+  return 1;
 }
 
 void addOutputOptions(CLI::App* cmd, rfsim::app::OutputOptions& o, const std::string& kind) {
@@ -26,13 +57,14 @@ void addOutputOptions(CLI::App* cmd, rfsim::app::OutputOptions& o, const std::st
 
 int sc_main(int argc, char* argv[]) {
   using namespace rfsim::app;
+  rfsim::mech::registerMechanisms();
   CLI::App app{"rfsim: cycle-level GPU register-file simulator (SystemC/TLM-2.0 with Verilated RTL)"};
   app.set_version_flag("--version", "rfsim 0.1.0");
   app.require_subcommand(1);
 
   RunOptions run;
-  auto* run_cmd = app.add_subcommand("run", "run the co-simulation demo: call/return traffic through the CARS "
-                                            "rename unit, RTL and C++ reference in lockstep");
+  auto* run_cmd = app.add_subcommand("run", "run CUDA workloads (--workload), functionally or on the GPU timing "
+                                            "model (--timing), with mechanisms (--mech)");
   addConfigOptions(run_cmd, run.config);
   addOutputOptions(run_cmd, run.output, "run");
   auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl,
@@ -62,6 +94,27 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::Range(0, 255));
 
   auto* list_cmd = app.add_subcommand("workloads", "list the CUDA workloads");
+  auto* mechs_cmd = app.add_subcommand("mechanisms", "list the register-file mechanisms, with their status");
+
+  RunOptions demo;
+  auto* demo_cmd = app.add_subcommand("demo", "the CARS rename-unit demo: synthetic call/return traffic through "
+                                              "the rename unit, RTL and C++ reference in lockstep");
+  addConfigOptions(demo_cmd, demo.config);
+  addOutputOptions(demo_cmd, demo.output, "demo");
+  auto* demo_rtl = demo_cmd->add_flag("--rtl", demo.rtl, "co-simulate the Verilated RTL (default: mechanisms.cars.rtl)");
+  demo_cmd->add_flag("--no-rtl", demo.no_rtl, "reference model only, no RTL")->excludes(demo_rtl);
+  demo_cmd->add_flag("--trace", demo.trace, "write the rename unit's VCD waveform and GTKWave save file");
+  demo_cmd->add_flag("-q,--quiet", demo.quiet, "print only where the results are");
+
+  std::vector<std::string> compare_args, report_args;
+  auto* compare_cmd = app.add_subcommand("compare", "workloads x configurations x variants, each run in its own "
+                                                    "process, compared in compare.json/.csv and a report "
+                                                    "(docs/compare.md; rfsim compare --help for its options)");
+  compare_cmd->prefix_command();
+  compare_cmd->set_help_flag();
+  auto* report_cmd = app.add_subcommand("report", "regenerate the report (Markdown, HTML, plots) of a compare folder");
+  report_cmd->prefix_command();
+  report_cmd->set_help_flag();
 
   PtxOptions ptx;
   auto* ptx_cmd = app.add_subcommand("ptx", "parse a PTX file: summary of functions, blocks, loops and calls, or "
@@ -109,14 +162,19 @@ int sc_main(int argc, char* argv[]) {
 
   run.trace = trace_opt->count() > 0;
   try {
-    if (*run_cmd && run.workload.empty() && !run.trace_vcd.empty())
-      throw rfsim::Error("--trace FILE: only with --workload X --timing (the CARS demo takes --trace without a file)");
+    if (*run_cmd && run.workload.empty())
+      throw rfsim::Error("run: which workloads? --workload NAME[,NAME] or all (rfsim workloads lists them); "
+                         "the rename-unit demo is `rfsim demo`");
     if (*run_cmd && !run.workload.empty() && run.trace && (run.trace_vcd.empty() || !run.timing))
       throw rfsim::Error("--trace with --workload needs --timing and a file: --trace FILE.vcd");
     if (*run_cmd && !run.trace_window.empty() && run.trace_vcd.empty())
       throw rfsim::Error("--trace-window needs --trace FILE.vcd");
-    if (*run_cmd) return run.workload.empty() ? runCommand(run) : runWorkloads(run);
+    if (*run_cmd) return runWorkloads(run);
+    if (*demo_cmd) return runCommand(demo);
     if (*list_cmd) return listWorkloads();
+    if (*mechs_cmd) return listMechanisms();
+    if (*compare_cmd) return execScript("compare.py", compare_cmd->remaining(), argv[0]);
+    if (*report_cmd) return execScript("report.py", report_cmd->remaining(), argv[0]);
     if (*ptx_cmd) return ptxCommand(ptx);
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);

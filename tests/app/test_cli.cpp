@@ -46,9 +46,9 @@ TEST_CASE("rfsim --help lists the subcommands", "[app]") {
   CHECK_THAT(r.output, Catch::Contains("run") && Catch::Contains("cost") && Catch::Contains("config"));
 }
 
-TEST_CASE("run writes config, statistics and a manifest, and the config reloads", "[app]") {
+TEST_CASE("demo writes config, statistics and a manifest, and the config reloads", "[app]") {
   const fs::path out = scratch("run");
-  const Ran r = rfsim("run -q --set demo.cycles=5000 --out " + out.string());
+  const Ran r = rfsim("demo -q --set demo.cycles=5000 --out " + out.string());
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("results: " + out.string()));
   CHECK(fs::exists(out / "manifest.json"));
@@ -65,21 +65,21 @@ TEST_CASE("run writes config, statistics and a manifest, and the config reloads"
 
 TEST_CASE("a missing or malformed configuration is a one-line error and leaves no results", "[app]") {
   const fs::path out = scratch("badcfg");
-  Ran r = rfsim("run --config configs/nope.yaml --out " + out.string());
+  Ran r = rfsim("run --workload saxpy --config configs/nope.yaml --out " + out.string());
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("configs/nope.yaml"));
   CHECK_FALSE(fs::exists(out));
 
   const fs::path bad = scratch("bad.yaml");
   std::ofstream(bad) << "name: x\nsm:\n  max_warpz: 32\n";
-  r = rfsim("run --config " + bad.string() + " --out " + out.string());
+  r = rfsim("run --workload saxpy --config " + bad.string() + " --out " + out.string());
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains(bad.string() + ":3:") && Catch::Contains("sm.max_warpz") &&
                            Catch::Contains("max_warps"));
   CHECK_FALSE(fs::exists(out));
   fs::remove(bad);
 
-  r = rfsim("run --set sm.max_warps=200 --out " + out.string());
+  r = rfsim("run --workload saxpy --set sm.max_warps=200 --out " + out.string());
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("sm.max_warps") && Catch::Contains("range"));
 }
@@ -88,7 +88,7 @@ TEST_CASE("a run that fails midway leaves a .partial folder marked INCOMPLETE", 
   const fs::path out = scratch("midway");
   // Allotments that do not fit the register file are refused when the demo is
   // built, after the results folder was started.
-  const Ran r = rfsim("run --set demo.stack_regs=40 --set demo.kernel_regs=17 --out " + out.string());
+  const Ran r = rfsim("demo --set demo.stack_regs=40 --set demo.kernel_regs=17 --out " + out.string());
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("demo.kernel_regs + demo.stack_regs = 57") &&
                            Catch::Contains("exceeds the register file"));
@@ -100,13 +100,58 @@ TEST_CASE("a run that fails midway leaves a .partial folder marked INCOMPLETE", 
 
 TEST_CASE("existing results are not overwritten without --overwrite", "[app]") {
   const fs::path out = scratch("exists");
-  REQUIRE(rfsim("run -q --set demo.cycles=100 --out " + out.string()).status == 0);
+  REQUIRE(rfsim("demo -q --set demo.cycles=100 --out " + out.string()).status == 0);
   const auto before = fs::last_write_time(out / "stats.json");
-  const Ran r = rfsim("run -q --set demo.cycles=100 --out " + out.string());
+  const Ran r = rfsim("demo -q --set demo.cycles=100 --out " + out.string());
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("exists"));
   CHECK(fs::last_write_time(out / "stats.json") == before);
   fs::remove_all(out);
+}
+
+TEST_CASE("run without --workload says what to give, and names the demo", "[app]") {
+  const Ran r = rfsim("run");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("--workload") && Catch::Contains("rfsim demo"));
+}
+
+TEST_CASE("run --mech: unknown names are refused with the known ones; the run's stats.json names them",
+          "[app][mech]") {
+  const fs::path out = scratch("mech");
+  Ran r = rfsim("run -q --workload saxpy --timing --mech cars,lrtf --out " + out.string());
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("lrtf") && Catch::Contains("known: cars"));
+  CHECK_FALSE(fs::exists(out));
+
+  r = rfsim("run -q --workload saxpy --timing --rtl --out " + out.string());
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("--rtl") && Catch::Contains("--mech"));
+
+  r = rfsim("run -q --workload saxpy,fib --timing --mech toy --out " + out.string());
+  REQUIRE(r.status == 0);
+  std::ifstream sj(out / "stats.json");
+  const auto stats = nlohmann::json::parse(sj);
+  CHECK(stats["schema"] == "rfsim-stats/2");
+  CHECK(stats["run"]["mechanisms"] == nlohmann::json::array({"toy"}));
+  const auto& saxpy = stats["workloads"]["saxpy"];
+  CHECK(saxpy["passed"] == true);
+  REQUIRE(saxpy["launches"].size() == 1);
+  CHECK(saxpy["launches"][0]["variant"] == "toy");
+  CHECK(saxpy["launches"][0]["gpu"]["cycles"]["value"].get<uint64_t>() > 0);
+  CHECK(saxpy["launches"][0]["mechanisms"]["toy"]["gated_issues"]["value"].get<uint64_t>() > 0);
+  CHECK(saxpy["total"]["gpu"]["cycles"]["value"] == saxpy["launches"][0]["gpu"]["cycles"]["value"]);
+  CHECK(saxpy["summary"]["warp_instrs"]["value"].get<uint64_t>() > 0);
+  fs::remove_all(out);
+}
+
+TEST_CASE("mechanisms lists each one with its status; backend --mech prints every variant", "[app][mech]") {
+  Ran r = rfsim("mechanisms");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("cars") && Catch::Contains("status:") && Catch::Contains("toy"));
+  r = rfsim("backend --workload saxpy --mech toy");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("== saxpy (") && Catch::Contains("== saxpy [toy]") &&
+                           Catch::Contains("toy.swap_pairs"));
 }
 
 TEST_CASE("a missing EDA tool is named, with the way to install it", "[app]") {
