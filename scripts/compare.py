@@ -14,7 +14,6 @@ import csv
 import datetime
 import io
 import json
-import math
 import os
 import re
 import shlex
@@ -26,12 +25,15 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
+
+from rfsim_tools.common import BASE, InputError, geomean, read_json, role_order, write_atomic  # noqa: E402
+from rfsim_tools.stats import StatsError, run_metrics  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = "rfsim-compare/1"
-BASE = "base"
 
-# The back end's instruction roles (ptx::mroleName), for a role vector written as an array.
-ROLE_NAMES = ["code", "spill", "fill", "save", "restore", "stack-adjust", "arg-move", "arg-stack"]
 # CSV columns that come before the per-run groups (l1d.*, instrs.*, stall.*, energy.*).
 LEAD_COLUMNS = ["config", "variant", "workload", "status", "passed", "speedup", "cycles", "clock_mhz",
                 "sim_time_us", "warp_instrs", "thread_instrs", "ipc", "rf_reads", "rf_writes",
@@ -153,180 +155,6 @@ def parse_args(argv):
     return args
 
 
-# ---------------------------------------------------------------- statistics
-
-def unwrap(node):
-    """A statistic is {"value": V, "unit": U, "desc": D}; anything else is itself."""
-    if isinstance(node, dict) and "value" in node and ("unit" in node or "desc" in node):
-        return node["value"]
-    return node
-
-
-def lookup(node, path):
-    """The value at a dotted path, through nested groups (rfsim-stats/2) or flat dotted keys (timing.json)."""
-    parts = path.split(".")
-    for i in range(len(parts), 0, -1):
-        key = ".".join(parts[:i])
-        if isinstance(node, dict) and key in node:
-            child = node[key]
-            if i == len(parts):
-                return unwrap(child)
-            found = lookup(unwrap(child), ".".join(parts[i:]))
-            if found is not None:
-                return found
-    return None
-
-
-def number(v):
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return v if math.isfinite(v) else None
-
-
-def vector_items(v, names=None):
-    """A Vector's elements as (name, number): an object keyed by name, or an array."""
-    if isinstance(v, dict):
-        return [(str(k), number(x)) for k, x in v.items() if number(x) is not None]
-    if isinstance(v, list):
-        return [((names[i] if names and len(names) == len(v) else str(i)), number(x))
-                for i, x in enumerate(v) if number(x) is not None]
-    return []
-
-
-def vector_sum(v):
-    if number(v) is not None:
-        return v
-    items = vector_items(v)
-    return sum(x for _, x in items) if items else None
-
-
-def numeric_leaves(node, prefix, out, units):
-    """Every numeric statistic under a group, as prefix.path -> value (energy: whatever is there)."""
-    if isinstance(node, dict) and "value" in node and ("unit" in node or "desc" in node):
-        value = node["value"]
-        if number(value) is not None:
-            out[prefix] = value
-            if node.get("unit"):
-                units[prefix] = node["unit"]
-        elif isinstance(value, (dict, list)):
-            for name, x in vector_items(value):
-                out[f"{prefix}.{name}"] = x
-                if node.get("unit"):
-                    units[f"{prefix}.{name}"] = node["unit"]
-        return
-    if isinstance(node, dict):
-        for k, v in node.items():
-            if not k.startswith("_"):
-                numeric_leaves(v, f"{prefix}.{k}", out, units)
-    elif number(node) is not None:
-        out[prefix] = node
-
-
-def clock_mhz(config_yaml):
-    """gpu.clock_mhz from a resolved config.yaml, read without a YAML library (one key, two levels)."""
-    try:
-        with open(config_yaml) as f:
-            section = None
-            for line in f:
-                text = line.split("#", 1)[0].rstrip()
-                if not text.strip():
-                    continue
-                if not text.startswith((" ", "\t")):
-                    section = text.strip().rstrip(":")
-                elif section == "gpu":
-                    key, _, value = text.strip().partition(":")
-                    if key == "clock_mhz":
-                        return float(value)
-    except (OSError, ValueError):
-        pass
-    return None
-
-
-def load_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def workload_stats(run_dir, workload):
-    """(gpu, energy, summary, passed, detail) of one workload; None where absent."""
-    stats = load_json(os.path.join(run_dir, "stats.json"))
-    if isinstance(stats, dict) and isinstance(stats.get("workloads"), dict):
-        w = stats["workloads"].get(workload)
-        if isinstance(w, dict):
-            total = w.get("total") if isinstance(w.get("total"), dict) else {}
-            gpu = total.get("gpu")
-            # Some builds nest the launch's own group ("gpu": {"gpu": {...}}) inside the total.
-            if isinstance(gpu, dict) and "cycles" not in gpu and isinstance(gpu.get("gpu"), dict):
-                gpu = gpu["gpu"]
-            summary = w.get("summary") if isinstance(w.get("summary"), dict) else {}
-            passed = w.get("passed")
-            if not isinstance(passed, bool) and number(unwrap(summary.get("passed"))) is not None:
-                passed = bool(unwrap(summary["passed"]))
-            return gpu, total.get("energy"), summary, passed, w.get("detail")
-    # Builds before rfsim-stats/2: timing.json holds each workload's flat dotted statistics,
-    # checks.json the CPU check.
-    timing = load_json(os.path.join(run_dir, "timing.json"))
-    gpu = None
-    if isinstance(timing, dict) and isinstance(timing.get(workload), dict):
-        gpu = timing[workload].get("total")
-    checks = load_json(os.path.join(run_dir, "checks.json"))
-    check = checks.get(workload) if isinstance(checks, dict) else None
-    passed = check.get("passed") if isinstance(check, dict) else None
-    detail = check.get("detail") if isinstance(check, dict) else None
-    return gpu, None, {}, passed, detail
-
-
-def extract(run_dir, workload, units):
-    """One run's flat metrics (missing statistics are simply absent)."""
-    gpu, energy, summary, passed, detail = workload_stats(run_dir, workload)
-    m = {}
-    if passed is not None:
-        m["passed"] = bool(passed)
-
-    def put(key, value):
-        if number(value) is not None:
-            m[key] = value
-
-    put("cycles", lookup(gpu, "cycles") if gpu is not None else None)
-    if "cycles" not in m:
-        put("cycles", lookup(summary, "cycles"))
-    put("clock_mhz", clock_mhz(os.path.join(run_dir, "config.yaml")))
-    if m.get("clock_mhz") and "cycles" in m:
-        m["sim_time_us"] = m["cycles"] / m["clock_mhz"]
-    for key in ("warp_instrs", "thread_instrs"):
-        put(key, lookup(gpu, key) if gpu is not None else None)
-        if key not in m:
-            put(key, lookup(summary, key))
-    if m.get("cycles") and "warp_instrs" in m:
-        m["ipc"] = m["warp_instrs"] / m["cycles"]
-    if gpu is not None:
-        put("rf_reads", vector_sum(lookup(gpu, "sm.rf_reads")))
-        put("rf_writes", vector_sum(lookup(gpu, "sm.rf_writes")))
-        put("bank_conflicts", vector_sum(lookup(gpu, "sm.bank_conflicts")))
-        put("l1d.accesses", vector_sum(lookup(gpu, "l1d.accesses")))
-        kinds = vector_items(lookup(gpu, "l1d.accesses_by_kind"))
-        for kind, x in kinds:
-            m[f"l1d.{kind}"] = x
-        if kinds:
-            # Local memory is the spills/fills and the call stack.
-            m["l1d.local"] = sum(x for k, x in kinds if k.startswith("local"))
-        for reason, x in vector_items(lookup(gpu, "sm.stall_cycles")):
-            reason = re.sub(r"^s\d+\.", "", reason)  # per scheduler (s0.scoreboard): summed by reason
-            reason = "issued" if reason == "none" else reason
-            m[f"stall.{reason}"] = m.get(f"stall.{reason}", 0) + x
-    for role, x in vector_items(lookup(summary, "warp_instrs_by_role"), ROLE_NAMES):
-        m[f"instrs.{role}"] = x
-    if energy is not None:
-        numeric_leaves(energy, "energy", m, units)
-    wall = number(lookup(summary, "wall_time"))
-    if wall is not None:
-        m["host_seconds"] = wall / 1e6  # microseconds
-    return m, detail
-
-
 # ---------------------------------------------------------------- running
 
 class Runner:
@@ -399,7 +227,15 @@ class Runner:
             run["status"] = "failed"
             run["error"] = error
             return run
-        metrics, detail = extract(final, run["workload"], units)
+        try:
+            metrics, metric_units, detail = run_metrics(final, run["workload"])
+        except StatsError as e:
+            run["status"] = "failed"
+            # A complete folder is skipped by the next compare too: only removing it runs it again.
+            run["error"] = str(e) + (f" (remove {final} to run it again)" if run["resumed"] else "")
+            return run
+        with self.lock:
+            units.update(metric_units)
         run["metrics"] = metrics
         failed = (returncode not in (None, 0)) or metrics.get("passed") is False
         run["status"] = "failed" if failed else "complete"
@@ -462,11 +298,21 @@ def add_speedups(runs, variants, configs):
             cycles = sum(m.get("cycles", 0) for m in done)
             instrs = sum(m.get("warp_instrs", 0) for m in done)
             summary[c["name"]][v["name"]] = {
-                "geomean_speedup": math.exp(sum(math.log(s) for s in sp) / len(sp)) if sp else None,
+                "geomean_speedup": geomean(sp),
                 "workloads": len(sp),
                 "cycles": cycles, "warp_instrs": instrs,
                 "ipc": instrs / cycles if cycles else None}
     return summary
+
+
+ENERGY_SCALARS = ["energy.total", "energy.power", "energy.per_warp_instr", "energy.gops_per_watt"]
+
+
+def energy_order(key):
+    """The energy columns: the totals and ratios first, then dynamic per structure, then static."""
+    if key in ENERGY_SCALARS:
+        return (0, ENERGY_SCALARS.index(key), "")
+    return (1 if key.startswith("energy.dynamic.") else 2, 0, key)
 
 
 def csv_columns(runs):
@@ -477,7 +323,9 @@ def csv_columns(runs):
     for prefix in GROUP_PREFIXES:
         mine = sorted(k for k in keys if k.startswith(prefix) and k not in LEAD_COLUMNS)
         if prefix == "instrs.":
-            mine.sort(key=lambda k: (ROLE_NAMES.index(k[7:]) if k[7:] in ROLE_NAMES else 99, k))
+            mine.sort(key=lambda k: role_order(k[len(prefix):]))
+        elif prefix == "energy.":
+            mine.sort(key=energy_order)
         groups += mine
     return LEAD_COLUMNS + groups + TAIL_COLUMNS
 
@@ -500,16 +348,12 @@ def csv_text(runs):
     return buf.getvalue()
 
 
-def write_atomic(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def previous_runs(out):
     """Run records of an earlier compare into the same folder, for the runs it skips now."""
-    old = load_json(os.path.join(out, "compare.json"))
+    try:
+        old = read_json(os.path.join(out, "compare.json"))
+    except InputError:
+        return {}
     if not isinstance(old, dict) or not isinstance(old.get("runs"), list):
         return {}
     return {(r.get("config"), r.get("variant"), r.get("workload")): r for r in old["runs"] if isinstance(r, dict)}

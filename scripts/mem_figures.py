@@ -10,65 +10,78 @@ For each results folder (one configuration each) prints, as Markdown:
   * per workload: L1D accesses, the local (spill / fill / stack) share of
     them, L1D hit rate, L1D and L2 MPKI (misses per 1000 warp
     instructions), and DRAM bandwidth use, summed over the workload's
-    launches (timing.json "total").
+    launches (stats.json `workloads.<w>.total.gpu`, docs/statistics.md).
 """
-import json
+import os
 import re
 import sys
-from pathlib import Path
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
+
+from rfsim_tools.common import InputError  # noqa: E402
+from rfsim_tools.stats import config_number, load_stats, lookup, read_config  # noqa: E402
 
 
-def load(d):
-    d = Path(d)
-    timing = json.loads((d / "timing.json").read_text())
-    checks = json.loads((d / "checks.json").read_text())
-    config = (d / "config.yaml").read_text() if (d / "config.yaml").exists() else ""
-    return timing, checks, config
+def stat(gpu, path):
+    """A count of the GPU statistics, 0 where the run has none (null: a ratio over nothing)."""
+    x = lookup(gpu, path)
+    return x if isinstance(x, (int, float)) else 0
 
 
-def cfg_value(config, section, key):
-    m = re.search(rf"^{section}:\n(?:(?:  .*|\s*)\n)*?  {key}: *([^ #\n]+)", config, re.M)
-    return float(m.group(1)) if m else float("nan")
+def latency_table(detail, config):
+    """ubench_mem_latency's check detail: 'L1 x, L2 y, DRAM z' cycles per load."""
+    m = re.search(r"L1 ([\d.]+), L2 ([\d.]+), DRAM ([\d.]+)", detail or "")
+    if not m:
+        return
+    nan = float("nan")
+    l1, l2, icnt, dram = (config_number(config, f"{s}.latency") or nan for s in ("l1d", "l2", "icnt", "dram"))
+    print("| level | configured (unloaded) | measured cycles/load |\n|---|---|---|")
+    print(f"| L1D hit | l1d.latency = {l1:.0f} | {m.group(1)} |")
+    print(f"| L2 hit | l1d + 2 x icnt + l2 = {l1 + 2 * icnt + l2:.0f} | {m.group(2)} |")
+    print(f"| DRAM | L2 hit + dram.latency + transfer = {l1 + 2 * icnt + l2 + dram:.0f} + transfer "
+          f"| {m.group(3)} |")
+
+
+def bandwidth_row(w):
+    """ubench_mem_bandwidth: bytes moved (its check detail) per cycle, and the DRAM bus use."""
+    b = re.search(r"bytes (\d+)", w.get("detail") or "")
+    cycles = lookup(w["total"]["gpu"], "cycles")
+    if not b or not cycles:
+        return
+    util = lookup(w["launches"][-1]["gpu"], "mem.dram.bandwidth_utilisation")
+    print(f"| streaming bandwidth | DRAM peak (channels x bus bytes x DRAM/core clock) | "
+          f"{int(b.group(1)) / cycles:.0f} B/cycle, DRAM utilisation "
+          f"{util if util is not None else float('nan'):.0%} |")
 
 
 def main(dirs):
     for d in dirs:
-        timing, checks, config = load(d)
-        name = re.search(r"^name: *(\S+)", config, re.M)
-        print(f"## {name.group(1) if name else d}\n")
-        l1, l2lat, icnt = (cfg_value(config, "l1d", "latency"), cfg_value(config, "l2", "latency"),
-                           cfg_value(config, "icnt", "latency"))
-        dram = cfg_value(config, "dram", "latency")
-        if "ubench_mem_latency" in checks:
-            det = checks["ubench_mem_latency"]["detail"]
-            m = re.search(r"L1 ([\d.]+), L2 ([\d.]+), DRAM ([\d.]+)", det)
-            if m:
-                print("| level | configured (unloaded) | measured cycles/load |\n|---|---|---|")
-                print(f"| L1D hit | l1d.latency = {l1:.0f} | {m.group(1)} |")
-                print(f"| L2 hit | l1d + 2 x icnt + l2 = {l1 + 2 * icnt + l2lat:.0f} | {m.group(2)} |")
-                print(f"| DRAM | L2 hit + dram.latency + transfer = {l1 + 2 * icnt + l2lat + dram:.0f} + transfer "
-                      f"| {m.group(3)} |")
-        if "ubench_mem_bandwidth" in timing:
-            tot = timing["ubench_mem_bandwidth"]["total"]
-            det = checks["ubench_mem_bandwidth"]["detail"]
-            b = int(re.search(r"bytes (\d+)", det).group(1))
-            cyc = tot["gpu.cycles"]
-            launches = timing["ubench_mem_bandwidth"]["launches"]
-            util = launches[-1].get("gpu.mem.dram.bandwidth_utilisation", float("nan"))
-            print(f"| streaming bandwidth | DRAM peak (channels x bus bytes x DRAM/core clock) | "
-                  f"{b / cyc:.0f} B/cycle, DRAM utilisation {util:.0%} |")
+        try:
+            workloads = load_stats(d)["workloads"]
+        except InputError as e:
+            sys.exit(f"mem_figures.py: {e}")
+        config = read_config(d)
+        print(f"## {config.get('name', d)}\n")
+        if "ubench_mem_latency" in workloads:
+            latency_table(workloads["ubench_mem_latency"].get("detail"), config)
+        if "total" in workloads.get("ubench_mem_bandwidth", {}):
+            bandwidth_row(workloads["ubench_mem_bandwidth"])
         print()
         print("| workload | L1D accesses | local share | L1D hit rate | L1D MPKI | L2 MPKI | DRAM bytes |")
         print("|---|---:|---:|---:|---:|---:|---:|")
-        for w, v in timing.items():
-            t = v["total"]
-            acc = t.get("gpu.l1d.accesses", 0)
-            kinds = t.get("gpu.l1d.accesses_by_kind", {})
+        for name, w in workloads.items():
+            if "total" not in w:
+                continue  # run without --timing: no GPU statistics
+            gpu = w["total"]["gpu"]
+            acc = stat(gpu, "l1d.accesses")
+            kinds = lookup(gpu, "l1d.accesses_by_kind") or {}
             loc = kinds.get("local_load", 0) + kinds.get("local_store", 0)
-            wi = t.get("gpu.warp_instrs", 0) or 1
-            dramb = t.get("gpu.mem.dram.read_bytes", 0) + t.get("gpu.mem.dram.write_bytes", 0)
-            print(f"| {w} | {acc} | {loc / acc if acc else 0:.1%} | {t.get('gpu.l1d.hits', 0) / acc if acc else 0:.1%} "
-                  f"| {1000 * t.get('gpu.l1d.misses', 0) / wi:.1f} | {1000 * t.get('gpu.mem.l2.misses', 0) / wi:.1f} "
+            wi = stat(gpu, "warp_instrs") or 1
+            dramb = stat(gpu, "mem.dram.read_bytes") + stat(gpu, "mem.dram.write_bytes")
+            print(f"| {name} | {acc} | {loc / acc if acc else 0:.1%} | "
+                  f"{stat(gpu, 'l1d.hits') / acc if acc else 0:.1%} "
+                  f"| {1000 * stat(gpu, 'l1d.misses') / wi:.1f} | {1000 * stat(gpu, 'mem.l2.misses') / wi:.1f} "
                   f"| {dramb} |")
         print()
 

@@ -7,23 +7,20 @@ sees half a report. docs/compare.md.
 """
 
 import argparse
-import base64
-import html
-import json
-import math
 import os
 import sys
 
-import matplotlib
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
-BASE = "base"
-ROLE_NAMES = ["code", "spill", "fill", "save", "restore", "stack-adjust", "arg-move", "arg-stack"]
-ENERGY_UNITS = {"fj": 1e-3, "pj": 1.0, "nj": 1e3, "uj": 1e6, "µj": 1e6, "mj": 1e9, "j": 1e12}
-# Energies that are sums of the structures' energies, not structures of their own.
-ENERGY_AGGREGATES = {"total", "dynamic", "static", "leakage", "sum"}
+from rfsim_tools.common import BASE, InputError, geomean, number, read_json, role_order, write_atomic  # noqa: E402
+from rfsim_tools.render import to_html, to_markdown  # noqa: E402
+
 PLOT_NAMES = ["speedup", "instructions", "l1d", "regfile", "stalls", "energy"]
 DPI = 110
 
@@ -37,12 +34,9 @@ class ReportError(Exception):
 def load(out):
     path = os.path.join(out, "compare.json")
     try:
-        with open(path) as f:
-            doc = json.load(f)
-    except FileNotFoundError:
-        raise ReportError(f"{path}: missing (rfsim compare -o {out} writes it)")
-    except (OSError, ValueError) as e:
-        raise ReportError(f"{path}: not valid JSON: {e}")
+        doc = read_json(path, f"rfsim compare -o {out} writes it")
+    except InputError as e:
+        raise ReportError(str(e))
     if not isinstance(doc, dict) or not str(doc.get("schema", "")).startswith("rfsim-compare/"):
         raise ReportError(f"{path}: not a compare.json (no \"schema\": \"rfsim-compare/...\")")
     runs = doc.get("runs")
@@ -87,7 +81,6 @@ class Data:
             self.variants.remove(BASE)
             self.variants.insert(0, BASE)
         self.workloads = names("workloads", "workload")
-        self.units = doc.get("units") if isinstance(doc.get("units"), dict) else {}
 
     def categories(self):
         """(config, workload) pairs with at least one complete run, in order."""
@@ -99,21 +92,28 @@ class Data:
 
     def metric(self, c, v, w, key):
         r = self.done.get((c, v, w))
-        x = r.get("metrics", {}).get(key) if r else None
-        return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+        return number(r.get("metrics", {}).get(key)) if r else None
+
+    def relative(self, c, v, w, key):
+        """A run's metric over the baseline's (None where either is missing or the base is 0)."""
+        x, b = self.metric(c, v, w, key), self.metric(c, BASE, w, key)
+        return x / b if x is not None and b else None
 
     def speedup(self, c, v, w):
         r = self.done.get((c, v, w))
-        s = r.get("speedup") if r else None
-        if isinstance(s, (int, float)) and s > 0:
+        s = number(r.get("speedup")) if r else None
+        if s and s > 0:
             return s
         b, x = self.metric(c, BASE, w, "cycles"), self.metric(c, v, w, "cycles")
         return b / x if b and x else None
 
-    def geomean(self, c, v):
-        sp = [self.speedup(c, v, w) for w in self.workloads]
-        sp = [s for s in sp if s]
-        return (math.exp(sum(math.log(s) for s in sp) / len(sp)), len(sp)) if sp else (None, 0)
+    def energy_ratio(self, c, v, w):
+        """A run's total energy over the baseline's."""
+        return self.relative(c, v, w, "energy.total")
+
+    def geomean(self, c, v, per_workload):
+        """The geometric mean of per_workload(c, v, w) over the workloads that have it."""
+        return geomean(per_workload(c, v, w) for w in self.workloads)
 
     def keys(self, prefix):
         seen = set()
@@ -121,29 +121,12 @@ class Data:
             seen.update(k for k in r.get("metrics", {}) if k.startswith(prefix))
         return sorted(seen)
 
-    def energy(self, c, v, w):
-        """{structure: pJ} of one run, from whatever energy statistics it has."""
-        r = self.done.get((c, v, w))
-        if not r:
-            return {}
-        totals, sums = {}, {}
-        for key, x in r.get("metrics", {}).items():
-            if not key.startswith("energy.") or isinstance(x, bool) or not isinstance(x, (int, float)):
-                continue
-            unit = str(self.units.get(key, "")).lower()
-            if self.units and unit not in ENERGY_UNITS:
-                continue  # a count or a power beside the energies
-            x = x * ENERGY_UNITS.get(unit, 1.0)
-            parts = key.split(".")[1:]
-            if len(parts) == 1:
-                if parts[0] not in ENERGY_AGGREGATES and not parts[0].startswith("total"):
-                    sums[parts[0]] = sums.get(parts[0], 0.0) + x
-            elif parts[-1] == "total" and len(parts) == 2:
-                totals[parts[0]] = x
-            else:
-                sums[parts[0]] = sums.get(parts[0], 0.0) + x
-        sums.update(totals)
-        return sums
+    def nonzero(self, key):
+        """Whether some complete run has a non-zero value for key."""
+        return any(number(r.get("metrics", {}).get(key)) for r in self.done.values())
+
+    def has_energy(self):
+        return any(self.metric(*k, "energy.total") is not None for k in self.done)
 
 
 # ---------------------------------------------------------------- plots
@@ -182,7 +165,7 @@ def plot_speedup(d, path):
     width, xs = grouped_positions(len(labels), len(variants))
     colours = plt.cm.tab10.colors
     for j, v in enumerate(variants):
-        ys = [d.speedup(c, v, w) or 0 for c, w in cats] + [d.geomean(c, v)[0] or 0 for c in d.configs]
+        ys = [d.speedup(c, v, w) or 0 for c, w in cats] + [d.geomean(c, v, d.speedup) or 0 for c in d.configs]
         bars = ax.bar(xs[j], ys, width, label=v, color=colours[j % 10])
         for b, y in list(zip(bars, ys))[len(cats):]:
             ax.annotate(f"{y:.3f}", (b.get_x() + b.get_width() / 2, y), ha="center", va="bottom", fontsize=8)
@@ -195,7 +178,9 @@ def plot_speedup(d, path):
 
 
 def stacked_plot(d, path, parts, ylabel, title, normalise):
-    """Bars per (workload, variant), stacked by parts [(label, key)]; normalise: 'base' or 'share'."""
+    """Bars per (workload, variant), stacked by parts [(label, key)]. normalise: "share" (each bar
+    sums to 1), "base" (relative to the sum of the baseline's parts) or a metric's key (relative to
+    the baseline's value of it, e.g. energy.total)."""
     cats = d.categories()
     variants = d.variants
     fig, ax = plt.subplots(figsize=(fig_width(len(cats), len(variants)), 5.2))
@@ -211,8 +196,10 @@ def stacked_plot(d, path, parts, ylabel, title, normalise):
                 x = d.metric(c, v, w, key) or 0
                 if normalise == "share":
                     total = sum(d.metric(c, v, w, kk) or 0 for _, kk in parts)
-                else:
+                elif normalise == "base":
                     total = sum(d.metric(c, BASE, w, kk) or 0 for _, kk in parts)
+                else:
+                    total = d.metric(c, BASE, w, normalise)
                 ys.append(x / total if total else 0)
             bars = ax.bar(xs[j], ys, width, bottom=bottoms, color=colours[k % 20],
                           hatch=hatches[j % len(hatches)], edgecolor="white", linewidth=0.4)
@@ -239,46 +226,11 @@ def plot_regfile(d, path):
     colours = plt.cm.tab10.colors
     for ax, (key, title) in zip(axes, metrics):
         for j, v in enumerate(variants):
-            ys = []
-            for c, w in cats:
-                x, b = d.metric(c, v, w, key), d.metric(c, BASE, w, key)
-                ys.append(x / b if x is not None and b else 0)
+            ys = [d.relative(c, v, w, key) or 0 for c, w in cats]
             ax.bar(xs[j], ys, width, label=v, color=colours[j % 10])
         finish_axes(ax, [d.label(c, w) for c, w in cats], f"relative to {BASE}", title)
     axes[0].legend(title="variant", fontsize=8)
     save(fig, path)
-
-
-def plot_energy(d, path):
-    cats = d.categories()
-    structures = []
-    for c, w in cats:
-        for v in d.variants:
-            structures += [s for s in d.energy(c, v, w) if s not in structures]
-    if not structures:
-        return False
-    variants = d.variants
-    fig, ax = plt.subplots(figsize=(fig_width(len(cats), len(variants)), 5.2))
-    width, xs = grouped_positions(len(cats), len(variants))
-    colours = plt.cm.tab20.colors
-    hatches = ["", "//", "..", "xx", "\\\\", "++", "oo", "--"]
-    handles = {}
-    for j, v in enumerate(variants):
-        bottoms = [0.0] * len(cats)
-        for k, s in enumerate(structures):
-            ys = []
-            for c, w in cats:
-                base_total = sum(d.energy(c, BASE, w).values())
-                ys.append(d.energy(c, v, w).get(s, 0.0) / base_total if base_total else 0)
-            bars = ax.bar(xs[j], ys, width, bottom=bottoms, color=colours[k % 20],
-                          hatch=hatches[j % len(hatches)], edgecolor="white", linewidth=0.4)
-            handles.setdefault(s, bars)
-            bottoms = [b + y for b, y in zip(bottoms, ys)]
-    finish_axes(ax, [d.label(c, w) for c, w in cats], f"energy relative to {BASE}",
-                "Energy by structure (bars: " + ", ".join(variants) + ")")
-    ax.legend(handles.values(), handles.keys(), fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    save(fig, path)
-    return True
 
 
 def make_plots(d, out):
@@ -296,7 +248,7 @@ def make_plots(d, out):
                             "geometric mean per variant."))
 
     roles = [k[len("instrs."):] for k in d.keys("instrs.")]
-    roles.sort(key=lambda r: (ROLE_NAMES.index(r) if r in ROLE_NAMES else 99, r))
+    roles.sort(key=role_order)
     if roles:
         parts, note = [(r, "instrs." + r) for r in roles], ""
     else:
@@ -330,11 +282,18 @@ def make_plots(d, out):
     else:
         notes.append("No stall breakdown in these runs.")
 
-    if plot_energy(d, p("energy")):
-        made.append(("energy", f"Energy by structure, relative to {BASE}'s total."))
+    dynamic = [(k[len("energy.dynamic."):], k) for k in d.keys("energy.dynamic.") if d.nonzero(k)]
+    static = [("static: " + k[len("energy.static."):], k) for k in d.keys("energy.static.") if d.nonzero(k)]
+    if d.has_energy() and dynamic + static:
+        stacked_plot(d, p("energy"), dynamic + static, f"energy relative to {BASE}'s total",
+                     "Energy: dynamic by structure, then static", "energy.total")
+        made.append(("energy", "Energy, stacked: the dynamic energy of each structure (events x energy per "
+                               "event), then the static energy (static power x simulated time) of the SMs, "
+                               f"the memory side, the board and any mechanism's structures; relative to "
+                               f"{BASE}'s total. Structures with no energy in any run are left out."))
     else:
-        notes.append("No energy statistics in these runs (the energy model writes them under "
-                     "total.energy in stats.json): no energy plot.")
+        notes.append("No energy statistics in these runs (stats.json has no `energy` group under "
+                     "`workloads.<w>.total`): no energy plot.")
     written = {name for name, _ in made}
     for name in PLOT_NAMES:  # a plot left from an earlier report would contradict this one
         if name not in written and os.path.exists(p(name)):
@@ -358,7 +317,15 @@ def fmt(x, digits=4):
     return str(x)
 
 
-def fmt_speedup(x):
+def fmt_uj(nj):
+    """An energy in nJ as µJ: whole µJ from 1000 on, else four significant digits."""
+    if nj is None:
+        return ""
+    x = nj / 1e3
+    return f"{x:.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+
+
+def fmt_ratio(x):
     return "" if x is None else f"{x:.3f}"
 
 
@@ -379,19 +346,26 @@ def blocks(d, made, notes):
                        "(reported with --partial):"))
         b.append(("ul", [f"{run_name(r)}: {r['status']}" + (f" ({r['error']})" if r.get("error") else "")
                          for r in d.missing]))
+    energy = d.has_energy()
+    others = [v for v in d.variants if v != BASE]
     for c in d.configs:
+        present = [w for w in d.workloads if any((c, v, w) in d.done for v in d.variants)]
         b.append(("h2", f"Speedup over {BASE}: {c}"))
-        others = [v for v in d.variants if v != BASE]
-        rows = [[w] + [fmt(d.metric(c, BASE, w, "cycles"))] + [fmt_speedup(d.speedup(c, v, w)) for v in others]
-                for w in d.workloads if any((c, v, w) in d.done for v in d.variants)]
-        rows.append(["geometric mean", ""] + [fmt_speedup(d.geomean(c, v)[0]) for v in others])
+        rows = [[w, fmt(d.metric(c, BASE, w, "cycles"))] + [fmt_ratio(d.speedup(c, v, w)) for v in others]
+                for w in present]
+        rows.append(["geometric mean", ""] + [fmt_ratio(d.geomean(c, v, d.speedup)) for v in others])
         b.append(("table", ["workload", f"{BASE} cycles"] + others, rows, True))
+        if energy:
+            b.append(("h2", f"Energy relative to {BASE}: {c}"))
+            rows = [[w, fmt_uj(d.metric(c, BASE, w, "energy.total"))] +
+                    [fmt_ratio(d.energy_ratio(c, v, w)) for v in others] for w in present]
+            rows.append(["geometric mean", ""] + [fmt_ratio(d.geomean(c, v, d.energy_ratio)) for v in others])
+            b.append(("table", ["workload", f"{BASE} energy (µJ)"] + others, rows, True))
     b.append(("h2", "Per run"))
-    energy_cols = any(d.energy(*k) for k in d.done)
     head = ["config", "variant", "workload", "cycles", "sim time (µs)", "IPC", "warp instrs",
             "spill+fill instrs", "RF reads", "RF writes", "bank conflicts", "L1D local", "host s"]
-    if energy_cols:
-        head.insert(-1, "energy (nJ)")
+    if energy:
+        head[-1:-1] = ["energy (µJ)", f"energy / {BASE}", "power (W)", "GOPS/W"]
     rows = []
     for (c, v, w) in sorted(d.done, key=lambda k: (d.configs.index(k[0]), d.workloads.index(k[2])
                                                     if k[2] in d.workloads else 0, d.variants.index(k[1]))):
@@ -401,9 +375,9 @@ def blocks(d, made, notes):
                fmt(sum(x for x in sf if x is not None)) if any(x is not None for x in sf) else "",
                fmt(m("rf_reads")), fmt(m("rf_writes")), fmt(m("bank_conflicts")), fmt(m("l1d.local")),
                fmt(m("host_seconds"))]
-        if energy_cols:
-            e = d.energy(c, v, w)
-            row.insert(-1, fmt(sum(e.values()) / 1e3) if e else "")
+        if energy:
+            row[-1:-1] = [fmt_uj(m("energy.total")), fmt_ratio(d.energy_ratio(c, v, w)),
+                          fmt(m("energy.power")), fmt(m("energy.gops_per_watt"))]
         rows.append(row)
     b.append(("table", head, rows, True))
     b.append(("p", "Every statistic of every run is in compare.csv and compare.json; each run's own "
@@ -414,102 +388,6 @@ def blocks(d, made, notes):
     for n in notes:
         b.append(("p", n))
     return b
-
-
-def md_escape(s):
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def to_markdown(bl):
-    out = []
-    for blk in bl:
-        kind = blk[0]
-        if kind == "h1":
-            out.append(f"# {blk[1]}\n")
-        elif kind == "h2":
-            out.append(f"## {blk[1]}\n")
-        elif kind == "p":
-            out.append(f"{blk[1]}\n")
-        elif kind == "ul":
-            out.append("\n".join(f"- {i}" for i in blk[1]) + "\n")
-        elif kind == "table":
-            head, rows = blk[1], blk[2]
-            lines = ["| " + " | ".join(md_escape(h) for h in head) + " |",
-                     "|" + "|".join("---" for _ in head) + "|"]
-            lines += ["| " + " | ".join(md_escape(x) for x in r) + " |" for r in rows]
-            out.append("\n".join(lines) + "\n")
-        elif kind == "img":
-            out.append(f"![{blk[1]}](plots/{blk[1]}.png)\n\n{blk[2]}\n")
-    return "\n".join(out)
-
-
-HTML_HEAD = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>rfsim comparison</title>
-<style>
-body { font-family: sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f0f0f0; }
-th.sortable { cursor: pointer; }
-td:nth-child(-n+3), th:nth-child(-n+3) { text-align: left; }
-img { max-width: 100%; }
-figure { margin: 1.5em 0; }
-code { background: #f4f4f4; padding: 0 0.2em; }
-</style>
-<script>
-// Click a column heading to sort the table by it (numbers numerically); again to reverse.
-function sortBy(th) {
-  const table = th.closest("table"), body = table.tBodies[0];
-  const col = Array.from(th.parentNode.children).indexOf(th);
-  const dir = th.dataset.dir === "asc" ? -1 : 1;
-  th.dataset.dir = dir === 1 ? "asc" : "desc";
-  const key = r => { const t = r.children[col].textContent; const n = parseFloat(t); return isNaN(n) ? t : n; };
-  Array.from(body.rows).sort((a, b) => {
-    const x = key(a), y = key(b);
-    return dir * (typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1));
-  }).forEach(r => body.appendChild(r));
-}
-</script>
-</head><body>
-"""
-
-
-def inline_code(text):
-    """`code` spans of the Markdown text as <code> (the only markup the blocks use)."""
-    parts = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
-
-
-def to_html(bl, plots_dir):
-    out = [HTML_HEAD]
-    for blk in bl:
-        kind = blk[0]
-        if kind in ("h1", "h2"):
-            out.append(f"<{kind}>{html.escape(blk[1])}</{kind}>")
-        elif kind == "p":
-            out.append(f"<p>{inline_code(blk[1])}</p>")
-        elif kind == "ul":
-            out.append("<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in blk[1]) + "</ul>")
-        elif kind == "table":
-            head, rows, sortable = blk[1], blk[2], blk[3]
-            ths = "".join(f'<th class="sortable" onclick="sortBy(this)">{html.escape(h)}</th>' if sortable
-                          else f"<th>{html.escape(h)}</th>" for h in head)
-            trs = "".join("<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in r) + "</tr>" for r in rows)
-            out.append(f"<table><thead><tr>{ths}</tr></thead><tbody>{trs}</tbody></table>")
-        elif kind == "img":
-            with open(os.path.join(plots_dir, blk[1] + ".png"), "rb") as f:
-                data = base64.b64encode(f.read()).decode("ascii")
-            out.append(f'<figure><img alt="{html.escape(blk[1])}" src="data:image/png;base64,{data}">'
-                       f"<figcaption>{html.escape(blk[2])}</figcaption></figure>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
-
-
-def write_atomic(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 def report(out, partial):

@@ -21,7 +21,7 @@
 #   --summarize       only (re)write DIR/summary.csv from the cells already run
 #
 # Each cell writes DIR/<config>/<workload>/ (rfsim's results: stats.json,
-# checks.json, timing.json, config.yaml, manifest.json), its console output to
+# checks.json, config.yaml, manifest.json), its console output to
 # DIR/logs/<config>__<workload>.log and its exit status and wall time to
 # DIR/logs/<config>__<workload>.meta. A failed cell does not stop the others;
 # the script exits 1 at the end if any cell did not pass.
@@ -131,10 +131,14 @@ summarize() {
   list=$(for c in "${cfg_list[@]}"; do
     for w in "${wl_list[@]}"; do echo "$(cfg_name "$c") $w"; done
   done)
-  python3 - "$out" "$list" <<'EOF'
-import csv, json, os, sys
+  python3 - "$here/scripts" "$out" "$list" <<'EOF'
+import csv, os, sys
 
-out, cells = sys.argv[1], [l.split() for l in sys.argv[2].splitlines() if l.strip()]
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+from rfsim_tools.stats import StatsError, load_stats, lookup, workload
+
+out, cells = sys.argv[2], [l.split() for l in sys.argv[3].splitlines() if l.strip()]
 cols = ["config", "workload", "status", "cycles", "warp_instrs", "ipc", "wall_s", "sim_host_s", "detail"]
 bad = 0
 with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
@@ -151,15 +155,16 @@ with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
             meta = dict(l.rstrip("\n").split(" ", 1) for l in open(meta_path) if " " in l)
             row["wall_s"] = meta.get("wall_s", "")
             try:
-                st = json.load(open(os.path.join(cell, "stats.json")))["sim"][wl]
-                ck = json.load(open(os.path.join(cell, "checks.json")))[wl]
-                row["cycles"] = st["cycles"]["value"]
-                row["warp_instrs"] = st["warp_instrs"]["value"]
-                row["ipc"] = f'{st["ipc"]["value"]:.4f}'
-                row["sim_host_s"] = f'{st["wall_time"]["value"] / 1e6:.3f}'
-                row["detail"] = ck["detail"]
-                row["status"] = "pass" if ck["passed"] and meta.get("rc") == "0" else "fail"
-            except (OSError, KeyError, ValueError):
+                # stats.json (rfsim-stats/2): workloads.<wl>.{passed, detail, summary}.
+                w = workload(load_stats(cell), wl, cell)
+                st = w["summary"]
+                row["cycles"] = lookup(st, "cycles")
+                row["warp_instrs"] = lookup(st, "warp_instrs")
+                row["ipc"] = f'{lookup(st, "ipc"):.4f}'
+                row["sim_host_s"] = f'{lookup(st, "wall_time") / 1e6:.3f}'  # microseconds
+                row["detail"] = w["detail"]
+                row["status"] = "pass" if w["passed"] is True and meta.get("rc") == "0" else "fail"
+            except (StatsError, KeyError, TypeError, ValueError):
                 # No results: the run stopped before writing them (an error
                 # thrown by the simulator); its last log line says why.
                 row["status"] = "error"

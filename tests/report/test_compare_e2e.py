@@ -89,6 +89,9 @@ class CompareEndToEnd(unittest.TestCase):
             self.assertGreater(float(r["speedup"]), 0, r)
             if r["variant"] == "base":
                 self.assertEqual(float(r["speedup"]), 1.0, r)
+            if r.get("energy.total"):  # a build with the energy model: its parts add up to its total
+                parts = sum(float(v) for k, v in r.items() if k.startswith(("energy.dynamic.", "energy.static.")) and v)
+                self.assertAlmostEqual(parts / float(r["energy.total"]), 1.0, places=6, msg=r)
         with open(os.path.join(self.out, "compare.json")) as f:
             doc = json.load(f)
         self.assertTrue(doc["complete"])

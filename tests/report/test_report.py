@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """scripts/report.py on a crafted compare.json (fixtures/compare.json: saxpy and deep_calls x
-base and cars): the report's files, the PNGs' validity, --partial and its refusal, bad input."""
+base and cars, with energy): the report's files, its tables, the PNGs' validity, --partial and
+its refusal, bad input. Also runs test_stats.py (the stats.json reader behind compare.py)."""
 
 import json
 import os
@@ -10,6 +11,12 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import test_stats  # noqa: E402
+
+# ctest runs this file only: the stats.json reader's tests run with the report's.
+StatsReaderTest = test_stats.StatsReaderTest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -62,6 +69,14 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| saxpy | 1599 | 0.999 |", md)
         for name in PLOTS:
             self.assertIn(f"(plots/{name}.png)", md)
+        # Energy: deep_calls base 11869205 nJ, cars 10882812 nJ -> 0.917; saxpy 118198 / 119073 nJ -> 1.007.
+        self.assertIn("## Energy relative to base: v100", md)
+        self.assertIn("| deep_calls | 11869 | 0.917 |", md)
+        self.assertIn("| saxpy | 118.2 | 1.007 |", md)
+        self.assertIn("| geometric mean |  | 0.961 |", md)
+        self.assertIn("| energy (µJ) | energy / base | power (W) | GOPS/W |", md)
+        self.assertIn("| 10883 | 0.917 | 82.07 | 0.9487 |", md, "cars/deep_calls: energy, ratio, power, GOPS/W")
+        self.assertNotIn("No energy statistics", md)
         page = self.read("report.html")
         self.assertTrue(page.startswith("<!DOCTYPE html>"))
         self.assertEqual(page.count('src="data:image/png;base64,'), len(PLOTS), "every plot embedded")
@@ -126,8 +141,22 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         md = self.read("report.md")
         self.assertIn("No energy statistics", md)
+        self.assertNotIn("Energy relative to base", md)
+        self.assertNotIn("GOPS/W", md)
         self.assertIn("no breakdown by role", md)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "plots", "energy.png")))
+
+    def test_energy_in_some_runs_only(self):
+        def strip_cars(doc):
+            for r in doc["runs"]:
+                if r["variant"] == "cars":
+                    r["metrics"] = {k: v for k, v in r["metrics"].items() if not k.startswith("energy.")}
+        self.edit(strip_cars)
+        p = self.report()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        md = self.read("report.md")
+        self.assertIn("| deep_calls | 11869 |  |", md, "no energy ratio where the variant has no energy")
+        self.assertIn("(plots/energy.png)", md)
 
     def test_tolerates_runs_with_few_statistics(self):
         def thin(doc):
