@@ -115,7 +115,7 @@ uint32_t mixRef(uint32_t a, uint64_t b) {
 }
 }  // namespace
 
-TEST_CASE("back end: values live across calls survive them; a non-leaf function saves what it uses of R16..",
+TEST_CASE("back end: values live across calls survive them, a non-leaf function saves what it uses of R16..",
           "[backend][cases]") {
   // kernel -> outer -> mix: outer keeps two values live across its call, so
   // they must sit in callee-saved registers, which outer saves and restores.
@@ -285,7 +285,7 @@ TEST_CASE("back end: PTX it cannot place is an error naming the file, line and f
   CHECK_THROWS_AS(backend::compileModule(ptx::parseString(k, "tiny.ptx"), o), Error);
 }
 
-TEST_CASE("back end: parameters past R15 go on the stack; .local arrays live in the frame", "[backend][cases]") {
+TEST_CASE("back end: parameters past R15 go on the stack, .local arrays live in the frame", "[backend][cases]") {
   // 14 32-bit parameters: R4..R15 take twelve, the last two are stack-passed
   // (the caller's outgoing area, the callee's [R1 + frame + offset]). The
   // callee also keeps a .local array (a __local_depot) and reads it back.

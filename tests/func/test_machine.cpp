@@ -351,7 +351,7 @@ uint64_t fibCalls(uint32_t n) { return n < 2 ? 1 : 1 + fibCalls(n - 1) + fibCall
 
 }  // namespace
 
-TEST_CASE("machine mode: frames share one register file; recursion through the stack", "[machine]") {
+TEST_CASE("machine mode: frames share one register file, recursion through the stack", "[machine]") {
   ptx::Module m = parseMachine(kCalls);
   // Tag the frame traffic of fib so the per-role statistics can be checked.
   const uint32_t fib = m.function_index.at("fib");

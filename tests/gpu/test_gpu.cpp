@@ -153,7 +153,7 @@ TEST_CASE("80 SMs share the L2: saxpy over many blocks is correct and uses every
   CHECK(t.stats.at("root.gpu.mem.dram.read_bytes").get<uint64_t>() >= lines * 128);
 }
 
-TEST_CASE("the TLM-2.0 quantum: lockstep equals the loop; a larger quantum keeps the output", "[gpu][systemc]") {
+TEST_CASE("the TLM-2.0 quantum: lockstep equals the loop, a larger quantum keeps the output", "[gpu][systemc]") {
   config::GpuConfig q1;
   q1.sim.quantum_cycles = 1;
   config::GpuConfig q16 = q1;

@@ -90,7 +90,7 @@ TEST_CASE("cache: an absent sector of a present line is a sector miss", "[mem]")
   CHECK(d.c.stats().evictions == 0);
 }
 
-TEST_CASE("cache: misses merge into the line's MSHR; fills return the merged tags", "[mem]") {
+TEST_CASE("cache: misses merge into the line's MSHR, fills return the merged tags", "[mem]") {
   Driver d(small(2, 2));
   AccessResult r = d.load(A, 0x1);  // tag 1
   CHECK(r.outcome == Outcome::Miss);
@@ -178,7 +178,7 @@ TEST_CASE("cache: write-evict stores invalidate their sectors and allocate nothi
   CHECK(d.c.stats().by_kind[size_t(AccessKind::GlobalStore)].hits == 2);
 }
 
-TEST_CASE("cache: write-back stores allocate dirty sectors; dirty victims are written back", "[mem]") {
+TEST_CASE("cache: write-back stores allocate dirty sectors, dirty victims are written back", "[mem]") {
   Driver d(small());
   const auto LS = AccessKind::LocalStore;
   AccessResult r = d.store(A, 0x3, WB, LS);

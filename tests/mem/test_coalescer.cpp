@@ -75,7 +75,7 @@ TEST_CASE("coalescer: all lanes at one address are one sector", "[mem]") {
   CHECK(r[0].bytes == 32 * 4);     // requested bytes count every lane
 }
 
-TEST_CASE("coalescer: only active lanes count; no lane, no request", "[mem]") {
+TEST_CASE("coalescer: only active lanes count, no lane, no request", "[mem]") {
   // Lanes 8..15 only: offsets 32..63 of the line, sector 1.
   RequestList r = run(strided(0x4000, 4, 4, 1, Space::Global, 0x0000ff00u));
   REQUIRE(r.size() == 1);

@@ -82,7 +82,7 @@ TEST_CASE("L1D path: local memory is interleaved per warp, lane by lane", "[mem]
   CHECK(m.stats().by_kind[size_t(mem::AccessKind::LocalLoad)].misses == 1);
 }
 
-TEST_CASE("L1D path: an uncoalesced access holds the port; the next access queues behind it", "[mem]") {
+TEST_CASE("L1D path: an uncoalesced access holds the port, the next access queues behind it", "[mem]") {
   const config::GpuConfig cfg;
   const uint64_t hit = cfg.l1d.latency;
   mem::L1dMemory m(cfg, 193);

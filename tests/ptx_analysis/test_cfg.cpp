@@ -30,7 +30,7 @@ TEST_CASE("cfg: branches, fall-through and function exits give the successors", 
   CHECK_FALSE(leavesFunction(fn.blocks[3]));
 }
 
-TEST_CASE("cfg: a guarded branch to the next block is one edge; the last block falls off the end", "[cfg][ptx]") {
+TEST_CASE("cfg: a guarded branch to the next block is one edge, the last block falls off the end", "[cfg][ptx]") {
   const Function fn = makeFunction({{bra(1, +1)}, {work()}});
   CHECK(fn.blocks[0].succs == Blocks{1});
   CHECK(fn.blocks[1].preds == Blocks{0});

@@ -162,7 +162,7 @@ TEST_CASE("float NaN results are canonical", "[semantics]") {
   CHECK(run(fop(Op::Div, Type::F32, 2, Round::Rn), {0, 0}) == 0x7fffffffu);
 }
 
-TEST_CASE("float min/max return the non-NaN operand; -0 < +0", "[semantics]") {
+TEST_CASE("float min/max return the non-NaN operand, -0 < +0", "[semantics]") {
   const uint64_t nan = 0x7fc00000;
   CHECK(run(fop(Op::Min, Type::F32, 2), {nan, fb(1)}) == fb(1));
   CHECK(run(fop(Op::Max, Type::F32, 2), {fb(1), nan}) == fb(1));
