@@ -31,6 +31,12 @@ std::optional<Violation> checkCache(const std::string& name, const CacheConfig& 
     return Violation{size_key, name + ".num_slices",
                      fmt::format("{} sets of {} ways x {} B do not split evenly over {} slices", bytes / set_bytes,
                                  c.assoc, c.line_bytes, slices)};
+  // The set index is a field of address bits (mem/cache.cpp).
+  if (const uint64_t sets = bytes / set_bytes / std::max(slices, 1u); !isPowerOfTwo(sets))
+    return Violation{size_key, name + ".assoc",
+                     fmt::format("{} KiB of {} ways x {} B lines is {} sets{}, not a power of two (the set index is "
+                                 "address bits)",
+                                 c.size_kb, c.assoc, c.line_bytes, sets, slices > 1 ? " per slice" : "")};
   return std::nullopt;
 }
 

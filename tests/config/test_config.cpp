@@ -134,13 +134,16 @@ TEST_CASE("named configurations load with the values of PRODUCT.md", "[config]")
         // A mechanism's section belongs to the mechanism: the baseline names none.
         if (key.rfind("mechanisms.", 0) == 0) continue;
         YAML::Node node = root;
+        bool present = true;
         std::stringstream parts(key);
-        for (std::string part; std::getline(parts, part, '.');) {
+        for (std::string part; present && std::getline(parts, part, '.');) {
           const YAML::Node parent = node;  // const: lookups must not add keys
-          node.reset(parent[part]);
+          present = parent.IsMap() && parent[part];
+          if (present) node.reset(parent[part]);
         }
         INFO(name << ".yaml: " << key);
-        CHECK(node.IsScalar());
+        CHECK(present);
+        CHECK((present && node.IsScalar()));
       }
     }
   }
@@ -286,6 +289,7 @@ TEST_CASE("cross-field rules name the source and both keys", "[config]") {
        "'sm.active_warps' and 'sm.num_schedulers'"},
       {[](GpuConfig& c) { c.regfile.num_banks = 3; }, "'regfile.num_banks' and 'regfile.size_kb'"},
       {[](GpuConfig& c) { c.l1d.size_kb = 33; }, "'l1d.size_kb' and 'l1d.assoc'"},
+      {[](GpuConfig& c) { c.l1d.size_kb = 10240; }, "'l1d.size_kb' and 'l1d.assoc'"},  // 1280 sets
       {[](GpuConfig& c) { c.l1i.assoc = 3; }, "'l1i.size_kb' and 'l1i.assoc'"},
       {[](GpuConfig& c) { c.l1i.size_kb = 0; }, "'l1i.size_kb'"},
       {[](GpuConfig& c) { c.l1d.line_bytes = 96; }, "'l1d.line_bytes'"},
