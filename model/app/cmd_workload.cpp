@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/results_dir.h"
 #include "config/config_io.h"
+#include "energy/energy_model.h"
 #include "backend/backend.h"
 #include "gpu/gpu_stats.h"
 #include "mech/cars/cars_config.h"
@@ -143,10 +144,28 @@ int listWorkloads() {
   return 0;
 }
 
+// The energy of a launch, or of a workload's launches summed: the GPU's
+// statistics and each enabled mechanism's structures, counted in its group.
+std::unique_ptr<energy::EnergyStats> energyOf(const config::GpuConfig& cfg, const stats::Group& gpu,
+                                              const std::vector<const stats::Group*>& groups,
+                                              const std::vector<mech::Mechanism*>& mechs) {
+  std::vector<energy::Structure> extra;
+  for (const mech::Mechanism* m : mechs)
+    for (const stats::Group* g : groups)
+      if (g->name() == m->name())
+        for (energy::Structure s : m->energyStructures(*g)) {
+          s.name = m->name() + "." + s.name;
+          extra.push_back(std::move(s));
+        }
+  return std::make_unique<energy::EnergyStats>(nullptr, cfg, gpu, extra);
+}
+
 // One workload's launches in the stats.json tree (docs/statistics.md):
-// each launch's GPU and mechanism statistics, and their total (counts
-// summed, ratios recomputed from the sums, high-water marks kept).
-nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, nlohmann::json& total) {
+// each launch's GPU, energy and mechanism statistics, and their total
+// (counts summed, ratios recomputed from the sums, high-water marks kept;
+// the energy of the summed counts). `nj_per_warp_instr`: the total's.
+nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, const std::vector<mech::Mechanism*>& mechs,
+                            nlohmann::json& total, double& nj_per_warp_instr) {
   nlohmann::json launches = nlohmann::json::array();
   std::vector<rt::LaunchRecord> recs = dev.takeLaunchRecords();
   if (recs.empty()) return launches;
@@ -154,26 +173,35 @@ nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, nlohm
   gpu::GpuStats sum(nullptr, "gpu", cfg, static_cast<uint32_t>(first.sm_cycles.size()));
   for (const auto& r : recs) {
     nlohmann::json m = nlohmann::json::object();
-    for (const auto& g : r.mechanisms) m[g->name()] = stats::groupToJson(*g);
+    std::vector<const stats::Group*> groups;
+    for (const auto& g : r.mechanisms) {
+      m[g->name()] = stats::groupToJson(*g);
+      groups.push_back(g.get());
+    }
     launches.push_back({{"kernel", r.kernel},
                         {"variant", r.variant},
                         {"regs_per_thread", r.regs_per_thread},
                         {"blocks_per_sm", r.blocks_per_sm},
                         {"cycles", r.cycles},
                         {"gpu", stats::groupToJson(*r.gpu)},
+                        {"energy", stats::groupToJson(*energyOf(cfg, *r.gpu, groups, mechs))},
                         {"mechanisms", m}});
     stats::accumulate(sum, *r.gpu, stats::Accumulate::kOverTime);
   }
   // Each mechanism's groups have the same shape every launch: the first
   // launch's take the others' counts once every launch is written above.
   nlohmann::json mt = nlohmann::json::object();
+  std::vector<const stats::Group*> groups;
   for (size_t k = 0; k < recs.front().mechanisms.size(); ++k) {
     stats::Group& dst = *recs.front().mechanisms[k];
     for (size_t i = 1; i < recs.size(); ++i)
       if (k < recs[i].mechanisms.size()) stats::accumulate(dst, *recs[i].mechanisms[k], stats::Accumulate::kOverTime);
     mt[dst.name()] = stats::groupToJson(dst);
+    groups.push_back(&dst);
   }
-  total = {{"gpu", stats::groupToJson(sum)}, {"mechanisms", mt}};
+  const auto e = energyOf(cfg, sum, groups, mechs);
+  nj_per_warp_instr = e->per_warp_instr.get();
+  total = {{"gpu", stats::groupToJson(sum)}, {"energy", stats::groupToJson(*e)}, {"mechanisms", mt}};
   return launches;
 }
 
@@ -246,6 +274,7 @@ int runWorkloads(const RunOptions& o) {
     auto& st = *per.emplace_back(std::make_unique<WorkloadStats>(&root, w->name, w->description));
     workloads::Check check;
     rt::LaunchStats t;
+    double nj_per_warp_instr = 0.0;
     try {
       rt::DeviceOptions dopt;
       dopt.machine = !o.virtual_regs;
@@ -262,7 +291,7 @@ int runWorkloads(const RunOptions& o) {
       t = dev.totals();
       if (o.timing) {
         nlohmann::json total;
-        tree[w->name]["launches"] = launchesJson(cfg, dev, total);
+        tree[w->name]["launches"] = launchesJson(cfg, dev, dopt.mechanisms, total, nj_per_warp_instr);
         tree[w->name]["total"] = total;
       }
       if (const backend::CompiledModule* cm = dev.compiled()) {
@@ -279,6 +308,7 @@ int runWorkloads(const RunOptions& o) {
       check.detail = e.what();
     }
     st.passed = check.passed ? 1 : 0;
+    st.launches = t.launches;
     st.blocks = t.blocks;
     st.threads = t.threads;
     st.warp_instrs = t.warp_instrs;
@@ -297,9 +327,10 @@ int runWorkloads(const RunOptions& o) {
                        {"size", o.large ? "large" : "small"}};
     failed += !check.passed;
     if (!o.quiet && o.timing)
-      std::cout << fmt::format("{:<18} {:>6} {:>12} cycles, IPC {:.2f}, {:>9.3f} s, {:.0f} warp-instr/s  {}\n",
-                               w->name, check.passed ? "pass" : "FAIL", t.cycles, st.ipc.get(), t.host_seconds,
-                               st.warp_instrs_per_second.get(), check.detail);
+      std::cout << fmt::format("{:<18} {:>6} {:>12} cycles, IPC {:.2f}, {:.2f} nJ/warp-instr, {:>9.3f} s, "
+                               "{:.0f} warp-instr/s  {}\n",
+                               w->name, check.passed ? "pass" : "FAIL", t.cycles, st.ipc.get(), nj_per_warp_instr,
+                               t.host_seconds, st.warp_instrs_per_second.get(), check.detail);
     else if (!o.quiet)
       std::cout << fmt::format("{:<18} {:>6} {:>14} {:>16} {:>9.3f} {:>12.0f}  {}\n", w->name,
                                check.passed ? "pass" : "FAIL", t.warp_instrs, t.thread_instrs, t.host_seconds,

@@ -35,6 +35,7 @@
 #include "backend/occupancy.h"
 #include "backend/passes.h"
 #include "config/gpu_config.h"
+#include "energy/energy_model.h"
 #include "stats/stats.h"
 
 namespace rfsim::backend {
@@ -45,15 +46,6 @@ class Sm;
 }
 
 namespace rfsim::mech {
-
-// A structure a mechanism adds, for the energy model: accesses counted over
-// a launch, dynamic energy per access and static power.
-struct StructureEnergy {
-  std::string name;
-  uint64_t accesses = 0;
-  double pj_per_access = 0.0;
-  double static_mw = 0.0;  // per SM
-};
 
 // What a launch is, for the launch-time hooks.
 struct LaunchInfo {
@@ -94,9 +86,14 @@ class Mechanism {
     (void)parent;
     return nullptr;
   }
-  // Structures this mechanism adds, with the launch's access counts (read
-  // after endLaunch).
-  virtual std::vector<StructureEnergy> energyStructures() const { return {}; }
+  // The structures this mechanism adds, for the energy model: their events
+  // counted in `stats` (a group endLaunch made, or the sum of several: a
+  // workload's launches), energy per event and static power. Names are the
+  // structures' own; the account prefixes them with name() and a dot.
+  virtual std::vector<energy::Structure> energyStructures(const stats::Group& stats) const {
+    (void)stats;
+    return {};
+  }
 };
 
 struct MechanismInfo {

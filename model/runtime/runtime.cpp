@@ -42,7 +42,6 @@ struct Device::Impl {
   };
   std::map<std::string, VariantCode> variants;
   std::vector<LaunchRecord> records;
-  std::vector<std::string> timing_stats;
   func::GlobalMemory memory;
   std::unique_ptr<func::Program> program;  // the loaded module
   LaunchStats totals;
@@ -116,7 +115,6 @@ std::vector<LaunchRecord> Device::takeLaunchRecords() { return std::exchange(imp
 const ptx::Module& Device::module() const { return impl_->loaded().module(); }
 const backend::CompiledModule* Device::compiled() const { return impl_->compiled.get(); }
 const DeviceOptions& Device::options() const { return impl_->options; }
-const std::vector<std::string>& Device::timingStats() const { return impl_->timing_stats; }
 
 uint64_t Device::malloc(size_t bytes) { return impl_->memory.allocate(bytes, func::AllocKind::Malloc); }
 
@@ -192,9 +190,6 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     s.blocks = grid.count();
     s.warps = grid.count() * ((block.count() + 31) / 32);
     s.threads = grid.count() * block.count();
-    nlohmann::json js = stats::toFlatJson(runner.stats());
-    js["kernel"] = kernel;
-    impl_->timing_stats.push_back(js.dump());
     LaunchRecord rec;
     rec.kernel = kernel;
     rec.variant = variant;
@@ -209,7 +204,9 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
     s = prog.launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
   }
+  s.launches = 1;
   LaunchStats& t = impl_->totals;
+  t.launches += 1;
   t.cycles += s.cycles;
   t.warp_instrs += s.warp_instrs;
   t.thread_instrs += s.thread_instrs;

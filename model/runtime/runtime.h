@@ -71,6 +71,7 @@ struct LaunchStats {
   std::array<uint64_t, kNumMRoles> warp_instrs_by_role{}, thread_instrs_by_role{};
   uint64_t blocks = 0, warps = 0, threads = 0;
   uint64_t cycles = 0;  // SM cycles (timing runs only)
+  uint64_t launches = 0;
   double host_seconds = 0.0;
 };
 
@@ -155,8 +156,6 @@ class Device {
 
   // Sum over all launches since construction.
   const LaunchStats& totals() const;
-  // Timing runs: the SM's statistics of each launch (flat JSON, stats.h), in order.
-  const std::vector<std::string>& timingStats() const;
   // Timing runs: every launch's record, in order.
   const std::vector<LaunchRecord>& launchRecords() const;
   // The records handed over (the device keeps none): for summing them.

@@ -45,6 +45,17 @@ nlohmann::json Formula::value() const {
   return v;
 }
 
+nlohmann::json FormulaVector::value() const {
+  nlohmann::json o = nlohmann::json::object();
+  for (const auto& [name, v] : get()) {
+    if (std::isfinite(v))
+      o[name] = v;
+    else
+      o[name] = nullptr;
+  }
+  return o;
+}
+
 Group::Group(Group* parent, std::string name, std::string desc)
     : parent_(parent), name_(std::move(name)), desc_(std::move(desc)) {
   if (parent_) parent_->children_.push_back(this);

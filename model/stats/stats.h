@@ -30,6 +30,8 @@ inline constexpr const char* Byte = "byte";
 inline constexpr const char* Register = "register";
 inline constexpr const char* Ratio = "ratio";
 inline constexpr const char* Rate = "per_second";
+inline constexpr const char* Nanojoule = "nJ";
+inline constexpr const char* Watt = "W";
 }  // namespace unit
 
 class Group;
@@ -106,6 +108,21 @@ class Formula final : public Info {
 
  private:
   std::function<double()> f_;
+};
+
+// Named real values computed when printed (an energy per structure): a JSON
+// object {name: value}, in the order the function gives them.
+class FormulaVector final : public Info {
+ public:
+  using Entries = std::vector<std::pair<std::string, double>>;
+  FormulaVector(Group* parent, std::string name, std::string unit, std::string desc, std::function<Entries()> f)
+      : Info(parent, std::move(name), std::move(unit), std::move(desc)), f_(std::move(f)) {}
+  Entries get() const { return f_ ? f_() : Entries{}; }
+  nlohmann::json value() const override;
+  void reset() override {}
+
+ private:
+  std::function<Entries()> f_;
 };
 
 class Group {

@@ -115,7 +115,7 @@ TEST_CASE("run without --workload says what to give, and names the demo", "[app]
   CHECK_THAT(r.output, Catch::Contains("--workload") && Catch::Contains("rfsim demo"));
 }
 
-TEST_CASE("run --mech: unknown names are refused with the known ones; the run's stats.json names them",
+TEST_CASE("run --mech: unknown names are refused with the known ones, the run's stats.json names them",
           "[app][mech]") {
   const fs::path out = scratch("mech");
   Ran r = rfsim("run -q --workload saxpy --timing --mech cars,lrtf --out " + out.string());
@@ -141,10 +141,19 @@ TEST_CASE("run --mech: unknown names are refused with the known ones; the run's 
   CHECK(saxpy["launches"][0]["mechanisms"]["toy"]["gated_issues"]["value"].get<uint64_t>() > 0);
   CHECK(saxpy["total"]["gpu"]["cycles"]["value"] == saxpy["launches"][0]["gpu"]["cycles"]["value"]);
   CHECK(saxpy["summary"]["warp_instrs"]["value"].get<uint64_t>() > 0);
+  // Energy per launch and in the total, with the mechanism's own structure.
+  const auto& e = saxpy["total"]["energy"];
+  CHECK(e["total"]["unit"] == "nJ");
+  CHECK(e["total"]["value"].get<double>() > 0);
+  CHECK(e["total"]["value"] == saxpy["launches"][0]["energy"]["total"]["value"]);
+  CHECK(e["dynamic"]["value"]["toy.counter"].get<double>() ==
+        Approx(1e-3 * saxpy["total"]["mechanisms"]["toy"]["gated_issues"]["value"].get<double>()));
+  CHECK(e["events"]["value"]["regfile_read"].get<uint64_t>() > 0);
+  CHECK(e["static"]["value"]["sm"].get<double>() > 0);
   fs::remove_all(out);
 }
 
-TEST_CASE("mechanisms lists each one with its status; backend --mech prints every variant", "[app][mech]") {
+TEST_CASE("mechanisms lists each one with its status, backend --mech prints every variant", "[app][mech]") {
   Ran r = rfsim("mechanisms");
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("cars") && Catch::Contains("status:") && Catch::Contains("toy"));

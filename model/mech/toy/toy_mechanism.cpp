@@ -120,19 +120,19 @@ class Toy final : public mech::Mechanism {
       g->gated_issues += gt->issues;
       g->warps_launched += gt->warps;
     }
-    last_gated_ = g->gated_issues.get();
     gates_.clear();
     return g;
   }
-  std::vector<mech::StructureEnergy> energyStructures() const override {
-    // An example structure: a 1 pJ counter bumped per gated instruction.
-    return {{"toy_counter", last_gated_, 1.0, 0.0}};
+  std::vector<energy::Structure> energyStructures(const stats::Group& g) const override {
+    // An example structure: a counter bumped per gated instruction, at the
+    // configured energy per bump, with some leakage per SM.
+    const auto& s = dynamic_cast<const ToyStats&>(g);
+    return {{"counter", s.gated_issues.get(), c_.counter_pj, c_.counter_static_mw * 1e-3}};
   }
 
  private:
   ToyConfig c_;
   std::vector<std::unique_ptr<CountingGate>> gates_;
-  uint64_t last_gated_ = 0;
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 // - SM: an issue gate that flags control-flow instructions (bra, call, ret,
 //   exit) and lets them all pass, counting them; it can always say when its
 //   decisions change (never by itself), so idle-cycle skipping stays on.
+// - energy: the gate's counter as a structure of its own (toy.counter).
 #pragma once
 
 #include "mech/mechanism.h"
@@ -25,6 +26,8 @@ struct ToyConfig {
   bool break_pass = false;
   bool gate = true;
   uint32_t blocks_per_sm = 0;
+  double counter_pj = 1.0;        // an example structure for the energy model:
+  double counter_static_mw = 0.0; // a counter bumped per gated instruction
 
   template <class V> void visit(V& v) {
     v.boolean("rename_pass", rename_pass, "compile the 'toy' variant with the register-pair swap pass");
@@ -32,6 +35,9 @@ struct ToyConfig {
     v.boolean("gate", gate, "install the counting issue gate on control-flow instructions");
     v.integer("blocks_per_sm", blocks_per_sm, config::IntRange{0, 64}, "block",
               "admit at most this many blocks per SM (0: the baseline's occupancy)");
+    v.real("counter_pj", counter_pj, config::RealRange{0.0, 1e6}, "pJ", "energy per bump of the gate's counter");
+    v.real("counter_static_mw", counter_static_mw, config::RealRange{0.0, 1e6}, "mW",
+           "static power of the gate's counter, per SM");
   }
 };
 

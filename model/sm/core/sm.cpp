@@ -379,7 +379,10 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   if (ws.gated) gate_->issued(s, *d, now);
   ++stats_->warp_instrs;
   ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];
-  stats_->thread_instrs += static_cast<uint64_t>(__builtin_popcount(info.active));
+  const auto lanes = static_cast<uint64_t>(__builtin_popcount(info.active));
+  stats_->thread_instrs += lanes;
+  ++stats_->warp_instrs_by_unit[size_t(t.op_unit)];
+  stats_->thread_instrs_by_unit[size_t(t.op_unit)] += lanes;
   if (info.divergent) ++stats_->divergent_branches;
   --ws.ib_valid;
 

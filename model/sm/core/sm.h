@@ -101,6 +101,9 @@ struct SmStats : stats::Group {
   stats::Scalar regalloc_stalls;       // warp-cycles WarpRegAllocator::ready refused
   stats::Scalar gate_stalls;           // warp-cycles refused by the IssueGate
   stats::Vector warp_instrs_by_role;   // kMaxWarpRoles entries (WarpLaunchHook)
+  // Per operation class (UnitType, before the INT/DP-on-SP fallback): what
+  // the energy model charges per active lane.
+  stats::Vector warp_instrs_by_unit, thread_instrs_by_unit;
 };
 
 class Sm {

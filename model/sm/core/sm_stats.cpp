@@ -16,8 +16,13 @@ std::vector<std::string> stallSubnames(uint32_t n) {
   return v;
 }
 
-}  // namespace
+std::vector<std::string> unitSubnames() {
+  std::vector<std::string> v;
+  for (unsigned u = 0; u < kNumUnitTypes; ++u) v.push_back(unitName(static_cast<UnitType>(u)));
+  return v;
+}
 
+}  // namespace
 
 SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks)
     : Group(parent, name, "one streaming multiprocessor (cycle-level timing)"),
@@ -66,6 +71,10 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
                "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),
       ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))"),
       ADD_STAT(warp_instrs_by_role, stats::unit::Count,
-               "warp instructions issued per warp role (extension point (e))", kMaxWarpRoles) {}
+               "warp instructions issued per warp role (extension point (e))", kMaxWarpRoles),
+      ADD_STAT(warp_instrs_by_unit, stats::unit::Count, "warp instructions issued per operation class", kNumUnitTypes,
+               unitSubnames()),
+      ADD_STAT(thread_instrs_by_unit, stats::unit::Count, "thread instructions (active lanes) per operation class",
+               kNumUnitTypes, unitSubnames()) {}
 
 }  // namespace rfsim::sm

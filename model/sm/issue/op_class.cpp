@@ -112,7 +112,7 @@ void classTiming(LatClass c, const config::GpuConfig& cfg, uint32_t& latency, ui
 
 OpTiming opTiming(const ptx::Instr& in, const config::GpuConfig& cfg) {
   const OpClass c = classifyOp(in);
-  OpTiming t{c.unit, c.lat, 0, 0};
+  OpTiming t{c.unit, c.lat, 0, 0, c.unit};
   if ((t.unit == UnitType::INT || t.unit == UnitType::DP) && unitCount(t.unit, cfg.pipeline) == 0)
     t.unit = UnitType::SP;
   classTiming(c.lat, cfg, t.latency, t.ii);

@@ -55,6 +55,7 @@ struct OpTiming {
   LatClass lat;
   uint32_t latency;  // cycles from issue into the unit to the result
   uint32_t ii;       // cycles before the same pipeline takes another op
+  UnitType op_unit;  // the operation's own class, before the fallback (energy per lane)
 };
 
 // Latency and initiation interval of a class in a configuration.
