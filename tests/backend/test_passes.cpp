@@ -100,7 +100,7 @@ TEST_CASE("passes: registers per thread and tree registers are recomputed after 
   CHECK(high.passes == std::vector<std::string>{"test.move_pair"});
 }
 
-TEST_CASE("passes: PTX-IR passes run before allocation; an error names the pass", "[backend][passes]") {
+TEST_CASE("passes: PTX-IR passes run before allocation, an error names the pass", "[backend][passes]") {
   int ran = 0;
   backend::Variant v;
   v.name = "pre";

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -62,6 +63,38 @@ uint64_t controlFlow(const rt::LaunchStats& t) {
   return n;
 }
 
+// The golden statistics of a workload's launches on v100: every GPU
+// statistic of every launch, as recorded when the file was written. Their
+// values are decisions: a change to the timing model that moves any of them
+// must update the file in the same commit, deliberately, with
+//   build/tests/test_mech "[.update-golden]"
+std::filesystem::path goldenPath(const std::string& workload) {
+  return std::filesystem::path(RFSIM_SOURCE_DIR) / "tests" / "mech" / "golden" / (workload + ".v100.json");
+}
+
+nlohmann::json launchesFlat(const Run& r) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& rec : r.records) j.push_back(stats::toFlatJson(*rec.gpu));
+  return j;
+}
+
+// The keys whose values differ, for the failure message.
+std::string differences(const nlohmann::json& got, const nlohmann::json& want) {
+  std::string d;
+  if (got.size() != want.size()) return "launch count " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    for (const auto& [k, v] : want[i].items())
+      if (!got[i].contains(k) || got[i][k] != v)
+        d += "launch " + std::to_string(i) + " " + k + ": " + (got[i].contains(k) ? got[i][k].dump() : "missing") +
+             " (golden " + v.dump() + ")\n";
+  for (size_t i = 0; i < got.size(); ++i)
+    for (const auto& [k, v] : got[i].items())
+      if (!want[i].contains(k)) d += "launch " + std::to_string(i) + " " + k + ": not in the golden file\n";
+  return d;
+}
+
+const char* const kGoldenWorkloads[] = {"saxpy", "sgemm", "fib"};
+
 uint64_t stat(const stats::Group& g, const std::string& key) {
   const nlohmann::json j = stats::toFlatJson(g);
   REQUIRE(j.contains(key));
@@ -75,7 +108,7 @@ TEST_CASE("toy: a mechanism whose hooks change nothing leaves every GPU statisti
   // The gate is asked about every control-flow instruction and lets it
   // pass; no pass, no admission limit. The hooks must not perturb timing:
   // every statistic of every launch is bit for bit the baseline's.
-  const std::string name = GENERATE(as<std::string>{}, "saxpy", "sgemm", "fib");
+  const std::string name = GENERATE(from_range(std::begin(kGoldenWorkloads), std::end(kGoldenWorkloads)));
   const Run base = run(v100("none"), name);
   const Run toy = run(v100("toy", {"mechanisms.toy.rename_pass=false"}), name);
   REQUIRE(base.passed);
@@ -87,6 +120,13 @@ TEST_CASE("toy: a mechanism whose hooks change nothing leaves every GPU statisti
     CHECK(stats::toFlatJson(*toy.records[i].gpu) == stats::toFlatJson(*base.records[i].gpu));
     REQUIRE(toy.records[i].mechanisms.size() == 1);
   }
+  // Both are the recorded baseline, bit for bit.
+  std::ifstream in(goldenPath(name));
+  REQUIRE(in.good());
+  const nlohmann::json golden = nlohmann::json::parse(in);
+  const std::string base_diff = differences(launchesFlat(base), golden);
+  INFO("baseline vs " << goldenPath(name).string() << ":\n" << base_diff);
+  CHECK(base_diff.empty());
   // The gate saw each control-flow warp instruction issue exactly once.
   uint64_t gated = 0;
   for (const auto& r : toy.records) gated += stat(*r.mechanisms[0], "toy.gated_issues");
@@ -116,4 +156,15 @@ TEST_CASE("toy: admission is decided per launch by the mechanism", "[mech][toy][
   CHECK(stat(*one.records[0].gpu, "gpu.sm.max_resident_blocks") == 1);
   CHECK(stat(*base.records[0].gpu, "gpu.sm.max_resident_blocks") == base.records[0].blocks_per_sm);
   CHECK(one.records[0].cycles > base.records[0].cycles);
+}
+
+// Rewrites the golden files from the current baseline (hidden: run it by
+// name when a change to the timing model is meant to move the statistics).
+TEST_CASE("toy: update the golden statistics", "[.update-golden]") {
+  for (const char* name : kGoldenWorkloads) {
+    const Run base = run(v100("none"), name);
+    REQUIRE(base.passed);
+    std::filesystem::create_directories(goldenPath(name).parent_path());
+    std::ofstream(goldenPath(name)) << launchesFlat(base).dump(1) << "\n";
+  }
 }
