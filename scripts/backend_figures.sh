@@ -29,6 +29,6 @@ echo "|---|--:|--:|--:|--:|"
 jq -r --slurpfile t "$work/tight.json" --slurpfile r "$work/run/stats.json" '
   .modules[] as $m
   | ($t[0].modules[] | select(.label == $m.label)) as $mt
-  | ($r[0].sim[$m.label].warp_instrs_by_role.value) as $roles
+  | ($r[0].workloads[$m.label].summary.warp_instrs_by_role.value) as $roles
   | "| \($m.label) | \([$m.functions[] | .spill_store_bytes + .spill_load_bytes] | add) | \([$mt.functions[] | .spill_store_bytes + .spill_load_bytes] | add) | \($roles.spill + $roles.fill) / \($roles.save + $roles.restore) | \([$m.functions[] | .alloc_ms] | add | . * 100 | round / 100) / \([$m.functions[] | .alloc_ms] | max | . * 100 | round / 100) |"
 ' "$work/free.json"

@@ -19,7 +19,7 @@ printf '%-16s %14s %16s %9s %14s %16s %10s\n' workload warp_instrs thread_instrs
 for n in "${names[@]}"; do
   # shellcheck disable=SC2086  # RFSIM_RUN_ARGS: extra run options, e.g. --virtual-regs
   /usr/bin/env time -f '%M' -o "$work/$n.rss" "$rfsim" run -q --workload "$n" --large ${RFSIM_RUN_ARGS:-} --out "$work/$n" >/dev/null
-  jq -r --arg n "$n" '.sim[$n] | "\(.warp_instrs.value) \(.thread_instrs.value) \(.wall_time.value)"' \
+  jq -r --arg n "$n" '.workloads[$n].summary | "\(.warp_instrs.value) \(.thread_instrs.value) \(.wall_time.value)"' \
     "$work/$n/stats.json" | {
     read -r wi ti us
     awk -v n="$n" -v wi="$wi" -v ti="$ti" -v us="$us" -v kb="$(cat "$work/$n.rss")" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU timing-model speed (issue 6's benchmark): saxpy on 1 048 576 floats
+# GPU timing-model speed: saxpy on 1 048 576 floats
 # (4096 blocks of 256 threads) and SGEMM 256 x 256 x 256 (16 x 16 tiles), the
 # workloads' --large sizes, on the v100 configuration (80 SMs, L1D + TLM-2.0
 # crossbar, L2 slices and DRAM), single-threaded. Prints simulated GPU
@@ -10,6 +10,8 @@
 #        RFSIM_CONFIG=configs/titanv.yaml scripts/bench_gpu.sh
 #        RFSIM_SIZE= scripts/bench_gpu.sh      (the small sizes instead of --large)
 #        RFSIM_SET="sim.quantum_cycles=1" scripts/bench_gpu.sh   (a --set override)
+#        RFSIM_MECHS="none toy" scripts/bench_gpu.sh   (each workload with each
+#          mechanism set: none is the baseline, toy the do-nothing mechanism)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$here/scripts/setup.sh"
@@ -22,27 +24,30 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 names=("$@")
 ((${#names[@]})) || names=(saxpy sgemm)
+read -r -a mechs <<<"${RFSIM_MECHS:-none}"
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 sms=$("$rfsim" config --config "$here/$config" --json | jq -r '.gpu.num_sms')
 echo "machine: $cpu, $(nproc) cores; GPU timing model ($config, $sms SMs), single-threaded, ${size:-small} sizes" \
   "${RFSIM_SET:+(--set $RFSIM_SET)}"
-printf '%-8s %6s %12s %12s %9s %13s %13s %9s\n' workload check GPU_cycles warp_instrs seconds warp_instr/s \
-  GPU_cycles/s peak_MiB
+printf '%-8s %-5s %6s %12s %12s %9s %13s %13s %9s\n' workload mech check GPU_cycles warp_instrs seconds \
+  warp_instr/s GPU_cycles/s peak_MiB
 status=0
 for n in "${names[@]}"; do
-  out="$work/$n"
-  # shellcheck disable=SC2086  # $size: an optional flag
-  if ! (cd "$here" && /usr/bin/env time -f '%M' -o "$out.rss" "$rfsim" run -q --workload "$n" --timing $size \
-    --config "$config" "${set_flags[@]}" --out "$out" >/dev/null); then
-    status=1
-  fi
-  jq -r --arg n "$n" '"\(.sim[$n].cycles.value) \(.sim[$n].warp_instrs.value) \(.sim[$n].wall_time.value) \(.sim[$n].passed.value)"' \
-    "$out/stats.json" | {
-    read -r cyc wi us ok
-    awk -v n="$n" -v c="$cyc" -v wi="$wi" -v us="$us" -v ok="$ok" -v kb="$(cat "$out.rss")" \
-      'BEGIN { printf "%-8s %6s %12.0f %12.0f %9.2f %13.0f %13.0f %9.1f\n", n, ok == 1 ? "pass" : "FAIL", c, wi,
-               us / 1e6, wi * 1e6 / us, c * 1e6 / us, kb / 1024 }'
-  }
+  for m in "${mechs[@]}"; do
+    out="$work/$n-$m"
+    # shellcheck disable=SC2086  # $size: an optional flag
+    if ! (cd "$here" && /usr/bin/env time -f '%M' -o "$out.rss" "$rfsim" run -q --workload "$n" --timing $size \
+      --mech "$m" --config "$config" "${set_flags[@]}" --out "$out" >/dev/null); then
+      status=1
+    fi
+    jq -r --arg n "$n" '.workloads[$n] | "\(.summary.cycles.value) \(.summary.warp_instrs.value) \(.summary.wall_time.value) \(.passed)"' \
+      "$out/stats.json" | {
+      read -r cyc wi us ok
+      awk -v n="$n" -v m="$m" -v c="$cyc" -v wi="$wi" -v us="$us" -v ok="$ok" -v kb="$(cat "$out.rss")" \
+        'BEGIN { printf "%-8s %-5s %6s %12.0f %12.0f %9.2f %13.0f %13.0f %9.1f\n", n, m, ok == "true" ? "pass" : "FAIL",
+                 c, wi, us / 1e6, wi * 1e6 / us, c * 1e6 / us, kb / 1024 }'
+    }
+  done
 done
 exit $status

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SM timing-model speed: runs workloads under --timing on ONE SM with the
 # fixed-latency memory (--set gpu.num_sms=1 --set sim.memory=fixed: the SM
-# model of issue 5 alone; scripts/bench_gpu.sh measures the whole GPU) and
+# model alone; scripts/bench_gpu.sh measures the whole GPU) and
 # prints simulated SM cycles, warp instructions, host seconds,
 # warp-instructions and SM-cycles per host second and peak memory, without
 # and with the Verilated CARS rename unit in the register-index path (--rtl).
@@ -27,12 +27,12 @@ printf '%-12s %-6s %12s %12s %8s %13s %13s %9s\n' workload rtl SM_cycles warp_in
 for n in "${names[@]}"; do
   for rtl in no yes; do
     flag=""
-    [[ $rtl == yes ]] && flag=--rtl
+    [[ $rtl == yes ]] && flag="--mech cars --rtl"
     out="$work/$n-$rtl"
     # shellcheck disable=SC2086  # $size and $flag: optional flags
     (cd "$here" && /usr/bin/env time -f '%M' -o "$out.rss" "$rfsim" run -q --workload "$n" --timing $size $flag \
       --config "$config" --set gpu.num_sms=1 --set sim.memory=fixed --out "$out" >/dev/null)
-    jq -r --arg n "$n" '.sim[$n] | "\(.cycles.value) \(.warp_instrs.value) \(.wall_time.value)"' \
+    jq -r --arg n "$n" '.workloads[$n].summary | "\(.cycles.value) \(.warp_instrs.value) \(.wall_time.value)"' \
       "$out/stats.json" | {
       read -r cyc wi us
       awk -v n="$n" -v r="$rtl" -v c="$cyc" -v wi="$wi" -v us="$us" -v kb="$(cat "$out.rss")" \

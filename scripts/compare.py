@@ -103,14 +103,28 @@ def list_workloads(rfsim):
     return known
 
 
+def split_size(item):
+    """'saxpy@large' -> ('saxpy', 'large'); 'saxpy' -> ('saxpy', None)."""
+    name, at, size = item.partition("@")
+    if at and size not in ("small", "large"):
+        raise UsageError(f"--workloads: '{item}': the size after @ is small or large")
+    return name, (size if at else None)
+
+
 def resolve_workloads(spec, known):
-    """Names first, then tags ('memory' is every workload tagged memory), then 'all'."""
+    """Names first, then tags ('memory' is every workload tagged memory), then 'all'.
+    A name may carry its own input size (saxpy@large), which --large does not change."""
     names = [n for n, _ in known]
     chosen = []
     for item in (i.strip() for i in spec.split(",")):
         if not item:
             continue
-        if item == "all":
+        name, size = split_size(item)
+        if size:
+            if name not in names:
+                raise UsageError(f"--workloads: '{name}' is not a workload (workloads: {', '.join(names)})")
+            hits = [item]
+        elif item == "all":
             hits = names
         elif item in names:
             hits = [item]
@@ -133,7 +147,8 @@ def parse_args(argv):
                     "against the baseline and write compare.json, compare.csv and a report (docs/compare.md).")
     ap.add_argument("--rfsim", default=os.path.join(REPO, "build", "rfsim"), help=argparse.SUPPRESS)
     ap.add_argument("-w", "--workloads", required=True,
-                    help="workload names or tags, comma-separated (rfsim workloads lists both), or all")
+                    help="workload names or tags, comma-separated (rfsim workloads lists both), or all; "
+                         "NAME@large or NAME@small gives one workload its own input size")
     ap.add_argument("-c", "--configs", default="v100",
                     help="configurations, comma-separated: names (v100, titanv, maxwell) or YAML files "
                          "(default: v100)")
@@ -228,7 +243,7 @@ class Runner:
             run["error"] = error
             return run
         try:
-            metrics, metric_units, detail = run_metrics(final, run["workload"])
+            metrics, metric_units, detail = run_metrics(final, split_size(run["workload"])[0])
         except StatsError as e:
             run["status"] = "failed"
             # A complete folder is skipped by the next compare too: only removing it runs it again.
@@ -263,12 +278,13 @@ def plan(args, cwd):
         for w in workloads:
             for v in variants:
                 rel = os.path.join("runs", c["name"], v["name"], w)
-                cmd = [args.rfsim, "run", "-q", "--workload", w, "--timing", "--config", c["arg"]]
+                name, size = split_size(w)
+                cmd = [args.rfsim, "run", "-q", "--workload", name, "--timing", "--config", c["arg"]]
                 if v["mechanisms"]:
                     cmd += ["--mech", ",".join(v["mechanisms"])]
                 for o in v["overrides"]:
                     cmd += ["--set", o]
-                if args.large:
+                if size == "large" or (size is None and args.large):
                     cmd.append("--large")
                 cmd += ["--out", os.path.join(args.out, rel)]
                 runs.append({"config": c["name"], "variant": v["name"], "workload": w, "dir": rel,

@@ -335,7 +335,8 @@ def blocks(d, made, notes):
     b = [("h1", "rfsim comparison")]
     variants = {v["name"]: v for v in doc.get("variants", []) if isinstance(v, dict) and "name" in v}
     b.append(("p", f"Created {doc.get('created', '?')} by `{' '.join(map(str, doc.get('command', [])))}`; "
-                   f"{'large' if doc.get('large') else 'small'} inputs; "
+                   f"{'large' if doc.get('large') else 'small'} inputs (a workload named NAME@large or "
+                   f"NAME@small has its own); "
                    f"{len(d.done)} of {len(doc['runs'])} runs complete."))
     b.append(("table", ["variant", "mechanisms", "overrides"],
               [[v, ", ".join(variants.get(v, {}).get("mechanisms", [])) or "none",
