@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -24,7 +25,7 @@ std::string resolveConfigPath(const std::string& name) {
   return name;  // loadConfig names it as missing
 }
 
-config::GpuConfig loadWithOverrides(const ConfigOptions& o) {
+config::GpuConfig loadWithOverrides(const ConfigOptions& o, const std::vector<std::string>& reads) {
   config::GpuConfig cfg = config::loadConfig(resolveConfigPath(o.file));
   for (const auto& s : o.sets) config::applyOverride(cfg, s);
   if (!o.mech.empty()) mech::select(cfg, o.mech);
@@ -32,6 +33,7 @@ config::GpuConfig loadWithOverrides(const ConfigOptions& o) {
   mech::instantiate(cfg);  // checks the names and the combination now, with the message the user needs
   for (const auto& k : cfg.mechanisms.keysOfDisabled()) {
     const std::string name = k.substr(11, k.find('.', 11) - 11);
+    if (std::find(reads.begin(), reads.end(), name) != reads.end()) continue;
     std::cerr << fmt::format("rfsim: warning: '{}' is set but mechanism {} is off (--mech {} switches it on)\n", k,
                              name, name);
   }

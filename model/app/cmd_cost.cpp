@@ -10,7 +10,7 @@
 namespace rfsim::app {
 
 int costCommand(const CostOptions& o) {
-  const config::GpuConfig cfg = loadWithOverrides(o.config);
+  const config::GpuConfig cfg = loadWithOverrides(o.config, {"cars"});
   ResultsDir dir(o.output.out.empty() ? defaultOutDir("cost", cfg.name) : o.output.out, o.output.overwrite);
   dir.writeFile("config.yaml", config::toYaml(cfg));
 

@@ -35,7 +35,7 @@ void printSummary(const nlohmann::json& flat, const cars::DemoResult& r, bool rt
 }  // namespace
 
 int runCommand(const RunOptions& o) {
-  config::GpuConfig cfg = loadWithOverrides(o.config);
+  config::GpuConfig cfg = loadWithOverrides(o.config, {"cars"});
   cars::CarsConfig& cc = cars::carsConfig(cfg);
   if (o.rtl) cc.rtl = true;
   if (o.no_rtl) cc.rtl = false;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -189,16 +190,20 @@ nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, const
     stats::accumulate(sum, *r.gpu, stats::Accumulate::kOverTime);
   }
   // Each mechanism's groups have the same shape every launch: the first
-  // launch's take the others' counts once every launch is written above.
+  // group of each name takes the counts of the later ones of that name, once
+  // every launch is written above.
   nlohmann::json mt = nlohmann::json::object();
   std::vector<const stats::Group*> groups;
-  for (size_t k = 0; k < recs.front().mechanisms.size(); ++k) {
-    stats::Group& dst = *recs.front().mechanisms[k];
-    for (size_t i = 1; i < recs.size(); ++i)
-      if (k < recs[i].mechanisms.size()) stats::accumulate(dst, *recs[i].mechanisms[k], stats::Accumulate::kOverTime);
-    mt[dst.name()] = stats::groupToJson(dst);
-    groups.push_back(&dst);
-  }
+  std::map<std::string, stats::Group*> by_name;
+  for (auto& r : recs)
+    for (auto& g : r.mechanisms) {
+      auto [it, fresh] = by_name.try_emplace(g->name(), g.get());
+      if (fresh)
+        groups.push_back(g.get());
+      else
+        stats::accumulate(*it->second, *g, stats::Accumulate::kOverTime);
+    }
+  for (const stats::Group* g : groups) mt[g->name()] = stats::groupToJson(*g);
   const auto e = energyOf(cfg, sum, groups, mechs);
   nj_per_warp_instr = e->per_warp_instr.get();
   total = {{"gpu", stats::groupToJson(sum)}, {"energy", stats::groupToJson(*e)}, {"mechanisms", mt}};

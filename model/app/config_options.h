@@ -1,6 +1,9 @@
 // Loading the configuration a subcommand was given: file, then --set overrides.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "app/commands.h"
 #include "config/gpu_config.h"
 
@@ -9,6 +12,9 @@ namespace rfsim::app {
 // The configuration file a --config value names: a path, or the bare name of
 // one in configs/ ("maxwell").
 std::string resolveConfigPath(const std::string& name);
-config::GpuConfig loadWithOverrides(const ConfigOptions& o);
+// `reads`: mechanisms whose section the command itself reads whether or not
+// they are enabled (rfsim demo and rfsim cost read CARS'): their keys give no
+// "mechanism is off" warning.
+config::GpuConfig loadWithOverrides(const ConfigOptions& o, const std::vector<std::string>& reads = {});
 
 }  // namespace rfsim::app

@@ -68,15 +68,14 @@ int sc_main(int argc, char* argv[]) {
   addConfigOptions(run_cmd, run.config);
   addOutputOptions(run_cmd, run.output, "run");
   auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl,
-                                   "co-simulate the Verilated RTL (default: cars.rtl); with --workload --timing: "
-                                   "the CARS rename unit, RTL and reference in lockstep, in the SM's "
-                                   "register-index path");
+                                   "with --timing: co-simulate the Verilated RTL of the enabled mechanisms that "
+                                   "have some (default: their own key, e.g. mechanisms.cars.rtl), in lockstep "
+                                   "with their C++ reference");
   run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
   auto* trace_opt = run_cmd->add_option(
       "--trace", run.trace_vcd,
-      "without --workload: write the CARS rename unit's VCD waveform and GTKWave save file (cars.trace_*); "
-      "with --workload --timing FILE.vcd: SM 0's pipeline waveform into FILE.vcd, and FILE.gtkw "
-      "(docs/waveforms.md)");
+      "with --timing FILE.vcd: SM 0's pipeline waveform into FILE.vcd, and FILE.gtkw; with --mech cars and its "
+      "RTL, the rename unit's waveform beside it (docs/waveforms.md)");
   trace_opt->expected(0, 1);
   run_cmd->add_option("--trace-window", run.trace_window,
                       "with --trace FILE.vcd: record trace cycles FIRST:LAST only (default 0:199999)");
@@ -88,8 +87,8 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--virtual-regs", run.virtual_regs,
                     "with --workload: run the PTX's virtual registers instead of the back end's machine program");
   run_cmd->add_flag("--timing", run.timing,
-                    "with --workload: run on the SM timing model (one SM, fixed-latency memory for now) and "
-                    "report cycles and IPC");
+                    "run on the GPU timing model (the configuration's SMs and memory hierarchy): cycles, IPC, "
+                    "stalls, energy");
   run_cmd->add_option("--maxrregcount", run.max_regs, "with --workload: the back end's register limit (0: 255)")
       ->check(CLI::Range(0, 255));
 

@@ -1,4 +1,4 @@
-// The CARS rename unit in the SM's register-index translation path (issue 5,
+// The CARS rename unit in the SM's register-index translation path (the SM timing model's
 // "RTL in the loop"). It sits behind two of the SM's extension points:
 //
 // - (a) RegTranslator: every register-file access of the operand collector
@@ -55,7 +55,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   RenameIndexPath(std::unique_ptr<RenameUnit> unit, sm::WarpRegAllocator* inner = nullptr,
                   stats::Group* stats_parent = nullptr);
 
-  // The unit the configuration asks for: cars.rtl (RenameLockstep) or the
+  // The unit the configuration asks for: mechanisms.cars.rtl (RenameLockstep) or the
   // reference alone, with cars.rename_ports ports; checks that the Verilated
   // build covers the SM (sm.max_warps warps, the register file's rows).
   static std::unique_ptr<RenameUnit> unitFor(const config::GpuConfig& cfg);

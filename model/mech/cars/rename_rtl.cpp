@@ -66,9 +66,9 @@ RenameRtl::RenameRtl(const RenameParams& p) : impl_(std::make_unique<Impl>()), p
   if (p.num_warps != b.num_warps || p.num_regs != b.num_regs || p.free_bits != b.free_bits ||
       p.read_ports > b.read_ports) {
     throw Error(fmt::format(
-        "cars.rtl: the Verilated rename unit is built for {} warps x {} registers, {} free-counter bits and "
+        "mechanisms.cars.rtl: the Verilated rename unit is built for {} warps x {} registers, {} free-counter bits and "
         "up to {} rename ports; this configuration needs {} x {}, {} bits, {} ports "
-        "(rebuild with -DRFSIM_CARS_NUM_WARPS/-DRFSIM_CARS_NUM_REGS, or set cars.rtl: false)",
+        "(rebuild with -DRFSIM_CARS_NUM_WARPS/-DRFSIM_CARS_NUM_REGS, or set mechanisms.cars.rtl: false)",
         b.num_warps, b.num_regs, b.free_bits, b.read_ports, p.num_warps, p.num_regs, p.free_bits,
         p.read_ports));
   }

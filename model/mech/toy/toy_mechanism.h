@@ -1,7 +1,8 @@
 // The toy mechanism: a small, complete example of the plug-in interface
 // (docs/mechanisms.md walks through it), used by the tests and by the speed
 // benchmark as the "do-nothing mechanism". It changes nothing a kernel
-// computes and, with its defaults, nothing it times:
+// computes and, with `rename_pass: false`, nothing it times (its pass moves
+// registers to other banks, which moves bank conflicts):
 //
 // - compiler: a variant "toy" whose machine pass `toy.swap_pairs` swaps two
 //   register pairs throughout every kernel without calls (R2:R3 with the
