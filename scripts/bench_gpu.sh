@@ -10,8 +10,9 @@
 #        RFSIM_CONFIG=configs/titanv.yaml scripts/bench_gpu.sh
 #        RFSIM_SIZE= scripts/bench_gpu.sh      (the small sizes instead of --large)
 #        RFSIM_SET="sim.quantum_cycles=1" scripts/bench_gpu.sh   (a --set override)
-#        RFSIM_MECHS="none toy" scripts/bench_gpu.sh   (each workload with each
-#          mechanism set: none is the baseline, toy the do-nothing mechanism)
+#        RFSIM_MECHS="none toy none toy" RFSIM_SET=mechanisms.toy.rename_pass=false \
+#          scripts/bench_gpu.sh   (each workload with each mechanism set in turn: none
+#          is the baseline, toy without its pass the do-nothing mechanism)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$here/scripts/setup.sh"
@@ -33,9 +34,11 @@ echo "machine: $cpu, $(nproc) cores; GPU timing model ($config, $sms SMs), singl
 printf '%-8s %-5s %6s %12s %12s %9s %13s %13s %9s\n' workload mech check GPU_cycles warp_instrs seconds \
   warp_instr/s GPU_cycles/s peak_MiB
 status=0
+i=0
 for n in "${names[@]}"; do
   for m in "${mechs[@]}"; do
-    out="$work/$n-$m"
+    i=$((i + 1))
+    out="$work/$i-$n-$m"
     # shellcheck disable=SC2086  # $size: an optional flag
     if ! (cd "$here" && /usr/bin/env time -f '%M' -o "$out.rss" "$rfsim" run -q --workload "$n" --timing $size \
       --mech "$m" --config "$config" "${set_flags[@]}" --out "$out" >/dev/null); then

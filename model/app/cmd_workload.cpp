@@ -288,6 +288,10 @@ int runWorkloads(const RunOptions& o) {
       dopt.timing = o.timing;
       dopt.gpu = &cfg;
       dopt.trace = trace.get();
+      if (o.debug_slot >= 0)
+        dopt.sm_setup = [slot = o.debug_slot](sm::Sm& sm, uint32_t i) {
+          if (i == 0) sm.setTraceSlot(slot);
+        };
       for (auto& m : mechs) dopt.mechanisms.push_back(m.get());
       if (o.timing && o.virtual_regs) throw Error("--timing runs the machine program; it cannot be combined with --virtual-regs");
       rt::Device dev(dopt);

@@ -35,6 +35,7 @@ struct RunOptions {
   bool timing = false;        // --timing: run the workloads on the SM timing model (one SM)
   std::string trace_vcd;      // --trace FILE.vcd with --workload --timing: SM 0's pipeline waveform
   std::string trace_window;   // --trace-window FIRST:LAST (trace cycles)
+  int debug_slot = -1;        // --debug-slot N: SM 0's events of warp slot N on stderr
 };
 
 struct CostOptions {

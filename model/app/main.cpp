@@ -79,6 +79,9 @@ int sc_main(int argc, char* argv[]) {
   trace_opt->expected(0, 1);
   run_cmd->add_option("--trace-window", run.trace_window,
                       "with --trace FILE.vcd: record trace cycles FIRST:LAST only (default 0:199999)");
+  run_cmd->add_option("--debug-slot", run.debug_slot,
+                      "with --timing: print every pipeline event of SM 0's warp slot N on stderr (debugging)")
+      ->check(CLI::Range(0, 63));
   run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are");
   run_cmd->add_option("-w,--workload", run.workload,
                       "run CUDA workloads functionally and check them against their CPU references: "

@@ -87,7 +87,6 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   }
   stats_ = std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks);
   stats_->max_warps = cfg.sm.max_warps;
-  if (const char* e = std::getenv("RFSIM_SM_TRACE")) trace_slot_ = std::atoi(e);
 }
 
 Sm::~Sm() = default;

@@ -156,8 +156,7 @@ class Sm {
   // Debug trace: one line on stderr per pipeline event of warp slot `slot`
   // (issue with the source banks, stall reasons, dispatch = operands read,
   // unit busy, done, write-back = scoreboard release, refused write-back);
-  // -1 = off. The environment variable RFSIM_SM_TRACE=<slot> sets it at
-  // construction, e.g. for `rfsim run --workload X --timing`.
+  // -1 = off. `rfsim run --timing --debug-slot <slot>` sets it on SM 0.
   void setTraceSlot(int slot) { trace_slot_ = slot; }
   // Waveform trace (sm_trace.h): every tick advances `t`'s trace cycle and,
   // inside its window, records this cycle's pipeline signals. Not owned;
