@@ -227,15 +227,22 @@ int runWorkloads(const RunOptions& o) {
 
   // --rtl / --no-rtl: the RTL of the enabled mechanisms that have some.
   const std::vector<std::string> enabled = cfg.mechanisms.enabledList();
-  const bool cars_on = std::find(enabled.begin(), enabled.end(), "cars") != enabled.end();
   if (o.rtl || o.no_rtl) {
     if (!o.timing) throw Error("--rtl/--no-rtl with --workload need --timing: the RTL sits in the SM's pipeline");
-    std::string with_rtl;
+    // Each enabled mechanism with RTL has the key mechanisms.<name>.rtl.
+    bool any = false;
     for (const auto& n : enabled)
-      if (const auto* m = mech::find(n); m && !m->rtl_units.empty()) with_rtl += (with_rtl.empty() ? "" : ", ") + n;
-    if (with_rtl.empty())
-      throw Error(fmt::format("--rtl: no enabled mechanism has RTL (mechanisms with RTL: cars; e.g. --mech cars --rtl)"));
-    if (cars_on) cars::carsConfig(cfg).rtl = o.rtl;
+      if (const auto* m = mech::find(n); m && !m->rtl_units.empty()) {
+        config::applyOverride(cfg, fmt::format("mechanisms.{}.rtl={}", n, o.rtl ? "true" : "false"));
+        any = true;
+      }
+    if (!any) {
+      std::string with_rtl;
+      for (const auto& m : mech::all())
+        if (!m.rtl_units.empty()) with_rtl += (with_rtl.empty() ? "" : ", ") + m.name;
+      throw Error(fmt::format("--rtl: no enabled mechanism has RTL (mechanisms with RTL: {}; switch one on with --mech)",
+                              with_rtl));
+    }
   }
   std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
 

@@ -169,7 +169,9 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     rep.callee_saved = ff.callee_saved;
 
     // The variant's machine passes, each followed by the checker: a pass
-    // that loses a value fails here, named.
+    // that loses a value fails here, named. The last pass's check is the
+    // function's final one.
+    std::optional<CheckResult> checked;
     if (opt.variant && !opt.variant->post.empty()) {
       if (opt.check) {
         const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
@@ -194,16 +196,17 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         ff.frame_bytes = ff.fn.machine_frame;
         countRoles(ff.fn, ff);
         if (opt.check) {
-          const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
-          if (!cr.ok()) throwCheck(m, fn.name, fmt::format(" after pass {} (variant {})", p.name, out.variant), cr);
+          checked = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+          if (!checked->ok())
+            throwCheck(m, fn.name, fmt::format(" after pass {} (variant {})", p.name, out.variant), *checked);
         }
         if (std::find(out.passes.begin(), out.passes.end(), p.name) == out.passes.end()) out.passes.push_back(p.name);
       }
     }
     if (opt.check) {
-      const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
-      rep.checked_uses = cr.uses_checked;
-      if (!cr.ok()) throwCheck(m, fn.name, "", cr);
+      if (!checked) checked = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+      rep.checked_uses = checked->uses_checked;
+      if (!checked->ok()) throwCheck(m, fn.name, "", *checked);
     }
     rep.regs = ff.fn.machine_regs;
     rep.frame_bytes = ff.frame_bytes;

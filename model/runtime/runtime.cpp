@@ -152,10 +152,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
       break;
     }
   }
+  func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
   if (impl_->options.timing) {
     if (!impl_->options.gpu) throw Error("Device: timing runs need DeviceOptions::gpu (the configuration)");
     if (!impl_->compiled) throw Error("Device: timing runs need the machine program (DeviceOptions::machine)");
-    func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
     const backend::CompiledModule& code = variant == "base" ? *impl_->compiled : *impl_->variants.at(variant).compiled;
     const func::LaunchSetup setup = prog.setupLaunch(kernel, grid, block, args.values(), dynamic_shared_bytes);
     const backend::FunctionReport* rep = code.find(kernel);
@@ -201,7 +201,6 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
       if (auto g = mc->endLaunch(nullptr)) rec.mechanisms.push_back(std::move(g));
     impl_->records.push_back(std::move(rec));
   } else {
-    func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
     s = prog.launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
   }
   s.launches = 1;
