@@ -125,7 +125,7 @@ std::vector<KernelOccupancy> occupancyRows(const CompiledModule& cm, const confi
     k.regs = r.tree_regs;
     k.shared = staticSharedBytes(cm.machine, cm.callgraph, r.index);
     try {
-      k.occupancy = computeOccupancy(cfg, {k.threads, k.regs, k.shared}, r.name);
+      k.occupancy = config::computeOccupancy(cfg, {k.threads, k.regs, k.shared}, r.name);
     } catch (const Error& e) {
       k.error = e.what();
     }
@@ -319,7 +319,7 @@ nlohmann::json reportJson(const CompiledModule& cm, const std::vector<KernelOccu
                 {"regs", k.regs}, {"shared", k.shared}};
     if (k.occupancy) {
       json lim = json::array();
-      for (Limiter l : k.occupancy->limiters) lim.push_back(limiterName(l));
+      for (config::Limiter l : k.occupancy->limiters) lim.push_back(config::limiterName(l));
       row["blocks"] = k.occupancy->blocks;
       row["warps"] = k.occupancy->warps;
       row["occupancy"] = k.occupancy->occupancy;

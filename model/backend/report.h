@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/backend.h"
-#include "backend/occupancy.h"
+#include "config/occupancy.h"
 #include "backend/ptxas_report.h"
 #include "config/gpu_config.h"
 
@@ -49,7 +49,7 @@ struct KernelOccupancy {
   std::string threads_from;    // "reqntid", "maxntid" or "default"
   uint32_t regs = 0;           // per thread: the kernel's tree_regs
   uint32_t shared = 0;         // static shared bytes (staticSharedBytes)
-  std::optional<Occupancy> occupancy;  // empty when the kernel cannot launch
+  std::optional<config::Occupancy> occupancy;  // empty when the kernel cannot launch
   std::string error;                   // why not
 };
 

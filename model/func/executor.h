@@ -20,7 +20,7 @@
 #include "func/memory.h"
 #include "func/program.h"
 #include "func/warp.h"
-#include "runtime/runtime.h"
+#include "func/launch.h"
 
 namespace rfsim::func {
 

@@ -12,7 +12,7 @@
 #include "func/decode.h"
 #include "func/memory.h"
 #include "ptx/ir.h"
-#include "runtime/runtime.h"
+#include "func/launch.h"
 
 namespace rfsim::func {
 

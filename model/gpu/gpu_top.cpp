@@ -74,31 +74,6 @@ void SmSlot::runQuantum() {
   }
 }
 
-GpuTop& GpuTop::get(const config::GpuConfig& cfg) {
-  static GpuTop* top = nullptr;  // never destroyed: see the header
-  if (!top) {
-    if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
-      throw Error("the SystemC simulation of this process was started before the GPU top was created; "
-                  "run timing in a process of its own");
-    top = new GpuTop("gpu", cfg);
-  }
-  const sc_time period = clockPeriod(cfg);
-  if (top->period() != period)
-    throw Error(fmt::format("the GPU top runs at a clock period of {}, this configuration asks for {} "
-                            "(gpu.clock_mhz {}); one process simulates one clock",
-                            top->period().to_string(), period.to_string(), cfg.gpu.clock_mhz));
-  if (cfg.gpu.num_sms > top->numSlots())
-    throw Error(fmt::format("the GPU top was built with {} SMs, this configuration asks for {} (gpu.num_sms); "
-                            "one process simulates one chip",
-                            top->numSlots(), cfg.gpu.num_sms));
-  if (!top->memory().sameShape(cfg))
-    throw Error(fmt::format("the GPU top's memory hierarchy has another shape than this configuration asks for "
-                            "(l2.num_slices {}, dram.num_channels {}); one process simulates one chip",
-                            cfg.l2.num_slices, cfg.dram.num_channels));
-  top->memory().reconfigure(cfg);
-  return *top;
-}
-
 GpuTop::GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg)
     : sc_module(name), period_(clockPeriod(cfg)) {
   mem_ = std::make_unique<mem::MemoryHierarchy>("mem", cfg, cfg.gpu.num_sms);

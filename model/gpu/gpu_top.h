@@ -5,7 +5,8 @@
 // Why slots, not one module per Sm: an Sm is built per launch (from the
 // launch's Program and LaunchSetup), but SystemC cannot create modules once
 // the simulation has started, and sc_stop() ends it for good. So the modules
-// are persistent (created once per process, at the first launch) and a
+// are persistent (created once per simulation, gpu::Simulation, at its
+// first launch) and a
 // launch attaches to the slots, runs the simulation until every attached
 // slot is done (sc_pause() from inside the simulation, sc_start() returns),
 // and detaches; the next launch calls sc_start() again. Simulated time keeps
@@ -89,18 +90,7 @@ class GpuTop : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(GpuTop);
 
-  // The process's GPU top, created on first use with `cfg`'s clock, SM count
-  // and memory hierarchy. Lifetime: created lazily (before the first
-  // sc_start() of the process, which elaborates it), owned by this function
-  // and never destroyed: SystemC objects live as long as the simulation
-  // kernel, i.e. the process. Throws rfsim::Error when the simulation can no
-  // longer take it (already started without it, or stopped), or when `cfg`
-  // does not fit the top it was created with (another clock, more SMs, or
-  // another L2 slice / DRAM channel count): one process simulates one chip.
-  // Other memory parameters may change between launches (the caches are
-  // then rebuilt, empty).
-  static GpuTop& get(const config::GpuConfig& cfg);
-
+  // Made by gpu::Simulation (simulation.h), in its own SystemC kernel.
   GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg);
   ~GpuTop() override;
 

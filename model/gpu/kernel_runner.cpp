@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "gpu/gpu_top.h"
+#include "gpu/simulation.h"
 #include "mem/l1d_memory.h"
 #include "mem/tlm/hierarchy.h"
 
@@ -18,14 +19,24 @@ const char* modeName(KernelRunner::Mode m) { return m == KernelRunner::Mode::Sys
 KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
                            rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
                            Options opt)
-    : cfg_(cfg), setup_(setup), opt_(opt), blocks_(setup.grid) {
+    : cfg_(cfg),
+      setup_(setup),
+      opt_(opt),
+      own_sim_(opt.sim ? nullptr : std::make_unique<Simulation>()),
+      sim_(opt.sim ? opt.sim : own_sim_.get()),
+      blocks_(setup.grid) {
+  ScKernel::Scope in(sim_->kernel());
   const uint32_t n = opt_.num_sms ? opt_.num_sms : cfg.gpu.num_sms;
   if (n == 0 || n > cfg.gpu.num_sms)
     throw Error(fmt::format("KernelRunner: {} SMs asked for, the configuration has {} (gpu.num_sms)", n,
                             cfg.gpu.num_sms));
   const bool hierarchy = cfg.sim.memory == "hierarchy";
-  // The hierarchy lives in the process's GPU top (persistent SystemC modules).
-  if (hierarchy) hier_ = &GpuTop::get(cfg).memory();
+  // The hierarchy lives in the simulation's GPU top (persistent SystemC
+  // modules); so do the SM slots, made now too, before its kernel starts.
+  if (hierarchy || opt_.mode == Mode::SystemC) {
+    GpuTop& top = sim_->top(cfg);
+    if (hierarchy) hier_ = &top.memory();
+  }
   stats_ = std::make_unique<GpuStats>(stats_parent, "gpu", cfg, n);
   for (uint32_t i = 0; i < n; ++i) {
     sm::MemoryInterface* m = nullptr;
@@ -81,6 +92,7 @@ uint64_t KernelRunner::nextEventCycle(uint32_t i, uint64_t cycle) const {
 }
 
 KernelRunResult KernelRunner::run() {
+  ScKernel::Scope in(sim_->kernel());
   const auto t0 = std::chrono::steady_clock::now();
   mem::HierarchyCounters before;
   if (hier_) before = hier_->counters();
@@ -109,7 +121,7 @@ KernelRunResult KernelRunner::run() {
 uint64_t KernelRunner::runLoop() {
   const uint32_t n = numSms();
   sc_core::sc_time origin = sc_core::SC_ZERO_TIME;
-  GpuTop* top = hier_ ? &GpuTop::get(cfg_) : nullptr;
+  GpuTop* top = hier_ ? &sim_->top(cfg_) : nullptr;
   if (top) origin = top->nextOrigin(cfg_.sim.quantum_cycles);
   for (uint32_t i = 0; hier_ && i < n; ++i) hier_->port(i).setOrigin(origin);
   std::vector<uint64_t> next(n, 0);
@@ -132,7 +144,7 @@ uint64_t KernelRunner::runLoop() {
 }
 
 uint64_t KernelRunner::runSystemC() {
-  GpuTop& top = GpuTop::get(cfg_);
+  GpuTop& top = sim_->top(cfg_);
   const uint32_t n = numSms();
   const sc_core::sc_time origin = top.nextOrigin(cfg_.sim.quantum_cycles);
   // The slots must not keep a pointer to this launch, whatever happens.

@@ -1,7 +1,7 @@
 // Runs one kernel launch on the GPU: gpu.num_sms SMs (each an sm::Sm with
-// its own L1D, mem/l1d_memory.h), the memory hierarchy below them (the
-// process's GpuTop, mem/tlm/hierarchy.h, or a fixed latency with
-// sim.memory: fixed), and a thread-block scheduler.
+// its own L1D, mem/l1d_memory.h), the memory hierarchy below them (in the
+// GpuTop of the launch's gpu::Simulation, mem/tlm/hierarchy.h, or a fixed
+// latency with sim.memory: fixed), and a thread-block scheduler.
 //
 // Thread-block scheduler: blocks are taken in grid order (x fastest). At
 // the start of the launch they are dealt out one per SM per round, SM 0
@@ -13,10 +13,11 @@
 // finished last.
 //
 // Two ways to run it:
-// - Mode::SystemC (the default): each SM runs in a slot of the process's
-//   GpuTop (gpu_top.h), loosely timed with a quantum of sim.quantum_cycles;
-//   run() drives sc_start() until every slot is done. Any number of
-//   launches may run one after the other in one process.
+// - Mode::SystemC (the default): each SM runs in a slot of the
+//   simulation's GpuTop (gpu_top.h), loosely timed with a quantum of
+//   sim.quantum_cycles; run() drives sc_start() until every slot is done.
+//   Any number of launches may run one after the other in one Simulation
+//   (Options::sim; without one the runner makes its own, a fresh GPU).
 // - Mode::Loop: a plain C++ loop ticks the SMs in lockstep, cycle by cycle:
 //   the reference the SystemC mode is tested against (identical with
 //   quantum 1).
@@ -38,6 +39,8 @@ class MemoryHierarchy;
 }  // namespace rfsim::mem
 
 namespace rfsim::gpu {
+
+class Simulation;
 
 struct KernelRunResult {
   uint64_t cycles = 0;
@@ -71,6 +74,7 @@ class KernelRunner {
     Mode mode = Mode::SystemC;
     uint32_t num_sms = 0;    // 0: gpu.num_sms
     bool skip_idle = true;   // skip the cycles in which an SM cannot change (Sm::nextActiveCycle)
+    Simulation* sim = nullptr;  // the GPU it runs on (must outlive the runner); null: a fresh one of its own
   };
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
@@ -114,6 +118,8 @@ class KernelRunner {
   const config::GpuConfig& cfg_;
   const func::LaunchSetup& setup_;
   Options opt_;
+  std::unique_ptr<Simulation> own_sim_;  // when Options::sim is null
+  Simulation* sim_;
   mem::MemoryHierarchy* hier_ = nullptr;
   std::unique_ptr<GpuStats> stats_;
   std::vector<std::unique_ptr<mem::L1dMemory>> l1d_;

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/occupancy.h"
+#include "config/occupancy.h"
 #include "backend/passes.h"
 #include "config/gpu_config.h"
 #include "energy/energy_model.h"
@@ -73,7 +73,7 @@ class Mechanism {
   // Blocks per SM for the launch; `occ` is the baseline's for the chosen
   // variant. More than occ.blocks only if the mechanism's own hooks then
   // keep the SM within its resources (CARS limits warps at issue instead).
-  virtual uint32_t admitBlocks(const LaunchInfo& info, const backend::Occupancy& occ) {
+  virtual uint32_t admitBlocks(const LaunchInfo& info, const config::Occupancy& occ) {
     (void)info;
     return occ.blocks;
   }

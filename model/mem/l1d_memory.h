@@ -39,7 +39,7 @@
 #include "mem/cache.h"
 #include "mem/coalescer.h"
 #include "mem/next_level.h"
-#include "sm/core/sm.h"
+#include "mem/memory_interface.h"
 
 namespace rfsim::mem {
 
@@ -51,7 +51,7 @@ struct L1dCounters {
   uint64_t mshr_wait_cycles = 0;   // cycles requests waited for an MSHR
 };
 
-class L1dMemory final : public sm::MemoryInterface {
+class L1dMemory final : public MemoryInterface {
  public:
   // Behind the L1D: `next` (not owned). `sm_id` places this SM's local
   // memory.

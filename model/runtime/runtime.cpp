@@ -8,7 +8,7 @@
 
 #include "backend/backend.h"
 #include "config/gpu_config.h"
-#include "gpu/gpu_top.h"
+#include "gpu/simulation.h"
 #include "gpu/kernel_runner.h"
 #include "mech/mechanism.h"
 #include "mem/tlm/hierarchy.h"
@@ -45,10 +45,8 @@ struct Device::Impl {
   func::GlobalMemory memory;
   std::unique_ptr<func::Program> program;  // the loaded module
   LaunchStats totals;
-  // The process's memory hierarchy still holds another device's lines (the
-  // L2 is per process, its content per device: the same addresses name
-  // other data there): emptied before this device's first timed launch.
-  bool hierarchy_claimed = false;
+  // The GPU the timing launches run on (made at the first).
+  std::unique_ptr<gpu::Simulation> sim;
 
   func::Program& loaded() const {
     if (!program) throw Error("no PTX module loaded (Device::loadModule)");
@@ -161,14 +159,12 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     const backend::FunctionReport* rep = code.find(kernel);
     s.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
     // The GPU (gpu/kernel_runner.h): every SM of the configuration, the
-    // memory hierarchy, clocked by SystemC (the process's GPU top): launch
-    // after launch in one simulation.
-    if (!impl_->hierarchy_claimed && impl_->options.gpu->sim.memory == "hierarchy") {
-      gpu::GpuTop::get(*impl_->options.gpu).memory().reset();
-      impl_->hierarchy_claimed = true;
-    }
-    gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr,
-                             gpu::KernelRunner::Mode::SystemC);
+    // memory hierarchy, clocked by SystemC: launch after launch in this
+    // device's own simulation (gpu/simulation.h).
+    if (!impl_->sim) impl_->sim = std::make_unique<gpu::Simulation>();
+    gpu::KernelRunner::Options ro;
+    ro.sim = impl_->sim.get();
+    gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr, ro);
     runner.sm(0).setTrace(impl_->options.trace);
     if (impl_->options.sm_setup)
       for (uint32_t i = 0; i < runner.numSms(); ++i) impl_->options.sm_setup(runner.sm(i), i);

@@ -1,7 +1,8 @@
 // The host-side API that workload drivers program against, in the spirit of
 // the CUDA driver API: device memory, module loading and kernel launch. It
-// runs kernels functionally (model/func/); later issues put the timing model
-// behind the same calls.
+// runs kernels functionally (model/func/) or, with DeviceOptions::timing, on
+// the GPU timing model (model/gpu/), each device on a GPU of its own
+// (gpu::Simulation).
 #pragma once
 
 #include <array>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "func/launch.h"
 #include "ptx/ir.h"
 
 namespace rfsim::backend {
@@ -34,11 +36,6 @@ class Group;
 
 namespace rfsim::rt {
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t{x} * y * z; }
-};
-
 // Kernel parameters, packed in the order of the .entry's .param list. Each
 // add() checks size and alignment against the kernel's declaration at launch.
 class KernelArgs {
@@ -56,23 +53,6 @@ class KernelArgs {
 
  private:
   std::vector<std::vector<uint8_t>> values_;
-};
-
-// Dynamic counts of one launch (functional execution).
-inline constexpr size_t kNumMRoles = 8;  // ptx::MRole values (Code .. ArgStack)
-
-struct LaunchStats {
-  uint64_t warp_instrs = 0;    // instructions issued per warp (one per active warp per instruction)
-  uint64_t thread_instrs = 0;  // instructions times active threads
-  std::vector<uint64_t> warp_instrs_by_op;  // indexed by ptx::Op
-  // Indexed by ptx::MRole: what the back end added (spills, fills, saves,
-  // restores, stack adjustments, argument moves); everything else is Code,
-  // which every instruction of a PTX program is.
-  std::array<uint64_t, kNumMRoles> warp_instrs_by_role{}, thread_instrs_by_role{};
-  uint64_t blocks = 0, warps = 0, threads = 0;
-  uint64_t cycles = 0;  // SM cycles (timing runs only)
-  uint64_t launches = 0;
-  double host_seconds = 0.0;
 };
 
 // How a device runs the modules it loads.

@@ -181,7 +181,7 @@ TEST_CASE("occupancy: .reqntid, used shared memory only, and the limiter", "[bac
   CHECK(k.occupancy->blocks_by_shared == 2);
   CHECK(k.occupancy->blocks == 2);
   CHECK(k.occupancy->warps == 8);
-  CHECK(k.occupancy->limiters == std::vector<Limiter>{Limiter::SharedMemory});
+  CHECK(k.occupancy->limiters == std::vector<config::Limiter>{config::Limiter::SharedMemory});
 
   // plain: the default block, no shared memory. With at most 32 registers,
   // 8 blocks of 8 warps fill the SM's 64 warps; registers tie at exactly 32.
@@ -191,7 +191,7 @@ TEST_CASE("occupancy: .reqntid, used shared memory only, and the limiter", "[bac
   REQUIRE(p.occupancy);
   REQUIRE(p.regs <= 32);
   CHECK(p.occupancy->blocks == 8);
-  CHECK(std::find(p.occupancy->limiters.begin(), p.occupancy->limiters.end(), Limiter::Warps) !=
+  CHECK(std::find(p.occupancy->limiters.begin(), p.occupancy->limiters.end(), config::Limiter::Warps) !=
         p.occupancy->limiters.end());
 }
 

@@ -9,7 +9,7 @@
 #include "../sm_core/sm_test_util.h"
 #include "common/error.h"
 #include "config/gpu_config.h"
-#include "gpu/gpu_top.h"
+#include "gpu/simulation.h"
 #include "gpu/kernel_runner.h"
 #include "mem/tlm/hierarchy.h"
 #include "stats/stats.h"
@@ -33,8 +33,8 @@ Run run(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, gpu::KernelRu
   stats::Group root(nullptr, "root");
   Run t;
   {
-    // Every comparison starts from the same (empty) memory hierarchy.
-    if (cfg.sim.memory == "hierarchy") gpu::GpuTop::get(cfg).memory().reset();
+    // Every comparison starts from the same (empty) memory hierarchy: the
+    // runner's own simulation, unless opt names one.
     gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, opt);
     t.r = kr.run();
     t.occupancy_blocks = kr.sm(0).occupancy().blocks;
@@ -179,14 +179,19 @@ TEST_CASE("the L2 keeps its content across launches", "[gpu]") {
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
   const int n = 32 * 256;
   const Launch l = saxpyLaunch(ld.mem, n, {32, 1, 1});
-  const Run cold = run(ld, l, cfg, {Mode::SystemC, 0});  // run() resets the hierarchy first
-  // A second launch without the reset: x and y are in the L2 now.
+  gpu::Simulation sim;  // one GPU for both launches
+  const Run cold = run(ld, l, cfg, {Mode::SystemC, 0, true, &sim});
+  // A second launch on the same GPU: x and y are in the L2 now.
   const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
   rt::LaunchStats ls;
-  gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, nullptr, gpu::KernelRunner::Options{});
+  gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, nullptr, {Mode::SystemC, 0, true, &sim});
   const gpu::KernelRunResult warm = kr.run();
   const auto js = stats::toFlatJson(kr.stats());
   CHECK(js.at("gpu.mem.l2.misses").get<uint64_t>() == 0);
   CHECK(js.at("gpu.mem.dram.read_bytes").get<uint64_t>() == 0);
   CHECK(warm.cycles < cold.r.cycles);
+  // Another simulation is another GPU: its L2 starts empty.
+  const Run fresh = run(ld, l, cfg, {Mode::SystemC, 0});
+  CHECK(fresh.r.cycles == cold.r.cycles);
+  CHECK(fresh.stats == cold.stats);
 }

@@ -48,8 +48,8 @@ Run run(const std::function<void(sm::Sm&)>& install = {}) {
   stats::Group root(nullptr, "root");
   Run t;
   {
-    // One SM (the hooks are the SM's), from an empty memory hierarchy.
-    gpu::GpuTop::get(cfg).memory().reset();
+    // One SM (the hooks are the SM's), from an empty memory hierarchy (the
+    // runner's own simulation).
     gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, {gpu::KernelRunner::Mode::Loop, 1});
     if (install) install(kr.sm());
     t.r = kr.run();

@@ -40,9 +40,8 @@ Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32
   stats::Group root(nullptr, "root");
   Timed t;
   {
-    // Every run starts from an empty memory hierarchy (the L2 otherwise
-    // keeps what the previous launch left).
-    gpu::GpuTop::get(cfg).memory().reset();
+    // Every run starts from an empty memory hierarchy: the runner's own
+    // simulation, a fresh GPU.
     gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root);
     t.r = kr.run();
     t.stats = stats::toFlatJson(root);

@@ -3,8 +3,10 @@
 // launches in one process; errors thrown inside the clocked process reach
 // the caller and the next launch still runs.
 //
-// These tests share one SystemC simulation when the executable runs them all
-// in one process, which is part of what they test (ctest runs each alone).
+// Each run has a simulation (gpu::Simulation, its own SystemC kernel) of its
+// own unless a test shares one across launches on purpose; the executable
+// runs them all in one process, which is part of what they test (ctest runs
+// each alone).
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -22,7 +24,9 @@
 #include "func/memory.h"
 #include "func/program.h"
 #include "ptx/parser.h"
+#include "common/sc_kernel.h"
 #include "gpu/gpu_top.h"
+#include "gpu/simulation.h"
 #include "gpu/kernel_runner.h"
 #include "mem/tlm/hierarchy.h"
 
@@ -41,15 +45,19 @@ struct Timed {
   std::vector<std::vector<uint8_t>> out;
 };
 
-Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32_t regs, Mode mode) {
+Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32_t regs, Mode mode,
+               gpu::Simulation* sim = nullptr) {
   const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
   rt::LaunchStats ls;
   stats::Group root(nullptr, "root");
   Timed t;
   {
-    // Both modes start from the same (empty) memory hierarchy.
-    if (cfg.sim.memory == "hierarchy") gpu::GpuTop::get(cfg).memory().reset();
-    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root, mode);
+    // Both modes start from the same (empty) memory hierarchy unless `sim`
+    // is given: the runner's own simulation.
+    gpu::KernelRunner::Options opt;
+    opt.mode = mode;
+    opt.sim = sim;
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root, opt);
     t.r = kr.run();
     t.stats = stats::toFlatJson(root);
   }
@@ -114,25 +122,37 @@ TEST_CASE("SystemC and loop modes give the same cycles, statistics and output", 
 
 TEST_CASE("several launches on one program run in one SystemC simulation", "[systemc]") {
   const config::GpuConfig cfg = lockstep();
-  // saxpy three times over the same y (each launch reads the last's output),
-  // then sgemm, in both modes; the modes agree launch by launch.
+  // saxpy three times over the same y (each launch reads the last's output
+  // and finds the L2 the last one left), then sgemm, in both modes, each
+  // mode in a simulation of its own; the modes agree launch by launch.
+  gpu::Simulation sim_loop, sim_sc;
   Loaded la(kWl + "saxpy/saxpy.ptx", "saxpy"), lb(kWl + "saxpy/saxpy.ptx", "saxpy");
   const Launch sa = saxpyLaunch(la.mem, 2048, {8, 1, 1}), sb = saxpyLaunch(lb.mem, 2048, {8, 1, 1});
-  gpu::GpuTop& top = gpu::GpuTop::get(cfg);
-  sc_core::sc_time last = sc_core::sc_time_stamp();
+  gpu::GpuTop& top = sim_sc.top(cfg);
+  auto now = [&] {
+    ScKernel::Scope in(sim_sc.kernel());
+    return sc_core::sc_time_stamp();
+  };
+  sc_core::sc_time last = now();
+  uint64_t first_cycles = 0;
   for (int i = 0; i < 3; ++i) {
     INFO("saxpy launch " << i);
-    const Timed loop = runTimed(la, sa, cfg, la.tree_regs, Mode::Loop);
-    const Timed sc = runTimed(lb, sb, cfg, lb.tree_regs, Mode::SystemC);
+    const Timed loop = runTimed(la, sa, cfg, la.tree_regs, Mode::Loop, &sim_loop);
+    const Timed sc = runTimed(lb, sb, cfg, lb.tree_regs, Mode::SystemC, &sim_sc);
     checkSame(loop, sc);
     // Simulated time goes on across launches, at least by the kernel's cycles.
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    CHECK(now - last >= top.period() * double(sc.r.cycles - 1));
-    last = now;
+    const sc_core::sc_time t = now();
+    CHECK(t - last >= top.period() * double(sc.r.cycles - 1));
+    last = t;
+    // The later launches find x and y in the L2 the first one filled.
+    if (i == 0) first_cycles = sc.r.cycles;
+    else CHECK(sc.r.cycles < first_cycles);
   }
   Loaded ga(kWl + "sgemm/sgemm.ptx", "sgemm_tiled"), gb(kWl + "sgemm/sgemm.ptx", "sgemm_tiled");
   const Launch ma = sgemmLaunch(ga.mem, 32), mb = sgemmLaunch(gb.mem, 32);
-  checkSame(runTimed(ga, ma, cfg, ga.tree_regs, Mode::Loop), runTimed(gb, mb, cfg, gb.tree_regs, Mode::SystemC));
+  checkSame(runTimed(ga, ma, cfg, ga.tree_regs, Mode::Loop, &sim_loop),
+            runTimed(gb, mb, cfg, gb.tree_regs, Mode::SystemC, &sim_sc));
+  ScKernel::Scope in(sim_sc.kernel());
   CHECK(sc_core::sc_get_status() == sc_core::SC_PAUSED);
 }
 
@@ -165,20 +185,25 @@ TEST_CASE("an error inside the clocked process reaches the caller, and the next 
   }
 }
 
-TEST_CASE("the GPU top refuses a second clock or a bigger chip", "[systemc]") {
+TEST_CASE("a simulation's GPU top refuses a second clock or a bigger chip", "[systemc]") {
   config::GpuConfig cfg = lockstep();
-  gpu::GpuTop& top = gpu::GpuTop::get(cfg);
+  gpu::Simulation sim;
+  gpu::GpuTop& top = sim.top(cfg);
   CHECK(top.numSlots() == cfg.gpu.num_sms);
   CHECK(top.period() == sc_core::sc_time(883, sc_core::SC_PS));  // 1132 MHz
   config::GpuConfig other = cfg;
   other.gpu.clock_mhz = 1000.0;
-  CHECK_THROWS_AS(gpu::GpuTop::get(other), Error);
+  CHECK_THROWS_AS(sim.top(other), Error);
   config::GpuConfig more = cfg;
   more.gpu.num_sms = cfg.gpu.num_sms + 1;
-  CHECK_THROWS_AS(gpu::GpuTop::get(more), Error);
+  CHECK_THROWS_AS(sim.top(more), Error);
   config::GpuConfig slices = cfg;
   slices.l2.num_slices = 32;
-  CHECK_THROWS_AS(gpu::GpuTop::get(slices), Error);
+  CHECK_THROWS_AS(sim.top(slices), Error);
+  // Another simulation is another chip: any shape.
+  gpu::Simulation sim2;
+  CHECK(sim2.top(more).numSlots() == more.gpu.num_sms);
+  CHECK(sim2.top(more).period() == sc_core::sc_time(883, sc_core::SC_PS));
   const Timed t = runMicro(kGood, cfg, 32, Mode::SystemC);  // still usable
   CHECK(t.r.cycles > 0);
 }

@@ -13,7 +13,7 @@
 
 #include "sm_test_util.h"
 #include "config/gpu_config.h"
-#include "gpu/gpu_top.h"
+#include "gpu/simulation.h"
 #include "gpu/kernel_runner.h"
 #include "mem/tlm/hierarchy.h"
 #include "sm/core/sm_trace.h"
@@ -101,7 +101,7 @@ struct Run {
 // Two saxpy launches (launches follow each other in trace time) into `trace`.
 Run runTraced(sm::SmTrace& trace) {
   const config::GpuConfig cfg;
-  gpu::GpuTop::get(cfg).memory().reset();  // every traced run starts from an empty L2
+  gpu::Simulation sim;  // every traced run starts from an empty L2; its two launches share it
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
   Run r;
   for (int k = 0; k < 2; ++k) {
@@ -113,7 +113,7 @@ Run runTraced(sm::SmTrace& trace) {
     const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
     rt::LaunchStats ls;
     // One SM: the trace is the SM's (with many, SM 0's share of the blocks).
-    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, nullptr, {gpu::KernelRunner::Mode::SystemC, 1});
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, nullptr, {gpu::KernelRunner::Mode::SystemC, 1, true, &sim});
     kr.sm().setTrace(&trace);
     const gpu::KernelRunResult res = kr.run();
     r.cycles += res.cycles;

@@ -1,5 +1,7 @@
 #include "mech/cars/rename_demo.h"
 
+#include "common/sc_kernel.h"
+
 #include "mech/cars/cars_config.h"
 
 #include <chrono>
@@ -64,6 +66,11 @@ void RenameDemo::step() {
 }
 
 DemoResult runRenameDemo(const config::GpuConfig& cfg, const DemoOptions& opt, stats::Group& root) {
+  // A SystemC kernel of its own (it ends with sc_stop()): the demo can run
+  // again, or beside a GPU simulation, in one process. Declared first, so
+  // the clock and the modules below go before it.
+  ScKernel kernel;
+  ScKernel::Scope in(kernel);
   const sc_core::sc_time period(1e6 / cfg.gpu.clock_mhz, sc_core::SC_PS);
   sc_core::sc_clock clock("clock", period);
   RenameDemo demo("cars_rename_demo", cfg, opt, &root);

@@ -69,7 +69,8 @@ class RenameDemo : public sc_core::sc_module {
 };
 
 // Elaborates the demo under `root`, runs it for cfg.demo.cycles and returns
-// its statistics. SystemC allows one elaboration per process.
+// its statistics. It runs in a SystemC kernel of its own (common/
+// sc_kernel.h), so it can run any number of times in one process.
 DemoResult runRenameDemo(const config::GpuConfig& cfg, const DemoOptions& opt, stats::Group& root);
 
 }  // namespace rfsim::cars

@@ -104,7 +104,7 @@ class Toy final : public mech::Mechanism {
   std::string chooseVariant(const mech::LaunchInfo&, const mech::VariantTable& compiled) override {
     return compiled.count("toy") ? "toy" : "";
   }
-  uint32_t admitBlocks(const mech::LaunchInfo&, const backend::Occupancy& occ) override {
+  uint32_t admitBlocks(const mech::LaunchInfo&, const config::Occupancy& occ) override {
     return c_.blocks_per_sm ? std::min(occ.blocks, c_.blocks_per_sm) : occ.blocks;
   }
   void attachSm(sm::Sm& sm, uint32_t) override {

@@ -20,14 +20,15 @@
 // a store is acked after (request flits - 1) + 2 x icnt.latency.
 //
 // Lifetime: SystemC modules can only be created during elaboration, so the
-// owner creates one MemoryHierarchy per process before the first
-// sc_start(), keeps it, and reconfigure()s it for each run; L2 contents
+// owner (gpu::Simulation's GpuTop) creates one MemoryHierarchy in its
+// SystemC kernel before that kernel's first sc_start(), keeps it, and
+// reconfigure()s it for each run; L2 contents
 // persist from one call to the next (launches one after the other see a
 // warm L2, as on a real GPU). Transport needs the sockets' end-of-
 // elaboration binding (the multi-sockets register their callbacks then):
 // the first request made while SystemC is still elaborating ends
 // elaboration (endElaboration(): sc_start(SC_ZERO_TIME)), after which no
-// module can be created in the process; create every module first.
+// module can be created in that kernel; create every module first.
 //
 // Queues and pending fills hold absolute times: a launch whose origin
 // (SmPort::setOrigin) is earlier than the previous launch's idleAfter()

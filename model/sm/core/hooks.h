@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "func/stepper.h"
-#include "runtime/runtime.h"
+#include "func/launch.h"
 #include "sm/issue/scheduler.h"
 
 namespace rfsim::sm {

@@ -40,11 +40,11 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
        const std::string& name, MemoryInterface* mem)
     : cfg_(cfg), program_(program), setup_(setup), launch_stats_(launch_stats),
       regs_per_thread_(regs_per_thread), sb_(cfg.sm.max_warps) {
-  backend::KernelFootprint fp;
+  config::KernelFootprint fp;
   fp.threads_per_block = static_cast<uint32_t>(setup.block.count());
   fp.regs_per_thread = regs_per_thread;
   fp.shared_per_block = program.staticSharedBytes() + setup.dynamic_shared;
-  occ_ = backend::computeOccupancy(cfg, fp, setup.kernel && setup.kernel->fn ? setup.kernel->fn->name : "kernel");
+  occ_ = config::computeOccupancy(cfg, fp, setup.kernel && setup.kernel->fn ? setup.kernel->fn->name : "kernel");
   if (mem) {
     mem_ = mem;
   } else {

@@ -48,10 +48,11 @@
 #include <string>
 #include <vector>
 
-#include "backend/occupancy.h"
+#include "config/occupancy.h"
 #include "config/gpu_config.h"
 #include "func/program.h"
 #include "func/stepper.h"
+#include "mem/memory_interface.h"
 #include "sm/core/hooks.h"
 #include "sm/core/sm_trace.h"
 #include "sm/issue/exec_unit.h"
@@ -63,24 +64,8 @@
 
 namespace rfsim::sm {
 
-// The memory system as the LDST unit sees it: mem::L1dMemory (the L1D and,
-// behind it, the TLM-2.0 crossbar, L2 slices and DRAM) or a fixed latency.
-class MemoryInterface {
- public:
-  virtual ~MemoryInterface() = default;
-  // Cycles from the access entering the LDST unit to its data. `warp`: the
-  // SM's warp slot that issued it (local memory is interleaved per warp).
-  virtual uint64_t accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) = 0;
-};
-
-class FixedLatencyMemory final : public MemoryInterface {
- public:
-  explicit FixedLatencyMemory(uint64_t latency) : latency_(latency) {}
-  uint64_t accessLatency(const func::MemAccess&, uint32_t, uint64_t) override { return latency_; }
-
- private:
-  uint64_t latency_;
-};
+using mem::FixedLatencyMemory;
+using mem::MemoryInterface;
 
 struct SmStats : stats::Group {
   SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks);
@@ -119,7 +104,7 @@ class Sm {
   Sm(const Sm&) = delete;
   Sm& operator=(const Sm&) = delete;
 
-  const backend::Occupancy& occupancy() const { return occ_; }
+  const config::Occupancy& occupancy() const { return occ_; }
   // Block admission (mech::Mechanism::admitBlocks): at most `blocks`
   // resident blocks, instead of the occupancy's. Before the first launch.
   void limitBlocks(uint32_t blocks);
@@ -227,7 +212,7 @@ class Sm {
   const func::LaunchSetup& setup_;
   rt::LaunchStats& launch_stats_;
   uint32_t regs_per_thread_;
-  backend::Occupancy occ_;
+  config::Occupancy occ_;
   std::unique_ptr<MemoryInterface> own_mem_;
   MemoryInterface* mem_;
 

@@ -10,7 +10,7 @@
 
 #include "config/gpu_config.h"
 
-namespace rfsim::backend {
+namespace rfsim::config {
 
 // What the launch needs.
 struct KernelFootprint {
@@ -50,4 +50,4 @@ inline constexpr uint32_t kMaxThreadsPerBlock = 1024;
 Occupancy computeOccupancy(const config::GpuConfig& cfg, const KernelFootprint& k,
                            const std::string& kernel = "kernel");
 
-}  // namespace rfsim::backend
+}  // namespace rfsim::config

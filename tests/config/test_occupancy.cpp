@@ -3,12 +3,12 @@
 // shared memory per block to 256 bytes).
 #include <catch2/catch.hpp>
 
-#include "backend/occupancy.h"
+#include "config/occupancy.h"
 #include "common/error.h"
 #include "config/config_io.h"
 
 using namespace rfsim;
-using namespace rfsim::backend;
+using namespace rfsim::config;
 
 namespace {
 config::GpuConfig named(const std::string& name) {

@@ -1,4 +1,4 @@
-#include "backend/occupancy.h"
+#include "config/occupancy.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 
 #include "common/error.h"
 
-namespace rfsim::backend {
+namespace rfsim::config {
 
 namespace {
 uint32_t roundUp(uint32_t v, uint32_t unit) { return unit ? (v + unit - 1) / unit * unit : v; }
@@ -78,4 +78,4 @@ Occupancy computeOccupancy(const config::GpuConfig& cfg, const KernelFootprint& 
   return o;
 }
 
-}  // namespace rfsim::backend
+}  // namespace rfsim::config

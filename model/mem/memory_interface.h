@@ -1,0 +1,33 @@
+// The memory system as an SM's LDST unit sees it: one call per memory access
+// of a warp instruction, answered with its latency. Implemented by
+// mem::L1dMemory (the L1D and, behind it, the TLM-2.0 crossbar, L2 slices
+// and DRAM) and by a fixed latency. The SM includes this header; the memory
+// system includes nothing of the SM.
+#pragma once
+
+#include <cstdint>
+
+#include "func/stepper.h"
+
+namespace rfsim::mem {
+
+// The memory system as the LDST unit sees it: mem::L1dMemory (the L1D and,
+// behind it, the TLM-2.0 crossbar, L2 slices and DRAM) or a fixed latency.
+class MemoryInterface {
+ public:
+  virtual ~MemoryInterface() = default;
+  // Cycles from the access entering the LDST unit to its data. `warp`: the
+  // SM's warp slot that issued it (local memory is interleaved per warp).
+  virtual uint64_t accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) = 0;
+};
+
+class FixedLatencyMemory final : public MemoryInterface {
+ public:
+  explicit FixedLatencyMemory(uint64_t latency) : latency_(latency) {}
+  uint64_t accessLatency(const func::MemAccess&, uint32_t, uint64_t) override { return latency_; }
+
+ private:
+  uint64_t latency_;
+};
+
+}  // namespace rfsim::mem
