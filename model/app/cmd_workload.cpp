@@ -400,6 +400,11 @@ int runWorkloads(const RunOptions& o) {
                         {"size", o.large ? "large" : "small"},
                         {"max_regs", o.max_regs},
                         {"rtl", index_path != nullptr && cars::carsConfig(cfg).rtl}};
+  if (o.timing) {
+    // The GPU's modules, each with where its statistics are (docs/sm.md).
+    dir.writeFile("hierarchy.json", hierarchyOf(cfg).dump(2) + "\n");
+    run["hierarchy"] = "hierarchy.json";
+  }
   nlohmann::json out = {{"schema", "rfsim-stats/2"}, {"run", run}, {"workloads", tree}};
   dir.writeFile("stats.json", out.dump(2) + "\n");
   dir.writeFile("checks.json", checks.dump(2) + "\n");

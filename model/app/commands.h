@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "config/gpu_config.h"
+
 namespace rfsim::app {
 
 // Options every subcommand that reads a configuration shares.
@@ -48,6 +52,7 @@ struct ConfigCmdOptions {
   ConfigOptions config;
   bool reference = false;
   bool json = false;
+  bool hierarchy = false;  // list the GPU's module hierarchy instead
 };
 
 struct PtxOptions {
@@ -79,5 +84,8 @@ int configCommand(const ConfigCmdOptions& o);
 
 // Timestamped default folder under results/.
 std::string defaultOutDir(const std::string& kind, const std::string& config_name);
+// The GPU's module hierarchy for `cfg` with its enabled mechanisms' units
+// (gpu::describeHierarchy): `rfsim config --hierarchy`, hierarchy.json.
+nlohmann::json hierarchyOf(const config::GpuConfig& cfg);
 
 }  // namespace rfsim::app

@@ -138,6 +138,9 @@ int sc_main(int argc, char* argv[]) {
   addConfigOptions(cfg_cmd, cfg.config);
   cfg_cmd->add_flag("--reference", cfg.reference, "print the Markdown reference of every key");
   cfg_cmd->add_flag("--json", cfg.json, "print JSON instead of YAML");
+  cfg_cmd->add_flag("--hierarchy", cfg.hierarchy,
+                    "list the GPU's module hierarchy (gpu.sm<i>.<unit>, the memory side, the enabled mechanisms' "
+                    "units) with where each module's statistics are");
 
   BackendOptions be;
   auto* be_cmd = app.add_subcommand("backend", "compile PTX through the back end: registers, callee-saved sets, "

@@ -11,7 +11,7 @@ namespace rfsim::energy {
 namespace {
 
 // The events of a statistic of the GPU group: a Scalar's value, a Vector's
-// total, or one named element of a Vector ("sm.thread_instrs_by_unit:sp").
+// total, or one named element of a Vector ("sm.exec.thread_instrs_by_unit:sp").
 uint64_t count(const stats::Group& gpu, const std::string& spec) {
   const size_t colon = spec.find(':');
   const std::string path = spec.substr(0, colon);
@@ -49,24 +49,24 @@ const std::vector<Line>& lines() {
       // Operands: one event per warp register (32 lanes x 32 bits) read from
       // or written to a bank, and per operand carried from a bank to a
       // collector through the crossbar.
-      {"regfile_read", {"sm.rf_reads"}, &E::regfile_read_pj},
-      {"regfile_write", {"sm.rf_writes"}, &E::regfile_write_pj},
-      {"opcoll", {"sm.rf_reads"}, &E::opcoll_pj},
+      {"regfile_read", {"sm.opcoll.rf_reads"}, &E::regfile_read_pj},
+      {"regfile_write", {"sm.opcoll.rf_writes"}, &E::regfile_write_pj},
+      {"opcoll", {"sm.opcoll.rf_reads"}, &E::opcoll_pj},
       // Front end: fetch, decode, scheduling and scoreboard per warp
       // instruction issued; the L1I per I-buffer fill.
       {"issue", {"sm.warp_instrs"}, &E::issue_pj},
-      {"l1i", {"sm.l1i_hits", "sm.l1i_misses"}, &E::l1i_pj},
+      {"l1i", {"sm.fetch.l1i_hits", "sm.fetch.l1i_misses"}, &E::l1i_pj},
       // Execution: per active lane, by the operation's class.
-      {"sp", {"sm.thread_instrs_by_unit:sp"}, &E::sp_lane_pj},
-      {"int", {"sm.thread_instrs_by_unit:int"}, &E::int_lane_pj},
-      {"sfu", {"sm.thread_instrs_by_unit:sfu"}, &E::sfu_lane_pj},
-      {"dp", {"sm.thread_instrs_by_unit:dp"}, &E::dp_lane_pj},
-      {"ldst", {"sm.thread_instrs_by_unit:ldst"}, &E::ldst_lane_pj},
+      {"sp", {"sm.exec.thread_instrs_by_unit:sp"}, &E::sp_lane_pj},
+      {"int", {"sm.exec.thread_instrs_by_unit:int"}, &E::int_lane_pj},
+      {"sfu", {"sm.exec.thread_instrs_by_unit:sfu"}, &E::sfu_lane_pj},
+      {"dp", {"sm.exec.thread_instrs_by_unit:dp"}, &E::dp_lane_pj},
+      {"ldst", {"sm.exec.thread_instrs_by_unit:ldst"}, &E::ldst_lane_pj},
       // On-SM memories: a shared-memory pass (a bank-conflict-free warp
       // access; a conflict adds passes), a constant-cache access, an L1D
       // line request (a load or atomic reads, a store writes).
-      {"shared", {"sm.shared_passes"}, &E::shared_pj},
-      {"const", {"sm.const_accesses"}, &E::const_pj},
+      {"shared", {"sm.ldst.shared_passes"}, &E::shared_pj},
+      {"const", {"sm.ldst.const_accesses"}, &E::const_pj},
       {"l1d_read", kReads("l1d.accesses_by_kind"), &E::l1d_read_pj},
       {"l1d_write", kWrites("l1d.accesses_by_kind"), &E::l1d_write_pj},
       // The memory side: an L2 line access, a byte through the interconnect,

@@ -24,8 +24,12 @@ sc_time clockPeriod(const config::GpuConfig& cfg) {
   return sc_time(double(mem::corePeriodPs(cfg)), sc_core::SC_PS);
 }
 
-SmSlot::SmSlot(sc_core::sc_module_name name, const sc_time& period, uint32_t index)
-    : sc_module(name), period_(period), index_(index) {}
+SmSlot::SmSlot(sc_core::sc_module_name name, const sc_time& period, uint32_t index,
+               const std::vector<sm::UnitInfo>& units)
+    : sc_module(name), period_(period), index_(index) {
+  // Made while this slot is being constructed: SystemC makes them its children.
+  for (const sm::UnitInfo& u : units) units_.push_back(std::make_unique<SmUnitModule>(u.name.c_str(), u));
+}
 
 void SmSlot::attach(KernelRunner& k, const sc_time& origin) {
   if (simulating()) throw Error("SmSlot::attach: the simulation is running");
@@ -74,11 +78,21 @@ void SmSlot::runQuantum() {
   }
 }
 
-GpuTop::GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg)
+GpuTop::GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg, const ExtraSmUnits& extra)
     : sc_module(name), period_(clockPeriod(cfg)) {
   mem_ = std::make_unique<mem::MemoryHierarchy>("mem", cfg, cfg.gpu.num_sms);
-  for (uint32_t i = 0; i < cfg.gpu.num_sms; ++i)
-    slots_.push_back(std::make_unique<SmSlot>(fmt::format("sm{}", i).c_str(), period_, i));
+  for (uint32_t i = 0; i < cfg.gpu.num_sms; ++i) {
+    std::vector<sm::UnitInfo> units = sm::smUnits();
+    if (extra)
+      for (sm::UnitInfo& u : extra(i)) {
+        for (const sm::UnitInfo& v : units)
+          if (v.name == u.name)
+            throw Error(fmt::format("SM unit '{}' is declared twice (a mechanism's unit needs a name of its own)",
+                                    u.name));
+        units.push_back(std::move(u));
+      }
+    slots_.push_back(std::make_unique<SmSlot>(fmt::format("sm{}", i).c_str(), period_, i, units));
+  }
   // Runs once at the start of the simulation (a launch attached during
   // elaboration starts there), then whenever kicked or re-triggered.
   SC_METHOD(onQuantum);

@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -38,6 +39,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "config/gpu_config.h"
+#include "sm/core/sm_units.h"
 
 namespace rfsim::mem {
 class MemoryHierarchy;
@@ -47,10 +49,31 @@ namespace rfsim::gpu {
 
 class KernelRunner;
 
-// One SM's place in the top: the launch it runs and its local time.
+// The units of each SM, besides the SM's own (sm::smUnits()): those the
+// enabled mechanisms add to SM `sm_id` (mech::Mechanism::smUnits).
+using ExtraSmUnits = std::function<std::vector<sm::UnitInfo>(uint32_t sm_id)>;
+
+// One unit of an SM as a module of the hierarchy (sm/core/sm_units.h): its
+// name, what it is and where its statistics are. It has no process, port
+// or signal: the SM's one clocked process ticks the unit in pipeline order.
+class SmUnitModule : public sc_core::sc_module {
+ public:
+  SmUnitModule(sc_core::sc_module_name name, sm::UnitInfo info) : sc_module(name), info_(std::move(info)) {}
+  const char* kind() const override { return "rfsim_sm_unit"; }
+  const sm::UnitInfo& info() const { return info_; }
+
+ private:
+  sm::UnitInfo info_;
+};
+
+// One SM's place in the top: the launch it runs and its local time, and
+// its units as child modules (gpu.sm<i>.issue, ...).
 class SmSlot : public sc_core::sc_module {
  public:
-  SmSlot(sc_core::sc_module_name name, const sc_core::sc_time& period, uint32_t index);
+  SmSlot(sc_core::sc_module_name name, const sc_core::sc_time& period, uint32_t index,
+         const std::vector<sm::UnitInfo>& units);
+  const char* kind() const override { return "rfsim_sm"; }
+  const std::vector<std::unique_ptr<SmUnitModule>>& units() const { return units_; }
 
   // Runs SM `index` of `k` from simulated time `origin` (its cycle 0) on.
   // Only while the simulation is not running (before sc_start / paused).
@@ -84,6 +107,7 @@ class SmSlot : public sc_core::sc_module {
   uint64_t cycle_ = 0;  // the SM's next cycle
   tlm_utils::tlm_quantumkeeper qk_;
   std::exception_ptr error_;
+  std::vector<std::unique_ptr<SmUnitModule>> units_;
 };
 
 class GpuTop : public sc_core::sc_module {
@@ -91,7 +115,8 @@ class GpuTop : public sc_core::sc_module {
   SC_HAS_PROCESS(GpuTop);
 
   // Made by gpu::Simulation (simulation.h), in its own SystemC kernel.
-  GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg);
+  GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg, const ExtraSmUnits& extra = {});
+  const char* kind() const override { return "rfsim_gpu"; }
   ~GpuTop() override;
 
   size_t numSlots() const { return slots_.size(); }

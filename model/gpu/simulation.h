@@ -10,16 +10,18 @@
 
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "common/sc_kernel.h"
 #include "config/gpu_config.h"
+#include "gpu/gpu_top.h"
 
 namespace rfsim::gpu {
 
-class GpuTop;
-
 class Simulation {
  public:
-  Simulation();
+  // `extra`: the units the enabled mechanisms add to each SM's hierarchy.
+  explicit Simulation(ExtraSmUnits extra = {});
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -38,7 +40,15 @@ class Simulation {
 
  private:
   ScKernel kernel_;
+  ExtraSmUnits extra_;
   std::unique_ptr<GpuTop> top_;
 };
+
+// The module hierarchy of `sim`'s GPU (made with `cfg` if not yet): one
+// entry per module, parents first, each {name, kind, desc, stats} with
+// `stats` where its statistics are in a launch ("" for none). What
+// `rfsim config --hierarchy` prints and a timing run writes to
+// hierarchy.json.
+nlohmann::json describeHierarchy(Simulation& sim, const config::GpuConfig& cfg);
 
 }  // namespace rfsim::gpu

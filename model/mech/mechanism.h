@@ -16,6 +16,8 @@
 //                                 baseline occupancy of the launched variant)
 //             attachSm()          installs its hooks into each SM of the
 //                                 launch (sm/core/hooks.h), before any block
+//   hierarchy smUnits()           the units it adds to an SM, as modules of
+//                                 the GPU's hierarchy (gpu.sm<i>.<unit>)
 //   results   endLaunch()         its statistics of the launch (a group
 //                                 under launches[i].mechanisms.<name>)
 //             energyStructures()  its own structures for the energy model
@@ -36,6 +38,7 @@
 #include "backend/passes.h"
 #include "config/gpu_config.h"
 #include "energy/energy_model.h"
+#include "sm/core/sm_units.h"
 #include "stats/stats.h"
 
 namespace rfsim::backend {
@@ -80,6 +83,13 @@ class Mechanism {
   // Installs hooks into SM `sm_id` of the launch; what it installs must
   // outlive the launch (endLaunch is called after it).
   virtual void attachSm(sm::Sm& sm, uint32_t sm_id) { (void)sm, (void)sm_id; }
+  // The hardware units it adds to SM `sm_id` (sm/core/sm_units.h): modules
+  // gpu.sm<i>.<name> of the GPU's hierarchy, with where their statistics
+  // are. Names must differ from the SM's own units and other mechanisms'.
+  virtual std::vector<sm::UnitInfo> smUnits(uint32_t sm_id) const {
+    (void)sm_id;
+    return {};
+  }
   // The launch ended: its statistics, as a group under `parent` named
   // name(), or null when it keeps none. Called once per launch.
   virtual std::unique_ptr<stats::Group> endLaunch(stats::Group* parent) {
@@ -123,6 +133,10 @@ std::vector<std::unique_ptr<Mechanism>> instantiate(const config::GpuConfig& cfg
 // Sets `cfg.mechanisms.enabled` from a --mech value ("cars", "ltrf,cars",
 // "none"), checking the names.
 void select(config::GpuConfig& cfg, const std::string& mech_option);
+
+// The units `mechanisms` add to each SM (Mechanism::smUnits), as the GPU
+// top takes them (gpu::ExtraSmUnits); empty for none.
+std::function<std::vector<sm::UnitInfo>(uint32_t sm_id)> smUnitsOf(const std::vector<Mechanism*>& mechanisms);
 
 // Every built-in mechanism and its configuration section. Idempotent; must
 // run before the first GpuConfig is made (the entry points call it).

@@ -62,4 +62,14 @@ void select(config::GpuConfig& cfg, const std::string& mech_option) {
   cfg.mechanisms.enabled = c.mechanisms.enabled;
 }
 
+std::function<std::vector<sm::UnitInfo>(uint32_t)> smUnitsOf(const std::vector<Mechanism*>& mechanisms) {
+  if (mechanisms.empty()) return {};
+  return [mechanisms](uint32_t sm_id) {
+    std::vector<sm::UnitInfo> units;
+    for (const Mechanism* m : mechanisms)
+      for (sm::UnitInfo& u : m->smUnits(sm_id)) units.push_back(std::move(u));
+    return units;
+  };
+}
+
 }  // namespace rfsim::mech

@@ -161,7 +161,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     // The GPU (gpu/kernel_runner.h): every SM of the configuration, the
     // memory hierarchy, clocked by SystemC: launch after launch in this
     // device's own simulation (gpu/simulation.h).
-    if (!impl_->sim) impl_->sim = std::make_unique<gpu::Simulation>();
+    if (!impl_->sim) impl_->sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
     gpu::KernelRunner::Options ro;
     ro.sim = impl_->sim.get();
     gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr, ro);

@@ -33,6 +33,9 @@ class Mechanism;
 namespace rfsim::stats {
 class Group;
 }
+namespace rfsim::gpu {
+class Simulation;
+}
 
 namespace rfsim::rt {
 

@@ -179,7 +179,7 @@ def run_metrics(run_dir, name):
     if m.get("clock_mhz") and "cycles" in m:
         put("sim_time_us", m["cycles"] / m["clock_mhz"], "microsecond")
     for key in ("rf_reads", "rf_writes", "bank_conflicts"):
-        put_stat(key, gpu, "sm." + key, vector_sum)  # per bank: summed
+        put_stat(key, gpu, "sm.opcoll." + key, vector_sum)  # per bank: summed
     put_stat("l1d.accesses", gpu, "l1d.accesses")
     kinds = vector_items(lookup(gpu, "l1d.accesses_by_kind"))
     for kind, x in kinds:
@@ -187,7 +187,7 @@ def run_metrics(run_dir, name):
     if kinds:
         # Local memory is the spills, fills and the call stack.
         put("l1d.local", sum(x for k, x in kinds if k.startswith("local")), "count")
-    for reason, x in vector_items(lookup(gpu, "sm.stall_cycles")):
+    for reason, x in vector_items(lookup(gpu, "sm.issue.stall_cycles")):
         reason = re.sub(r"^s\d+\.", "", reason)  # per scheduler (s0.scoreboard): summed by reason
         reason = "issued" if reason == "none" else reason
         put(f"stall.{reason}", m.get(f"stall.{reason}", 0) + x, "cycle")

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config_io.h"
+#include "gpu/simulation.h"
+#include "sm/core/sm_units.h"
 #include "mech/mechanism.h"
 #include "runtime/runtime.h"
 #include "stats/stats.h"
@@ -142,4 +145,44 @@ TEST_CASE("two simulations in one process give the results of two processes", "[
     CHECK(ja == proc_a);
     CHECK(jb == proc_b);
   }
+}
+
+TEST_CASE("the GPU's module hierarchy names every SM unit, and each unit's statistics are under its name",
+          "[gpu][simulation][hierarchy]") {
+  mech::registerMechanisms();
+  config::GpuConfig cfg = v100();
+  mech::select(cfg, "toy");
+  config::applyOverride(cfg, "mechanisms.toy.gate=true");
+  std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
+  std::vector<mech::Mechanism*> ptrs;
+  for (auto& m : mechs) ptrs.push_back(m.get());
+  gpu::Simulation sim(mech::smUnitsOf(ptrs));
+  const nlohmann::json h = gpu::describeHierarchy(sim, cfg);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& e : h) by_name[e["name"].get<std::string>()] = e;
+  for (const char* n : {"gpu", "gpu.mem", "gpu.mem.icnt", "gpu.mem.l2_slice63", "gpu.mem.dram31", "gpu.sm0",
+                        "gpu.sm79", "gpu.sm3.fetch", "gpu.sm3.issue", "gpu.sm3.opcoll", "gpu.sm3.simt",
+                        "gpu.sm3.exec", "gpu.sm3.ldst", "gpu.sm79.ldst", "gpu.sm0.toy_gate", "gpu.sm79.toy_gate"}) {
+    INFO(n);
+    CHECK(by_name.count(n) == 1);
+  }
+  CHECK(by_name.count("gpu.sm80") == 0);
+  CHECK(by_name.at("gpu.sm3.issue")["kind"] == "rfsim_sm_unit");
+  CHECK(by_name.at("gpu.sm0.toy_gate")["stats"] == "mechanisms.toy");
+
+  // Each SM unit's statistics path names a group of a launch's statistics.
+  Dev d(cfg);
+  nlohmann::json launches = nlohmann::json::array();
+  d.run("saxpy", launches);
+  REQUIRE(!launches.empty());
+  const nlohmann::json& flat = launches[0];
+  for (const auto& u : sm::smUnits()) {
+    INFO(u.name << ": " << u.stats);
+    bool found = false;
+    for (auto it = flat.begin(); it != flat.end() && !found; ++it) found = it.key().rfind(u.stats + ".", 0) == 0;
+    CHECK(found);
+  }
+  // Another mechanism set, another hierarchy: no toy unit without the toy.
+  gpu::Simulation plain;
+  for (const auto& e : gpu::describeHierarchy(plain, v100())) CHECK(e["name"] != "gpu.sm0.toy_gate");
 }

@@ -38,9 +38,9 @@ ENERGY = {
 GPU = {
     "cycles": stat(1000, "cycle"), "warp_instrs": stat(100), "thread_instrs": stat(3200),
     "ipc": stat(0.1, "ratio"),
-    "sm": {"rf_reads": stat([10, 20, 30]), "rf_writes": stat([5, 5]), "bank_conflicts": stat(7),
-           "stall_cycles": stat({"s0.none": 60, "s0.scoreboard": 40, "s1.none": 40, "s1.scoreboard": 60},
-                                "cycle")},
+    "sm": {"opcoll": {"rf_reads": stat([10, 20, 30]), "rf_writes": stat([5, 5]), "bank_conflicts": stat(7)},
+           "issue": {"stall_cycles": stat({"s0.none": 60, "s0.scoreboard": 40, "s1.none": 40,
+                                           "s1.scoreboard": 60}, "cycle")}},
     "l1d": {"accesses": stat(50), "hits": stat(20),
             "accesses_by_kind": stat({"global_load": 30, "local_load": 15, "local_store": 5})},
 }

@@ -18,6 +18,24 @@
 
 namespace rfsim::test {
 
+// A statistic's path under an SM's group from its short name: the SM's own
+// ("cycles") or its unit's ("rf_reads" -> "opcoll.rf_reads", sm/core/sm.h).
+inline std::string smStat(const std::string& k) {
+  static const std::pair<const char*, std::vector<const char*>> units[] = {
+      {"fetch", {"l1i_hits", "l1i_misses", "ibuffer_flushes"}},
+      {"issue", {"stall_cycles", "issued_cycles", "dual_issues", "regalloc_stalls", "gate_stalls"}},
+      {"opcoll", {"rf_reads", "rf_writes", "bank_conflicts", "write_port_conflicts", "writeback_retries",
+                  "collector_full", "collector_occupancy_sum", "collector_occupancy"}},
+      {"simt", {"divergent_branches"}},
+      {"exec", {"unit_busy", "warp_instrs_by_unit", "thread_instrs_by_unit"}},
+      {"ldst", {"mem_accesses", "const_accesses", "shared_accesses", "shared_passes", "shared_extra_passes"}},
+  };
+  for (const auto& [unit, names] : units)
+    for (const char* n : names)
+      if (k == n) return std::string(unit) + "." + k;
+  return k;
+}
+
 struct Loaded {
   func::GlobalMemory mem;
   std::unique_ptr<func::Program> prog;

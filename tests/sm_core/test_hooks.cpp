@@ -61,7 +61,7 @@ Run run(const std::function<void(sm::Sm&)>& install = {}) {
   return t;
 }
 
-uint64_t stat(const Run& t, const std::string& k) { return t.stats.at("root.sm0." + k).get<uint64_t>(); }
+uint64_t stat(const Run& t, const std::string& k) { return t.stats.at("root.sm0." + test::smStat(k)).get<uint64_t>(); }
 
 // Lets one block hold registers at a time.
 class OneBlockAllocator final : public sm::WarpRegAllocator {
@@ -220,8 +220,8 @@ TEST_CASE("an issue gate holding warp 0 delays it and counts the stall", "[sm][h
   CHECK(stat(held, "gate_stalls") == g.refused);
   CHECK(g.issued_count == held.r.warp_instrs);
   // Scheduler 0 reports the gate's reason (Scoreboard) while only warp 0 is left.
-  const uint64_t sb = held.stats.at("root.sm0.stall_cycles").at("s0.scoreboard").get<uint64_t>();
-  const uint64_t sb0 = plain.stats.at("root.sm0.stall_cycles").at("s0.scoreboard").get<uint64_t>();
+  const uint64_t sb = held.stats.at("root.sm0.issue.stall_cycles").at("s0.scoreboard").get<uint64_t>();
+  const uint64_t sb0 = plain.stats.at("root.sm0.issue.stall_cycles").at("s0.scoreboard").get<uint64_t>();
   CHECK(sb > sb0);
 }
 

@@ -110,7 +110,7 @@ config::GpuConfig microConfig() {
   return cfg;
 }
 
-uint64_t stat(const Timed& t, const std::string& k) { return t.stats.at("root.sm0." + k).get<uint64_t>(); }
+uint64_t stat(const Timed& t, const std::string& k) { return t.stats.at("root.sm0." + smStat(k)).get<uint64_t>(); }
 
 }  // namespace
 
@@ -336,7 +336,7 @@ TEST_CASE("a warp waiting at bar.sync reports Barrier stalls", "[sm]") {
   const Timed t = runMicro(body, cfg, 64);
   uint64_t barrier = 0;
   for (unsigned s = 0; s < cfg.sm.num_schedulers; ++s)
-    barrier += t.stats.at("root.sm0.stall_cycles").at(fmt::format("s{}.{}", s, sm::stallName(sm::Stall::Barrier)))
+    barrier += t.stats.at("root.sm0.issue.stall_cycles").at(fmt::format("s{}.{}", s, sm::stallName(sm::Stall::Barrier)))
                    .get<uint64_t>();
   CHECK(barrier >= 40 * cfg.pipeline.fp32_add_latency / 2);
 }

@@ -140,29 +140,29 @@ TEST_CASE("the SM trace records every issue of the run into a VCD with a GTKWave
 
   const Vcd v = parseVcd(slurp(dir / "full.vcd"));
   CHECK(v.timescale == "1ns");
-  for (const char* s : {"sm0.fetch.ibuf_fills", "sm0.fetch.l1i_misses", "sm0.opcoll.busy_collectors",
-                        "sm0.opcoll.bank_conflicts", "sm0.opcoll.rf_reads", "sm0.opcoll.rf_writes",
-                        "sm0.exec.completed", "sm0.exec.wb_refused"})
+  for (const char* s : {"gpu.sm0.fetch.ibuf_fills", "gpu.sm0.fetch.l1i_misses", "gpu.sm0.opcoll.busy_collectors",
+                        "gpu.sm0.opcoll.bank_conflicts", "gpu.sm0.opcoll.rf_reads", "gpu.sm0.opcoll.rf_writes",
+                        "gpu.sm0.exec.completed", "gpu.sm0.exec.wb_refused"})
     CHECK(v.id_of.count(s) == 1);
   uint64_t issues = 0;
   for (uint32_t i = 0; i < ns; ++i) {
     for (const char* f : {"warp", "pc", "op", "unit", "stall"})
-      CHECK(v.id_of.count("sm0.issue.s" + std::to_string(i) + "_" + f) == 1);
-    issues += cyclesNot(v, v.id_of.at("sm0.issue.s" + std::to_string(i) + "_warp"), 0xffffffffull);
+      CHECK(v.id_of.count("gpu.sm0.issue.s" + std::to_string(i) + "_" + f) == 1);
+    issues += cyclesNot(v, v.id_of.at("gpu.sm0.issue.s" + std::to_string(i) + "_warp"), 0xffffffffull);
   }
   CHECK(v.end_time == r.cycles);
   // One scheduler-cycle with an issued warp per warp instruction.
   CHECK(issues == r.warp_instrs);
-  CHECK(cyclesNot(v, v.id_of.at("sm0.exec.completed"), 0) > 0);
-  CHECK(cyclesNot(v, v.id_of.at("sm0.fetch.l1i_misses"), 0) > 0);
-  CHECK(cyclesNot(v, v.id_of.at("sm0.opcoll.rf_reads"), 0) > 0);
+  CHECK(cyclesNot(v, v.id_of.at("gpu.sm0.exec.completed"), 0) > 0);
+  CHECK(cyclesNot(v, v.id_of.at("gpu.sm0.fetch.l1i_misses"), 0) > 0);
+  CHECK(cyclesNot(v, v.id_of.at("gpu.sm0.opcoll.rf_reads"), 0) > 0);
 
   const std::string g = slurp(dir / "full.gtkw");
   CHECK(g.find("[dumpfile] \"" + std::filesystem::absolute(dir / "full.vcd").string() + "\"") != std::string::npos);
   for (const char* grp : {"-fetch", "-issue", "-operand collector", "-execute / writeback"})
     CHECK(g.find(grp) != std::string::npos);
-  CHECK(g.find("sm0.issue.s0_warp[31:0]") != std::string::npos);
-  CHECK(g.find("sm0.opcoll.rf_reads[15:0]") != std::string::npos);
+  CHECK(g.find("gpu.sm0.issue.s0_warp[31:0]") != std::string::npos);
+  CHECK(g.find("gpu.sm0.opcoll.rf_reads[15:0]") != std::string::npos);
 
   SECTION("a window records only its cycles, with the same issues as the full trace there") {
     const uint64_t first = r.cycles / 3, last = r.cycles / 3 * 2;
@@ -174,7 +174,7 @@ TEST_CASE("the SM trace records every issue of the run into a VCD with a GTKWave
     CHECK(w.end_time == last + 1);
     uint64_t wi = 0, fi = 0;
     for (uint32_t i = 0; i < ns; ++i) {
-      const std::string s = "sm0.issue.s" + std::to_string(i) + "_warp";
+      const std::string s = "gpu.sm0.issue.s" + std::to_string(i) + "_warp";
       CHECK(w.changes.at(w.id_of.at(s)).front().first == first);
       wi += cyclesNot(w, w.id_of.at(s), 0xffffffffull);
       fi += cyclesNot(v, v.id_of.at(s), 0xffffffffull, first, last);

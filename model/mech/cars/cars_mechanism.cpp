@@ -36,6 +36,11 @@ class Cars final : public mech::Mechanism {
     sm.collector().setTranslator(path_.get());
   }
 
+  std::vector<sm::UnitInfo> smUnits(uint32_t sm_id) const override {
+    if (sm_id != 0) return {};
+    return {{"cars_rename", "the CARS rename unit in the register index path (rtl/cars_rename.sv with rtl: true)",
+             "mechanisms.cars"}};
+  }
   std::unique_ptr<stats::Group> endLaunch(stats::Group* parent) override {
     auto g = std::make_unique<CarsLaunchStats>(parent);
     const IndexPathStats& s = path_->stats();

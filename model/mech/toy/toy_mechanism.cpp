@@ -113,6 +113,10 @@ class Toy final : public mech::Mechanism {
     sm.setIssueGate(gates_.back().get());
     sm.setWarpLaunchHook(gates_.back().get());
   }
+  std::vector<sm::UnitInfo> smUnits(uint32_t) const override {
+    if (!c_.gate) return {};
+    return {{"toy_gate", "the toy's counting issue gate (an example unit)", "mechanisms.toy"}};
+  }
   std::unique_ptr<stats::Group> endLaunch(stats::Group* parent) override {
     auto g = std::make_unique<ToyStats>(parent);
     for (const auto& gt : gates_) {

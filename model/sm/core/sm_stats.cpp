@@ -24,6 +24,57 @@ std::vector<std::string> unitSubnames() {
 
 }  // namespace
 
+FetchStats::FetchStats(stats::Group* parent)
+    : Group(parent, "fetch", "instruction fetch: the L1I and the per-warp I-buffers"),
+      ADD_STAT(l1i_hits, stats::unit::Count, "I-buffer fills whose lines were all in the L1I"),
+      ADD_STAT(l1i_misses, stats::unit::Count, "I-buffer fills that touched a new line"),
+      ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc") {}
+
+IssueStats::IssueStats(stats::Group* parent, uint32_t num_schedulers)
+    : Group(parent, "issue", "the warp schedulers, the scoreboard and the issue gate"),
+      ADD_STAT(stall_cycles, stats::unit::Cycle, "per scheduler: cycles by issue outcome (none = issued)",
+               size_t(num_schedulers) * size_t(Stall::Count_), stallSubnames(num_schedulers)),
+      ADD_STAT(issued_cycles, stats::unit::Cycle, "scheduler-cycles that issued an instruction"),
+      ADD_STAT(dual_issues, stats::unit::Count, "second instructions issued by a scheduler in one cycle (dual issue)"),
+      ADD_STAT(regalloc_stalls, stats::unit::Count,
+               "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),
+      ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))") {}
+
+OpcollStats::OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles)
+    : Group(parent, "opcoll", "the operand collector with the banked register file and its arbiter"),
+      ADD_STAT(rf_reads, stats::unit::Count, "register-file reads per bank", num_banks),
+      ADD_STAT(rf_writes, stats::unit::Count, "register-file writes per bank", num_banks),
+      ADD_STAT(bank_conflicts, stats::unit::Count, "operand reads delayed by a busy bank"),
+      ADD_STAT(write_port_conflicts, stats::unit::Count, "write-port requests refused"),
+      ADD_STAT(writeback_retries, stats::unit::Count, "instruction writebacks retried next cycle"),
+      ADD_STAT(collector_full, stats::unit::Count, "collector allocations that failed"),
+      ADD_STAT(collector_occupancy_sum, stats::unit::Count, "busy collectors summed over cycles"),
+      ADD_STAT(collector_occupancy, stats::unit::Ratio, "average busy collectors",
+               [this, &sm_cycles] {
+                 return sm_cycles.get() ? double(collector_occupancy_sum.get()) / double(sm_cycles.get()) : 0.0;
+               }) {}
+
+SimtStats::SimtStats(stats::Group* parent)
+    : Group(parent, "simt", "the SIMT stacks (reconvergence of divergent warps)"),
+      ADD_STAT(divergent_branches, stats::unit::Count, "branches that split a warp") {}
+
+ExecStats::ExecStats(stats::Group* parent)
+    : Group(parent, "exec", "the execution units (SP, INT, SFU, DP, tensor, LDST pipelines)"),
+      ADD_STAT(unit_busy, stats::unit::Count, "dispatch attempts refused by a busy execution unit"),
+      ADD_STAT(warp_instrs_by_unit, stats::unit::Count, "warp instructions issued per operation class", kNumUnitTypes,
+               unitSubnames()),
+      ADD_STAT(thread_instrs_by_unit, stats::unit::Count, "thread instructions (active lanes) per operation class",
+               kNumUnitTypes, unitSubnames()) {}
+
+LdstStats::LdstStats(stats::Group* parent)
+    : Group(parent, "ldst", "the load/store unit: shared memory, the constant bank, the port to the L1D"),
+      ADD_STAT(mem_accesses, stats::unit::Count,
+               "warp accesses through the memory interface (global/local/generic, st.param)"),
+      ADD_STAT(const_accesses, stats::unit::Count, "ld.param/ld.const warp accesses (pipeline.const_latency)"),
+      ADD_STAT(shared_accesses, stats::unit::Count, "shared-memory warp accesses"),
+      ADD_STAT(shared_passes, stats::unit::Count, "shared-memory passes (bank conflict degree summed)"),
+      ADD_STAT(shared_extra_passes, stats::unit::Count, "shared-memory passes beyond one per access") {}
+
 SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks)
     : Group(parent, name, "one streaming multiprocessor (cycle-level timing)"),
       ADD_STAT(cycles, stats::unit::Cycle, "cycles ticked"),
@@ -32,26 +83,6 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       ADD_STAT(thread_instrs, stats::unit::Count, "thread instructions issued (active lanes)"),
       ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per cycle",
                [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
-      ADD_STAT(stall_cycles, stats::unit::Cycle, "per scheduler: cycles by issue outcome (none = issued)",
-               size_t(num_schedulers) * size_t(Stall::Count_), stallSubnames(num_schedulers)),
-      ADD_STAT(issued_cycles, stats::unit::Cycle, "scheduler-cycles that issued an instruction"),
-      ADD_STAT(rf_reads, stats::unit::Count, "register-file reads per bank", num_banks),
-      ADD_STAT(rf_writes, stats::unit::Count, "register-file writes per bank", num_banks),
-      ADD_STAT(bank_conflicts, stats::unit::Count, "operand reads delayed by a busy bank"),
-      ADD_STAT(write_port_conflicts, stats::unit::Count, "write-port requests refused"),
-      ADD_STAT(writeback_retries, stats::unit::Count, "instruction writebacks retried next cycle"),
-      ADD_STAT(collector_full, stats::unit::Count, "collector allocations that failed"),
-      ADD_STAT(collector_occupancy_sum, stats::unit::Count, "busy collectors summed over cycles"),
-      ADD_STAT(unit_busy, stats::unit::Count, "dispatch attempts refused by a busy execution unit"),
-      ADD_STAT(collector_occupancy, stats::unit::Ratio, "average busy collectors",
-               [this] { return cycles.get() ? double(collector_occupancy_sum.get()) / double(cycles.get()) : 0.0; }),
-      ADD_STAT(divergent_branches, stats::unit::Count, "branches that split a warp"),
-      ADD_STAT(shared_accesses, stats::unit::Count, "shared-memory warp accesses"),
-      ADD_STAT(shared_passes, stats::unit::Count, "shared-memory passes (bank conflict degree summed)"),
-      ADD_STAT(shared_extra_passes, stats::unit::Count, "shared-memory passes beyond one per access"),
-      ADD_STAT(mem_accesses, stats::unit::Count,
-               "warp accesses through the memory interface (global/local/generic, st.param)"),
-      ADD_STAT(const_accesses, stats::unit::Count, "ld.param/ld.const warp accesses (pipeline.const_latency)"),
       ADD_STAT(resident_warps_sum, stats::unit::Count, "resident warps summed over active cycles"),
       ADD_STAT(max_warps, stats::unit::Count, "warp slots of the SM"),
       ADD_STAT(achieved_occupancy, stats::unit::Ratio, "average resident warps / max warps (active cycles)",
@@ -60,21 +91,40 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
                             ? double(resident_warps_sum.get()) / double(active_cycles.get()) / double(max_warps.get())
                             : 0.0;
                }),
-      ADD_STAT(l1i_hits, stats::unit::Count, "I-buffer fills whose lines were all in the L1I"),
-      ADD_STAT(l1i_misses, stats::unit::Count, "I-buffer fills that touched a new line"),
-      ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
       ADD_STAT(blocks_launched, stats::unit::Count, "thread blocks launched"),
       ADD_STAT(blocks_retired, stats::unit::Count, "thread blocks retired"),
       ADD_STAT(max_resident_blocks, stats::unit::Count, "most thread blocks resident at once"),
-      ADD_STAT(dual_issues, stats::unit::Count, "second instructions issued by a scheduler in one cycle (dual issue)"),
-      ADD_STAT(regalloc_stalls, stats::unit::Count,
-               "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),
-      ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))"),
       ADD_STAT(warp_instrs_by_role, stats::unit::Count,
                "warp instructions issued per warp role (extension point (e))", kMaxWarpRoles),
-      ADD_STAT(warp_instrs_by_unit, stats::unit::Count, "warp instructions issued per operation class", kNumUnitTypes,
-               unitSubnames()),
-      ADD_STAT(thread_instrs_by_unit, stats::unit::Count, "thread instructions (active lanes) per operation class",
-               kNumUnitTypes, unitSubnames()) {}
+      fetch(this),
+      issue(this, num_schedulers),
+      opcoll(this, num_banks, cycles),
+      simt(this),
+      exec(this),
+      ldst(this),
+      stall_cycles(issue.stall_cycles),
+      issued_cycles(issue.issued_cycles),
+      dual_issues(issue.dual_issues),
+      regalloc_stalls(issue.regalloc_stalls),
+      gate_stalls(issue.gate_stalls),
+      rf_reads(opcoll.rf_reads),
+      rf_writes(opcoll.rf_writes),
+      bank_conflicts(opcoll.bank_conflicts),
+      write_port_conflicts(opcoll.write_port_conflicts),
+      writeback_retries(opcoll.writeback_retries),
+      collector_full(opcoll.collector_full),
+      collector_occupancy_sum(opcoll.collector_occupancy_sum),
+      divergent_branches(simt.divergent_branches),
+      unit_busy(exec.unit_busy),
+      warp_instrs_by_unit(exec.warp_instrs_by_unit),
+      thread_instrs_by_unit(exec.thread_instrs_by_unit),
+      mem_accesses(ldst.mem_accesses),
+      const_accesses(ldst.const_accesses),
+      shared_accesses(ldst.shared_accesses),
+      shared_passes(ldst.shared_passes),
+      shared_extra_passes(ldst.shared_extra_passes),
+      l1i_hits(fetch.l1i_hits),
+      l1i_misses(fetch.l1i_misses),
+      ibuffer_flushes(fetch.ibuffer_flushes) {}
 
 }  // namespace rfsim::sm

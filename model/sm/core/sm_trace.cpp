@@ -7,6 +7,9 @@
 namespace rfsim::sm {
 
 namespace {
+// The scopes are the modules of the GPU's hierarchy (sm/core/sm_units.h):
+// gpu.sm0.<unit>.<signal>.
+const char* const kGpu = "gpu";
 const char* const kTop = "sm0";
 // VCD identifier codes: printable ASCII 33..126, base 94.
 std::string idCode(uint32_t n) {
@@ -61,7 +64,7 @@ void SmTrace::header() {
   std::string h = "$date rfsim SM pipeline trace $end\n$version rfsim 0.1.0 $end\n";
   h += fmt::format("$comment SM 0, trace cycles {} to {}; 1 ns = 1 SM cycle $end\n", first_, last_);
   h += "$timescale 1ns $end\n";
-  h += fmt::format("$scope module {} $end\n", kTop);
+  h += fmt::format("$scope module {} $end\n$scope module {} $end\n", kGpu, kTop);
   std::string scope;
   for (const Var& v : vars_) {
     if (v.scope != scope) {
@@ -74,7 +77,7 @@ void SmTrace::header() {
     // save file naming s0_warp[31:0] would not find it.
     h += fmt::format("$var wire {} {} {} [{}:0] $end\n", v.width, v.id, v.name, v.width - 1);
   }
-  h += "$upscope $end\n$upscope $end\n$enddefinitions $end\n";
+  h += "$upscope $end\n$upscope $end\n$upscope $end\n$enddefinitions $end\n";
   std::fputs(h.c_str(), f_);
 }
 
@@ -149,8 +152,8 @@ GtkwView SmTrace::view() const {
   v.start_time = first_;
   // gtkwave draws 2^-zoom time units per 200 pixels: -3 is 8 cycles per 200 px.
   v.zoom = -3;
-  const std::string top = std::string(kTop) + ".";
-  v.open_scopes = {top};
+  const std::string top = std::string(kGpu) + "." + kTop + ".";
+  v.open_scopes = {std::string(kGpu) + ".", top};
   for (const char* s : {"fetch", "issue", "opcoll", "exec"}) v.open_scopes.push_back(top + s + ".");
   const char* names[] = {"fetch (I-buffer fills, L1I misses)",
                          "issue (per scheduler: warp -1 = none, pc, op, unit, stall)",

@@ -120,12 +120,12 @@ TEST_CASE("index path: saxpy on the SM with the Verilated rename unit in lockste
   CHECK(ls.comparisons() == rtl.stats().evaluations.get());
   CHECK(rtl.stats().cycles.get() == r.cycles);  // clocked every SM cycle
   CHECK(rtl.stats().launch_ops.get() == 32);    // 4 blocks x 8 warps
-  const uint64_t accesses = sumOf(r.stats, "root.sm0.rf_reads") + sumOf(r.stats, "root.sm0.rf_writes");
+  const uint64_t accesses = sumOf(r.stats, "root.sm0.opcoll.rf_reads") + sumOf(r.stats, "root.sm0.opcoll.rf_writes");
   CHECK(accesses > 0);
   CHECK(rtl.stats().renames.get() >= accesses);  // refused write-backs are renamed again
   // Writing the warps' Bases one per cycle delays some warps' first issue;
   // the run stays within a few percent of the baseline.
-  CHECK(r.stats.at("root.sm0.regalloc_stalls").get<uint64_t>() > 0);
+  CHECK(r.stats.at("root.sm0.issue.regalloc_stalls").get<uint64_t>() > 0);
   CHECK(double(r.cycles) == Approx(double(base.cycles)).epsilon(0.05));
 
   // The reference alone in the path gives the same cycles: the timing does
