@@ -88,6 +88,7 @@ void BlockStepper::step(uint32_t warp, StepInfo& out) {
   out.mem.space = ptx::Space::None;
   if (out.is_mem && out.executed) exec_.describeAccess(warp, d, out.executed, out.mem);
   const uint32_t exited_before = w.exited;
+  const size_t depth_before = w.frames.size();
   exec_.issue(warp);
   out.branch = d.cls == Cls::Bra;
   out.divergent = out.branch && out.executed && out.executed != out.active;
@@ -96,6 +97,12 @@ void BlockStepper::step(uint32_t warp, StepInfo& out) {
   out.exited = w.exited != exited_before;
   out.barrier = w.state == WarpState::Blocked;
   out.simt_depth = static_cast<uint32_t>(w.stack.size());
+  const size_t depth_after = w.frames.size();
+  const bool entered = out.call && depth_after > depth_before && w.frames.back().call == &d;
+  out.callee = entered ? w.frames.back().fn->index : UINT32_MAX;
+  out.call_depth = static_cast<uint32_t>(depth_after);
+  const size_t grown = depth_before + (entered ? 1 : 0);
+  out.frames_released = grown > depth_after ? static_cast<uint32_t>(grown - depth_after) : 0;
   // A step changes other warps' states only by finishing (a barrier may
   // then release) or by releasing a barrier, so Done counts move only here.
   if (w.state == WarpState::Done || out.exited) countDone();

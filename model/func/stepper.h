@@ -53,6 +53,16 @@ struct StepInfo {
   bool divergent = false;    // ... that split the warp
   bool barrier = false;      // the warp now waits at a barrier
   bool call = false, ret = false;  // some lanes called / returned
+  // Call frames (the kernel's is 1) after the step; the function a call
+  // entered (Program::functions() index; UINT32_MAX when the step entered
+  // none: not a call, or a built-in); frames the step ended -- the SIMT
+  // stack popped back to the entry marked by a call's function-call bit,
+  // i.e. the last lanes of the call returned (a divergent return ends its
+  // frame only with its last lanes; lanes exiting inside a function end it
+  // too, on whatever instruction empties it).
+  uint32_t call_depth = 0;
+  uint32_t callee = UINT32_MAX;
+  uint32_t frames_released = 0;
   bool exited = false;       // some lanes finished (exit, or ret from the kernel)
   uint32_t simt_depth = 0;   // SIMT stack entries after the step
 };

@@ -4,12 +4,17 @@
 // give the cycles and statistics of a run without them.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "config/gpu_config.h"
+#include "func/decode.h"
+#include "runtime/runtime.h"
+#include "workloads/workload.h"
 #include "sm/core/hooks.h"
 #include "gpu/gpu_top.h"
 #include "gpu/kernel_runner.h"
@@ -290,4 +295,91 @@ TEST_CASE("a launch hook starts warps at their own pc", "[sm][hooks]") {
   }
   // Odd warps (role 1) issue one instruction each: the ret.
   CHECK(skip.stats.at("root.sm0.warp_instrs_by_role").at(1).get<uint64_t>() == 4 * 4);
+}
+
+namespace {
+
+// Extension point (g): counts the events and checks that each warp's call
+// depth moves as the events say.
+struct EventCounter final : sm::SmEventHook {
+  uint64_t calls = 0, returns = 0, released = 0, blocks = 0, bad_depth = 0, max_depth = 0;
+  std::map<uint32_t, uint32_t> depth;  // per warp slot: frames as the events tell it
+  void onCall(uint32_t w, const func::DInstr& d, uint32_t callee, uint32_t dep, uint64_t) override {
+    ++calls;
+    if (d.cls != func::Cls::Call || callee == UINT32_MAX) ++bad_depth;
+    const uint32_t before = depth.count(w) ? depth[w] : 1;
+    if (dep != before + 1) ++bad_depth;
+    depth[w] = dep;
+    max_depth = std::max<uint64_t>(max_depth, dep);
+  }
+  void onReturn(uint32_t, const func::DInstr& d, uint32_t, uint64_t) override {
+    ++returns;
+    if (d.cls != func::Cls::Ret) ++bad_depth;
+  }
+  void onFrameRelease(uint32_t w, uint32_t n, uint32_t dep, uint64_t) override {
+    released += n;
+    const uint32_t before = depth.count(w) ? depth[w] : 1;
+    if (dep + n != before) ++bad_depth;
+    depth[w] = dep;
+  }
+  void onBlockRetired(rt::Dim3, uint64_t) override { ++blocks; }
+};
+
+struct EventRun {
+  bool passed = false;
+  uint64_t cycles = 0, call_instrs = 0, blocks = 0;
+  std::vector<std::unique_ptr<EventCounter>> counters;  // one per SM
+};
+
+EventRun runWithEvents(const std::string& workload, bool observe) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 4;
+  const workloads::Workload* w = workloads::find(workload);
+  REQUIRE(w != nullptr);
+  EventRun r;
+  rt::DeviceOptions o;
+  o.timing = true;
+  o.gpu = &cfg;
+  if (observe)
+    o.sm_setup = [&r](sm::Sm& s, uint32_t) {
+      r.counters.push_back(std::make_unique<EventCounter>());
+      s.addEventHook(r.counters.back().get());
+    };
+  rt::Device dev(o);
+  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+  r.passed = w->run(dev, workloads::Size::Small).passed;
+  r.cycles = dev.totals().cycles;
+  r.call_instrs = dev.totals().warp_instrs_by_op[static_cast<size_t>(ptx::Op::Call)];
+  r.blocks = dev.totals().blocks;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("SM events: every call enters a frame that a release ends, depths agree, nothing changes",
+          "[sm][hooks][events]") {
+  for (const char* wl : {"fib", "deep_calls", "virtual_dispatch"}) {
+    INFO(wl);
+    const EventRun plain = runWithEvents(wl, false);
+    const EventRun seen = runWithEvents(wl, true);
+    REQUIRE(seen.passed);
+    CHECK(seen.cycles == plain.cycles);  // an observer changes nothing
+    uint64_t calls = 0, returns = 0, released = 0, blocks = 0, bad = 0, deepest = 0;
+    for (const auto& c : seen.counters) {
+      calls += c->calls;
+      returns += c->returns;
+      released += c->released;
+      blocks += c->blocks;
+      bad += c->bad_depth;
+      deepest = std::max(deepest, c->max_depth);
+      for (const auto& [slot, d] : c->depth) CHECK(d == 1);  // every frame ended by the end
+    }
+    CHECK(calls > 0);
+    CHECK(calls <= seen.call_instrs);  // built-in calls enter no frame
+    CHECK(released == calls);
+    CHECK(returns >= released);        // a divergent return is seen once per part
+    CHECK(bad == 0);
+    CHECK(deepest >= 2);
+    CHECK(blocks == seen.blocks);
+  }
 }

@@ -1,4 +1,4 @@
-// Extension points (c), (d), (e) of the SM (docs/sm.md "Extension points"):
+// Extension points (c), (d), (e), (g) of the SM (docs/sm.md "Extension points"):
 // plain C++ interfaces the Sm calls. Each has a baseline that reproduces the
 // SM's behaviour without any hook installed; installing the baseline objects
 // explicitly gives identical cycles (tests/sm_core/test_hooks.cpp). The Sm
@@ -130,6 +130,41 @@ class WarpLaunchHook {
 class NoRoleLaunchHook final : public WarpLaunchHook {
  public:
   uint32_t onWarpLaunch(uint32_t, rt::Dim3, uint32_t) override { return 0; }
+};
+
+// (g) Events of the warps' SIMT stacks and of the SM's blocks, told to every
+// installed observer (Sm::addEventHook; any number, in installation order),
+// in the cycle they happen. Calls and returns are seen at issue, where the
+// instruction executes functionally (func::StepInfo): what a register stack
+// such as CARS' needs to move its frame pointers -- a call sets them after
+// the gate (IssueGate, flagging calls) admitted it; a frame release, not
+// the ret itself, restores them, because a divergent return ends its frame
+// only with the last lanes (the SIMT stack pops back to the entry marked by
+// the call's function-call bit). Observers change nothing in the SM, so
+// idle-cycle skipping stays on (an event only happens in a tick that
+// issues or retires).
+class SmEventHook {
+ public:
+  virtual ~SmEventHook() = default;
+  // Warp `warp_slot` issued `call` and entered function `callee`
+  // (func::Program::functions() index); `depth`: its call frames now (the
+  // kernel's is 1). Calls to built-ins (no frame) are not told.
+  virtual void onCall(uint32_t warp_slot, const func::DInstr& call, uint32_t callee, uint32_t depth, uint64_t now) {
+    (void)warp_slot, (void)call, (void)callee, (void)depth, (void)now;
+  }
+  // Warp `warp_slot` issued a ret with some lanes executing it (a ret from
+  // the kernel is an exit and is not told).
+  virtual void onReturn(uint32_t warp_slot, const func::DInstr& ret, uint32_t depth, uint64_t now) {
+    (void)warp_slot, (void)ret, (void)depth, (void)now;
+  }
+  // `released` call frames of warp `warp_slot` ended in this step; `depth`:
+  // its frames now.
+  virtual void onFrameRelease(uint32_t warp_slot, uint32_t released, uint32_t depth, uint64_t now) {
+    (void)warp_slot, (void)released, (void)depth, (void)now;
+  }
+  // A block retired from this SM (its last warp's slot was freed). The SM-
+  // wide "first block done" flag of a launch is Sm::blocksRetired() > 0.
+  virtual void onBlockRetired(rt::Dim3 ctaid, uint64_t now) { (void)ctaid, (void)now; }
 };
 
 }  // namespace rfsim::sm

@@ -174,6 +174,7 @@ uint32_t Sm::allocInflight() {
 }
 
 void Sm::tick(uint64_t now) {
+  now_ = now;
   if (quiet_ && now > last_tick_ + 1) accountSkipped(now - last_tick_ - 1, now);
   ++stats_->cycles;
   if (resident_warps_) {
@@ -320,6 +321,7 @@ void Sm::issue(uint64_t now) {
     for (uint32_t s : sch.warps()) {
       wstatus_[s].stall = warpStall(s, now);
       wstatus_[s].long_latency = sb_.pendingLongLatency(s) > 0;
+      wstatus_[s].role = slots_[s].role;
     }
     if (trace_slot_ >= 0)
       for (uint32_t s : sch.warps())
@@ -383,6 +385,13 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   ++stats_->warp_instrs_by_unit[size_t(t.op_unit)];
   stats_->thread_instrs_by_unit[size_t(t.op_unit)] += lanes;
   if (info.divergent) ++stats_->divergent_branches;
+  if (!event_hooks_.empty() && (info.callee != UINT32_MAX || info.ret || info.frames_released)) {
+    for (SmEventHook* h : event_hooks_) {
+      if (info.callee != UINT32_MAX) h->onCall(s, *d, info.callee, info.call_depth, now);
+      if (info.ret && !info.exited) h->onReturn(s, *d, info.call_depth, now);
+      if (info.frames_released) h->onFrameRelease(s, info.frames_released, info.call_depth, now);
+    }
+  }
   --ws.ib_valid;
 
   uint64_t latency = t.latency;
@@ -478,6 +487,7 @@ void Sm::maybeFreeSlot(uint32_t s) {
     ++stats_->blocks_retired;
     ++finished_since_poll_;
     if (on_retired_) on_retired_(c);
+    for (SmEventHook* h : event_hooks_) h->onBlockRetired(c, now_);
   }
 }
 

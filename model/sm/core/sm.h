@@ -202,6 +202,12 @@ class Sm {
   void setRegAllocator(WarpRegAllocator* a) { alloc_ = a ? a : &base_alloc_; }
   void setIssueGate(IssueGate* g) { gate_ = g; }
   void setWarpLaunchHook(WarpLaunchHook* h) { launch_hook_ = h; }
+  // Extension point (g): an observer of calls, returns, frame releases and
+  // block retirements (any number; not owned).
+  void addEventHook(SmEventHook* h) { event_hooks_.push_back(h); }
+  // Blocks retired from this SM in this launch (the SM-wide "first block
+  // done" flag: > 0).
+  uint64_t blocksRetired() const { return stats_->blocks_retired.get(); }
   // The collector, e.g. to install a RegTranslator (setTranslator) or to ask
   // bankOf. setBankIndex rebuilds it with the bank map applied to the given
   // index (the Sm's default is BankIndex::kArchitectural): only before the
@@ -274,6 +280,8 @@ class Sm {
   WarpRegAllocator* alloc_ = &base_alloc_;
   IssueGate* gate_ = nullptr;
   WarpLaunchHook* launch_hook_ = nullptr;
+  std::vector<SmEventHook*> event_hooks_;
+  uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
   std::vector<std::unique_ptr<ExecUnit>> units_;  // per UnitType (null if the type has no pipelines)
