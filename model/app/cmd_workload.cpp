@@ -44,6 +44,7 @@ OpClass opClass(ptx::Op op) {
     case Op::Ld: case Op::Ldu: case Op::St: case Op::Prefetch: case Op::Atom: case Op::Red:
       return OpClass::Mem;
     case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Brkpt:
+    case Op::Ext:  // a mechanism's instruction (push, pop, prefetch): control of its hardware
       return OpClass::Ctrl;
     case Op::Bar: case Op::Membar: case Op::Fence: case Op::Shfl: case Op::Vote: case Op::Activemask:
     case Op::Match: case Op::Nanosleep:
@@ -214,8 +215,12 @@ int listMechanisms() {
   for (const auto& m : mech::all()) {
     std::string rtl;
     for (const auto& u : m.rtl_units) rtl += (rtl.empty() ? "" : ", ") + std::string("rtl/") + u + ".sv";
-    std::cout << fmt::format("{:<8} {}\n         status: {}\n         configuration: mechanisms.{}{}\n", m.name,
-                             m.summary, m.status, m.name, rtl.empty() ? "" : "\n         RTL: " + rtl);
+    std::string isa;
+    for (const auto& op : m.isa_ops)
+      isa += fmt::format("\n         instruction: {} ({}): {}", op.mnemonic, op.name, op.summary);
+    for (const auto& [f, bits] : m.control_fields) isa += fmt::format("\n         control field: {} ({} bits)", f, bits);
+    std::cout << fmt::format("{:<8} {}\n         status: {}\n         configuration: mechanisms.{}{}{}\n", m.name,
+                             m.summary, m.status, m.name, rtl.empty() ? "" : "\n         RTL: " + rtl, isa);
   }
   return 0;
 }

@@ -358,6 +358,11 @@ struct Decoder {
       case Op::Membar: case Op::Fence: case Op::Prefetch: case Op::Nanosleep:
         d.cls = Cls::Nop;
         return d;
+      case Op::Ext:
+        // A mechanism's instruction (ptx/isa_ext.h): no architectural value
+        // changes; its effect is the mechanism's hardware's, seen at issue.
+        d.cls = Cls::Nop;
+        return d;
       case Op::Bar:
         if (in.mods.warp) {
           d.cls = Cls::Nop;  // bar.warp.sync: a warp's threads run in lockstep here

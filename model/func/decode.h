@@ -61,7 +61,7 @@ enum class Cls : uint8_t {
   Ld, St, Atom, Red, Cvta,
   Bra, Call, Ret, Exit, Trap, Brkpt,
   Bar, Shfl, Vote, Activemask,
-  Nop,         // membar, fence, prefetch, nanosleep
+  Nop,         // membar, fence, prefetch, nanosleep, a mechanism's ISA extension (Op::Ext)
 };
 
 enum class Builtin : uint8_t { None, Malloc, Free, Vprintf };

@@ -38,6 +38,7 @@
 #include "backend/passes.h"
 #include "config/gpu_config.h"
 #include "energy/energy_model.h"
+#include "ptx/isa_ext.h"
 #include "sm/core/sm_units.h"
 #include "stats/stats.h"
 
@@ -113,6 +114,12 @@ struct MechanismInfo {
   std::string paper;    // citation
   config::SectionType section;  // its configuration section (section.name == name)
   std::vector<std::string> rtl_units;  // rtl/<name>_*.sv top modules
+  // Its extensions of the machine ISA (ptx/isa_ext.h), registered with it:
+  // instructions "<name>.<mnemonic>" and control fields "<name>.<field>"
+  // with their widths in bits. Its passes find them by name
+  // (ptx::findExtOp, ptx::registerControlField returns the field).
+  std::vector<ptx::ExtOpDesc> isa_ops;
+  std::vector<std::pair<std::string, uint8_t>> control_fields;
   // Mechanisms it cannot be switched on with, and why.
   std::vector<std::pair<std::string, std::string>> conflicts;
   std::function<std::unique_ptr<Mechanism>(const config::GpuConfig&)> make;

@@ -17,6 +17,17 @@ std::vector<MechanismInfo>& table() {
 void add(MechanismInfo info) {
   if (find(info.name)) return;
   config::registerMechanismSection(info.section);
+  // Its ISA extensions (ptx/isa_ext.h), named after it.
+  for (const auto& op : info.isa_ops) {
+    if (op.name.rfind(info.name + ".", 0) != 0)
+      throw Error(fmt::format("mechanism {}: instruction '{}' must be named {}.<name>", info.name, op.name, info.name));
+    ptx::registerExtOp(op);
+  }
+  for (const auto& [f, bits] : info.control_fields) {
+    if (f.rfind(info.name + ".", 0) != 0)
+      throw Error(fmt::format("mechanism {}: control field '{}' must be named {}.<name>", info.name, f, info.name));
+    ptx::registerControlField(f, bits);
+  }
   table().push_back(std::move(info));
 }
 

@@ -316,6 +316,7 @@ OperandCounts operandCounts(const Instr& in) {
     case Op::Activemask: return {1, 1, 0, 0};
     case Op::Match: return {1, 2, 2, 2};
     case Op::Nanosleep: return {0, 0, 1, 1};
+    case Op::Ext: return {0, 0, 0, 5};  // an extension's immediates (ptx/isa_ext.h)
     case Op::Count_: break;
   }
   return {0, 0, 0, 0};

@@ -83,6 +83,7 @@ const char* opName(Op op) {
       "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask", "match",
       "nanosleep",
       "dp4a", "dp2a",
+      "ext",
   };
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(Op::Count_),
                 "opName table out of step with Op");

@@ -57,6 +57,8 @@ enum class Op : uint8_t {
   Bar, Membar, Fence, Atom, Red, Shfl, Vote, Activemask, Match, Nanosleep,
   // integer dot products and special
   Dp4a, Dp2a,
+  // an instruction a mechanism added to the machine ISA (Instr::ext; ptx/isa_ext.h)
+  Ext,
   Count_
 };
 const char* opName(Op op);
@@ -213,6 +215,8 @@ struct Instr {
   SrcLoc loc;
   // Machine programs only.
   MRole role = MRole::Code;
+  uint16_t ext = 0;   // Op::Ext: the instruction's id in the ISA extension table (ptx/isa_ext.h)
+  uint32_t ctrl = 0;  // control fields registered by mechanisms (ptx/isa_ext.h); 0: none
   uint8_t dead = 0;  // bit k < 5: src[k]'s registers hold no live value after this instruction; bit 5: the guard's
 };
 

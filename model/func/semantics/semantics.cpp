@@ -559,7 +559,7 @@ bool isLaneOp(Op op) {
     case Op::Ld: case Op::Ldu: case Op::St: case Op::Cvta: case Op::Prefetch:
     case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Brkpt:
     case Op::Bar: case Op::Membar: case Op::Fence: case Op::Atom: case Op::Red: case Op::Shfl:
-    case Op::Vote: case Op::Activemask: case Op::Match: case Op::Nanosleep: case Op::Count_:
+    case Op::Vote: case Op::Activemask: case Op::Match: case Op::Nanosleep: case Op::Ext: case Op::Count_:
       return false;
     default:
       return true;

@@ -4,6 +4,7 @@
 
 #include "ptx/analysis/printer.h"
 #include "ptx/analysis/printer_names.h"
+#include "ptx/isa_ext.h"
 
 namespace rfsim::ptx {
 
@@ -79,6 +80,8 @@ std::string mnemonic(const Instr& in) {
   const char* type = ptxTypeName(in.type);
   const char* space = ptxSpaceName(in.space);
   switch (in.op) {
+    case Op::Ext:
+      return extOp(in.ext).mnemonic;
     case Op::Ld: case Op::Ldu: case Op::St: {
       Mnemonic s(ptxOpName(in.op));
       s.add(m.volatile_, "volatile");
@@ -312,6 +315,9 @@ std::string spellInstr(const Module& m, const Function& fn, const FunctionNames&
     s += (first ? " " : ", ") + spellOperand(m, fn, names, in.src[i], srcType(in, i), true);
     first = false;
   }
+  // Mechanisms' control fields (ptx/isa_ext.h), as a comment: the line
+  // stays PTX.
+  if (in.ctrl) return s + "; // " + spellControl(in.ctrl);
   return s + ";";
 }
 

@@ -1,5 +1,7 @@
 #include "sm/issue/op_class.h"
 
+#include "ptx/isa_ext.h"
+
 namespace rfsim::sm {
 
 using ptx::Op;
@@ -69,6 +71,8 @@ OpClass classifyOp(const ptx::Instr& in) {
     case Op::Ex2: case Op::Lg2: case Op::Sin: case Op::Cos: case Op::Tanh:
       return {UnitType::SFU, LatClass::Sfu};
 
+    case Op::Ext:  // a mechanism's instruction: where its table entry says
+      return ptx::extOp(in.ext).timing == ptx::ExtTiming::Ldst ? OpClass{UnitType::LDST, LatClass::Const} : kIntAlu;
     case Op::Selp:  // a select moves bits whatever its type
     default:
       // mov, cvta, bit manipulation, control flow, barriers, fences, vote,

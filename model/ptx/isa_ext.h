@@ -1,0 +1,81 @@
+// Extensions of the machine ISA that mechanisms add (docs/mechanisms.md,
+// "ISA extensions"): instructions, and per-instruction control fields. A
+// mechanism registers them once, from its MechanismInfo, before the first
+// module is compiled; the front end, the back end's printer, the functional
+// model, the SM timing model and the statistics then know them by their
+// table entry -- nothing else names them, so a new one is one registration,
+// not an enum entry in several places.
+//
+// - An extension instruction is `Op::Ext` with `Instr::ext` its id here: a
+//   register stack's push and pop (CARS, ../shared/spec/cars.md), a
+//   working-set prefetch whose 256-bit register set is four 64-bit
+//   immediates (LTRF, ltrf.md), .... Its operands are ordinary ones
+//   (registers are read and written through the banks and the scoreboard
+//   like any other instruction's). It changes no architectural value in
+//   the functional model -- what it does is the mechanism's hardware's, seen
+//   through the SM's hooks (an issue gate flags it, SmEventHook, ...); a
+//   computation goes in ordinary instructions.
+// - A control field is a named bit field of the 32-bit `Instr::ctrl` word,
+//   e.g. Maxwell-style dependency barriers and stall counts (RegDem,
+//   regdem.md): `ControlField::get(in)` / `set(in, v)`. The printer shows the
+//   non-zero fields after the instruction.
+//
+// The tables are type tables filled at program start (like the mechanism
+// registry), identical in every simulation of the process; registering the
+// same name again with the same description returns the same entry.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rfsim::ptx {
+
+struct Instr;
+
+// Where the SM times an extension instruction.
+enum class ExtTiming : uint8_t {
+  Issue,  // an issue slot and the integer pipeline's latency, no memory (push, pop, prefetch request)
+  Ldst,   // the LDST pipeline, as a constant-bank access (no trip to memory)
+};
+
+struct ExtOpDesc {
+  std::string name;      // "<mechanism>.<mnemonic>", unique: "cars.push"
+  std::string mnemonic;  // how it is printed: "push"
+  std::string summary;   // one line, for `rfsim mechanisms --isa`
+  ExtTiming timing = ExtTiming::Issue;
+  uint8_t max_src = 5;   // operands it may have (checked when made)
+};
+
+// Registers an instruction; returns its id (>= 1). Throws rfsim::Error for
+// a malformed name, or the same name registered with another description.
+uint16_t registerExtOp(const ExtOpDesc& d);
+// The description of id `id` (throws rfsim::Error for an unknown id).
+const ExtOpDesc& extOp(uint16_t id);
+// nullptr when no instruction of that name is registered.
+const ExtOpDesc* findExtOp(const std::string& name, uint16_t* id = nullptr);
+// Every registered instruction, in id order (id = index + 1).
+const std::vector<ExtOpDesc>& extOps();
+// An instruction of kind `id` with the given immediate sources (a
+// prefetch's register set, a push's count).
+Instr makeExtInstr(uint16_t id, const std::vector<uint64_t>& imms);
+
+// A named field of Instr::ctrl.
+struct ControlField {
+  std::string name;
+  uint8_t offset = 0, bits = 0;
+  uint32_t get(const Instr& in) const;
+  // Throws rfsim::Error when `v` does not fit.
+  void set(Instr& in, uint32_t v) const;
+};
+
+// Registers `bits` bits named `name` ("<mechanism>.<field>") in the control
+// word; returns the field (the same one for the same name and width).
+// Throws rfsim::Error when the word is full or the name is taken with
+// another width.
+ControlField registerControlField(const std::string& name, uint8_t bits);
+const std::vector<ControlField>& controlFields();
+// "{regdem.stall=4 regdem.wbar=2}" for the non-zero fields of `ctrl`; "".
+std::string spellControl(uint32_t ctrl);
+
+}  // namespace rfsim::ptx
