@@ -47,7 +47,13 @@ std::string defaultOutDir(const std::string& kind, const std::string& config_nam
   std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return fmt::format("results/{}-{}-{}", kind, config_name, stamp);
+  // A default folder never collides with an earlier run's (two runs in the
+  // same second get -2, -3, ...); an explicit --out still refuses one.
+  const std::string base = fmt::format("results/{}-{}-{}", kind, config_name, stamp);
+  std::string dir = base;
+  for (unsigned n = 2; std::filesystem::exists(dir) || std::filesystem::exists(dir + ".partial"); ++n)
+    dir = fmt::format("{}-{}", base, n);
+  return dir;
 }
 
 nlohmann::json hierarchyOf(const config::GpuConfig& cfg) {

@@ -134,6 +134,7 @@ struct RegFileConfig {
   uint32_t num_banks = 16;
   uint32_t read_ports_per_bank = 1;
   uint32_t write_ports_per_bank = 1;
+  uint32_t bank_latency = 1;         // cycles a granted bank read takes (1: the value is there the next cycle)
   uint32_t alloc_granularity = 256;  // CUDA occupancy calculator's register allocation unit
 
   template <class V> void visit(V& v) {
@@ -141,6 +142,8 @@ struct RegFileConfig {
     v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "register file banks per SM");
     v.integer("read_ports_per_bank", read_ports_per_bank, IntRange{1, 4}, "port", "read ports per bank");
     v.integer("write_ports_per_bank", write_ports_per_bank, IntRange{1, 4}, "port", "write ports per bank");
+    v.integer("bank_latency", bank_latency, IntRange{1, 64}, "cycle",
+              "cycles from a bank read's grant to its value in the collector (slower cells: LTRF's Table 2)");
     v.integer("alloc_granularity", alloc_granularity, IntRange{1, 1024}, "register",
               "a warp's registers (per-thread count x warp size) are rounded up to a multiple of this");
   }

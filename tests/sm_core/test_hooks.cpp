@@ -1,5 +1,7 @@
-// Extension points (c) register allocation, (d) issue gate, (e) warp launch
-// hook / roles of the SM (sm/core/hooks.h): each changes timing as intended
+// Extension points (b) register-file level and bank latency, (c) register
+// allocation, (d) issue gate, (e) warp launch hook / roles, (g) events, (h)
+// scheduler activation, (i) traps of the SM (sm/core/hooks.h): each changes
+// timing as intended
 // without changing the output, and the baseline objects installed explicitly
 // give the cycles and statistics of a run without them.
 #include <catch2/catch.hpp>
@@ -44,8 +46,7 @@ struct Run {
   std::map<uint32_t, uint32_t> banks;  // slot -> bank of R5 after the run (last base of the slot)
 };
 
-Run run(const std::function<void(sm::Sm&)>& install = {}) {
-  const config::GpuConfig cfg;
+Run run(const std::function<void(sm::Sm&)>& install = {}, const config::GpuConfig& cfg = config::GpuConfig{}) {
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
   const Launch l = saxpy(ld.mem);
   const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
@@ -153,7 +154,117 @@ class RecordingLaunchHook final : public sm::WarpLaunchHook {
   uint32_t exits = 0;
 };
 
+// Traps every warp before its first instruction: spills R2, R3 and fills
+// them back (extension point (i)).
+class TrapAtStart final : public sm::IssueGate, public sm::TrapListener {
+ public:
+  sm::Sm* sm = nullptr;
+  bool mayIssue(uint32_t slot, const func::DInstr&, uint64_t) override {
+    if (trapped.count(slot)) return true;
+    trapped.insert(slot);
+    sm->trap(slot, {{true, 2, 0x40000, 0}, {true, 3, 0x40004, 1}, {false, 2, 0x40000, 2}, {false, 3, 0x40004, 3}},
+             this);
+    return false;
+  }
+  void issued(uint32_t slot, const func::DInstr&, uint64_t) override {
+    if (!done.count(slot)) ++issued_before_done;
+  }
+  void trapOpDone(uint32_t, const sm::TrapOp& op, uint64_t) override {
+    ++ops_done;
+    cookies += op.cookie;
+  }
+  void trapDone(uint32_t slot, uint64_t) override { done.insert(slot); }
+  std::set<uint32_t> trapped, done;
+  uint64_t ops_done = 0, cookies = 0, issued_before_done = 0;
+};
+
+// Holds each warp entering the active pool `hold` cycles (extension point (h)).
+class HoldOnActivation final : public sm::ActivationHook {
+ public:
+  explicit HoldOnActivation(uint64_t hold) : hold_(hold) {}
+  uint64_t onActivate(uint32_t, uint64_t now) override {
+    ++activations;
+    return now + hold_;
+  }
+  void onDeactivate(uint32_t, uint64_t) override { ++deactivations; }
+  uint64_t activations = 0, deactivations = 0;
+
+ private:
+  uint64_t hold_;
+};
+
+config::GpuConfig twoLevel() {
+  config::GpuConfig c;
+  c.sm.scheduler = "two_level";
+  c.sm.active_warps = 8;
+  return c;
+}
+
 }  // namespace
+
+TEST_CASE("a trap's spills and fills are real memory operations of the warp", "[sm][hooks][trap]") {
+  const Run plain = run();
+  TrapAtStart g;
+  const Run trapped = run([&](sm::Sm& s) {
+    g.sm = &s;
+    s.setIssueGate(&g);
+  });
+  INFO("default " << plain.r.cycles << " cycles, trapped " << trapped.r.cycles);
+  CHECK(trapped.out == plain.out);
+  const uint64_t warps = 4 * 8;
+  CHECK(g.trapped.size() == warps);
+  CHECK(g.done.size() == warps);
+  CHECK(g.issued_before_done == 0);  // a warp goes on only when its trap completed
+  CHECK(g.ops_done == 4 * warps);
+  CHECK(g.cookies == (0 + 1 + 2 + 3) * warps);
+  CHECK(stat(trapped, "trap_ops") == 4 * warps);
+  CHECK(stat(trapped, "trap_stores") == 2 * warps);
+  CHECK(stat(trapped, "trap_loads") == 2 * warps);
+  CHECK(stat(trapped, "mem_accesses") == stat(plain, "mem_accesses") + 4 * warps);
+  CHECK(stat(trapped, "trap_wait_cycles") > 0);
+  // Program instructions are not trap operations.
+  CHECK(trapped.r.warp_instrs == plain.r.warp_instrs);
+  CHECK(trapped.r.cycles > plain.r.cycles);
+  // The spills read R2 and R3 through the banks; the fills write them.
+  uint64_t reads = 0, reads0 = 0, writes = 0, writes0 = 0;
+  for (const auto& [k, v] : trapped.stats.at("root.sm0.opcoll.rf_reads").items()) reads += v.get<uint64_t>();
+  for (const auto& [k, v] : plain.stats.at("root.sm0.opcoll.rf_reads").items()) reads0 += v.get<uint64_t>();
+  for (const auto& [k, v] : trapped.stats.at("root.sm0.opcoll.rf_writes").items()) writes += v.get<uint64_t>();
+  for (const auto& [k, v] : plain.stats.at("root.sm0.opcoll.rf_writes").items()) writes0 += v.get<uint64_t>();
+  CHECK(reads == reads0 + 2 * warps);
+  CHECK(writes == writes0 + 2 * warps);
+}
+
+TEST_CASE("scheduler activation: a hook that holds nothing changes nothing, a hold delays", "[sm][hooks][activation]") {
+  const Run plain = run({}, twoLevel());
+  HoldOnActivation none(0);
+  const Run quiet = run([&](sm::Sm& s) { s.setActivationHook(&none); }, twoLevel());
+  CHECK(quiet.r.cycles == plain.r.cycles);
+  CHECK(quiet.stats == plain.stats);
+  CHECK(none.activations > 0);
+  CHECK(none.activations == stat(plain, "activations"));
+  CHECK(none.deactivations == stat(plain, "deactivations"));
+  // Every warp leaves the pool in the end (demoted or exited).
+  CHECK(stat(plain, "activations") == stat(plain, "deactivations"));
+  HoldOnActivation h(40);
+  const Run held = run([&](sm::Sm& s) { s.setActivationHook(&h); }, twoLevel());
+  INFO("two-level " << plain.r.cycles << " cycles, held 40 per activation " << held.r.cycles);
+  CHECK(held.out == plain.out);
+  CHECK(held.r.cycles > plain.r.cycles);
+  CHECK(h.activations == stat(held, "activations"));
+  CHECK(h.deactivations == h.activations);
+}
+
+TEST_CASE("a slower main register file (regfile.bank_latency) delays every operand", "[sm][hooks][rflevel]") {
+  const Run plain = run();
+  config::GpuConfig slow;
+  slow.regfile.bank_latency = 4;
+  const Run s = run({}, slow);
+  INFO("bank latency 1: " << plain.r.cycles << " cycles, 4: " << s.r.cycles);
+  CHECK(s.out == plain.out);
+  CHECK(s.r.cycles > plain.r.cycles);
+  CHECK(s.r.warp_instrs == plain.r.warp_instrs);
+}
 
 TEST_CASE("baseline hook objects installed explicitly change nothing", "[sm][hooks]") {
   const Run plain = run();

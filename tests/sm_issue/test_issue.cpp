@@ -286,3 +286,61 @@ TEST_CASE("pipeline configuration of the named configs matches the cited sources
   CHECK(m.collector_mode == "per_unit");
   CHECK(m.num_collectors == 6);
 }
+
+namespace {
+// Holds each activated warp `hold` cycles and records what it heard.
+struct RecordingActivation final : ActivationHook {
+  explicit RecordingActivation(uint64_t h) : hold(h) {}
+  uint64_t onActivate(uint32_t warp, uint64_t now) override {
+    activated.push_back({warp, now});
+    return now + hold;
+  }
+  void onDeactivate(uint32_t warp, uint64_t now) override { deactivated.push_back({warp, now}); }
+  uint64_t hold;
+  std::vector<std::pair<uint32_t, uint64_t>> activated, deactivated;
+};
+}  // namespace
+
+TEST_CASE("two-level: activation hook holds a warp entering the pool, hears demotions and exits", "[issue]") {
+  auto s = make("two_level", 4, 2);
+  RecordingActivation h(3);
+  s->setActivationHook(&h);
+  std::vector<WarpStatus> st = statuses({Stall::None, Stall::None, Stall::None, Stall::None});
+  // Cycle 10: warps 0 and 1 enter the pool and are held until cycle 13.
+  Pick p = s->cycle(st.data(), 10);
+  CHECK(p.warp == -1);
+  CHECK(p.stall == Stall::Scoreboard);
+  REQUIRE(h.activated.size() == 2);
+  CHECK(h.activated[0] == std::make_pair(0u, uint64_t(10)));
+  CHECK(h.activated[1] == std::make_pair(1u, uint64_t(10)));
+  CHECK(s->heldUntil(0) == 13);
+  CHECK(s->nextRelease(10) == 13);
+  CHECK(s->cycle(st.data(), 12).warp == -1);
+  CHECK(s->cycle(st.data(), 13).warp == 0);
+  CHECK(s->cycle(st.data(), 14).warp == 1);
+  CHECK(s->nextRelease(14) == UINT64_MAX);
+  // Warp 0 waits on a load: demoted (heard), warp 2 activated and held.
+  st[0] = WarpStatus{Stall::Scoreboard, false, true};
+  CHECK(s->cycle(st.data(), 20).warp == 1);
+  REQUIRE(h.deactivated.size() == 1);
+  CHECK(h.deactivated[0] == std::make_pair(0u, uint64_t(20)));
+  CHECK(h.activated.back() == std::make_pair(2u, uint64_t(20)));
+  CHECK(s->cycle(st.data(), 21).warp == 1);  // 2 held until 23
+  CHECK(s->cycle(st.data(), 23).warp == 2);
+  // A warp that exits while active is heard leaving.
+  s->removeWarp(1);
+  CHECK(h.deactivated.back().first == 1u);
+  CHECK(s->activations() == 3);
+  CHECK(s->deactivations() == 2);
+}
+
+TEST_CASE("lrr and gto have no pool: the activation hook is never called", "[issue]") {
+  for (const char* name : {"lrr", "gto"}) {
+    auto s = make(name, 4, 2);
+    RecordingActivation h(5);
+    s->setActivationHook(&h);
+    std::vector<WarpStatus> st = statuses({Stall::None, Stall::None, Stall::None, Stall::None});
+    CHECK(s->cycle(st.data(), 1).warp >= 0);
+    CHECK(h.activated.empty());
+  }
+}

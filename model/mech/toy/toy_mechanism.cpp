@@ -7,6 +7,7 @@
 #include "backend/mfunction.h"
 #include "common/error.h"
 #include "sm/core/sm.h"
+#include "sm/opcoll/banked_array.h"
 
 namespace rfsim::toy {
 
@@ -58,47 +59,163 @@ void breakValue(ptx::Function& fn, backend::SlotValues&, const backend::MachineP
     }
 }
 
+// toy.mark_calls: `mark <function's registers>` (the toy's instruction)
+// before every call, and the call tagged with toy.tag = 1. The mark reads
+// and writes no register, so its slot list (SlotValues) is empty.
+void markCalls(ptx::Function& fn, backend::SlotValues& values, const backend::MachinePassContext&) {
+  uint16_t mark = 0;
+  if (!ptx::findExtOp("toy.mark", &mark)) throw Error("toy.mark_calls: the toy's instruction is not registered");
+  const ptx::ControlField tag = ptx::registerControlField("toy.tag", 2);
+  for (size_t b = 0; b < fn.blocks.size(); ++b) {
+    auto& code = fn.blocks[b].instrs;
+    for (size_t i = 0; i < code.size(); ++i) {
+      if (code[i].op != ptx::Op::Call) continue;
+      tag.set(code[i], 1);
+      ptx::Instr m = ptx::makeExtInstr(mark, {fn.machine_regs});
+      m.loc = code[i].loc;
+      code.insert(code.begin() + static_cast<std::ptrdiff_t>(i), m);
+      values[b].insert(values[b].begin() + static_cast<std::ptrdiff_t>(i), std::vector<uint32_t>{});
+      ++i;  // past the call
+    }
+  }
+}
+
 struct ToyStats : stats::Group {
   explicit ToyStats(stats::Group* parent)
       : Group(parent, "toy", "the toy mechanism (an example plug-in)"),
         ADD_STAT(gate_checks, stats::unit::Count, "flagged warp instructions the gate was asked about (warp-cycles)"),
         ADD_STAT(gated_issues, stats::unit::Count, "flagged warp instructions issued (bra, call, ret, exit)"),
-        ADD_STAT(warps_launched, stats::unit::Count, "warps the launch hook saw") {}
-  stats::Scalar gate_checks, gated_issues, warps_launched;
+        ADD_STAT(warps_launched, stats::unit::Count, "warps the launch hook saw"),
+        ADD_STAT(marks_issued, stats::unit::Count, "the toy's `mark` instructions issued (ISA extension)"),
+        ADD_STAT(traps, stats::unit::Count, "traps (spills before a call, fills after its frame)"),
+        ADD_STAT(trap_ops_done, stats::unit::Count, "trap operations completed"),
+        ADD_STAT(activations, stats::unit::Count, "warps held by the activation hook"),
+        ADD_STAT(deactivations, stats::unit::Count, "deactivations the activation hook heard of"),
+        ADD_STAT(level_reads, stats::unit::Count, "operand reads the rf_cache level served"),
+        ADD_STAT(level_writes, stats::unit::Count, "write-backs the rf_cache level took"),
+        ADD_STAT(level_conflict_cycles, stats::unit::Cycle, "cycles rf_cache reads waited for a bank port") {}
+  stats::Scalar gate_checks, gated_issues, warps_launched, marks_issued, traps, trap_ops_done, activations, deactivations;
+  stats::Scalar level_reads, level_writes, level_conflict_cycles;
 };
 
-// Lets everything pass; counts the control-flow instructions.
+// Local offset of the toy's spill area in each thread's local memory: far
+// above any frame of the project's kernels (the L1D interleaves local
+// memory per warp in 512 KiB per thread).
+constexpr uint32_t kToySpillOffset = 256 * 1024;
+
+// Traps before calls and after their frames (extension point (i)), and the
+// activation hook (h).
+class ToyTraps final : public sm::SmEventHook, public sm::TrapListener, public sm::ActivationHook {
+ public:
+  ToyTraps(sm::Sm& sm, uint32_t regs, uint32_t hold) : sm_(sm), regs_(regs), hold_(hold) {}
+  // The gate's question for a call: trap first, then let it through.
+  bool beforeCall(uint32_t slot) {
+    if (regs_ == 0) return true;
+    if (trapped_.size() <= slot) trapped_.resize(slot + 1, 0);
+    if (trapped_[slot]) return true;
+    trapped_[slot] = 1;
+    trap(slot, true);
+    return false;
+  }
+  void callIssued(uint32_t slot) {
+    if (slot < trapped_.size()) trapped_[slot] = 0;
+  }
+  void onFrameRelease(uint32_t slot, uint32_t, uint32_t, uint64_t) override {
+    if (regs_) trap(slot, false);
+  }
+  void trapOpDone(uint32_t, const sm::TrapOp&, uint64_t) override { ++ops_done; }
+  uint64_t onActivate(uint32_t, uint64_t now) override {
+    ++activations;
+    return now + hold_;
+  }
+  void onDeactivate(uint32_t, uint64_t) override { ++deactivations; }
+  uint64_t traps = 0, ops_done = 0, activations = 0, deactivations = 0;
+
+ private:
+  void trap(uint32_t slot, bool store) {
+    std::vector<sm::TrapOp> ops;
+    for (uint32_t r = 0; r < regs_; ++r) ops.push_back({store, static_cast<uint16_t>(r), kToySpillOffset + 4 * r, r});
+    sm_.trap(slot, ops, this);
+    ++traps;
+  }
+  sm::Sm& sm_;
+  uint32_t regs_, hold_;
+  std::vector<uint8_t> trapped_;
+};
+
+// A register-file level with banks of its own (extension point (b)): every
+// read is served by its banks, `latency` cycles after the grant; every
+// write-back also writes it (it holds everything: a toy, not a cache).
+class ToyLevel final : public sm::RegFileLevel {
+ public:
+  ToyLevel(uint32_t banks, uint32_t latency) : banks_(banks, 1, latency) {}
+  sm::ReadReply read(uint32_t warp, uint32_t reg, uint32_t, uint64_t cycle) override {
+    return sm::ReadReply::availableAt(banks_.access((reg + warp) % banks_.banks(), cycle));
+  }
+  void write(uint32_t warp, uint32_t reg, uint32_t, uint64_t cycle) override {
+    ++writes;
+    banks_.access((reg + warp) % banks_.banks(), cycle);
+  }
+  // Its state changes only when read or written: skipping stays on.
+  uint64_t nextEventCycle(uint64_t) const override { return UINT64_MAX; }
+  const sm::BankedArray& banks() const { return banks_; }
+  uint64_t writes = 0;
+
+ private:
+  sm::BankedArray banks_;
+};
+
+// Lets everything pass (calls after their trap, when traps are on);
+// counts the control-flow instructions.
 class CountingGate final : public sm::IssueGate, public sm::WarpLaunchHook {
  public:
+  explicit CountingGate(ToyTraps* traps) : traps_(traps) {}
   bool flags(const func::DInstr& d) const override {
     const ptx::Op op = d.in->op;
-    return op == ptx::Op::Bra || op == ptx::Op::Call || op == ptx::Op::Ret || op == ptx::Op::Exit;
+    return op == ptx::Op::Bra || op == ptx::Op::Call || op == ptx::Op::Ret || op == ptx::Op::Exit ||
+           op == ptx::Op::Ext;
   }
-  bool mayIssue(uint32_t, const func::DInstr&, uint64_t) override {
+  bool mayIssue(uint32_t slot, const func::DInstr& d, uint64_t) override {
     ++checks;
-    return true;
+    return !(traps_ && d.in->op == ptx::Op::Call) || traps_->beforeCall(slot);
   }
-  void issued(uint32_t, const func::DInstr&, uint64_t) override { ++issues; }
+  void issued(uint32_t slot, const func::DInstr& d, uint64_t) override {
+    if (d.in->op == ptx::Op::Ext) {
+      ++marks;
+      return;
+    }
+    ++issues;
+    if (traps_ && d.in->op == ptx::Op::Call) traps_->callIssued(slot);
+  }
   uint64_t nextEventCycle(uint64_t) const override { return UINT64_MAX; }
   uint32_t onWarpLaunch(uint32_t, rt::Dim3, uint32_t) override {
     ++warps;
     return 0;
   }
-  uint64_t checks = 0, issues = 0, warps = 0;
+  uint64_t checks = 0, issues = 0, warps = 0, marks = 0;
+
+ private:
+  ToyTraps* traps_;
 };
 
 class Toy final : public mech::Mechanism {
  public:
-  explicit Toy(const config::GpuConfig& cfg) : c_(cfg.mechanisms.get<ToyConfig>("toy")) {}
+  explicit Toy(const config::GpuConfig& cfg) : c_(cfg.mechanisms.get<ToyConfig>("toy")) {
+    if (c_.trap_regs && !c_.gate)
+      throw Error("mechanisms.toy.trap_regs needs mechanisms.toy.gate: the gate holds a call until its trap is done");
+  }
   std::string name() const override { return "toy"; }
 
   std::vector<backend::Variant> variants() const override {
-    if (!c_.rename_pass && !c_.break_pass) return {};
+    if (!c_.rename_pass && !c_.break_pass && !c_.mark_pass) return {};
     backend::Variant v;
     v.name = "toy";
-    v.description = "registers R2:R3 swapped with the highest pair in kernels without calls";
+    v.description = c_.rename_pass ? "registers R2:R3 swapped with the highest pair in kernels without calls"
+                                   : "the toy's passes";
+    if (c_.mark_pass) v.description += "; `mark` before every call";
     if (c_.rename_pass) v.post.push_back({"toy.swap_pairs", swapPairs});
     if (c_.break_pass) v.post.push_back({"toy.break_value", breakValue});
+    if (c_.mark_pass) v.post.push_back({"toy.mark_calls", markCalls});
     return {v};
   }
   std::string chooseVariant(const mech::LaunchInfo&, const mech::VariantTable& compiled) override {
@@ -108,14 +225,28 @@ class Toy final : public mech::Mechanism {
     return c_.blocks_per_sm ? std::min(occ.blocks, c_.blocks_per_sm) : occ.blocks;
   }
   void attachSm(sm::Sm& sm, uint32_t) override {
+    ToyTraps* traps = nullptr;
+    if (c_.trap_regs || c_.activation_hold) {
+      traps_.push_back(std::make_unique<ToyTraps>(sm, c_.trap_regs, c_.activation_hold));
+      traps = traps_.back().get();
+      if (c_.trap_regs) sm.addEventHook(traps);
+      if (c_.activation_hold) sm.setActivationHook(traps);
+    }
+    if (c_.rf_cache) {
+      levels_.push_back(std::make_unique<ToyLevel>(c_.rf_cache_banks, c_.rf_cache_latency));
+      sm.collector().setLevel(levels_.back().get());
+    }
     if (!c_.gate) return;
-    gates_.push_back(std::make_unique<CountingGate>());
+    gates_.push_back(std::make_unique<CountingGate>(c_.trap_regs ? traps : nullptr));
     sm.setIssueGate(gates_.back().get());
     sm.setWarpLaunchHook(gates_.back().get());
   }
   std::vector<sm::UnitInfo> smUnits(uint32_t) const override {
-    if (!c_.gate) return {};
-    return {{"toy_gate", "the toy's counting issue gate (an example unit)", "mechanisms.toy"}};
+    std::vector<sm::UnitInfo> u;
+    if (c_.gate) u.push_back({"toy_gate", "the toy's counting issue gate (an example unit)", "mechanisms.toy"});
+    if (c_.rf_cache)
+      u.push_back({"toy_rfc", "the toy's register-file level with banks of its own (an example unit)", "mechanisms.toy"});
+    return u;
   }
   std::unique_ptr<stats::Group> endLaunch(stats::Group* parent) override {
     auto g = std::make_unique<ToyStats>(parent);
@@ -123,8 +254,22 @@ class Toy final : public mech::Mechanism {
       g->gate_checks += gt->checks;
       g->gated_issues += gt->issues;
       g->warps_launched += gt->warps;
+      g->marks_issued += gt->marks;
+    }
+    for (const auto& t : traps_) {
+      g->traps += t->traps;
+      g->trap_ops_done += t->ops_done;
+      g->activations += t->activations;
+      g->deactivations += t->deactivations;
+    }
+    for (const auto& l : levels_) {
+      g->level_reads += l->banks().accesses() - l->writes;
+      g->level_writes += l->writes;
+      g->level_conflict_cycles += l->banks().conflictCycles();
     }
     gates_.clear();
+    traps_.clear();
+    levels_.clear();
     return g;
   }
   std::vector<energy::Structure> energyStructures(const stats::Group& g) const override {
@@ -137,6 +282,8 @@ class Toy final : public mech::Mechanism {
  private:
   ToyConfig c_;
   std::vector<std::unique_ptr<CountingGate>> gates_;
+  std::vector<std::unique_ptr<ToyTraps>> traps_;
+  std::vector<std::unique_ptr<ToyLevel>> levels_;
 };
 
 }  // namespace
@@ -150,6 +297,10 @@ mech::MechanismInfo toyMechanismInfo() {
   m.section.desc = "the toy mechanism (docs/mechanisms.md)";
   m.section.make = [] { return config::ErasedSection(std::make_unique<config::SectionOf<ToyConfig>>()); };
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<Toy>(cfg); };
+  // Its ISA extensions (ptx/isa_ext.h): an instruction and a control field.
+  m.isa_ops.push_back({"toy.mark", "mark", "marks a call (operand: the caller's registers); the gate counts it",
+                       ptx::ExtTiming::Issue, 1});
+  m.control_fields.push_back({"toy.tag", 2});
   return m;
 }
 

@@ -1,4 +1,4 @@
-// Extension points (c), (d), (e), (g) of the SM (docs/sm.md "Extension points"):
+// Extension points (c), (d), (e), (g), (i) of the SM (docs/sm.md "Extension points"):
 // plain C++ interfaces the Sm calls. Each has a baseline that reproduces the
 // SM's behaviour without any hook installed; installing the baseline objects
 // explicitly gives identical cycles (tests/sm_core/test_hooks.cpp). The Sm
@@ -165,6 +165,36 @@ class SmEventHook {
   // A block retired from this SM (its last warp's slot was freed). The SM-
   // wide "first block done" flag of a launch is Sm::blocksRetired() > 0.
   virtual void onBlockRetired(rt::Dim3 ctaid, uint64_t now) { (void)ctaid, (void)now; }
+};
+
+// (i) Traps: a mechanism makes a warp run memory operations of its own --
+// spills of registers to local memory and fills back (CARS' trap when a
+// warp's register stack overflows or underflows; repro.md 1.4) -- with
+// Sm::trap. The operations are real: each is a 4-byte-per-lane local store
+// or load that reads or writes its register through the register-file banks
+// and the scoreboard, goes through the LDST unit into the memory system
+// (the L1D counts it as a local store or load) and takes its latency.
+// They issue, one per issue slot the warp wins, before the warp's next
+// instruction; the warp goes on only when all of them completed (a trap
+// handler returns when its work is done). The values do not move in the
+// functional model: a mechanism whose functional state goes through its
+// hardware moves them itself, in TrapListener::trapOpDone.
+struct TrapOp {
+  bool store = true;      // true: spill (st.local of `reg`); false: fill (ld.local into `reg`)
+  uint16_t reg = 0;       // the register (as the warp names it: the translator renames it)
+  uint32_t offset = 0;    // byte offset in each thread's local memory (the L1D interleaves it per warp)
+  uint32_t cookie = 0;    // the mechanism's own tag, given back in trapOpDone
+};
+
+class TrapListener {
+ public:
+  virtual ~TrapListener() = default;
+  // One operation completed (a store was accepted, a load's value written back).
+  virtual void trapOpDone(uint32_t warp_slot, const TrapOp& op, uint64_t now) {
+    (void)warp_slot, (void)op, (void)now;
+  }
+  // All the warp's trap operations completed; it issues again from now on.
+  virtual void trapDone(uint32_t warp_slot, uint64_t now) { (void)warp_slot, (void)now; }
 };
 
 }  // namespace rfsim::sm

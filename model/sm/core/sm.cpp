@@ -58,6 +58,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   oc.num_banks = cfg.regfile.num_banks;
   oc.read_ports_per_bank = cfg.regfile.read_ports_per_bank;
   oc.write_ports_per_bank = cfg.regfile.write_ports_per_bank;
+  oc.bank_latency = cfg.regfile.bank_latency;
   oc.bank_swizzle = cfg.pipeline.bank_swizzle ? 1 : 0;
   oc.num_warps = cfg.sm.max_warps;
   if (cfg.pipeline.collector_mode == "per_unit") {
@@ -90,6 +91,110 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
 }
 
 Sm::~Sm() = default;
+
+void Sm::setActivationHook(ActivationHook* h) {
+  activation_hook_ = h;
+  for (auto& sch : scheds_) sch->setActivationHook(h);
+}
+
+void Sm::trap(uint32_t s, const std::vector<TrapOp>& ops, TrapListener* listener) {
+  WarpSlot& ws = slots_.at(s);
+  if (!ws.used) throw Error(fmt::format("Sm::trap: warp slot {} holds no warp", s));
+  if (ops.empty()) return;
+  if (!ws.trap) ws.trap = std::make_unique<Trap>();
+  Trap& t = *ws.trap;
+  if (listener) t.listener = listener;
+  for (const TrapOp& op : ops) {
+    if (op.reg >= ptx::mach::kPredBase)
+      throw Error(fmt::format("Sm::trap: warp slot {}: register {} is not a general register", s, op.reg));
+    TrapEntry& e = t.ops.emplace_back();
+    e.op = op;
+    // The instruction a trap handler would run: st.local.b32 [offset], R /
+    // ld.local.b32 R, [offset], 4 bytes per lane.
+    e.in.op = op.store ? ptx::Op::St : ptx::Op::Ld;
+    e.in.space = ptx::Space::Local;
+    e.in.type = ptx::Type::B32;
+    e.in.role = op.store ? ptx::MRole::Spill : ptx::MRole::Fill;
+    e.d.in = &e.in;
+    e.d.cls = op.store ? func::Cls::St : func::Cls::Ld;
+    e.d.bytes = 4;
+    e.d.role = static_cast<uint8_t>(e.in.role);
+    if (op.store) {
+      e.d.reads[0] = op.reg;
+      e.d.nreads = 1;
+    } else {
+      e.d.writes[0] = op.reg;
+      e.d.nwrites = 1;
+    }
+  }
+}
+
+Stall Sm::trapStall(uint32_t s, Trap& t) {
+  if (t.next == t.ops.size()) {  // all issued: wait for the last to complete
+    ++stats_->issue.trap_wait_cycles;
+    return Stall::Scoreboard;
+  }
+  const func::DInstr& d = t.ops[t.next].d;
+  if (sb_.hazardOf(s, d.reads.data(), d.nreads, d.writes.data(), d.nwrites)) return Stall::Scoreboard;
+  if (!opc_->canAllocate(UnitType::LDST)) return Stall::CollectorFull;
+  return Stall::None;
+}
+
+void Sm::issueTrap(uint32_t s, uint64_t now) {
+  WarpSlot& ws = slots_[s];
+  Trap& t = *ws.trap;
+  const TrapEntry& e = t.ops[t.next++];
+  ++t.inflight;
+  ++stats_->issue.trap_ops;
+  const OpTiming tm = opTiming(e.in, cfg_);
+  // A whole register-file row: all 32 lanes, whatever the warp's mask.
+  func::MemAccess a;
+  a.space = ptx::Space::Local;
+  a.write = e.op.store;
+  a.bytes = 4;
+  a.mask = 0xffffffffu;
+  a.addr.fill(e.op.offset);
+  const uint64_t latency = mem_->accessLatency(a, s, now);
+  ++stats_->mem_accesses;
+  if (e.op.store) ++stats_->ldst.trap_stores; else ++stats_->ldst.trap_loads;
+  const uint32_t tag = allocInflight();
+  Inflight& f = inflight_[tag];
+  f.slot = s;
+  f.pc = 0;
+  f.d = &e.d;
+  f.unit = tm.unit;
+  f.exec_latency = static_cast<uint32_t>(latency > kStageOverhead ? latency - kStageOverhead : 1);
+  f.ii = tm.ii;
+  f.writes = !e.op.store;
+  f.long_latency = !e.op.store;
+  f.mem = true;
+  f.written = 0;
+  f.trap = &e;
+  ++ws.inflight;
+  ++ws.mem_pending;
+  if (f.writes) {
+    const uint32_t w = e.op.reg;
+    sb_.reserve(s, &w, 1, true);
+  }
+  RFSIM_SM_TRACE_EV(s, "trap {} R{} offset {} tag {} latency {}", e.op.store ? "spill" : "fill", e.op.reg,
+                    e.op.offset, tag, latency);
+  if (!opc_->allocate(s, tm.unit, e.d.reads.data(), e.d.nreads, tag))
+    throw Error("Sm::issueTrap: collector allocation failed after canAllocate");
+}
+
+void Sm::trapOpDone(const Inflight& f, uint64_t now) {
+  WarpSlot& ws = slots_[f.slot];
+  Trap& t = *ws.trap;
+  --t.inflight;
+  const TrapOp op = f.trap->op;
+  TrapListener* l = t.listener;
+  const bool last = t.inflight == 0 && t.next == t.ops.size();
+  if (last) ws.trap.reset();  // before the listener: it may trap again
+  if (l) {
+    l->trapOpDone(f.slot, op, now);
+    if (last) l->trapDone(f.slot, now);
+  }
+}
 
 void Sm::limitBlocks(uint32_t blocks) {
   if (resident_blocks_ || stats_->blocks_launched.get())
@@ -173,6 +278,12 @@ uint32_t Sm::allocInflight() {
   return static_cast<uint32_t>(inflight_.size() - 1);
 }
 
+// Issued instructions (the program's and traps'), retired blocks: what
+// makes a tick not quiet and feeds the watchdog.
+uint64_t Sm::progressCount() const {
+  return stats_->warp_instrs.get() + stats_->issue.trap_ops.get() + stats_->blocks_retired.get();
+}
+
 void Sm::tick(uint64_t now) {
   now_ = now;
   if (quiet_ && now > last_tick_ + 1) accountSkipped(now - last_tick_ - 1, now);
@@ -181,7 +292,7 @@ void Sm::tick(uint64_t now) {
     ++stats_->active_cycles;
     stats_->resident_warps_sum += resident_warps_;
   }
-  const uint64_t before = stats_->warp_instrs.get() + stats_->blocks_retired.get();
+  const uint64_t before = progressCount();
   const uint64_t done_before = wb_done_;
   const uint64_t fetches_before = stats_->l1i_hits.get() + stats_->l1i_misses.get();
   const uint32_t warps_before = resident_warps_;
@@ -199,11 +310,11 @@ void Sm::tick(uint64_t now) {
   last_tick_ = now;
   // A hook that can say when its decisions next change leaves skipping on.
   quiet_ = !trace_ && (alloc_ == &base_alloc_ || alloc_->nextEventCycle(now) > now) &&
-           (!gate_ || gate_->nextEventCycle(now) > now) && opc_->plain() &&
-           stats_->warp_instrs.get() + stats_->blocks_retired.get() == before && wb_done_ == done_before &&
+           (!gate_ || gate_->nextEventCycle(now) > now) && opc_->skippable(now) &&
+           progressCount() == before && wb_done_ == done_before &&
            stats_->l1i_hits.get() + stats_->l1i_misses.get() == fetches_before && resident_warps_ == warps_before &&
            wb_queue_.empty() && opc_->idle();
-  if (stats_->warp_instrs.get() + stats_->blocks_retired.get() != before || wb_done_ != done_before ||
+  if (progressCount() != before || wb_done_ != done_before ||
       resident_warps_ == 0) {
     last_progress_ = now;
   } else if (now - last_progress_ >= cfg_.pipeline.watchdog_cycles) {
@@ -213,7 +324,6 @@ void Sm::tick(uint64_t now) {
 }
 
 void Sm::writeback(uint64_t now) {
-  (void)now;
   const size_t n = wb_queue_.size();
   for (size_t i = 0; i < n; ++i) {
     const uint32_t tag = wb_queue_.front();
@@ -241,6 +351,7 @@ void Sm::writeback(uint64_t now) {
     WarpSlot& ws = slots_[f.slot];
     --ws.inflight;
     if (f.mem) --ws.mem_pending;
+    if (f.trap) trapOpDone(f, now);
     free_inflight_.push_back(tag);
     --inflight_count_;
     maybeFreeSlot(f.slot);
@@ -290,6 +401,7 @@ const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
 
 Stall Sm::warpStall(uint32_t s, uint64_t now) {
   WarpSlot& ws = slots_[s];
+  if (ws.trap) return trapStall(s, *ws.trap);  // the trap's operations go first
   func::BlockStepper& st = *blocks_[ws.block]->stepper;
   const func::WarpStatus fs = st.status(ws.local);
   if (fs == func::WarpStatus::Done) return Stall::NoWarp;
@@ -326,12 +438,16 @@ void Sm::issue(uint64_t now) {
     if (trace_slot_ >= 0)
       for (uint32_t s : sch.warps())
         if (wstatus_[s].stall != Stall::None) RFSIM_SM_TRACE_EV(s, "stall {}", stallName(wstatus_[s].stall));
-    const Pick p = sch.cycle(wstatus_.data());
+    const Pick p = sch.cycle(wstatus_.data(), now);
     if (tracing_ && i < trace_sample_.sched.size()) {
       SmTrace::Sched& ts = trace_sample_.sched[i];
       ts.warp = p.warp < 0 ? -1 : p.warp;
       ts.stall = static_cast<uint32_t>(p.warp < 0 ? p.stall : Stall::None);
-      if (p.warp >= 0) {
+      if (p.warp >= 0 && slots_[static_cast<uint32_t>(p.warp)].trap) {
+        ts.pc = 0;
+        ts.op = static_cast<uint32_t>(ptx::Op::St);
+        ts.unit = static_cast<uint32_t>(UnitType::LDST);
+      } else if (p.warp >= 0) {
         WarpSlot& ws = slots_[static_cast<uint32_t>(p.warp)];
         const func::BlockStepper& st = *blocks_[ws.block]->stepper;
         const func::DInstr* d = st.peek(ws.local);
@@ -349,6 +465,10 @@ void Sm::issue(uint64_t now) {
     ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(Stall::None)];
     ++stats_->issued_cycles;
     const uint32_t w = static_cast<uint32_t>(p.warp);
+    if (slots_[w].trap) {
+      issueTrap(w, now);
+      continue;
+    }
     if (!cfg_.pipeline.dual_issue) {
       issueWarp(w, now);
       continue;
@@ -359,7 +479,7 @@ void Sm::issue(uint64_t now) {
     // the same warp's next instruction in the same cycle, when it is ready
     // (the scoreboard sees the first one's destinations) and goes to another
     // unit type.
-    if (warpStall(w, now) == Stall::None) {
+    if (!slots_[w].trap && warpStall(w, now) == Stall::None) {
       WarpSlot& ws = slots_[w];
       if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
         ++stats_->dual_issues;
@@ -431,6 +551,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   f.long_latency = long_latency && f.writes;
   f.mem = mem;
   f.written = 0;
+  f.trap = nullptr;  // the slot may have held a trap operation
   ++ws.inflight;
   if (mem) ++ws.mem_pending;
   if (f.writes) {
@@ -469,7 +590,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
 
 void Sm::maybeFreeSlot(uint32_t s) {
   WarpSlot& ws = slots_[s];
-  if (!ws.used || ws.inflight) return;
+  if (!ws.used || ws.inflight || ws.trap) return;
   Block& b = *blocks_[ws.block];
   if (b.stepper->status(ws.local) != func::WarpStatus::Done) return;
   scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->removeWarp(s);
@@ -578,6 +699,13 @@ void Sm::syncStats() {
   stats_->bank_conflicts = o.bank_conflicts;
   stats_->write_port_conflicts = o.write_port_conflicts;
   stats_->collector_occupancy_sum = o.occupancy_sum;
+  uint64_t act = 0, deact = 0;
+  for (const auto& sch : scheds_) {
+    act += sch->activations();
+    deact += sch->deactivations();
+  }
+  stats_->issue.activations = act;
+  stats_->issue.deactivations = deact;
 }
 
 std::string Sm::dumpState() const {
@@ -591,9 +719,12 @@ std::string Sm::dumpState() const {
     for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)
       if (sb_.reserved(i, r)) regs += (regs.empty() ? "" : ",") + std::to_string(r);
     s += fmt::format("  slot {} role {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
-                     "ibuffer {} valid, {} pending\n",
+                     "ibuffer {} valid, {} pending{}\n",
                      i, ws.role, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
-                     ws.ib_valid, ws.ib_pending);
+                     ws.ib_valid, ws.ib_pending,
+                     ws.trap ? fmt::format(" | trapping: {} of {} operations issued, {} in flight", ws.trap->next,
+                                           ws.trap->ops.size(), ws.trap->inflight)
+                             : "");
   }
   return s;
 }

@@ -84,6 +84,9 @@ struct IssueStats : stats::Group {
   stats::Scalar dual_issues;      // pipeline.dual_issue: second instructions issued in a cycle
   stats::Scalar regalloc_stalls;  // warp-cycles WarpRegAllocator::ready refused
   stats::Scalar gate_stalls;      // warp-cycles refused by the IssueGate
+  stats::Scalar trap_ops;         // trap operations issued (Sm::trap), not counted as warp instructions
+  stats::Scalar trap_wait_cycles; // warp-cycles waiting for the warp's trap operations to complete
+  stats::Scalar activations, deactivations;  // active-pool entries and exits (two-level schedulers)
 };
 struct OpcollStats : stats::Group {
   OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles);
@@ -106,6 +109,7 @@ struct ExecStats : stats::Group {
 struct LdstStats : stats::Group {
   explicit LdstStats(stats::Group* parent);
   stats::Scalar mem_accesses, const_accesses, shared_accesses, shared_passes, shared_extra_passes;
+  stats::Scalar trap_stores, trap_loads;  // trap spills and fills (also in mem_accesses)
 };
 
 struct SmStats : stats::Group {
@@ -167,7 +171,9 @@ class Sm {
   // next tick accounts for the skipped cycles in every per-cycle statistic,
   // so the statistics are those of ticking every cycle (tested). Off while
   // a trace is written, a register translator is installed, or a register
-  // allocator or issue gate cannot tell its next event (nextEventCycle).
+  // allocator, issue gate or register-file level cannot tell its next event
+  // (nextEventCycle); a warp held by its activation (setActivationHook) is
+  // an event at its release.
   uint64_t nextActiveCycle(uint64_t cycle) const;
   // Blocks retired since the last call (the caller may launch new ones).
   bool blockFinished() {
@@ -214,6 +220,16 @@ class Sm {
   // first launch, and before setTranslator (throws rfsim::Error otherwise).
   OperandCollector& collector() { return *opc_; }
   void setBankIndex(BankIndex b);
+  // Extension point (h): the schedulers' activation hook (scheduler.h);
+  // nullptr = none. Before the first launch.
+  void setActivationHook(ActivationHook* h);
+  // Extension point (i) (hooks.h): warp `warp_slot` runs `ops` before its
+  // next instruction (after the ones a previous trap queued); `listener`
+  // (may be null, not owned) hears of each completion and of the end. The
+  // warp must be resident. Callable from any hook, e.g. IssueGate::mayIssue
+  // refusing a call until the trap made room, or SmEventHook::onFrameRelease.
+  void trap(uint32_t warp_slot, const std::vector<TrapOp>& ops, TrapListener* listener = nullptr);
+  bool trapping(uint32_t warp_slot) const { return slots_.at(warp_slot).trap != nullptr; }
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
   uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
 
@@ -222,6 +238,19 @@ class Sm {
     std::unique_ptr<func::BlockStepper> stepper;
     std::vector<uint32_t> slots;  // warp slot of each warp of the block
     uint32_t live = 0;            // slots not yet freed
+  };
+  // The trap operations of a warp (Sm::trap): their instructions, made up
+  // here, stay put while in flight (a deque does not move its elements).
+  struct TrapEntry {
+    TrapOp op;
+    ptx::Instr in;
+    func::DInstr d;
+  };
+  struct Trap {
+    std::deque<TrapEntry> ops;
+    size_t next = 0;        // the next to issue
+    uint32_t inflight = 0;
+    TrapListener* listener = nullptr;
   };
   struct WarpSlot {
     bool used = false;
@@ -236,6 +265,7 @@ class Sm {
     const func::DInstr* timed = nullptr;
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
+    std::unique_ptr<Trap> trap;  // null: not trapping
   };
   struct Inflight {
     uint32_t slot = 0, pc = 0;
@@ -244,6 +274,7 @@ class Sm {
     uint32_t exec_latency = 1, ii = 1;
     bool writes = false, long_latency = false, mem = false;
     uint8_t written = 0;  // destination registers already written back (a write split over cycles)
+    const TrapEntry* trap = nullptr;  // a trap operation (Sm::trap)
   };
 
   void writeback(uint64_t now);
@@ -254,7 +285,11 @@ class Sm {
   Stall warpStall(uint32_t slot, uint64_t now);
   const OpTiming& timingOf(WarpSlot& ws, const func::DInstr* d);
   void issueWarp(uint32_t slot, uint64_t now);
+  Stall trapStall(uint32_t slot, Trap& t);
+  void issueTrap(uint32_t slot, uint64_t now);
+  void trapOpDone(const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
+  uint64_t progressCount() const;
   void accountSkipped(uint64_t k, uint64_t now);
   uint32_t allocInflight();
 
@@ -280,6 +315,7 @@ class Sm {
   WarpRegAllocator* alloc_ = &base_alloc_;
   IssueGate* gate_ = nullptr;
   WarpLaunchHook* launch_hook_ = nullptr;
+  ActivationHook* activation_hook_ = nullptr;
   std::vector<SmEventHook*> event_hooks_;
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;

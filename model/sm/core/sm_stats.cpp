@@ -38,7 +38,13 @@ IssueStats::IssueStats(stats::Group* parent, uint32_t num_schedulers)
       ADD_STAT(dual_issues, stats::unit::Count, "second instructions issued by a scheduler in one cycle (dual issue)"),
       ADD_STAT(regalloc_stalls, stats::unit::Count,
                "warp-cycles a warp waited for its register allocation to be usable (WarpRegAllocator::ready)"),
-      ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))") {}
+      ADD_STAT(gate_stalls, stats::unit::Count, "warp-cycles refused by the issue gate (extension point (d))"),
+      ADD_STAT(trap_ops, stats::unit::Count,
+               "trap operations issued (spills and fills a mechanism injected, extension point (i))"),
+      ADD_STAT(trap_wait_cycles, stats::unit::Count,
+               "warp-cycles a warp waited for its trap operations to complete"),
+      ADD_STAT(activations, stats::unit::Count, "warps that entered a scheduler's active pool (two_level)"),
+      ADD_STAT(deactivations, stats::unit::Count, "warps that left a scheduler's active pool (two_level)") {}
 
 OpcollStats::OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles)
     : Group(parent, "opcoll", "the operand collector with the banked register file and its arbiter"),
@@ -73,7 +79,9 @@ LdstStats::LdstStats(stats::Group* parent)
       ADD_STAT(const_accesses, stats::unit::Count, "ld.param/ld.const warp accesses (pipeline.const_latency)"),
       ADD_STAT(shared_accesses, stats::unit::Count, "shared-memory warp accesses"),
       ADD_STAT(shared_passes, stats::unit::Count, "shared-memory passes (bank conflict degree summed)"),
-      ADD_STAT(shared_extra_passes, stats::unit::Count, "shared-memory passes beyond one per access") {}
+      ADD_STAT(shared_extra_passes, stats::unit::Count, "shared-memory passes beyond one per access"),
+      ADD_STAT(trap_stores, stats::unit::Count, "trap spills: local stores a mechanism injected (in mem_accesses)"),
+      ADD_STAT(trap_loads, stats::unit::Count, "trap fills: local loads a mechanism injected (in mem_accesses)") {}
 
 SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks)
     : Group(parent, name, "one streaming multiprocessor (cycle-level timing)"),

@@ -41,7 +41,30 @@ Stall WarpScheduler::mostSpecific(const std::vector<uint32_t>& ids, const WarpSt
   return best;
 }
 
-Pick WarpScheduler::cycle(const WarpStatus* status) {
+void WarpScheduler::activated(uint32_t warp) {
+  ++activations_;
+  if (!hook_) return;
+  if (hold_.empty()) hold_.assign(params_.max_warps, 0);
+  hold_[warp] = hook_->onActivate(warp, now_);
+}
+
+void WarpScheduler::deactivated(uint32_t warp) {
+  ++deactivations_;
+  if (!hook_) return;
+  if (!hold_.empty()) hold_[warp] = 0;
+  hook_->onDeactivate(warp, now_);
+}
+
+uint64_t WarpScheduler::nextRelease(uint64_t now) const {
+  uint64_t next = UINT64_MAX;
+  if (hold_.empty()) return next;
+  for (uint32_t w : warps_)
+    if (hold_[w] > now) next = std::min(next, hold_[w]);
+  return next;
+}
+
+Pick WarpScheduler::cycle(const WarpStatus* status, uint64_t now) {
+  now_ = now;
   Pick p = pick(status);
   if (p.warp >= 0) {
     ++issued_;

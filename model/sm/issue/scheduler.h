@@ -51,6 +51,21 @@ struct Pick {
   Stall stall = Stall::NoWarp;  // when warp == -1: why
 };
 
+// Scheduler activation callbacks (extension point (h), docs/sm.md): a
+// policy with an active pool (two_level) tells the hook when a warp enters
+// the pool and when it leaves it (demoted, or gone because it exited). A
+// register-file cache such as LTRF's prefetches the warp's working set on
+// activation and writes it back on deactivation; the cycle onActivate
+// returns is the first the warp may issue in (its prefetch is then done):
+// until then the warp is held, reported as a Scoreboard stall. Policies
+// without a pool (lrr, gto) never call it.
+class ActivationHook {
+ public:
+  virtual ~ActivationHook() = default;
+  virtual uint64_t onActivate(uint32_t warp, uint64_t now) = 0;
+  virtual void onDeactivate(uint32_t warp, uint64_t now) { (void)warp, (void)now; }
+};
+
 struct SchedulerParams {
   uint32_t max_warps = 64;    // warp ids are < max_warps
   uint32_t active_warps = 2;  // two-level: active pool of this scheduler
@@ -68,9 +83,19 @@ class WarpScheduler {
   virtual void removeWarp(uint32_t warp);
   const std::vector<uint32_t>& warps() const { return warps_; }
 
-  // One cycle: pick and count. `status` is indexed by warp id. The picked
-  // warp is assumed to issue.
-  Pick cycle(const WarpStatus* status);
+  // One cycle (`now`): pick and count. `status` is indexed by warp id. The
+  // picked warp is assumed to issue.
+  Pick cycle(const WarpStatus* status, uint64_t now = 0);
+
+  // Extension point (h). Not owned; nullptr = none. Before the first warp.
+  void setActivationHook(ActivationHook* h) { hook_ = h; }
+  // The cycle until which warp `warp` is held by its activation (0: never held).
+  uint64_t heldUntil(uint32_t warp) const { return hold_.empty() ? 0 : hold_[warp]; }
+  // The first cycle after `now` at which a held warp of this scheduler is
+  // released; UINT64_MAX when none is held (idle-cycle skipping).
+  uint64_t nextRelease(uint64_t now) const;
+  uint64_t activations() const { return activations_; }
+  uint64_t deactivations() const { return deactivations_; }
 
   uint64_t issuedCycles() const { return issued_; }
   uint64_t dualIssues() const { return dual_; }
@@ -88,12 +113,21 @@ class WarpScheduler {
     return Pick{static_cast<int32_t>(warp), params_.dual_issue && status[warp].dual_ready, Stall::None};
   }
   uint64_t ageOf(uint32_t warp) const { return age_[warp]; }
+  // Pool policies call these when a warp enters or leaves their active pool.
+  void activated(uint32_t warp);
+  void deactivated(uint32_t warp);
+  // Held by its activation in this cycle: not to be picked.
+  bool held(uint32_t warp) const { return !hold_.empty() && hold_[warp] > now_; }
+  uint64_t now_ = 0;  // the cycle being scheduled
 
   SchedulerParams params_;
   std::vector<uint32_t> warps_;  // kept oldest first
 
  private:
   std::vector<uint64_t> age_;
+  ActivationHook* hook_ = nullptr;
+  std::vector<uint64_t> hold_;  // per warp id, when a hook is installed
+  uint64_t activations_ = 0, deactivations_ = 0;
   uint64_t issued_ = 0, dual_ = 0;
   std::array<uint64_t, static_cast<size_t>(Stall::Count_)> stalls_{};
 };

@@ -14,15 +14,20 @@ size_t after(const std::vector<uint32_t>& ids, int32_t last) {
   return 0;
 }
 
-// Loose round robin over `ids`, starting after the warp that issued last.
-int32_t roundRobin(const std::vector<uint32_t>& ids, int32_t last, const WarpStatus* status) {
+// Loose round robin over `ids`, starting after the warp that issued last,
+// skipping the warps `skip` names.
+template <class Skip>
+int32_t roundRobin(const std::vector<uint32_t>& ids, int32_t last, const WarpStatus* status, Skip skip) {
   const size_t n = ids.size();
   const size_t start = after(ids, last);
   for (size_t k = 0; k < n; ++k) {
     const uint32_t w = ids[(start + k) % n];
-    if (status[w].stall == Stall::None) return static_cast<int32_t>(w);
+    if (status[w].stall == Stall::None && !skip(w)) return static_cast<int32_t>(w);
   }
   return -1;
+}
+int32_t roundRobin(const std::vector<uint32_t>& ids, int32_t last, const WarpStatus* status) {
+  return roundRobin(ids, last, status, [](uint32_t) { return false; });
 }
 
 // Loose round robin (GPGPU-Sim's lrr): every cycle the search for a ready
@@ -84,14 +89,22 @@ class TwoLevel final : public WarpScheduler {
 
   void removeWarp(uint32_t warp) override {
     WarpScheduler::removeWarp(warp);
-    active_.erase(std::remove(active_.begin(), active_.end(), warp), active_.end());
+    if (isActive(warp)) {
+      active_.erase(std::remove(active_.begin(), active_.end(), warp), active_.end());
+      deactivated(warp);
+    }
   }
   const std::vector<uint32_t>& active() const { return active_; }
 
  protected:
   Pick pick(const WarpStatus* status) override {
     // Demote.
-    active_.erase(std::remove_if(active_.begin(), active_.end(), [&](uint32_t w) { return longWait(status[w]); }),
+    active_.erase(std::remove_if(active_.begin(), active_.end(),
+                                 [&](uint32_t w) {
+                                   if (!longWait(status[w])) return false;
+                                   deactivated(w);
+                                   return true;
+                                 }),
                   active_.end());
     // Promote, oldest first: ready warps, then warps in a short wait.
     for (int pass = 0; pass < 2 && active_.size() < params_.active_warps; ++pass)
@@ -99,10 +112,20 @@ class TwoLevel final : public WarpScheduler {
         if (active_.size() >= params_.active_warps) break;
         if (isActive(w)) continue;
         const bool take = pass == 0 ? status[w].stall == Stall::None : !longWait(status[w]);
-        if (take) active_.push_back(w);
+        if (take) {
+          active_.push_back(w);
+          activated(w);
+        }
       }
-    const int32_t w = roundRobin(active_, last_, status);
-    if (w < 0) return Pick{-1, false, mostSpecific(active_.empty() ? warps_ : active_, status)};
+    // A warp held by its activation (ActivationHook) is not picked.
+    const int32_t w = roundRobin(active_, last_, status, [&](uint32_t x) { return held(x); });
+    if (w < 0) {
+      Stall why = mostSpecific(active_.empty() ? warps_ : active_, status);
+      // A held warp waits for its working set: a Scoreboard stall.
+      for (uint32_t a : active_)
+        if (held(a) && stallRank(Stall::Scoreboard) > stallRank(why)) why = Stall::Scoreboard;
+      return Pick{-1, false, why};
+    }
     last_ = w;
     return issue(static_cast<uint32_t>(w), status);
   }

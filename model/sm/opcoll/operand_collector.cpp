@@ -37,6 +37,7 @@ OperandCollector::OperandCollector(const OperandCollectorConfig& cfg) : cfg_(cfg
         "num_banks " + std::to_string(cfg_.num_banks) + " is outside [1, " + std::to_string(kMaxBanks) + "]");
   check(cfg_.read_ports_per_bank >= 1 && cfg_.read_ports_per_bank <= 255, "read_ports_per_bank must be in [1, 255]");
   check(cfg_.write_ports_per_bank >= 1 && cfg_.write_ports_per_bank <= 255, "write_ports_per_bank must be in [1, 255]");
+  check(cfg_.bank_latency >= 1 && cfg_.bank_latency <= 64, "bank_latency must be in [1, 64]");
   check(cfg_.num_warps >= 1, "num_warps must be at least 1");
   unsigned total = cfg_.general_collectors;
   for (uint32_t n : cfg_.unit_collectors) total += n;
@@ -159,6 +160,7 @@ void OperandCollector::cycle(uint64_t now) {
     const unsigned ports = cfg_.read_ports_per_bank;
     const unsigned limit = cfg_.reads_per_collector ? cfg_.reads_per_collector : kMaxSrcOperands;
     const bool shared = cfg_.shared_read_write_ports;
+    const uint64_t extra = cfg_.bank_latency - 1;  // a slower bank's value arrives later
     // Oldest instruction first; within one, operand order (GPGPU-Sim's
     // per-bank FIFO queues).
     for (unsigned i = 0; i < order_len_; ++i) {
@@ -183,6 +185,7 @@ void OperandCollector::cycle(uint64_t now) {
           ++stats_.bank_reads[b];
           k.pending &= static_cast<uint8_t>(~(1u << j));
           ++taken;
+          if (extra && now + extra > k.ready_at) k.ready_at = now + extra;
         } else {
           ++stats_.bank_conflicts;
         }

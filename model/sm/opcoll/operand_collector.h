@@ -43,6 +43,9 @@ struct OperandCollectorConfig {
   uint32_t num_banks = 16;
   uint32_t read_ports_per_bank = 1;
   uint32_t write_ports_per_bank = 1;
+  // Cycles from a read's grant to its value in the collector (1: the next
+  // cycle, the baseline's timing).
+  uint32_t bank_latency = 1;
   // Bank map (see BankMapParams).
   uint32_t bank_swizzle = 1;
   uint32_t sub_cores = 1;
@@ -114,11 +117,16 @@ class OperandCollector {
   void endCycle(uint64_t now) {
     if (translator_ != base_translator_.get()) translator_->endCycle(now);
   }
-  // With the baseline translator and register file (nothing installed):
-  // cycles in which the collector holds nothing may be skipped (the SM's
-  // idle-cycle skipping); skipCycles accounts for `k` of them before the
-  // cycle `next` is simulated.
-  bool plain() const { return translator_ == base_translator_.get() && level_ == &main_rf_; }
+  // With the baseline translator, and the baseline register file or a
+  // level that can tell when it next changes by itself
+  // (RegFileLevel::nextEventCycle): cycles in which the collector holds
+  // nothing may be skipped (the SM's idle-cycle skipping); skipCycles
+  // accounts for `k` of them before the cycle `next` is simulated.
+  bool skippable(uint64_t now) const {
+    return translator_ == base_translator_.get() && (level_ == &main_rf_ || level_->nextEventCycle(now) > now);
+  }
+  // The level's next event after `now` (UINT64_MAX for the baseline's).
+  uint64_t levelNextEvent(uint64_t now) const { return level_ == &main_rf_ ? UINT64_MAX : level_->nextEventCycle(now); }
   void skipCycles(uint64_t k, uint64_t next) {
     stats_.cycles += k;
     stats_.occupancy_sum += uint64_t(busy_count_) * k;

@@ -3,7 +3,9 @@
 // The baseline level is the banked main register file, which always hits: the
 // read then competes for its bank in the collector's arbiter. LTRF puts a
 // register-file cache level in front; on a miss it answers with the cycle its
-// fill delivers the value, and the operand skips the banks.
+// fill delivers the value, and the operand skips the banks. A level times
+// its own banks (and those of the main register file behind it, with their
+// own count and latency) with sm/opcoll/banked_array.h.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,11 @@ class RegFileLevel {
   virtual ReadReply read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) = 0;
   // Told of every write-back the banks accepted, in the cycle it happens.
   virtual void write(uint32_t /*warp*/, uint32_t /*reg*/, uint32_t /*row*/, uint64_t /*cycle*/) {}
+  // Idle-cycle skipping (Sm::nextActiveCycle): the first cycle after `now`
+  // at which the level changes by itself (a background fill or write-back
+  // finishing that the SM must see); UINT64_MAX: only when read or written.
+  // The default, `now`, cannot tell and keeps the SM ticking every cycle.
+  virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
 };
 
 // Baseline: the banked main register file. Its bank timing is the collector's

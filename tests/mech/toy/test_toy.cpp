@@ -9,9 +9,12 @@
 #include <memory>
 #include <string>
 
+#include "common/error.h"
 #include "config/config_io.h"
 #include "mech/mechanism.h"
 #include "ptx/ir.h"
+#include "ptx/isa_ext.h"
+#include "sm/issue/op_class.h"
 #include "runtime/runtime.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
@@ -156,6 +159,129 @@ TEST_CASE("toy: admission is decided per launch by the mechanism", "[mech][toy][
   CHECK(stat(*one.records[0].gpu, "gpu.sm.max_resident_blocks") == 1);
   CHECK(stat(*base.records[0].gpu, "gpu.sm.max_resident_blocks") == base.records[0].blocks_per_sm);
   CHECK(one.records[0].cycles > base.records[0].cycles);
+}
+
+nlohmann::json flatOf(const stats::Group& g) { return stats::toFlatJson(g); }
+
+// Sums statistic `key` (a scalar, or every entry of a vector) over a run's launches.
+uint64_t total(const Run& r, const std::string& key, bool mechanism = false) {
+  uint64_t n = 0;
+  for (const auto& rec : r.records) {
+    const nlohmann::json j = flatOf(mechanism ? *rec.mechanisms.at(0) : *rec.gpu);
+    REQUIRE(j.contains(key));
+    if (j[key].is_object() || j[key].is_array())  // a vector: its entries
+      for (const auto& v : j[key]) n += v.get<uint64_t>();
+    else
+      n += j[key].get<uint64_t>();
+  }
+  return n;
+}
+
+TEST_CASE("toy: traps spill before each call and fill after its frame, through the LDST unit and the L1D",
+          "[mech][toy][timing][trap]") {
+  const Run base = run(v100("none"), "fib");
+  const Run toy = run(v100("toy", {"mechanisms.toy.rename_pass=false", "mechanisms.toy.trap_regs=3"}), "fib");
+  REQUIRE(base.passed);
+  REQUIRE(toy.passed);
+  const uint64_t traps = total(toy, "toy.traps", true);
+  const uint64_t calls = total(toy, "toy.gated_issues", true);  // bra/call/ret/exit, a bound
+  CHECK(traps > 0);
+  CHECK(traps % 2 == 0);  // one before each call, one after its frame
+  CHECK(traps < calls);
+  CHECK(total(toy, "toy.trap_ops_done", true) == 3 * traps);
+  CHECK(total(toy, "gpu.sm.issue.trap_ops") == 3 * traps);
+  CHECK(total(toy, "gpu.sm.ldst.trap_stores") == 3 * traps / 2);
+  CHECK(total(toy, "gpu.sm.ldst.trap_loads") == 3 * traps / 2);
+  // The L1D sees them as local stores and loads.
+  CHECK(total(toy, "gpu.l1d.accesses_by_kind") == total(base, "gpu.l1d.accesses_by_kind") + 3 * traps);
+  CHECK(total(toy, "gpu.sm.warp_instrs") == total(base, "gpu.sm.warp_instrs"));
+  CHECK(toy.totals.cycles > base.totals.cycles);
+}
+
+TEST_CASE("toy: an activation hook holds warps entering a two-level scheduler's pool", "[mech][toy][timing]") {
+  const std::vector<std::string> two_level = {"sm.scheduler=two_level"};
+  const Run base = run(v100("none", two_level), "sgemm");
+  std::vector<std::string> sets = two_level;
+  sets.push_back("mechanisms.toy.rename_pass=false");
+  sets.push_back("mechanisms.toy.activation_hold=30");
+  const Run toy = run(v100("toy", sets), "sgemm");
+  REQUIRE(base.passed);
+  REQUIRE(toy.passed);
+  const uint64_t act = total(toy, "toy.activations", true);
+  CHECK(act > 0);
+  CHECK(act == total(toy, "gpu.sm.issue.activations"));
+  CHECK(total(toy, "toy.deactivations", true) == total(toy, "gpu.sm.issue.deactivations"));
+  CHECK(toy.totals.cycles > base.totals.cycles);
+}
+
+TEST_CASE("toy: a register-file level with banks of its own serves every operand read", "[mech][toy][timing]") {
+  const Run base = run(v100("none"), "sgemm");
+  const Run toy = run(v100("toy", {"mechanisms.toy.rename_pass=false", "mechanisms.toy.rf_cache=true",
+                                   "mechanisms.toy.rf_cache_banks=2", "mechanisms.toy.rf_cache_latency=6"}),
+                      "sgemm");
+  REQUIRE(base.passed);
+  REQUIRE(toy.passed);
+  // Every read the baseline's banks served, the level served instead.
+  const uint64_t reads = total(base, "gpu.sm.opcoll.rf_reads");
+  CHECK(reads > 0);
+  CHECK(total(toy, "toy.level_reads", true) == reads);
+  CHECK(total(toy, "gpu.sm.opcoll.rf_reads") == 0);
+  CHECK(total(toy, "toy.level_writes", true) == total(toy, "gpu.sm.opcoll.rf_writes"));
+  CHECK(total(toy, "toy.level_conflict_cycles", true) > 0);  // 2 banks, 1 port each
+  CHECK(toy.totals.cycles > base.totals.cycles);
+}
+
+TEST_CASE("toy: ISA extensions: its own instruction before every call, its control field on the call",
+          "[mech][toy][timing][isa]") {
+  const Run base = run(v100("none"), "fib");
+  const Run toy = run(v100("toy", {"mechanisms.toy.rename_pass=false", "mechanisms.toy.mark_pass=true"}), "fib");
+  REQUIRE(base.passed);
+  REQUIRE(toy.passed);
+  REQUIRE(!toy.records.empty());
+  CHECK(toy.records[0].variant == "toy");
+  const uint64_t calls = toy.totals.warp_instrs_by_op[size_t(ptx::Op::Call)];
+  const uint64_t marks = toy.totals.warp_instrs_by_op[size_t(ptx::Op::Ext)];
+  CHECK(calls > 0);
+  CHECK(marks == calls);  // one before every call, executed whenever the call is
+  CHECK(base.totals.warp_instrs_by_op[size_t(ptx::Op::Ext)] == 0);
+  CHECK(total(toy, "toy.marks_issued", true) == marks);  // the gate flagged and saw each
+  CHECK(total(toy, "gpu.sm.warp_instrs") == total(base, "gpu.sm.warp_instrs") + marks);
+}
+
+TEST_CASE("ISA extension tables: instructions and control fields by name, checked", "[mech][isa]") {
+  mech::registerMechanisms();
+  uint16_t id = 0;
+  REQUIRE(ptx::findExtOp("toy.mark", &id) != nullptr);
+  CHECK(ptx::extOp(id).mnemonic == "mark");
+  CHECK(ptx::registerExtOp(ptx::extOp(id)) == id);  // the same again: the same entry
+  ptx::ExtOpDesc other = ptx::extOp(id);
+  other.timing = ptx::ExtTiming::Ldst;
+  CHECK_THROWS_WITH(ptx::registerExtOp(other), Catch::Contains("registered twice"));
+  CHECK_THROWS_WITH(ptx::registerExtOp({"mark", "mark", "", ptx::ExtTiming::Issue, 1}),
+                    Catch::Contains("<mechanism>.<name>"));
+  CHECK_THROWS_AS(ptx::extOp(0), Error);
+  CHECK_THROWS_WITH(ptx::makeExtInstr(id, {1, 2}), Catch::Contains("at most 1"));
+  const ptx::Instr m = ptx::makeExtInstr(id, {7});
+  CHECK(m.op == ptx::Op::Ext);
+  CHECK(m.src[0].imm == 7);
+  // Timed where its entry says: an issue slot of the integer pipeline.
+  CHECK(sm::classifyOp(m).unit == sm::UnitType::INT);
+
+  const ptx::ControlField tag = ptx::registerControlField("toy.tag", 2);
+  CHECK(tag.bits == 2);
+  ptx::Instr in;
+  tag.set(in, 3);
+  CHECK(tag.get(in) == 3);
+  CHECK_THROWS_WITH(tag.set(in, 4), Catch::Contains("does not fit"));
+  CHECK(ptx::spellControl(in.ctrl) == "{toy.tag=3}");
+  CHECK(ptx::spellControl(0).empty());
+  CHECK_THROWS_WITH(ptx::registerControlField("toy.tag", 3), Catch::Contains("registered twice"));
+  CHECK_THROWS_WITH(ptx::registerControlField("other.wide", 32), Catch::Contains("bits left"));
+}
+
+TEST_CASE("toy: traps need the gate", "[mech][toy]") {
+  CHECK_THROWS_WITH(mech::instantiate(v100("toy", {"mechanisms.toy.trap_regs=2", "mechanisms.toy.gate=false"})),
+                    Catch::Contains("trap_regs needs mechanisms.toy.gate"));
 }
 
 // Rewrites the golden files from the current baseline (hidden: run it by

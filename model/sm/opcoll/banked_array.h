@@ -1,0 +1,48 @@
+// The port timing of a banked SRAM array: what a register-file level of a
+// mechanism (sm/opcoll/regfile_level.h) uses for its own banks -- LTRF's
+// register-file cache in front of the main register file, and that main
+// register file behind it with a bank count and latency of its own
+// (../shared/spec/ltrf.md) -- so that it answers a read with the cycle its
+// value is there (ReadReply::availableAt) after the bank conflicts it met.
+//
+// Each bank has `ports` ports; an access books one port of its bank in the
+// first cycle >= the earliest it may start in which one is free, and its
+// value is there `latency` cycles later. Bookings are kept in a ring of
+// `horizon` cycles per bank (no allocation after construction); booking
+// further than that ahead of the latest booking is an error.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace rfsim::sm {
+
+class BankedArray {
+ public:
+  // Throws rfsim::Error for zero banks or ports, or latency 0.
+  BankedArray(uint32_t banks, uint32_t ports, uint32_t latency, uint32_t horizon = 4096);
+
+  // Books a port of `bank` at the first cycle >= `earliest` with one free;
+  // returns the cycle the access's value is there (that cycle + latency).
+  uint64_t access(uint32_t bank, uint64_t earliest);
+  // The cycle access() would book, without booking it.
+  uint64_t firstFree(uint32_t bank, uint64_t earliest) const;
+
+  uint32_t banks() const { return banks_; }
+  uint32_t latency() const { return latency_; }
+  uint64_t accesses() const { return accesses_; }
+  uint64_t bankAccesses(uint32_t bank) const { return per_bank_.at(bank); }
+  // Cycles accesses waited for a port of their bank, summed (conflicts).
+  uint64_t conflictCycles() const { return conflict_cycles_; }
+  uint64_t conflicts() const { return conflicts_; }  // accesses that waited at all
+
+ private:
+  uint32_t banks_, ports_, latency_, horizon_;
+  // Per bank x ring slot: the cycle the slot holds bookings for, and how many.
+  std::vector<uint64_t> cycle_;
+  std::vector<uint32_t> count_;
+  std::vector<uint64_t> per_bank_;
+  uint64_t accesses_ = 0, conflict_cycles_ = 0, conflicts_ = 0;
+};
+
+}  // namespace rfsim::sm

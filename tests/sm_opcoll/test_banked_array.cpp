@@ -1,0 +1,45 @@
+// The banked array a register-file level times its own banks with
+// (sm/opcoll/banked_array.h): ports per bank and cycle, latency, conflicts.
+#include <catch2/catch.hpp>
+
+#include "common/error.h"
+#include "sm/opcoll/banked_array.h"
+
+using namespace rfsim;
+using rfsim::sm::BankedArray;
+
+TEST_CASE("banked array: one port per bank serialises same-bank accesses, other banks do not wait", "[opcoll][banked]") {
+  BankedArray a(4, 1, 3);
+  CHECK(a.access(0, 100) == 103);  // booked in cycle 100, value at 103
+  CHECK(a.access(0, 100) == 104);  // bank 0 busy in 100: cycle 101
+  CHECK(a.access(0, 100) == 105);
+  CHECK(a.access(1, 100) == 103);  // bank 1 is free
+  CHECK(a.access(0, 102) == 106);  // 102 is taken, 103 free
+  CHECK(a.accesses() == 5);
+  CHECK(a.bankAccesses(0) == 4);
+  CHECK(a.conflicts() == 3);
+  CHECK(a.conflictCycles() == 1 + 2 + 1);
+  CHECK(a.firstFree(0, 100) == 104);
+  CHECK(a.accesses() == 5);  // firstFree books nothing
+}
+
+TEST_CASE("banked array: ports per bank, old bookings free their ring slots", "[opcoll][banked]") {
+  BankedArray a(2, 2, 1, 16);
+  CHECK(a.access(1, 5) == 6);
+  CHECK(a.access(1, 5) == 6);
+  CHECK(a.access(1, 5) == 7);
+  // 16 cycles later the ring slots of cycles 5 and 6 hold stale bookings.
+  CHECK(a.access(1, 21) == 22);
+  CHECK(a.access(1, 21) == 22);
+  CHECK(a.access(1, 22) == 23);
+}
+
+TEST_CASE("banked array: bad shapes and bookings beyond the horizon are errors", "[opcoll][banked]") {
+  CHECK_THROWS_AS(BankedArray(0, 1, 1), Error);
+  CHECK_THROWS_AS(BankedArray(1, 0, 1), Error);
+  CHECK_THROWS_AS(BankedArray(1, 1, 0), Error);
+  BankedArray a(2, 1, 1, 8);
+  CHECK_THROWS_AS(a.access(2, 0), Error);
+  for (int i = 0; i < 8; ++i) a.access(0, 0);  // cycles 0..7 booked
+  CHECK_THROWS_AS(a.access(0, 0), Error);       // no free port in the horizon
+}
