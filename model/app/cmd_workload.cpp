@@ -18,12 +18,7 @@
 #include "energy/energy_model.h"
 #include "backend/backend.h"
 #include "gpu/gpu_stats.h"
-#include "mech/cars/cars_config.h"
-#include "mech/cars/cars_mechanism.h"
-#include "mech/cars/rename_index_path.h"
 #include "mech/mechanism.h"
-#include "mech/cars/rename_lockstep.h"
-#include "mech/cars/rename_waves.h"
 #include "runtime/runtime.h"
 #include "sm/core/sm.h"
 #include "sm/core/sm_trace.h"
@@ -265,22 +260,11 @@ int runWorkloads(const RunOptions& o) {
     if (!o.trace_window.empty()) sm::SmTrace::parseWindow(o.trace_window, first, last);
     trace = std::make_unique<sm::SmTrace>(o.trace_vcd, cfg.sm.num_schedulers, first, last);
   }
-  // CARS with its RTL and a trace: the rename unit's waveform beside the
-  // SM's, over the same cycles.
-  cars::RenameIndexPath* index_path = nullptr;
-  for (auto& m : mechs)
-    if (auto* p = cars::indexPathOf(*m)) index_path = p;
-  std::filesystem::path rename_vcd;
-  if (index_path && trace && cars::carsConfig(cfg).rtl) {
-    auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
-    std::filesystem::path vcd = trace->vcdPath();
-    vcd.replace_extension(".rename.vcd");
-    ls.rtl().traceTo(vcd, trace->first(), trace->last() - trace->first() + 1);  // the window is finite
-    rename_vcd = vcd;
-    std::filesystem::path gtkw = vcd;
-    gtkw.replace_extension(".gtkw");
-    writeFileAtomic(gtkw, gtkwSaveFile(cars::renameWaveView(ls.params(), vcd.string(), trace->first())));
-  }
+  // Mechanisms' own waveforms (their units' RTL) beside the SM's, over the same cycles.
+  std::vector<std::filesystem::path> mech_traces;
+  if (trace)
+    for (auto& m : mechs)
+      for (auto& f : m->traceBeside(trace->vcdPath(), trace->first(), trace->last())) mech_traces.push_back(f);
   int failed = 0;
   if (!o.quiet && o.timing)
     std::cout << fmt::format("{:<18} {:>6} {:>12}  {}\n", "workload", "check", "SM cycles", "IPC, host time, speed, detail");
@@ -380,17 +364,16 @@ int runWorkloads(const RunOptions& o) {
                                trace->recordedCycles(), trace->cycle(), trace->issuesRecorded(),
                                trace->gtkwPath().string());
   }
-  if (index_path && cars::carsConfig(cfg).rtl) {
-    auto& ls = dynamic_cast<cars::RenameLockstep&>(index_path->unit());
-    ls.rtl().closeTrace();
-    if (!o.quiet)
-      std::cout << fmt::format("rename unit in the index path (--rtl): {} cycles, {} renames, {} evaluations "
-                               "compared RTL vs reference, 0 mismatches\n",
-                               index_path->stats().cycles.get(), index_path->stats().renames.get(),
-                               ls.comparisons());
-    if (!o.quiet && !rename_vcd.empty())
-      std::cout << fmt::format("rename unit trace (same cycles as the SM trace): {} and {}\n", rename_vcd.string(),
-                               std::filesystem::path(rename_vcd).replace_extension(".gtkw").string());
+  bool rtl = false;
+  for (auto& m : mechs) {
+    rtl = rtl || m->rtlInLoop();
+    for (const std::string& line : m->endRun())
+      if (!o.quiet) std::cout << line << "\n";
+  }
+  if (!o.quiet && !mech_traces.empty()) {
+    std::string files;
+    for (const auto& f : mech_traces) files += (files.empty() ? "" : ", ") + f.string();
+    std::cout << fmt::format("mechanism traces (same cycles as the SM trace): {}\n", files);
   }
   // stats.json: one tree (docs/statistics.md).
   for (const auto& st : per) {
@@ -404,7 +387,7 @@ int runWorkloads(const RunOptions& o) {
                         {"timing", o.timing},
                         {"size", o.large ? "large" : "small"},
                         {"max_regs", o.max_regs},
-                        {"rtl", index_path != nullptr && cars::carsConfig(cfg).rtl}};
+                        {"rtl", rtl}};
   if (o.timing) {
     // The GPU's modules, each with where its statistics are (docs/sm.md).
     dir.writeFile("hierarchy.json", hierarchyOf(cfg).dump(2) + "\n");

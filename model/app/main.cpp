@@ -74,8 +74,8 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
   auto* trace_opt = run_cmd->add_option(
       "--trace", run.trace_vcd,
-      "with --timing FILE.vcd: SM 0's pipeline waveform into FILE.vcd, and FILE.gtkw; with --mech cars and its "
-      "RTL, the rename unit's waveform beside it (docs/waveforms.md)");
+      "with --timing FILE.vcd: SM 0's pipeline waveform into FILE.vcd, and FILE.gtkw; enabled mechanisms with "
+      "RTL in the loop write their units' waveforms beside it (CARS: FILE.rename.vcd; docs/waveforms.md)");
   trace_opt->expected(0, 1);
   run_cmd->add_option("--trace-window", run.trace_window,
                       "with --trace FILE.vcd: record trace cycles FIRST:LAST only (default 0:199999)");

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -97,6 +98,20 @@ class Mechanism {
     (void)parent;
     return nullptr;
   }
+  // A run writes SM 0's waveform to `sm_vcd` over cycles [first, last]
+  // (rfsim run --trace-vcd): the mechanism may write its own units'
+  // waveforms over the same cycles beside it (files named after sm_vcd).
+  // Returns the files it will write; endRun closes them.
+  virtual std::vector<std::filesystem::path> traceBeside(const std::filesystem::path& sm_vcd, uint64_t first,
+                                                         uint64_t last) {
+    (void)sm_vcd, (void)first, (void)last;
+    return {};
+  }
+  // The run ended (every launch of every workload): lines for the run's
+  // summary (e.g. how many RTL evaluations were compared).
+  virtual std::vector<std::string> endRun() { return {}; }
+  // Whether its RTL runs in the loop in this run (stats.json's run.rtl).
+  virtual bool rtlInLoop() const { return false; }
   // The structures this mechanism adds, for the energy model: their events
   // counted in `stats` (a group endLaunch made, or the sum of several: a
   // workload's launches), energy per event and static power. Names are the

@@ -5,7 +5,11 @@
 #include <fmt/format.h>
 
 #include "mech/cars/cars_config.h"
+#include "common/gtkw.h"
+#include "common/results_dir.h"
 #include "mech/cars/rename_index_path.h"
+#include "mech/cars/rename_lockstep.h"
+#include "mech/cars/rename_waves.h"
 #include "sm/core/sm.h"
 
 namespace rfsim::cars {
@@ -27,7 +31,8 @@ struct CarsLaunchStats : stats::Group {
 class Cars final : public mech::Mechanism {
  public:
   explicit Cars(const config::GpuConfig& cfg)
-      : path_(std::make_unique<RenameIndexPath>(RenameIndexPath::unitFor(cfg), nullptr, &unit_stats_)) {}
+      : rtl_(carsConfig(cfg).rtl),
+        path_(std::make_unique<RenameIndexPath>(RenameIndexPath::unitFor(cfg), nullptr, &unit_stats_)) {}
   std::string name() const override { return "cars"; }
 
   void attachSm(sm::Sm& sm, uint32_t sm_id) override {
@@ -53,20 +58,43 @@ class Cars final : public mech::Mechanism {
     return g;
   }
 
-  RenameIndexPath& path() { return *path_; }
+  // With the RTL in the loop, the rename unit's waveform beside the SM's,
+  // over the same cycles, with a GTKWave view of it.
+  std::vector<std::filesystem::path> traceBeside(const std::filesystem::path& sm_vcd, uint64_t first,
+                                                 uint64_t last) override {
+    if (!rtl_) return {};
+    auto& ls = dynamic_cast<RenameLockstep&>(path_->unit());
+    std::filesystem::path vcd = sm_vcd;
+    vcd.replace_extension(".rename.vcd");
+    ls.rtl().traceTo(vcd, first, last - first + 1);  // the window is finite
+    std::filesystem::path gtkw = vcd;
+    gtkw.replace_extension(".gtkw");
+    writeFileAtomic(gtkw, gtkwSaveFile(renameWaveView(ls.params(), vcd.string(), first)));
+    traced_ = true;
+    return {vcd, gtkw};
+  }
+
+  std::vector<std::string> endRun() override {
+    if (!rtl_) return {};
+    auto& ls = dynamic_cast<RenameLockstep&>(path_->unit());
+    if (traced_) ls.rtl().closeTrace();
+    // A mismatch throws where it happens, so a finished run had none.
+    return {fmt::format("rename unit in the index path (--rtl): {} cycles, {} renames, {} evaluations "
+                        "compared RTL vs reference, 0 mismatches",
+                        path_->stats().cycles.get(), path_->stats().renames.get(), ls.comparisons())};
+  }
+
+  bool rtlInLoop() const override { return rtl_; }
 
  private:
+  bool rtl_ = false;
+  bool traced_ = false;
   stats::Group unit_stats_{nullptr, "cars"};
   std::unique_ptr<RenameIndexPath> path_;
   std::array<uint64_t, 5> last_{};
 };
 
 }  // namespace
-
-RenameIndexPath* indexPathOf(mech::Mechanism& m) {
-  auto* c = dynamic_cast<Cars*>(&m);
-  return c ? &c->path() : nullptr;
-}
 
 mech::MechanismInfo carsMechanismInfo() {
   mech::MechanismInfo m;

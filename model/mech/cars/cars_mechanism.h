@@ -11,11 +11,6 @@
 
 namespace rfsim::cars {
 
-class RenameIndexPath;
-
 mech::MechanismInfo carsMechanismInfo();
-// The rename unit's index path when `m` is the CARS mechanism, else null
-// (for the rename unit's waveform beside the SM's).
-RenameIndexPath* indexPathOf(mech::Mechanism& m);
 
 }  // namespace rfsim::cars
