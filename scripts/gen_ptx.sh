@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the committed PTX of the workloads: for each workloads/<name>/<name>.cu
-# (every one, or those named as arguments) writes, beside it,
+# (every one, or those named as arguments), and for each kernel of the
+# allocation-only comparison set workloads/kernels/<name>.cu (no host driver;
+# workloads/kernels/README.md), writes, beside it,
 #   <name>.ptx        nvcc -arch=sm_75 -ptx
 #   <name>.ptxas.txt  ptxas -v of the same source compiled for sm_75: registers,
 #                     spill stores/loads and stack frame of every function
@@ -9,8 +11,10 @@
 # inlined or dropped). The build never runs nvcc; it reads the committed files,
 # so run this after editing a kernel and commit both outputs.
 #
-#   scripts/gen_ptx.sh            # all workloads
+#   scripts/gen_ptx.sh            # all workloads and all of workloads/kernels
 #   scripts/gen_ptx.sh saxpy sgemm
+#   scripts/gen_ptx.sh kernels    # only workloads/kernels/*.cu
+#   scripts/gen_ptx.sh kernels/lu_blocked saxpy
 #   NVCC=/opt/cuda/bin/nvcc scripts/gen_ptx.sh
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,24 +30,48 @@ if [[ -z $nvcc || ! -x $nvcc ]]; then
   exit 1
 fi
 
+# The comparison set: a folder of .cu files, not a workload. Named on the
+# command line it must have sources; in the no-argument run it is optional.
+kernels_dir=$here/workloads/kernels
+add_kernels() {
+  local required=$1 cu found=0
+  for cu in "$kernels_dir"/*.cu; do
+    [[ -e $cu ]] && sources+=("$cu") && found=1
+  done
+  if ((found == 0 && required)); then
+    echo "gen_ptx.sh: no workloads/kernels/*.cu found" >&2
+    exit 1
+  fi
+}
+
 sources=()
 if (($# == 0)); then
   for cu in "$here"/workloads/*/*.cu; do
+    [[ $(dirname "$cu") == "$kernels_dir" ]] && continue
     [[ -e $cu ]] && sources+=("$cu")
   done
+  if ((${#sources[@]} == 0)); then
+    echo "gen_ptx.sh: no workloads/*/*.cu found" >&2
+    exit 1
+  fi
+  add_kernels 0
 else
   for name in "$@"; do
-    cu=$here/workloads/$name/$name.cu
+    if [[ $name == kernels ]]; then
+      add_kernels 1
+      continue
+    elif [[ $name == kernels/* ]]; then
+      cu=$kernels_dir/${name#kernels/}
+      cu=${cu%.cu}.cu
+    else
+      cu=$here/workloads/$name/$name.cu
+    fi
     if [[ ! -f $cu ]]; then
       echo "gen_ptx.sh: no kernel source $cu" >&2
       exit 1
     fi
     sources+=("$cu")
   done
-fi
-if ((${#sources[@]} == 0)); then
-  echo "gen_ptx.sh: no workloads/*/*.cu found" >&2
-  exit 1
 fi
 
 version=$("$nvcc" --version | tail -n 1)
@@ -62,5 +90,7 @@ for cu in "${sources[@]}"; do
     (cd "$dir" && "$nvcc" "${flags[@]}" -Xptxas -v -c "$name.cu" -o /dev/null 2>&1) | grep -v 'Compile time ='
   } >"$dir/$name.ptxas.txt"
   regs=$(grep -o 'Used [0-9]* registers' "$dir/$name.ptxas.txt" | awk '{print $2}' | paste -sd, -)
-  echo "$name: ${flags[*]} -> $name.ptx, $name.ptxas.txt (registers per function: ${regs:-none})"
+  label=$name
+  [[ $dir == "$kernels_dir" ]] && label=kernels/$name
+  echo "$label: ${flags[*]} -> $name.ptx, $name.ptxas.txt (registers per function: ${regs:-none})"
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the comparison of our back end with NVIDIA's ptxas -v for every
 # workload (docs/backend.md): at no register limit and at --maxrregcount 32,
+# then the allocation-only comparison kernels of workloads/kernels,
 # written between the doc's ptxas-compare markers so its prose stays.
 #
 # Usage: scripts/ptxas_compare.sh [DOC]   (default docs/backend.md)
@@ -35,6 +36,14 @@ trap 'rm -f "$table" "$table.doc"' EXIT
   echo "#### --maxrregcount 32 (ptxas' columns stay those of its unlimited run)"
   echo
   "$build/rfsim" backend --workload all --markdown --maxrregcount 32 || failed=1
+  kernels=("$here"/workloads/kernels/*.ptx)
+  if [[ -e ${kernels[0]} ]]; then
+    echo
+    echo "#### The comparison kernels (workloads/kernels), no register limit"
+    echo
+    # Relative paths, so the table does not depend on where the checkout is.
+    (cd "$here" && "$build/rfsim" backend --markdown workloads/kernels/*.ptx) || failed=1
+  fi
   echo "$end"
 } >"$table"
 

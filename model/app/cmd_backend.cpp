@@ -89,25 +89,6 @@ std::vector<Input> inputs(const BackendOptions& o) {
 }
 
 // The comparison summed over several modules.
-backend::PtxasSummary merge(const std::vector<std::pair<std::string, backend::PtxasSummary>>& all) {
-  backend::PtxasSummary s;
-  for (const auto& [label, one] : all) {
-    s.kernels += one.kernels;
-    s.kernels_within += one.kernels_within;
-    s.functions += one.functions;
-    for (const auto& r : one.worst) s.worst.push_back(r);
-    for (const auto& n : one.spill_disagreements) s.spill_disagreements.push_back(label + ": " + n);
-    for (const auto& n : one.spill_extra) s.spill_extra.push_back(label + ": " + n);
-    for (const auto& n : one.missing) s.missing.push_back(label + ": " + n);
-  }
-  s.spill_agreement = s.spill_disagreements.empty();
-  auto dist = [](const backend::PtxasRow& r) { return r.ratio && *r.ratio > 0 ? std::fabs(std::log(*r.ratio)) : 0.0; };
-  std::stable_sort(s.worst.begin(), s.worst.end(),
-                   [&](const backend::PtxasRow& a, const backend::PtxasRow& b) { return dist(a) > dist(b); });
-  if (s.worst.size() > 3) s.worst.resize(3);
-  return s;
-}
-
 }  // namespace
 
 int backendCommand(const BackendOptions& o) {
@@ -132,6 +113,19 @@ int backendCommand(const BackendOptions& o) {
   std::vector<backend::Variant> variants(1);
   for (const auto& m : mechs)
     for (auto& v : m->variants()) variants.push_back(std::move(v));
+  // Blocks per SM from our registers against ptxas' on the reference GPUs
+  // (docs/backend.md), each as its named configuration.
+  std::vector<config::GpuConfig> occ_cfgs;
+  std::vector<const config::GpuConfig*> occ_ptrs;
+  if (compare || !o.json.empty()) {
+    for (const char* name : {"v100", "titanv", "maxwell"}) {
+      ConfigOptions c;
+      c.file = name;
+      c.mech = "none";
+      occ_cfgs.push_back(loadWithOverrides(c));
+    }
+    for (const auto& c : occ_cfgs) occ_ptrs.push_back(&c);
+  }
   for (const Input& in : ins) {
     for (const backend::Variant& variant : variants) {
       const bool base = &variant == &variants.front();
@@ -162,7 +156,7 @@ int backendCommand(const BackendOptions& o) {
       // the baseline: only the base variant is compared.
       std::optional<backend::PtxasComparison> cmp;
       if (in.ptxas && base) {
-        cmp = backend::comparePtxas(cm, backend::readPtxasReport(*in.ptxas));
+        cmp = backend::comparePtxas(cm, backend::readPtxasReport(*in.ptxas), occ_ptrs, o.block);
         (in.ubench ? ubench_summaries : summaries).emplace_back(in.label, cmp->summary);
       } else if (compare && base) {
         std::cerr << fmt::format("rfsim: warning: {}: no ptxas report beside {}\n", in.label, in.ptx.string());
@@ -188,10 +182,10 @@ int backendCommand(const BackendOptions& o) {
     }
   }
 
-  const backend::PtxasSummary total = merge(summaries);
+  const backend::PtxasSummary total = backend::mergeSummaries(summaries);
   const std::string ub_line =
       ubench_summaries.empty() ? ""
-                               : fmt::format("\nMicrobenchmarks (tag ubench): {}.", backend::summaryLine(merge(ubench_summaries)));
+                               : fmt::format("\nMicrobenchmarks (tag ubench): {}.", backend::summaryLine(backend::mergeSummaries(ubench_summaries)));
   if (o.markdown) {
     std::cout << backend::ptxasMarkdownHeader() << markdown << "\n";
     std::cout << fmt::format("Limit {}, {}: {}.{}\n", o.max_regs ? std::to_string(o.max_regs) : "none",
@@ -211,15 +205,23 @@ int backendCommand(const BackendOptions& o) {
                         {"default_block", o.block},
                         {"modules", modules}};
     j["failed"] = failed;
-    if (!summaries.empty())
+    if (!summaries.empty()) {
+      nlohmann::json occ = nlohmann::json::object();
+      for (const auto& a : total.occupancy)
+        occ[a.config] = {{"kernels", a.kernels}, {"equal", a.equal}, {"differ", a.differ}};
       j["ptxas_summary"] = {{"kernels", total.kernels},
                             {"kernels_within_25pct", total.kernels_within},
+                            {"kernels_within_50pct", total.kernels_within50},
+                            {"median_ratio", backend::medianRatio(total)},
+                            {"geomean_deviation", backend::geomeanDeviation(total)},
+                            {"occupancy_agreement", occ},
                             {"functions", total.functions},
                             {"spill_agreement", total.spill_agreement},
                             {"spill_disagreements", total.spill_disagreements},
                             {"summary", backend::summaryLine(total)}};
+    }
     if (!ubench_summaries.empty()) {
-      const backend::PtxasSummary ub = merge(ubench_summaries);
+      const backend::PtxasSummary ub = backend::mergeSummaries(ubench_summaries);
       j["ptxas_summary_ubench"] = {{"kernels", ub.kernels},
                                    {"kernels_within_25pct", ub.kernels_within},
                                    {"summary", backend::summaryLine(ub)}};

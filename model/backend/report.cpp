@@ -108,6 +108,20 @@ uint32_t staticSharedBytes(const ptx::Module& m, const ptx::CallGraph& cg, uint3
   return static_cast<uint32_t>(bytes);
 }
 
+namespace {
+// Threads per block of a kernel's launch: .reqntid, else .maxntid, else the default.
+uint32_t blockThreads(const ptx::Function& fn, uint32_t default_block, std::string* from = nullptr) {
+  auto product = [](const uint32_t d[3]) { return std::max(1u, d[0]) * std::max(1u, d[1]) * std::max(1u, d[2]); };
+  auto said = [&](const char* f) {
+    if (from) *from = f;
+  };
+  if (fn.reqntid[0]) return said("reqntid"), product(fn.reqntid);
+  if (fn.maxntid[0]) return said("maxntid"), product(fn.maxntid);
+  said("default");
+  return default_block;
+}
+}  // namespace
+
 std::vector<KernelOccupancy> occupancyRows(const CompiledModule& cm, const config::GpuConfig& cfg,
                                            uint32_t default_block) {
   std::vector<KernelOccupancy> rows;
@@ -116,12 +130,7 @@ std::vector<KernelOccupancy> occupancyRows(const CompiledModule& cm, const confi
     const ptx::Function& fn = cm.machine.functions[r.index];
     KernelOccupancy k;
     k.kernel = r.name;
-    auto product = [](const uint32_t d[3]) {
-      return std::max(1u, d[0]) * std::max(1u, d[1]) * std::max(1u, d[2]);
-    };
-    if (fn.reqntid[0]) k.threads = product(fn.reqntid), k.threads_from = "reqntid";
-    else if (fn.maxntid[0]) k.threads = product(fn.maxntid), k.threads_from = "maxntid";
-    else k.threads = default_block, k.threads_from = "default";
+    k.threads = blockThreads(fn, default_block, &k.threads_from);
     k.regs = r.tree_regs;
     k.shared = staticSharedBytes(cm.machine, cm.callgraph, r.index);
     try {
@@ -134,9 +143,11 @@ std::vector<KernelOccupancy> occupancyRows(const CompiledModule& cm, const confi
   return rows;
 }
 
-PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas) {
+PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas,
+                             const std::vector<const config::GpuConfig*>& occupancy_configs, uint32_t default_block) {
   PtxasComparison c;
   PtxasSummary& s = c.summary;
+  for (const config::GpuConfig* cfg : occupancy_configs) s.occupancy.push_back({cfg->name, 0, 0, {}});
   // With -rdc (separate compilation) ptxas counts a kernel's own registers;
   // the linker adds the callees' later. Without it the count covers the
   // whole call tree.
@@ -166,6 +177,29 @@ PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas)
     if (r.entry && row.ratio) {
       ++s.kernels;
       if (row.within) ++s.kernels_within;
+      if (std::fabs(double(row.ours_regs) - p->registers) <= 0.5 * p->registers) ++s.kernels_within50;
+      s.kernel_ratios.push_back(*row.ratio);
+      // Blocks per SM, ours against ptxas': the same launch, each side's
+      // registers and static shared memory. A kernel neither can launch agrees.
+      if (!occupancy_configs.empty() && r.index < cm.machine.functions.size()) {
+        const uint32_t threads = blockThreads(cm.machine.functions[r.index], default_block);
+        const uint32_t shared = staticSharedBytes(cm.machine, cm.callgraph, r.index);
+        for (size_t i = 0; i < occupancy_configs.size(); ++i) {
+          auto blocks = [&](uint32_t regs, uint32_t smem) -> int64_t {
+            try {
+              return config::computeOccupancy(*occupancy_configs[i], {threads, regs, smem}, r.name).blocks;
+            } catch (const Error&) {
+              return -1;
+            }
+          };
+          const int64_t ours = blocks(row.ours_regs, shared);
+          const int64_t theirs = blocks(uint32_t(p->registers), p->shared);
+          OccupancyAgreement& a = s.occupancy[i];
+          ++a.kernels;
+          if (ours == theirs) ++a.equal;
+          else a.differ.push_back(fmt::format("{}: {} vs {} blocks", r.name, ours, theirs));
+        }
+      }
     }
     if (p->spill_stores > 0 && r.spill_store_bytes == 0) s.spill_disagreements.push_back(r.name);
     if (p->spill_stores == 0 && r.spill_store_bytes > 0) s.spill_extra.push_back(r.name);
@@ -180,8 +214,60 @@ PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas)
   return c;
 }
 
+double medianRatio(const PtxasSummary& s) {
+  if (s.kernel_ratios.empty()) return 0.0;
+  std::vector<double> v = s.kernel_ratios;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double geomeanDeviation(const PtxasSummary& s) {
+  if (s.kernel_ratios.empty()) return 0.0;
+  double sum = 0.0;
+  for (double r : s.kernel_ratios) sum += std::fabs(std::log(r));
+  return std::exp(sum / double(s.kernel_ratios.size())) - 1.0;
+}
+
+PtxasSummary mergeSummaries(const std::vector<std::pair<std::string, PtxasSummary>>& all) {
+  PtxasSummary s;
+  for (const auto& [label, one] : all) {
+    s.kernels += one.kernels;
+    s.kernels_within += one.kernels_within;
+    s.kernels_within50 += one.kernels_within50;
+    s.functions += one.functions;
+    s.kernel_ratios.insert(s.kernel_ratios.end(), one.kernel_ratios.begin(), one.kernel_ratios.end());
+    for (const auto& r : one.worst) s.worst.push_back(r);
+    for (const auto& n : one.spill_disagreements) s.spill_disagreements.push_back(label + ": " + n);
+    for (const auto& n : one.spill_extra) s.spill_extra.push_back(label + ": " + n);
+    for (const auto& n : one.missing) s.missing.push_back(label + ": " + n);
+    for (const auto& a : one.occupancy) {
+      auto it = std::find_if(s.occupancy.begin(), s.occupancy.end(),
+                             [&](const OccupancyAgreement& x) { return x.config == a.config; });
+      if (it == s.occupancy.end()) it = s.occupancy.insert(s.occupancy.end(), {a.config, 0, 0, {}});
+      it->kernels += a.kernels;
+      it->equal += a.equal;
+      for (const auto& d : a.differ) it->differ.push_back(label + ": " + d);
+    }
+  }
+  s.spill_agreement = s.spill_disagreements.empty();
+  std::stable_sort(s.worst.begin(), s.worst.end(),
+                   [](const PtxasRow& a, const PtxasRow& b) { return distance(a) > distance(b); });
+  if (s.worst.size() > 3) s.worst.resize(3);
+  return s;
+}
+
 std::string summaryLine(const PtxasSummary& s) {
   std::string out = fmt::format("{} of {} kernels within ±25 % of ptxas' registers", s.kernels_within, s.kernels);
+  if (s.kernels)
+    out += fmt::format(" ({} within ±50 %), median ratio {:.2f}, geomean deviation {:.1f} %", s.kernels_within50,
+                       medianRatio(s), 100.0 * geomeanDeviation(s));
+  if (!s.occupancy.empty()) {
+    out += "; blocks per SM as ptxas':";
+    for (size_t i = 0; i < s.occupancy.size(); ++i)
+      out += fmt::format("{} {} {} of {}", i ? "," : "", s.occupancy[i].config, s.occupancy[i].equal,
+                         s.occupancy[i].kernels);
+  }
   if (!s.worst.empty()) {
     out += "; farthest:";
     for (size_t i = 0; i < s.worst.size(); ++i)

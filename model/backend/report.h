@@ -85,9 +85,21 @@ struct PtxasRow {
   uint32_t ours_frame = 0, ptxas_frame = 0;
 };
 
+// Blocks per SM from our registers against blocks per SM from ptxas'
+// registers, kernel by kernel, on one configuration (each side with its own
+// static shared memory; the same block size).
+struct OccupancyAgreement {
+  std::string config;
+  uint32_t kernels = 0, equal = 0;
+  std::vector<std::string> differ;  // "kernel: 2 vs 3 blocks"
+};
+
 struct PtxasSummary {
   uint32_t kernels = 0;          // kernels with a ptxas register count
   uint32_t kernels_within = 0;
+  uint32_t kernels_within50 = 0; // within ±50 %
+  std::vector<double> kernel_ratios;  // ours / ptxas per kernel, in order
+  std::vector<OccupancyAgreement> occupancy;  // per configuration compared
   uint32_t functions = 0;        // functions (kernels included) found in both
   std::vector<std::string> missing;  // our functions the report does not list
   std::vector<PtxasRow> worst;   // up to 3 kernels farthest from ptxas, farthest first
@@ -101,7 +113,20 @@ struct PtxasComparison {
   std::vector<PtxasRow> rows;  // our functions in module order, those ptxas lists
   PtxasSummary summary;
 };
-PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas);
+// `occupancy_configs`: configurations on which to compare blocks per SM
+// (none: no occupancy agreement); kernels without .reqntid/.maxntid launch
+// `default_block` threads.
+PtxasComparison comparePtxas(const CompiledModule& cm, const PtxasReport& ptxas,
+                             const std::vector<const config::GpuConfig*>& occupancy_configs = {},
+                             uint32_t default_block = 256);
+// The median of the kernels' ratios (ours / ptxas), and the geometric-mean
+// deviation exp(mean |ln ratio|) - 1: one number for how far the counts are
+// either way (0: every kernel exact; 0.25: typically 25 % over or 20 %
+// under). Both 0 without kernels.
+double medianRatio(const PtxasSummary& s);
+double geomeanDeviation(const PtxasSummary& s);
+// Several modules' summaries as one (kernel names prefixed by their labels).
+PtxasSummary mergeSummaries(const std::vector<std::pair<std::string, PtxasSummary>>& all);
 std::string summaryLine(const PtxasSummary& s);
 
 // ---------------------------------------------------------------------------

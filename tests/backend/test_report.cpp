@@ -5,11 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "backend/backend.h"
 #include "backend/report.h"
 #include "config/config_io.h"
+#include "ptx/analysis/callgraph.h"
 #include "ptx/parser.h"
 
 using namespace rfsim;
@@ -245,4 +247,50 @@ TEST_CASE("ptxas comparison: ±25 % on both sides of the line, and spill agreeme
   cm.functions[0].tree_regs = 24;
   c = comparePtxas(cm, rep);
   CHECK(c.rows[0].within);
+}
+
+TEST_CASE("ptxas comparison: median, geometric-mean deviation and blocks per SM as ptxas'", "[backend][report]") {
+  // Two kernels of 256 threads: one at ptxas' count, one at twice it.
+  CompiledModule cm;
+  for (uint32_t i = 0; i < 2; ++i) {
+    FunctionReport k;
+    k.name = i ? "k1" : "k0";
+    k.entry = true;
+    k.index = i;
+    k.regs = k.tree_regs = i ? 64 : 32;
+    cm.functions.push_back(k);
+    ptx::Function fn;
+    fn.name = k.name;
+    fn.is_entry = true;
+    cm.machine.functions.push_back(fn);
+  }
+  cm.callgraph = ptx::buildCallGraph(cm.machine);
+  PtxasReport rep;
+  rep.functions = {{"k0", true, 32, 0, 0, 0, 0, 0, 0}, {"k1", true, 32, 0, 0, 0, 0, 0, 0}};
+  const config::GpuConfig cfg = v100();
+  const PtxasComparison c = comparePtxas(cm, rep, {&cfg}, 256);
+  const PtxasSummary& s = c.summary;
+  CHECK(s.kernels == 2);
+  CHECK(s.kernels_within == 1);
+  CHECK(s.kernels_within50 == 1);  // 64 vs 32 is 100 % over
+  CHECK(medianRatio(s) == Approx(1.5));
+  CHECK(geomeanDeviation(s) == Approx(std::sqrt(2.0) - 1.0));  // exp((ln 1 + ln 2) / 2) - 1
+  REQUIRE(s.occupancy.size() == 1);
+  // V100, 256 threads: 32 registers -> 8 blocks (the 64-warp limit); 64 -> 4 (registers).
+  CHECK(s.occupancy[0].config == cfg.name);
+  CHECK(s.occupancy[0].kernels == 2);
+  CHECK(s.occupancy[0].equal == 1);
+  REQUIRE(s.occupancy[0].differ.size() == 1);
+  CHECK(s.occupancy[0].differ[0] == "k1: 4 vs 8 blocks");
+  CHECK(summaryLine(s).find("1 of 2 kernels within ±25 % of ptxas' registers (1 within ±50 %), median ratio 1.50, "
+                            "geomean deviation 41.4 %; blocks per SM as ptxas': v100 1 of 2") == 0);
+
+  // Merged over two modules: counts add, kernel names get their module's label.
+  const PtxasSummary m = mergeSummaries({{"a", s}, {"b", s}});
+  CHECK(m.kernels == 4);
+  CHECK(m.kernel_ratios.size() == 4);
+  CHECK(medianRatio(m) == Approx(1.5));
+  REQUIRE(m.occupancy.size() == 1);
+  CHECK(m.occupancy[0].equal == 2);
+  CHECK(m.occupancy[0].differ == std::vector<std::string>{"a: k1: 4 vs 8 blocks", "b: k1: 4 vs 8 blocks"});
 }
