@@ -1,6 +1,7 @@
 #include "mech/toy/toy_mechanism.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "backend/backend.h"
@@ -59,9 +60,9 @@ void breakValue(ptx::Function& fn, backend::SlotValues&, const backend::MachineP
     }
 }
 
-// toy.mark_calls: `mark <function's registers>` (the toy's instruction)
-// before every call, and the call tagged with toy.tag = 1. The mark reads
-// and writes no register, so its slot list (SlotValues) is empty.
+// toy.mark_calls: `mark <registers the function uses>` (the toy's
+// instruction, an immediate operand) before every call, and the call tagged
+// with toy.tag = 1. The mark reads and writes no register, so its slot list (SlotValues) is empty.
 void markCalls(ptx::Function& fn, backend::SlotValues& values, const backend::MachinePassContext&) {
   uint16_t mark = 0;
   if (!ptx::findExtOp("toy.mark", &mark)) throw Error("toy.mark_calls: the toy's instruction is not registered");
@@ -200,10 +201,7 @@ class CountingGate final : public sm::IssueGate, public sm::WarpLaunchHook {
 
 class Toy final : public mech::Mechanism {
  public:
-  explicit Toy(const config::GpuConfig& cfg) : c_(cfg.mechanisms.get<ToyConfig>("toy")) {
-    if (c_.trap_regs && !c_.gate)
-      throw Error("mechanisms.toy.trap_regs needs mechanisms.toy.gate: the gate holds a call until its trap is done");
-  }
+  explicit Toy(const config::GpuConfig& cfg) : c_(cfg.mechanisms.get<ToyConfig>("toy")) {}
   std::string name() const override { return "toy"; }
 
   std::vector<backend::Variant> variants() const override {
@@ -296,9 +294,15 @@ mech::MechanismInfo toyMechanismInfo() {
   m.section.name = "toy";
   m.section.desc = "the toy mechanism (docs/mechanisms.md)";
   m.section.make = [] { return config::ErasedSection(std::make_unique<config::SectionOf<ToyConfig>>()); };
+  m.section.check = [](const config::ErasedSection& s) -> std::optional<config::SectionViolation> {
+    const auto& c = s.as<ToyConfig>();
+    if (c.trap_regs && !c.gate)
+      return config::SectionViolation{"trap_regs", "gate", "traps need the gate: it holds a call until its trap is done"};
+    return std::nullopt;
+  };
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<Toy>(cfg); };
   // Its ISA extensions (ptx/isa_ext.h): an instruction and a control field.
-  m.isa_ops.push_back({"toy.mark", "mark", "marks a call (operand: the caller's registers); the gate counts it",
+  m.isa_ops.push_back({"toy.mark", "mark", "marks a call (operand: the registers the caller uses); the gate counts it",
                        ptx::ExtTiming::Issue, 1});
   m.control_fields.push_back({"toy.tag", 2});
   return m;

@@ -296,11 +296,11 @@ std::string spellImm(int64_t imm, Type t) {
   return std::to_string(imm);
 }
 
-std::string spellInstr(const Module& m, const Function& fn, const FunctionNames& names, const Instr& in) {
+namespace {
+
+// " dst, src, ..." of an instruction other than a call.
+std::string spellOperands(const Module& m, const Function& fn, const FunctionNames& names, const Instr& in) {
   std::string s;
-  if (in.guard.kind == OperandKind::Reg) s = std::string("@") + (in.guard.negate ? "!" : "") + regName(fn, in.guard.regs[0]) + " ";
-  if (in.op == Op::Call) return s + spellCall(m, fn, names, in);
-  s += mnemonic(in);
   bool first = true;
   for (unsigned i = 0; i < in.ndst && i < in.dst.size(); ++i) {
     const Operand& o = in.dst[i];
@@ -315,10 +315,22 @@ std::string spellInstr(const Module& m, const Function& fn, const FunctionNames&
     s += (first ? " " : ", ") + spellOperand(m, fn, names, in.src[i], srcType(in, i), true);
     first = false;
   }
+  return s;
+}
+
+}  // namespace
+
+std::string spellInstr(const Module& m, const Function& fn, const FunctionNames& names, const Instr& in) {
+  std::string s;
+  if (in.guard.kind == OperandKind::Reg) s = std::string("@") + (in.guard.negate ? "!" : "") + regName(fn, in.guard.regs[0]) + " ";
+  if (in.op == Op::Call)
+    s += spellCall(m, fn, names, in);  // ends with its ';'
+  else
+    s += mnemonic(in) + spellOperands(m, fn, names, in) + ";";
   // Mechanisms' control fields (ptx/isa_ext.h), as a comment: the line
   // stays PTX.
-  if (in.ctrl) return s + "; // " + spellControl(in.ctrl);
-  return s + ";";
+  if (in.ctrl) s += " // " + spellControl(in.ctrl);
+  return s;
 }
 
 }  // namespace printer_detail

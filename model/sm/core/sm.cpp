@@ -6,18 +6,12 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "sm/core/sm_internal.h"
 #include "sm/issue/shared_banks.h"
 
 namespace rfsim::sm {
 
 namespace {
-
-// One line per pipeline event of the traced warp slot (Sm::setTraceSlot).
-#define RFSIM_SM_TRACE_EV(slot, fmtstr, ...)                                                   \
-  do {                                                                                         \
-    if (static_cast<int64_t>(slot) == trace_slot_)                                             \
-      fmt::print(stderr, "sm-trace {:>8} slot {} " fmtstr "\n", now, slot, __VA_ARGS__);     \
-  } while (0)
 
 bool isControl(func::Cls c) {
   using func::Cls;
@@ -91,110 +85,6 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
 }
 
 Sm::~Sm() = default;
-
-void Sm::setActivationHook(ActivationHook* h) {
-  activation_hook_ = h;
-  for (auto& sch : scheds_) sch->setActivationHook(h);
-}
-
-void Sm::trap(uint32_t s, const std::vector<TrapOp>& ops, TrapListener* listener) {
-  WarpSlot& ws = slots_.at(s);
-  if (!ws.used) throw Error(fmt::format("Sm::trap: warp slot {} holds no warp", s));
-  if (ops.empty()) return;
-  if (!ws.trap) ws.trap = std::make_unique<Trap>();
-  Trap& t = *ws.trap;
-  if (listener) t.listener = listener;
-  for (const TrapOp& op : ops) {
-    if (op.reg >= ptx::mach::kPredBase)
-      throw Error(fmt::format("Sm::trap: warp slot {}: register {} is not a general register", s, op.reg));
-    TrapEntry& e = t.ops.emplace_back();
-    e.op = op;
-    // The instruction a trap handler would run: st.local.b32 [offset], R /
-    // ld.local.b32 R, [offset], 4 bytes per lane.
-    e.in.op = op.store ? ptx::Op::St : ptx::Op::Ld;
-    e.in.space = ptx::Space::Local;
-    e.in.type = ptx::Type::B32;
-    e.in.role = op.store ? ptx::MRole::Spill : ptx::MRole::Fill;
-    e.d.in = &e.in;
-    e.d.cls = op.store ? func::Cls::St : func::Cls::Ld;
-    e.d.bytes = 4;
-    e.d.role = static_cast<uint8_t>(e.in.role);
-    if (op.store) {
-      e.d.reads[0] = op.reg;
-      e.d.nreads = 1;
-    } else {
-      e.d.writes[0] = op.reg;
-      e.d.nwrites = 1;
-    }
-  }
-}
-
-Stall Sm::trapStall(uint32_t s, Trap& t) {
-  if (t.next == t.ops.size()) {  // all issued: wait for the last to complete
-    ++stats_->issue.trap_wait_cycles;
-    return Stall::Scoreboard;
-  }
-  const func::DInstr& d = t.ops[t.next].d;
-  if (sb_.hazardOf(s, d.reads.data(), d.nreads, d.writes.data(), d.nwrites)) return Stall::Scoreboard;
-  if (!opc_->canAllocate(UnitType::LDST)) return Stall::CollectorFull;
-  return Stall::None;
-}
-
-void Sm::issueTrap(uint32_t s, uint64_t now) {
-  WarpSlot& ws = slots_[s];
-  Trap& t = *ws.trap;
-  const TrapEntry& e = t.ops[t.next++];
-  ++t.inflight;
-  ++stats_->issue.trap_ops;
-  const OpTiming tm = opTiming(e.in, cfg_);
-  // A whole register-file row: all 32 lanes, whatever the warp's mask.
-  func::MemAccess a;
-  a.space = ptx::Space::Local;
-  a.write = e.op.store;
-  a.bytes = 4;
-  a.mask = 0xffffffffu;
-  a.addr.fill(e.op.offset);
-  const uint64_t latency = mem_->accessLatency(a, s, now);
-  ++stats_->mem_accesses;
-  if (e.op.store) ++stats_->ldst.trap_stores; else ++stats_->ldst.trap_loads;
-  const uint32_t tag = allocInflight();
-  Inflight& f = inflight_[tag];
-  f.slot = s;
-  f.pc = 0;
-  f.d = &e.d;
-  f.unit = tm.unit;
-  f.exec_latency = static_cast<uint32_t>(latency > kStageOverhead ? latency - kStageOverhead : 1);
-  f.ii = tm.ii;
-  f.writes = !e.op.store;
-  f.long_latency = !e.op.store;
-  f.mem = true;
-  f.written = 0;
-  f.trap = &e;
-  ++ws.inflight;
-  ++ws.mem_pending;
-  if (f.writes) {
-    const uint32_t w = e.op.reg;
-    sb_.reserve(s, &w, 1, true);
-  }
-  RFSIM_SM_TRACE_EV(s, "trap {} R{} offset {} tag {} latency {}", e.op.store ? "spill" : "fill", e.op.reg,
-                    e.op.offset, tag, latency);
-  if (!opc_->allocate(s, tm.unit, e.d.reads.data(), e.d.nreads, tag))
-    throw Error("Sm::issueTrap: collector allocation failed after canAllocate");
-}
-
-void Sm::trapOpDone(const Inflight& f, uint64_t now) {
-  WarpSlot& ws = slots_[f.slot];
-  Trap& t = *ws.trap;
-  --t.inflight;
-  const TrapOp op = f.trap->op;
-  TrapListener* l = t.listener;
-  const bool last = t.inflight == 0 && t.next == t.ops.size();
-  if (last) ws.trap.reset();  // before the listener: it may trap again
-  if (l) {
-    l->trapOpDone(f.slot, op, now);
-    if (last) l->trapDone(f.slot, now);
-  }
-}
 
 void Sm::limitBlocks(uint32_t blocks) {
   if (resident_blocks_ || stats_->blocks_launched.get())
@@ -688,45 +578,6 @@ void Sm::traceEnd() {
   trace_->record(s);
   // A scheduler that did not get to issue() this cycle shows no issue.
   for (auto& ts : s.sched) ts.warp = -1;
-}
-
-void Sm::syncStats() {
-  const OperandCollectorStats& o = opc_->stats();
-  for (size_t b = 0; b < stats_->rf_reads.size() && b < kMaxBanks; ++b) {
-    stats_->rf_reads[b] = o.bank_reads[b];
-    stats_->rf_writes[b] = o.bank_writes[b];
-  }
-  stats_->bank_conflicts = o.bank_conflicts;
-  stats_->write_port_conflicts = o.write_port_conflicts;
-  stats_->collector_occupancy_sum = o.occupancy_sum;
-  uint64_t act = 0, deact = 0;
-  for (const auto& sch : scheds_) {
-    act += sch->activations();
-    deact += sch->deactivations();
-  }
-  stats_->issue.activations = act;
-  stats_->issue.deactivations = deact;
-}
-
-std::string Sm::dumpState() const {
-  std::string s;
-  for (uint32_t i = 0; i < slots_.size(); ++i) {
-    const WarpSlot& ws = slots_[i];
-    if (!ws.used) continue;
-    const Block& b = *blocks_[ws.block];
-    const rt::Dim3 c = b.stepper->ctaid();
-    std::string regs;
-    for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)
-      if (sb_.reserved(i, r)) regs += (regs.empty() ? "" : ",") + std::to_string(r);
-    s += fmt::format("  slot {} role {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
-                     "ibuffer {} valid, {} pending{}\n",
-                     i, ws.role, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
-                     ws.ib_valid, ws.ib_pending,
-                     ws.trap ? fmt::format(" | trapping: {} of {} operations issued, {} in flight", ws.trap->next,
-                                           ws.trap->ops.size(), ws.trap->inflight)
-                             : "");
-  }
-  return s;
 }
 
 }  // namespace rfsim::sm

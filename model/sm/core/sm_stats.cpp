@@ -1,4 +1,6 @@
-// The SM's statistics: names, units and descriptions (sm.h, SmStats).
+// The SM's statistics: names, units and descriptions (sm.h, SmStats), their
+// values gathered from the units (syncStats), and the state report a
+// deadlock error prints (dumpState).
 #include "sm/core/sm.h"
 
 #include <fmt/format.h>
@@ -134,5 +136,44 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       l1i_hits(fetch.l1i_hits),
       l1i_misses(fetch.l1i_misses),
       ibuffer_flushes(fetch.ibuffer_flushes) {}
+
+void Sm::syncStats() {
+  const OperandCollectorStats& o = opc_->stats();
+  for (size_t b = 0; b < stats_->rf_reads.size() && b < kMaxBanks; ++b) {
+    stats_->rf_reads[b] = o.bank_reads[b];
+    stats_->rf_writes[b] = o.bank_writes[b];
+  }
+  stats_->bank_conflicts = o.bank_conflicts;
+  stats_->write_port_conflicts = o.write_port_conflicts;
+  stats_->collector_occupancy_sum = o.occupancy_sum;
+  uint64_t act = 0, deact = 0;
+  for (const auto& sch : scheds_) {
+    act += sch->activations();
+    deact += sch->deactivations();
+  }
+  stats_->issue.activations = act;
+  stats_->issue.deactivations = deact;
+}
+
+std::string Sm::dumpState() const {
+  std::string s;
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    const WarpSlot& ws = slots_[i];
+    if (!ws.used) continue;
+    const Block& b = *blocks_[ws.block];
+    const rt::Dim3 c = b.stepper->ctaid();
+    std::string regs;
+    for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)
+      if (sb_.reserved(i, r)) regs += (regs.empty() ? "" : ",") + std::to_string(r);
+    s += fmt::format("  slot {} role {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
+                     "ibuffer {} valid, {} pending{}\n",
+                     i, ws.role, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
+                     ws.ib_valid, ws.ib_pending,
+                     ws.trap ? fmt::format(" | trapping: {} of {} operations issued, {} in flight", ws.trap->next,
+                                           ws.trap->ops.size(), ws.trap->inflight)
+                             : "");
+  }
+  return s;
+}
 
 }  // namespace rfsim::sm

@@ -9,11 +9,14 @@
 #include <memory>
 #include <string>
 
+#include "backend/backend.h"
 #include "common/error.h"
 #include "config/config_io.h"
 #include "mech/mechanism.h"
+#include "ptx/analysis/printer.h"
 #include "ptx/ir.h"
 #include "ptx/isa_ext.h"
+#include "ptx/parser.h"
 #include "sm/issue/op_class.h"
 #include "runtime/runtime.h"
 #include "stats/stats.h"
@@ -246,6 +249,17 @@ TEST_CASE("toy: ISA extensions: its own instruction before every call, its contr
   CHECK(base.totals.warp_instrs_by_op[size_t(ptx::Op::Ext)] == 0);
   CHECK(total(toy, "toy.marks_issued", true) == marks);  // the gate flagged and saw each
   CHECK(total(toy, "gpu.sm.warp_instrs") == total(base, "gpu.sm.warp_instrs") + marks);
+
+  // The listing shows both: the mark, and the call's control field.
+  const auto mechs = mech::instantiate(v100("toy", {"mechanisms.toy.rename_pass=false", "mechanisms.toy.mark_pass=true"}));
+  const std::vector<backend::Variant> variants = mechs.at(0)->variants();
+  REQUIRE(variants.size() == 1);
+  backend::CompileOptions co;
+  co.variant = &variants[0];
+  const std::string listing = ptx::printModule(
+      backend::compileModule(ptx::parseFile(std::string(RFSIM_SOURCE_DIR) + "/workloads/fib/fib.ptx"), co).machine);
+  CHECK(listing.find("\tmark ") != std::string::npos);
+  CHECK(listing.find("call.uni _Z3fibj; // {toy.tag=1}") != std::string::npos);
 }
 
 TEST_CASE("ISA extension tables: instructions and control fields by name, checked", "[mech][isa]") {
@@ -280,8 +294,9 @@ TEST_CASE("ISA extension tables: instructions and control fields by name, checke
 }
 
 TEST_CASE("toy: traps need the gate", "[mech][toy]") {
-  CHECK_THROWS_WITH(mech::instantiate(v100("toy", {"mechanisms.toy.trap_regs=2", "mechanisms.toy.gate=false"})),
-                    Catch::Contains("trap_regs needs mechanisms.toy.gate"));
+  // A configuration error naming both keys, before anything runs.
+  CHECK_THROWS_WITH(v100("toy", {"mechanisms.toy.trap_regs=2", "mechanisms.toy.gate=false"}),
+                    Catch::Contains("keys 'mechanisms.toy.trap_regs' and 'mechanisms.toy.gate': traps need the gate"));
 }
 
 // Rewrites the golden files from the current baseline (hidden: run it by
