@@ -57,6 +57,7 @@ class BlockExecutor {
   void finish();
   uint32_t numWarps() const { return nwarps_; }
   const Warp& warp(uint32_t i) const { return warps_[i]; }
+  Warp& warp(uint32_t i) { return warps_[i]; }
   // The lanes of `warp`'s SIMT mask whose guard of `d` is true.
   uint32_t executedMask(uint32_t warp, const DInstr& d) {
     Warp& w = warps_[warp];

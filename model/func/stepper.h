@@ -87,6 +87,11 @@ class BlockStepper {
   uint32_t peekPc(uint32_t warp) const;
   uint32_t peekFunc(uint32_t warp) const;
   uint32_t activeMask(uint32_t warp) const;
+  // The warp's functional state (registers, SIMT stack), e.g. for a timing
+  // model that keeps the register values in its own register file
+  // (Warp::rows).
+  Warp& warpState(uint32_t warp) { return exec_.warp(warp); }
+  const Warp& warpState(uint32_t warp) const { return exec_.warp(warp); }
   // Per-warp start pc (BlockExecutor::setStartPc): before the warp's first
   // step. pcOfLabel gives the flat pc of a label of the kernel (throws
   // rfsim::Error naming the kernel when there is none).

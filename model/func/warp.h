@@ -64,8 +64,14 @@ struct Warp {
   const DInstr* bar_instr = nullptr;
   uint32_t bar_lanes = 0;
   uint64_t instrs = 0;
+  // Registers kept in a register file indexed by physical row (the SM
+  // timing model with a register translator, Sm::setPhysicalRegisters):
+  // register r of the instruction being executed is the column rows[r],
+  // pointed there for this one instruction at the row the translator gave
+  // at issue. Null: the warp's own columns, by architectural name.
+  uint64_t* const* rows = nullptr;
 
-  uint64_t* reg(uint32_t r) { return regs.data() + frames.back().reg_base + size_t{r} * 32; }
+  uint64_t* reg(uint32_t r) { return rows ? rows[r] : regs.data() + frames.back().reg_base + size_t{r} * 32; }
   uint8_t* lanes(uint32_t lane) { return local.data() + size_t{lane} * local_cap; }
   // Makes room for `top` bytes of stack in every lane (contents kept).
   void growStack(uint32_t top);

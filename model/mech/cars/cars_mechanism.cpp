@@ -39,6 +39,7 @@ class Cars final : public mech::Mechanism {
     if (sm_id != 0) return;  // one unit, in SM 0 (the traced SM)
     sm.setRegAllocator(path_.get());
     sm.collector().setTranslator(path_.get());
+    sm.setPhysicalRegisters(path_->unit().params().num_regs);
   }
 
   std::vector<sm::UnitInfo> smUnits(uint32_t sm_id) const override {

@@ -1,6 +1,8 @@
 #include "sm/core/sm.h"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -142,6 +144,19 @@ void Sm::launch(rt::Dim3 ctaid) {
     b->slots.push_back(s);
     sb_.clear(s);
     opc_->baseTranslator().setBase(s, bases[w]);
+    if (phys_rows_) {
+      // General registers in the register file (sm_physregs.cpp): unmapped
+      // until an issue translates them; predicates and RZ's sinks stay the warp's.
+      // The warp's columns are R0..R<top> by number, then RZ, the
+      // predicates and the sinks (func::compactMachineColumns).
+      func::Warp& fw = b->stepper->warpState(w);
+      const size_t ids = fw.regs.size() / 32;
+      const size_t gprs = ids - (func::kMachineColumns - ptx::mach::kRZ);
+      std::vector<uint64_t*>& tab = rowtab_[s];
+      tab.assign(ids, nullptr);
+      for (size_t r = 0; r < ids; ++r) tab[r] = r < gprs ? poison_.data() : fw.regs.data() + r * 32;
+      fw.rows = tab.data();
+    }
     if (launch_hook_) {
       ws.role = launch_hook_->onWarpLaunch(s, b->stepper->ctaid(), w);
       const uint32_t pc = launch_hook_->startPc(s, *b->stepper, w);
@@ -223,7 +238,8 @@ void Sm::writeback(uint64_t now) {
       uint16_t regs[16];
       const unsigned k = bankRegs(f.d->writes.data(), f.d->nwrites, regs, 16);
       if (f.written < k) {
-        f.written = static_cast<uint8_t>(f.written + opc_->requestWrites(f.slot, regs + f.written, k - f.written));
+        f.written = static_cast<uint8_t>(f.written + opc_->requestWrites(f.slot, regs + f.written, k - f.written,
+                                                                       f.rows_known ? f.wrow.data() + f.written : nullptr));
         if (f.written < k) {
           ++stats_->writeback_retries;
           RFSIM_SM_TRACE_EV(f.slot, "writeback refused (write port) tag {} pc {} ({} of {} written)", tag, f.pc,
@@ -369,7 +385,10 @@ void Sm::issue(uint64_t now) {
     // the same warp's next instruction in the same cycle, when it is ready
     // (the scoreboard sees the first one's destinations) and goes to another
     // unit type.
-    if (!slots_[w].trap && warpStall(w, now) == Stall::None) {
+    // Not after an instruction the issue gate flagged: a mechanism's state
+    // it changes (a rename unit's frame pointers) takes effect at the end of
+    // the cycle, after which the next instruction must be renamed.
+    if (!slots_[w].trap && !slots_[w].gated && warpStall(w, now) == Stall::None) {
       WarpSlot& ws = slots_[w];
       if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
         ++stats_->dual_issues;
@@ -386,7 +405,14 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   const OpTiming t = timingOf(ws, d);
   func::StepInfo info;
   st.setClock(now);  // %clock64 reads the SM cycle at issue
+  // Physical registers: every register is translated once, here at issue,
+  // and the instruction executes on those rows (sm_physregs.cpp).
+  std::array<uint32_t, std::tuple_size_v<decltype(d->reads)>> rrows;
+  std::array<uint32_t, 16> wrows;
+  const bool phys = phys_rows_ != 0;
+  if (phys) mapRegisters(s, ws, *d, st.peekPc(ws.local), rrows.data(), wrows.data());
   st.step(ws.local, info);
+  if (phys) unmapRegisters(s, *d);
   if (ws.gated) gate_->issued(s, *d, now);
   ++stats_->warp_instrs;
   ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];
@@ -442,6 +468,8 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   f.mem = mem;
   f.written = 0;
   f.trap = nullptr;  // the slot may have held a trap operation
+  f.rows_known = phys;
+  if (phys) f.wrow = wrows;
   ++ws.inflight;
   if (mem) ++ws.mem_pending;
   if (f.writes) {
@@ -458,7 +486,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
     RFSIM_SM_TRACE_EV(s, "issue tag {} pc {} {} latency {} reads [{}] writes [{}] role {}", tag, info.pc,
                       ptx::opName(d->in->op), latency, rs, ws, slots_[s].role);
   }
-  if (!opc_->allocate(s, t.unit, regs, nr, tag))
+  if (!opc_->allocate(s, t.unit, regs, nr, tag, phys ? rrows.data() : nullptr))
     throw Error("Sm::issueWarp: collector allocation failed after canAllocate");
 
   // The I-buffer holds the straight-line stream after the issued pc; any

@@ -40,6 +40,7 @@
 //   instruction go through the banks (calls listing more are truncated).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -230,6 +231,23 @@ class Sm {
   // refusing a call until the trap made room, or SmEventHook::onFrameRelease.
   void trap(uint32_t warp_slot, const std::vector<TrapOp>& ops, TrapListener* listener = nullptr);
   bool trapping(uint32_t warp_slot) const { return slots_.at(warp_slot).trap != nullptr; }
+  // Functional register state in the register file (a mechanism whose
+  // register indices are renamed or calculated, e.g. CARS): the values of
+  // every general register live in `rows` warp-registers of 32 lanes,
+  // indexed by physical row; at issue each register the instruction reads
+  // or writes is translated once (OperandCollector::translate, the
+  // installed RegTranslator) and the instruction executes on that row --
+  // the same row the banks are timed with -- so a wrong index corrupts the
+  // kernel's output. A warp's R1 (its stack pointer) is copied into its row
+  // before its first instruction. Predicates stay per warp. Machine programs
+  // only; before the first launch, after the translator is installed.
+  // Throws rfsim::Error otherwise.
+  void setPhysicalRegisters(uint32_t rows);
+  bool physicalRegisters() const { return phys_rows_ != 0; }
+  // Row `row` of the register file (32 lanes); for a mechanism whose hardware
+  // keeps its own state in the register file (CARS' saved frame pointers).
+  // Throws rfsim::Error for a row outside it.
+  uint64_t* physicalRow(uint32_t row);
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
   uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
 
@@ -265,6 +283,7 @@ class Sm {
     const func::DInstr* timed = nullptr;
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
+    bool sp_copied = false;  // physical registers: R1 was copied into its row
     std::unique_ptr<Trap> trap;  // null: not trapping
   };
   struct Inflight {
@@ -274,6 +293,8 @@ class Sm {
     uint32_t exec_latency = 1, ii = 1;
     bool writes = false, long_latency = false, mem = false;
     uint8_t written = 0;  // destination registers already written back (a write split over cycles)
+    bool rows_known = false;  // wrow holds the destinations' rows, translated at issue
+    std::array<uint32_t, 16> wrow{};
     const TrapEntry* trap = nullptr;  // a trap operation (Sm::trap)
   };
 
@@ -292,6 +313,13 @@ class Sm {
   uint64_t progressCount() const;
   void accountSkipped(uint64_t k, uint64_t now);
   uint32_t allocInflight();
+  // sm_physregs.cpp: points the warp's register columns at the rows the
+  // translator gives for `d`'s registers (bank-file reads into rrows,
+  // writes into wrows, in bankRegs order), and back at the poison column.
+  void mapRegisters(uint32_t slot, WarpSlot& ws, const func::DInstr& d, uint32_t pc, uint32_t* rrows,
+                    uint32_t* wrows);
+  void unmapRegisters(uint32_t slot, const func::DInstr& d);
+  uint32_t translateChecked(uint32_t slot, uint32_t reg, uint32_t pc);
 
   const config::GpuConfig& cfg_;
   func::Program& program_;
@@ -321,6 +349,11 @@ class Sm {
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
   std::vector<std::unique_ptr<ExecUnit>> units_;  // per UnitType (null if the type has no pipelines)
+
+  uint32_t phys_rows_ = 0;                  // 0: registers by name in the functional warps
+  std::vector<uint64_t> phys_;              // phys_rows_ x 32 lanes
+  std::vector<std::vector<uint64_t*>> rowtab_;  // per warp slot: func::Warp::rows
+  std::array<uint64_t, 32> poison_{};       // where a register not translated this issue points
 
   std::vector<Inflight> inflight_;
   std::vector<uint32_t> free_inflight_;

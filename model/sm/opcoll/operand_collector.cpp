@@ -76,7 +76,7 @@ void OperandCollector::setBankMap(const BankMap& map) {
 
 uint32_t OperandCollector::indexFor(uint32_t warp, uint32_t reg, uint32_t& row) {
   row = translator_->translate(warp, reg);
-  return map_->bank(cfg_.bank_index == BankIndex::kTranslated ? row : reg, warp);
+  return bankFor(warp, reg, row);
 }
 
 uint32_t OperandCollector::bankOf(uint32_t warp, uint16_t reg) {
@@ -88,7 +88,8 @@ bool OperandCollector::canAllocate(UnitType unit) const {
   return (free_[static_cast<unsigned>(unit)] | free_[kGeneralPool]) != 0;
 }
 
-bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag) {
+bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag,
+                                 const uint32_t* rows) {
   // Tested before the message is built: this is on the issue path.
   if (n > kMaxSrcOperands)
     check(false, std::to_string(n) + " source operands; at most " + std::to_string(kMaxSrcOperands));
@@ -118,7 +119,13 @@ bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* re
       continue;
     }
     uint32_t row = 0;
-    uint32_t b = indexFor(warp, regs[i], row);
+    uint32_t b = 0;
+    if (rows) {
+      row = rows[i];
+      b = bankFor(warp, regs[i], row);
+    } else {
+      b = indexFor(warp, regs[i], row);
+    }
     ReadReply r = level_->read(warp, regs[i], row, next_cycle_);
     if (r.kind == ReadReply::Kind::kBank) {
       k.bank[ops] = static_cast<uint8_t>(b);
@@ -250,7 +257,7 @@ unsigned OperandCollector::busyCollectors() const { return busy_count_; }
 
 bool OperandCollector::requestWrite(uint32_t warp, uint16_t reg) { return requestWrites(warp, &reg, 1) == 1; }
 
-unsigned OperandCollector::requestWrites(uint32_t warp, const uint16_t* regs, unsigned n) {
+unsigned OperandCollector::requestWrites(uint32_t warp, const uint16_t* regs, unsigned n, const uint32_t* rows) {
   if (n > kMaxSrcOperands)
     check(false, std::to_string(n) + " destination registers; at most " + std::to_string(kMaxSrcOperands));
   std::array<uint32_t, kMaxSrcOperands> row{};
@@ -261,7 +268,13 @@ unsigned OperandCollector::requestWrites(uint32_t warp, const uint16_t* regs, un
   for (unsigned i = 0; i < n; ++i) {
     for (unsigned j = 0; j < i && !dup[i]; ++j) dup[i] = regs[j] == regs[i];
     if (dup[i]) continue;
-    uint32_t b = indexFor(warp, regs[i], row[i]);
+    uint32_t b = 0;
+    if (rows) {
+      row[i] = rows[i];
+      b = bankFor(warp, regs[i], row[i]);
+    } else {
+      b = indexFor(warp, regs[i], row[i]);
+    }
     bank[i] = static_cast<uint8_t>(b);
     if (++need[b] > cfg_.write_ports_per_bank) own_excess = true;
     if (writes_[b] + need[b] > cfg_.write_ports_per_bank) fits = false;

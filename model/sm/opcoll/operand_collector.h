@@ -107,7 +107,10 @@ class OperandCollector {
   // reads of its `n` source registers (a register named twice is read once).
   // False when no collector for `unit` is free: the issue stage records a
   // "collector full" stall. Throws rfsim::Error when n > kMaxSrcOperands.
-  bool allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag);
+  // `rows`: the physical rows of the registers, translated by the caller
+  // at issue (translate()); nullptr: translated here.
+  bool allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag,
+                const uint32_t* rows = nullptr);
   bool canAllocate(UnitType unit) const;
 
   // One cycle of the arbiter and the banks.
@@ -149,7 +152,15 @@ class OperandCollector {
   // taken this cycle), except when the instruction alone needs more writes
   // in one bank than it has ports: then the leading registers that fit this
   // cycle (the caller retries the rest next cycle).
-  unsigned requestWrites(uint32_t warp, const uint16_t* regs, unsigned n);
+  // `rows`: the registers' physical rows, translated at issue (nullptr:
+  // translated now).
+  unsigned requestWrites(uint32_t warp, const uint16_t* regs, unsigned n, const uint32_t* rows = nullptr);
+
+  // The physical row of a warp's register under the installed translator
+  // (a rename port of a translating unit is used for it).
+  uint32_t translate(uint32_t warp, uint32_t reg) { return translator_->translate(warp, reg); }
+  // True when a translator other than the baseline's is installed.
+  bool translating() const { return translator_ != base_translator_.get(); }
 
   // Bank of a register of a warp under the current translator and map.
   uint32_t bankOf(uint32_t warp, uint16_t reg);
@@ -173,6 +184,9 @@ class OperandCollector {
   };
 
   uint32_t indexFor(uint32_t warp, uint32_t reg, uint32_t& row);
+  uint32_t bankFor(uint32_t warp, uint32_t reg, uint32_t row) const {
+    return map_->bank(cfg_.bank_index == BankIndex::kTranslated ? row : reg, warp);
+  }
   void makeReady(unsigned c);
   void release(unsigned c);
   int oldestIn(uint64_t mask) const;

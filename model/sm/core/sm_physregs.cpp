@@ -1,0 +1,87 @@
+// The register file's contents (Sm::setPhysicalRegisters): a mechanism that
+// renames or calculates register indices keeps the functional values of the
+// general registers in the register file's rows, so the functional model
+// reads and writes exactly the rows its hardware named at issue.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "sm/core/sm.h"
+
+namespace rfsim::sm {
+
+namespace mach = ptx::mach;
+
+void Sm::setPhysicalRegisters(uint32_t rows) {
+  if (stats_->blocks_launched.get() != 0) throw Error("Sm::setPhysicalRegisters: only before the first launch");
+  if (!setup_.kernel || !setup_.kernel->machine)
+    throw Error("Sm::setPhysicalRegisters: registers held by physical row need a machine program (the back end's "
+                "output), not PTX virtual registers");
+  if (!opc_->translating())
+    throw Error("Sm::setPhysicalRegisters: install the register translator first (OperandCollector::setTranslator)");
+  if (rows == 0) throw Error("Sm::setPhysicalRegisters: a register file of 0 rows");
+  phys_rows_ = rows;
+  phys_.assign(size_t{rows} * 32, 0);
+  rowtab_.assign(cfg_.sm.max_warps, {});
+  // What an unmapped register reads: a pattern no kernel computes by chance.
+  poison_.fill(0xdeadbeefu);
+}
+
+uint64_t* Sm::physicalRow(uint32_t row) {
+  if (row >= phys_rows_)
+    throw Error(fmt::format("register file: row {} outside the {} rows of the SM's register file", row, phys_rows_));
+  return phys_.data() + size_t{row} * 32;
+}
+
+uint32_t Sm::translateChecked(uint32_t slot, uint32_t reg, uint32_t pc) {
+  const uint32_t row = opc_->translate(slot, reg);
+  if (row >= phys_rows_) {
+    const WarpSlot& ws = slots_[slot];
+    const func::BlockStepper& st = *blocks_[ws.block]->stepper;
+    throw Error(fmt::format("register translation of warp slot {} (block ({},{},{}) warp {}), pc {}: {} maps to row "
+                            "{}, outside the register file's {} rows",
+                            slot, st.ctaid().x, st.ctaid().y, st.ctaid().z, ws.local, pc, mach::regName(reg), row,
+                            phys_rows_));
+  }
+  return row;
+}
+
+void Sm::mapRegisters(uint32_t s, WarpSlot& ws, const func::DInstr& d, uint32_t pc, uint32_t* rrows,
+                      uint32_t* wrows) {
+  func::Warp& w = blocks_[ws.block]->stepper->warpState(ws.local);
+  uint64_t** tab = rowtab_[s].data();
+  if (!ws.sp_copied) {
+    // The launch set R1 to the top of the thread's stack (func::BlockExecutor):
+    // the warp's first register write, into the row R1 has now.
+    const uint32_t row = translateChecked(s, mach::kSP, pc);
+    std::copy_n(w.regs.data() + size_t{mach::kSP} * 32, 32, physicalRow(row));
+    ws.sp_copied = true;
+  }
+  unsigned k = 0;
+  for (unsigned i = 0; i < d.nreads; ++i) {
+    const uint16_t r = d.reads[i];
+    if (r >= mach::kPredBase) continue;
+    rrows[k] = translateChecked(s, r, pc);
+    tab[r] = phys_.data() + size_t{rrows[k]} * 32;
+    ++k;
+  }
+  k = 0;
+  for (unsigned i = 0; i < d.nwrites; ++i) {
+    const uint16_t r = d.writes[i];
+    if (r >= mach::kPredBase) continue;
+    wrows[k] = translateChecked(s, r, pc);
+    tab[r] = phys_.data() + size_t{wrows[k]} * 32;
+    ++k;
+  }
+}
+
+void Sm::unmapRegisters(uint32_t s, const func::DInstr& d) {
+  uint64_t** tab = rowtab_[s].data();
+  for (unsigned i = 0; i < d.nreads; ++i)
+    if (d.reads[i] < mach::kPredBase) tab[d.reads[i]] = poison_.data();
+  for (unsigned i = 0; i < d.nwrites; ++i)
+    if (d.writes[i] < mach::kPredBase) tab[d.writes[i]] = poison_.data();
+}
+
+}  // namespace rfsim::sm
