@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "backend/mfunction.h"
+#include "ptx/isa_ext.h"
 #include "ptx/analysis/printer.h"
 
 namespace rfsim::backend {
@@ -38,6 +39,10 @@ constexpr uint32_t kConflict = 0xfffffff1u;
 constexpr uint32_t kUndef = 0xfffffff2u;
 
 uint32_t entryToken(uint32_t r) { return kEntryBase + r; }
+
+// The first register a register-stack push renames (ptx::ExtRegEffect): the
+// ABI's first callee-saved register.
+constexpr uint32_t kStackBase = 16;
 
 // A register may hold several values at once after a move whose source and
 // destination the allocator put in the same register (biased colouring):
@@ -101,8 +106,11 @@ struct State {
   std::array<uint32_t, mach::kNumRegIds> regs{};
   std::map<int64_t, uint32_t> slots;  // R1-relative byte offset (a multiple of 4 apart) -> token
   std::vector<uint64_t> defined;      // ValueIndex bits: values defined on some path here
+  // A register stack's pushed values (ptx::ExtRegEffect), oldest first.
+  std::vector<uint32_t> stacked;
   bool operator==(const State& o) const {
-    return reached == o.reached && regs == o.regs && slots == o.slots && defined == o.defined;
+    return reached == o.reached && regs == o.regs && slots == o.slots && defined == o.defined &&
+           stacked == o.stacked;
   }
   bool operator!=(const State& o) const { return !(*this == o); }
   uint32_t slot(int64_t off) const {
@@ -148,6 +156,12 @@ void meetInto(State& into, const State& from, const ValueIndex& vi, CopySets& cs
   for (const auto& [off, tok] : from.slots)
     if (!into.slots.count(off)) into.slots[off] = meetToken(kUndef, tok, into, from, vi, cs);
   for (size_t w = 0; w < into.defined.size(); ++w) into.defined[w] |= from.defined[w];
+  // Register stacks of different depths cannot meet: every value on them conflicts.
+  if (into.stacked.size() != from.stacked.size())
+    into.stacked.assign(std::max(into.stacked.size(), from.stacked.size()), kConflict);
+  else
+    for (size_t i = 0; i < into.stacked.size(); ++i)
+      into.stacked[i] = meetToken(into.stacked[i], from.stacked[i], into, from, vi, cs);
 }
 
 // One register slot of an instruction, copied out of forEachSlot.
@@ -336,6 +350,28 @@ class Checker {
       loaded = true;
     }
 
+    // A register stack (ptx::ExtRegEffect): push renames R16.. to fresh,
+    // undefined registers and keeps their values; pop brings them back.
+    if (in.op == ptx::Op::Ext && in.nsrc >= 1 && in.src[0].kind == ptx::OperandKind::Imm) {
+      const ptx::ExtRegEffect fx = ptx::extOp(in.ext).reg_effect;
+      const auto n = static_cast<uint32_t>(in.src[0].imm);
+      if (fx == ptx::ExtRegEffect::StackPush) {
+        for (uint32_t k = 0; k < n && kStackBase + k < mach::kRZ; ++k) {
+          s.stacked.push_back(s.regs[kStackBase + k]);
+          s.regs[kStackBase + k] = kUndef;
+        }
+      } else if (fx == ptx::ExtRegEffect::StackPop) {
+        if (n > s.stacked.size()) {
+          if (check) error(fmt::format("pops {} registers, {} are pushed", n, s.stacked.size()));
+          s.stacked.assign(n, kConflict);
+        }
+        for (uint32_t k = n; k-- > 0;) {
+          if (kStackBase + k < mach::kRZ) s.regs[kStackBase + k] = s.stacked.back();
+          s.stacked.pop_back();
+        }
+      }
+    }
+
     // A call changes every register the ABI lets it change, then defines its results.
     if (in.op == ptx::Op::Call) {
       const ptx::CallInfo* c = in.call < fn_.calls.size() ? &fn_.calls[in.call] : nullptr;
@@ -401,6 +437,8 @@ class Checker {
         error(fmt::format("{} holds {}, expected the function's result in {}", mach::regName(r), tokenName(s.regs[r], r),
                           mach::regName(r)));
     }
+    if (!s.stacked.empty())
+      error(fmt::format("returns with {} registers still pushed on the register stack", s.stacked.size()));
     if (fn_.is_entry) return;
     if (!copies_.holds(s.regs[mach::kSP], physId(mach::kSP)))
       error(fmt::format("R1 (the stack pointer) holds {}, expected its value on entry", tokenName(s.regs[mach::kSP], 1)));

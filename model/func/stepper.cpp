@@ -83,6 +83,15 @@ void BlockStepper::step(uint32_t warp, StepInfo& out) {
   out.pc = e.pc;
   out.active = e.mask;
   out.executed = exec_.executedMask(warp, d);
+  out.frame_lanes = 0;
+  if (d.in->op == ptx::Op::Ext) {
+    out.frame_lanes = w.live();
+    for (size_t i = w.stack.size(); i-- > 0;)
+      if (w.stack[i].call) {
+        out.frame_lanes = w.stack[i].mask & ~w.exited;
+        break;
+      }
+  }
   out.is_mem = d.cls == Cls::Ld || d.cls == Cls::St || d.cls == Cls::Atom || d.cls == Cls::Red;
   out.mem.mask = 0;
   out.mem.space = ptx::Space::None;

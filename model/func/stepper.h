@@ -47,6 +47,12 @@ struct StepInfo {
   uint32_t pc = 0;           // flat pc of the instruction executed, in that function
   uint32_t active = 0;       // SIMT mask at issue
   uint32_t executed = 0;     // lanes whose guard was true
+  // Extension instructions only (ptx/isa_ext.h; 0 otherwise): the lanes of
+  // the executing function's activation -- those that made its call (the
+  // SIMT stack's entry marked by the function-call bit), the block's live
+  // lanes in the kernel. A register-stack pop by fewer lanes than these
+  // leaves lanes in the function.
+  uint32_t frame_lanes = 0;
   bool is_mem = false;       // ld/st/atom/red; `mem` is filled when some lane executed
   MemAccess mem;
   bool branch = false;       // a bra

@@ -58,6 +58,7 @@ struct LaunchInfo {
   uint64_t blocks = 0;            // grid size
   uint32_t threads_per_block = 0;
   uint32_t launch_index = 0;      // launches of this device so far
+  bool timing = false;            // on the timing model (else functional only: no SM hooks run)
 };
 
 // The variants a module was compiled into, by name ("base" always there).

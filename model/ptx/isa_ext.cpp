@@ -34,7 +34,8 @@ uint16_t registerExtOp(const ExtOpDesc& d) {
   auto& t = opTable();
   for (size_t i = 0; i < t.size(); ++i)
     if (t[i].name == d.name) {
-      if (t[i].mnemonic != d.mnemonic || t[i].timing != d.timing || t[i].max_src != d.max_src)
+      if (t[i].mnemonic != d.mnemonic || t[i].timing != d.timing || t[i].max_src != d.max_src ||
+          t[i].reg_effect != d.reg_effect)
         throw Error(fmt::format("ISA extension: instruction '{}' registered twice, differently", d.name));
       return static_cast<uint16_t>(i + 1);
     }

@@ -39,12 +39,20 @@ enum class ExtTiming : uint8_t {
   Ldst,   // the LDST pipeline, as a constant-bank access (no trip to memory)
 };
 
+// What an extension instruction does to register names, for the back end's
+// value-following checker (backend/check.h). A register stack's push gives
+// the n registers R16..R16+n-1 (n: the first immediate operand) new,
+// undefined names and keeps their values aside; its pop gives the last n
+// pushed back (CARS section III-A: push and pop move no data, they rename).
+enum class ExtRegEffect : uint8_t { None, StackPush, StackPop };
+
 struct ExtOpDesc {
   std::string name;      // "<mechanism>.<mnemonic>", unique: "cars.push"
   std::string mnemonic;  // how it is printed: "push"
   std::string summary;   // one line, for `rfsim mechanisms --isa`
   ExtTiming timing = ExtTiming::Issue;
   uint8_t max_src = 5;   // operands it may have (checked when made)
+  ExtRegEffect reg_effect = ExtRegEffect::None;
 };
 
 // Registers an instruction; returns its id (>= 1). Throws rfsim::Error for

@@ -134,7 +134,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   LaunchStats s;
   // The variant this launch runs: the first mechanism with a preference.
   mech::LaunchInfo info{kernel, grid.count(), static_cast<uint32_t>(block.count()),
-                        static_cast<uint32_t>(impl_->totals.launches)};
+                        static_cast<uint32_t>(impl_->totals.launches), impl_->options.timing};
   std::string variant = "base";
   if (!impl_->variants.empty()) {
     mech::VariantTable table;

@@ -131,7 +131,7 @@ class HoldWarp0 final : public sm::IssueGate {
     }
     return true;
   }
-  void issued(uint32_t slot, const func::DInstr&, uint64_t now) override {
+  void issued(uint32_t slot, const func::DInstr&, const func::StepInfo&, uint64_t now) override {
     if (slot == 0 && first_issue_0 == UINT64_MAX) first_issue_0 = now;
     ++issued_count;
   }
@@ -166,7 +166,7 @@ class TrapAtStart final : public sm::IssueGate, public sm::TrapListener {
              this);
     return false;
   }
-  void issued(uint32_t slot, const func::DInstr&, uint64_t) override {
+  void issued(uint32_t slot, const func::DInstr&, const func::StepInfo&, uint64_t) override {
     if (!done.count(slot)) ++issued_before_done;
   }
   void trapOpDone(uint32_t, const sm::TrapOp& op, uint64_t) override {

@@ -19,16 +19,20 @@ IndexPathStats::IndexPathStats(stats::Group* parent)
       ADD_STAT(launch_wait, stats::unit::Cycle, "cycles Launch operations waited for the operation port"),
       ADD_STAT(max_renames, stats::unit::Count, "most renames in one cycle"),
       ADD_STAT(port_overflow_cycles, stats::unit::Cycle,
-               "cycles with more renames than rename ports (the hardware would need more ports)") {}
+               "cycles with more renames than rename ports (the hardware would need more ports)"),
+      ADD_STAT(call_ops, stats::unit::Count, "Call operations applied (RFP saved, RFP <- RSP)"),
+      ADD_STAT(ret_ops, stats::unit::Count, "Ret operations applied at frame release (RSP <- RFP, RFP restored)"),
+      ADD_STAT(push_ops, stats::unit::Count, "Push operations applied"),
+      ADD_STAT(pop_ops, stats::unit::Count, "Pop operations applied"),
+      ADD_STAT(granted, stats::unit::Count, "stalled warps given register space when a warp exited") {}
 
-RenameIndexPath::RenameIndexPath(std::unique_ptr<RenameUnit> unit, sm::WarpRegAllocator* inner,
-                                 stats::Group* stats_parent)
+RenameIndexPath::RenameIndexPath(std::unique_ptr<RenameUnit> unit, RegionAllocator* inner, stats::Group* stats_parent)
     : unit_(std::move(unit)),
       inner_(inner ? inner : &base_alloc_),
       p_(unit_->params()),
       stats_(stats_parent),
       pending_(p_.num_warps, false),
-      expect_(p_.num_warps, 0) {}
+      shadow_(p_.num_warps) {}
 
 std::unique_ptr<RenameUnit> RenameIndexPath::unitFor(const config::GpuConfig& cfg) {
   const RenameParams p = paramsFor(cfg);
@@ -54,45 +58,150 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   if (ports_used_ == p_.read_ports) ports_used_ = 0;
   const uint32_t port = ports_used_++;
   in_.rd[port] = ReadRequest{warp, reg};
+  if (!op_.valid) in_.dbg_warp = warp;
   evaluate();
   ++stats_.renames;
   ++cycle_renames_;
   const uint32_t idx = out_.rd_idx[port];
-  // CARS III-A: a register not pushed on the warp's stack is Base + x.
-  const uint32_t want = (expect_[warp] + reg) & (p_.num_regs - 1);
-  if (idx != want || out_.rd_stacked[port])
-    fail(fmt::format("warp {} R{} renamed to row {}{}; Base {} + R{} is row {}", warp, reg, idx,
-                     out_.rd_stacked[port] ? " (stacked)" : "", expect_[warp], reg, want));
+  // CARS III-A: Rx with 16 <= x < 16 + RSP - RFP is RFP + (x - 16);
+  // every other register is Base + x.
+  const Shadow& s = shadow_[warp];
+  const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
+  const uint32_t mask = p_.num_regs - 1;
+  const uint32_t want = (stacked ? s.rfp + (reg - kCalleeSavedBase) : s.base + reg) & mask;
+  // The warp's state in the unit agrees with the rule's.
+  if (in_.dbg_warp == warp && (out_.dbg.base != (s.base & mask) || out_.dbg.rfp != (s.rfp & mask) ||
+                               out_.dbg.rsp != (s.rsp & mask) || out_.dbg.free != s.free))
+    fail(fmt::format("warp {}: the unit holds Base {} RFP {} RSP {} free {}; the rule gives {} {} {} {}", warp,
+                     out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.rfp & mask,
+                     s.rsp & mask, s.free));
+  if (idx != want || out_.rd_stacked[port] != stacked)
+    fail(fmt::format("warp {} R{} renamed to row {}{}; the rule gives row {}{} (Base {}, RFP {}, RSP {})", warp, reg,
+                     idx, out_.rd_stacked[port] ? " (stacked)" : "", want, stacked ? " (stacked)" : "", s.base, s.rfp,
+                     s.rsp));
   return idx;
+}
+
+void RenameIndexPath::requestOp(Op op, uint32_t warp, uint32_t n) {
+  if (op_.valid)
+    fail(fmt::format("a second operation ({} of warp {}) in one cycle; the port takes one", opName(op), warp));
+  if (warp >= p_.num_warps || pending_[warp])
+    fail(fmt::format("{} of warp {}, which has no register space", opName(op), warp));
+  op_ = OpRequest{};
+  op_.valid = true;
+  op_.op = op;
+  op_.warp = warp;
+  op_.n = n;
+}
+
+void RenameIndexPath::applyOp(uint64_t now) {
+  (void)now;
+  const uint32_t w = op_.warp;
+  Shadow& s = shadow_[w];
+  in_.op = op_;
+  in_.dbg_warp = w;
+  // The unit's outputs for the operation come with this evaluation (the
+  // renames of the cycle were evaluated before it: the unit sees it now).
+  evaluate();
+  if (op_.op == Op::Ret) {
+    // The caller's RFP, read from the row the unit names (RFP - 1).
+    const uint32_t want_row = (s.rfp - 1) & (p_.num_regs - 1);
+    if (out_.restore_idx != want_row)
+      fail(fmt::format("warp {} Ret reads the saved RFP from row {}; the rule gives row {}", w, out_.restore_idx,
+                       want_row));
+    if (s.saved.empty()) fail(fmt::format("warp {} Ret without an open frame", w));
+    const uint32_t value = rows_.read ? rows_.read(out_.restore_idx) : s.saved.back();
+    if (value != s.saved.back())
+      fail(fmt::format("warp {} Ret: row {} holds {} as the caller's RFP, the shadow saved {} (a register-file "
+                       "write overwrote it)",
+                       w, out_.restore_idx, value, s.saved.back()));
+    in_.op.saved_rfp = value;
+    evaluate();
+  }
+  const bool expect_overflow = (op_.op == Op::Call && s.free < op_.n + 1) || (op_.op == Op::Push && s.free < op_.n);
+  const bool expect_illegal = op_.op == Op::Pop && op_.n > s.rsp - s.rfp;
+  if (out_.overflow != expect_overflow || out_.illegal != expect_illegal || out_.ack == (expect_overflow || expect_illegal))
+    fail(fmt::format("warp {} {} {}: ack {} overflow {} illegal {}; the rule gives overflow {} illegal {} (free {}, "
+                     "depth {})",
+                     w, opName(op_.op), op_.n, out_.ack, out_.overflow, out_.illegal, expect_overflow, expect_illegal,
+                     s.free, s.rsp - s.rfp));
+  if (!out_.ack)
+    fail(fmt::format("warp {} {} {} refused by the unit (free {}, depth {}): the issue stage must check room first", w,
+                     opName(op_.op), op_.n, s.free, s.rsp - s.rfp));
+  switch (op_.op) {
+    case Op::Call:
+      if (!out_.save_valid || out_.save_idx != (s.rsp & (p_.num_regs - 1)) || out_.save_data != (s.rfp & (p_.num_regs - 1)))
+        fail(fmt::format("warp {} Call saves RFP {} in row {} (valid {}); the rule gives RFP {} in row {}", w,
+                         out_.save_data, out_.save_idx, out_.save_valid, s.rfp, s.rsp));
+      if (rows_.write) rows_.write(out_.save_idx, out_.save_data);
+      s.saved.push_back(s.rfp & (p_.num_regs - 1));
+      s.rsp += 1;
+      s.rfp = s.rsp;
+      s.free -= 1;
+      ++stats_.call_ops;
+      break;
+    case Op::Ret: {
+      const uint32_t depth = s.rsp - s.rfp;
+      s.rsp = s.rfp - 1;
+      s.rfp = s.saved.back();
+      // Indices are absolute rows; a restored RFP below Base + frame is
+      // only possible in a corrupted stack, which the rename check finds.
+      s.saved.pop_back();
+      s.free += depth + 1;
+      ++stats_.ret_ops;
+      break;
+    }
+    case Op::Push:
+      s.rsp += op_.n;
+      s.free -= op_.n;
+      ++stats_.push_ops;
+      break;
+    case Op::Pop:
+      s.rsp -= op_.n;
+      s.free += op_.n;
+      ++stats_.pop_ops;
+      break;
+    default: break;
+  }
+  unit_->tick();
+}
+
+void RenameIndexPath::applyLaunch(uint64_t now) {
+  const Launch& l = launches_.front();
+  in_.op = OpRequest{};
+  in_.op.valid = true;
+  in_.op.op = Op::Launch;
+  in_.op.warp = l.warp;
+  in_.op.base = l.base;
+  in_.op.frame = l.frame;
+  in_.op.n = l.stack;
+  in_.dbg_warp = l.warp;
+  evaluate();
+  if (!out_.ack || out_.overflow || out_.illegal)
+    fail(fmt::format("Launch of warp {} (Base {}, {} registers, stack {}) refused: ack {} overflow {} illegal {}",
+                     l.warp, l.base, l.frame, l.stack, out_.ack, out_.overflow, out_.illegal));
+  if (l.queued_cycle < now) stats_.launch_wait += now - l.queued_cycle;
+  unit_->tick();
+  pending_[l.warp] = false;
+  Shadow& s = shadow_[l.warp];
+  s = Shadow{};
+  s.base = l.base;
+  s.rfp = s.rsp = l.base + l.frame;
+  s.free = l.stack;
+  ++stats_.launch_ops;
+  launches_.pop_front();
 }
 
 void RenameIndexPath::endCycle(uint64_t now) {
   now_ = now;
   next_cycle_ = now + 1;
   ++stats_.cycles;
-  if (!launches_.empty()) {
-    const Launch& l = launches_.front();
-    in_.op = OpRequest{};
-    in_.op.valid = true;
-    in_.op.op = Op::Launch;
-    in_.op.warp = l.warp;
-    in_.op.base = l.base;
-    in_.op.frame = l.frame;
-    in_.op.n = 0;  // baseline: no register stack
-    in_.dbg_warp = l.warp;
-    // The operation's outputs come with this evaluation (renames of this
-    // cycle were evaluated before the operation was known: the unit sees
-    // it now, and the lockstep compares again).
-    evaluate();
-    if (!out_.ack || out_.overflow || out_.illegal)
-      fail(fmt::format("Launch of warp {} (Base {}, {} registers) refused: ack {} overflow {} illegal {}", l.warp,
-                       l.base, l.frame, out_.ack, out_.overflow, out_.illegal));
-    if (l.queued_cycle < now) stats_.launch_wait += now - l.queued_cycle;
-    unit_->tick();
-    pending_[l.warp] = false;
-    expect_[l.warp] = l.base;
-    ++stats_.launch_ops;
-    launches_.pop_front();
+  // One operation per cycle: an issued instruction's first, a Launch waits.
+  if (op_.valid) {
+    applyOp(now);
+    op_ = OpRequest{};
+  } else if (!launches_.empty()) {
+    applyLaunch(now);
   } else {
     if (!evaluated_) evaluate();  // the unit is compared every cycle it is clocked
     unit_->tick();
@@ -113,12 +222,26 @@ bool RenameIndexPath::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t
                                uint32_t& base) {
   if (warp_slot >= p_.num_warps) fail(fmt::format("warp slot {} beyond the unit's {} warps", warp_slot, p_.num_warps));
   if (!inner_->allocate(block_slot, warp_slot, local_warp, regs_per_thread, base)) return false;
+  regs_per_thread_ = inner_->frameRegs(regs_per_thread);
   pending_[warp_slot] = true;
+  if (base == RegionAllocator::kStalled) {
+    base = 0;  // no rows yet: the warp waits in the stalled-warp list
+    return true;
+  }
   // Queued in the cycle the next endCycle closes.
-  launches_.push_back(Launch{warp_slot, base, regs_per_thread, next_cycle_});
+  launches_.push_back(Launch{warp_slot, base, regs_per_thread_, inner_->stackRegs(), next_cycle_});
   return true;
 }
 
-void RenameIndexPath::release(uint32_t warp_slot) { inner_->release(warp_slot); }
+void RenameIndexPath::release(uint32_t warp_slot) {
+  inner_->release(warp_slot);
+  // The warp status check (CARS IV-B): an exiting warp's space goes to one
+  // stalled warp of the same kernel.
+  uint32_t w = 0, base = 0;
+  if (inner_->grantStalled(w, base)) {
+    launches_.push_back(Launch{w, base, regs_per_thread_, inner_->stackRegs(), next_cycle_});
+    ++stats_.granted;
+  }
+}
 
 }  // namespace rfsim::cars

@@ -17,14 +17,23 @@
 // With RenameLockstep, the C++ reference and the Verilated RTL see the same
 // inputs and every output is compared on every evaluation.
 //
-// In the baseline (no stack) the unit must compute Base + index (CARS
-// section III-A, a register not pushed): the path checks every index against
-// its own record of the bases, an oracle independent of both models. CARS'
-// calls and returns will use the same path.
+// CARS' operations go through the unit's operation port, one per cycle
+// (CARS section IV-B): requestOp() queues a Call, Ret, Push or Pop of an
+// instruction issued this cycle; endCycle presents it (before a waiting
+// Launch) and clocks it in. A Call writes the caller's RFP into the
+// register-file row the unit names (save_idx), a Ret reads it back from
+// restore_idx: through RowAccess, the SM's physical register rows.
+//
+// The path keeps its own shadow of every warp's frames, written from the
+// rule of CARS section III-A and independent of both models (Base, RFP,
+// RSP, free registers, saved RFPs), and checks every rename, every
+// operation's outcome and every saved RFP read back against it: an oracle
+// beside the lockstep comparison.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -45,14 +54,46 @@ struct IndexPathStats : stats::Group {
   stats::Scalar launch_wait;     // cycles a Launch waited in the queue for the port
   stats::Scalar max_renames;     // most renames in one cycle
   stats::Scalar port_overflow_cycles;  // cycles with more renames than rename ports
+  stats::Scalar call_ops, ret_ops, push_ops, pop_ops;  // operations of issued instructions applied
+  stats::Scalar granted;         // stalled warps given registers when another warp exited
+};
+
+// What the path asks of the warps' register allocation (CARS' allocator,
+// cars_sm.h; the baseline: every warp gets Base = slot x registers, no stack).
+class RegionAllocator : public sm::WarpRegAllocator {
+ public:
+  // The base of a warp allocate() deferred (the warp has no register space
+  // yet: CARS' stalled-warp list).
+  static constexpr uint32_t kStalled = UINT32_MAX;
+  // Registers of the in-register stack each warp gets with its region.
+  virtual uint32_t stackRegs() const { return 0; }
+  // Registers of a warp's Base region for a kernel of `regs_per_thread`.
+  virtual uint32_t frameRegs(uint32_t regs_per_thread) const { return regs_per_thread; }
+  // After release(): a stalled warp that now gets registers (its slot and
+  // base), or false.
+  virtual bool grantStalled(uint32_t& warp_slot, uint32_t& base) {
+    (void)warp_slot, (void)base;
+    return false;
+  }
+};
+
+// The baseline's: Base = warp slot x registers per thread, no stack.
+class BaselineRegions final : public RegionAllocator {
+ public:
+  bool canLaunch(uint32_t, uint32_t) override { return true; }
+  bool allocate(uint32_t, uint32_t warp_slot, uint32_t, uint32_t regs_per_thread, uint32_t& base) override {
+    base = warp_slot * regs_per_thread;
+    return true;
+  }
+  void release(uint32_t) override {}
 };
 
 class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAllocator {
  public:
   // `unit`: RenameLockstep (RTL and reference), RenameRef or RenameRtl; its
   // parameters give the warps and rows it covers. `inner` decides the bases
-  // (nullptr: the baseline, warp slot x registers per thread).
-  RenameIndexPath(std::unique_ptr<RenameUnit> unit, sm::WarpRegAllocator* inner = nullptr,
+  // and stacks (nullptr: the baseline, warp slot x registers per thread).
+  RenameIndexPath(std::unique_ptr<RenameUnit> unit, RegionAllocator* inner = nullptr,
                   stats::Group* stats_parent = nullptr);
 
   // The unit the configuration asks for: mechanisms.cars.rtl (RenameLockstep) or the
@@ -71,30 +112,60 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   void release(uint32_t warp_slot) override;
   bool ready(uint32_t warp_slot) const override { return warp_slot >= pending_.size() || !pending_[warp_slot]; }
 
+  // The register file's rows that hold saved RFPs (a warp-register each).
+  struct RowAccess {
+    std::function<void(uint32_t row, uint32_t value)> write;
+    std::function<uint32_t(uint32_t row)> read;
+  };
+  void setRowAccess(RowAccess a) { rows_ = std::move(a); }
+  // An operation of an instruction warp `warp` issued this cycle: Call (n:
+  // the callee's FRU), Ret, Push or Pop (n registers). One per cycle
+  // (opPortFree); applied at the end of the cycle. Throws rfsim::Error when
+  // the unit refuses it (the caller checks room first: freeRegs).
+  void requestOp(Op op, uint32_t warp, uint32_t n);
+  bool opPortFree() const { return !op_.valid; }
+  // The shadow's free registers and stack depth of a warp (the unit's free
+  // counter and RSP - RFP must agree).
+  uint32_t freeRegs(uint32_t warp) const { return shadow_.at(warp).free; }
+  uint32_t depth(uint32_t warp) const { return shadow_.at(warp).rsp - shadow_.at(warp).rfp; }
+  uint32_t frames(uint32_t warp) const { return static_cast<uint32_t>(shadow_.at(warp).saved.size()); }
+  // The most registers a warp's stack may hold (the free counter's range).
+  uint32_t maxStack() const { return (1u << p_.free_bits) - 1; }
+
   RenameUnit& unit() { return *unit_; }
   IndexPathStats& stats() { return stats_; }
 
  private:
   struct Launch {
-    uint32_t warp, base, frame;
+    uint32_t warp, base, frame, stack;
     uint64_t queued_cycle;
   };
+  // A warp as the rule of section III-A has it (indices before masking).
+  struct Shadow {
+    uint32_t base = 0, rfp = 0, rsp = 0, free = 0;
+    std::vector<uint32_t> saved;  // caller RFPs of the open frames, innermost last
+  };
   void evaluate();
+  void applyOp(uint64_t now);
+  void applyLaunch(uint64_t now);
   [[noreturn]] void fail(const std::string& what) const;
 
   std::unique_ptr<RenameUnit> unit_;
-  sm::BaselineRegAllocator base_alloc_;
-  sm::WarpRegAllocator* inner_;
+  BaselineRegions base_alloc_;
+  RegionAllocator* inner_;
   RenameParams p_;
   IndexPathStats stats_;
   Inputs in_{};
   Outputs out_{};
+  OpRequest op_{};            // this cycle's operation from an issued instruction
   uint32_t ports_used_ = 0;   // rename ports filled this cycle
   uint32_t cycle_renames_ = 0;
   bool evaluated_ = false;    // out_ holds this cycle's operation outputs
   std::deque<Launch> launches_;
-  std::vector<bool> pending_;     // per warp: Launch not applied yet
-  std::vector<uint32_t> expect_;  // per warp: the base the unit must add
+  std::vector<bool> pending_;     // per warp: no register space yet, or Launch not applied yet
+  std::vector<Shadow> shadow_;
+  RowAccess rows_;
+  uint32_t regs_per_thread_ = 0;  // of the launch (the Base region of a stalled warp granted later)
   uint64_t now_ = 0;         // the cycle being evaluated (for messages)
   uint64_t next_cycle_ = 0;  // the cycle a Launch queued now is first presented in
 };

@@ -180,7 +180,7 @@ class CountingGate final : public sm::IssueGate, public sm::WarpLaunchHook {
     ++checks;
     return !(traps_ && d.in->op == ptx::Op::Call) || traps_->beforeCall(slot);
   }
-  void issued(uint32_t slot, const func::DInstr& d, uint64_t) override {
+  void issued(uint32_t slot, const func::DInstr& d, const func::StepInfo&, uint64_t) override {
     if (d.in->op == ptx::Op::Ext) {
       ++marks;
       return;

@@ -90,8 +90,9 @@ class IssueGate {
   virtual bool mayIssue(uint32_t warp_slot, const func::DInstr& next, uint64_t now) = 0;
   // As WarpRegAllocator::nextEventCycle, for mayIssue().
   virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
-  virtual void issued(uint32_t warp_slot, const func::DInstr& instr, uint64_t now) {
-    (void)warp_slot, (void)instr, (void)now;
+  // `info`: what the instruction did (it executed at issue).
+  virtual void issued(uint32_t warp_slot, const func::DInstr& instr, const func::StepInfo& info, uint64_t now) {
+    (void)warp_slot, (void)instr, (void)info, (void)now;
   }
   virtual Stall refusal() const { return Stall::Scoreboard; }
 };

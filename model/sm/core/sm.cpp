@@ -413,7 +413,7 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   if (phys) mapRegisters(s, ws, *d, st.peekPc(ws.local), rrows.data(), wrows.data());
   st.step(ws.local, info);
   if (phys) unmapRegisters(s, *d);
-  if (ws.gated) gate_->issued(s, *d, now);
+  if (ws.gated) gate_->issued(s, *d, info, now);
   ++stats_->warp_instrs;
   ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];
   const auto lanes = static_cast<uint64_t>(__builtin_popcount(info.active));

@@ -250,6 +250,11 @@ class Sm {
   uint64_t* physicalRow(uint32_t row);
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
   uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
+  // The warp in `slot` has finished (every lane exited), or the slot is free.
+  bool warpDone(uint32_t slot) const {
+    const WarpSlot& ws = slots_.at(slot);
+    return !ws.used || blocks_[ws.block]->stepper->status(ws.local) == func::WarpStatus::Done;
+  }
 
  private:
   struct Block {
