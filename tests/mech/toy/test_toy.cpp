@@ -21,46 +21,12 @@
 #include "runtime/runtime.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
+#include "../mech_test_util.h"
 
 using namespace rfsim;
+using namespace rfsim::test;
 
 namespace {
-
-config::GpuConfig v100(const std::string& mech, const std::vector<std::string>& sets = {}) {
-  config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
-  mech::select(c, mech);
-  for (const auto& s : sets) config::applyOverride(c, s);
-  config::validate(c, "test");
-  return c;
-}
-
-struct Run {
-  bool passed = false;
-  std::string detail;
-  rt::LaunchStats totals;
-  std::vector<rt::LaunchRecord> records;
-};
-
-// One workload on one device under timing, with the mechanisms `cfg` enables.
-Run run(const config::GpuConfig& cfg, const std::string& name) {
-  const workloads::Workload* w = workloads::find(name);
-  REQUIRE(w != nullptr);
-  std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
-  rt::DeviceOptions o;
-  o.timing = true;
-  o.gpu = &cfg;
-  o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
-  for (auto& m : mechs) o.mechanisms.push_back(m.get());
-  rt::Device dev(o);
-  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
-  const workloads::Check check = w->run(dev, workloads::Size::Small);
-  Run r;
-  r.passed = check.passed;
-  r.detail = check.detail;
-  r.totals = dev.totals();
-  r.records = dev.takeLaunchRecords();
-  return r;
-}
 
 uint64_t controlFlow(const rt::LaunchStats& t) {
   uint64_t n = 0;
@@ -162,22 +128,6 @@ TEST_CASE("toy: admission is decided per launch by the mechanism", "[mech][toy][
   CHECK(stat(*one.records[0].gpu, "gpu.sm.max_resident_blocks") == 1);
   CHECK(stat(*base.records[0].gpu, "gpu.sm.max_resident_blocks") == base.records[0].blocks_per_sm);
   CHECK(one.records[0].cycles > base.records[0].cycles);
-}
-
-nlohmann::json flatOf(const stats::Group& g) { return stats::toFlatJson(g); }
-
-// Sums statistic `key` (a scalar, or every entry of a vector) over a run's launches.
-uint64_t total(const Run& r, const std::string& key, bool mechanism = false) {
-  uint64_t n = 0;
-  for (const auto& rec : r.records) {
-    const nlohmann::json j = flatOf(mechanism ? *rec.mechanisms.at(0) : *rec.gpu);
-    REQUIRE(j.contains(key));
-    if (j[key].is_object() || j[key].is_array())  // a vector: its entries
-      for (const auto& v : j[key]) n += v.get<uint64_t>();
-    else
-      n += j[key].get<uint64_t>();
-  }
-  return n;
 }
 
 TEST_CASE("toy: traps spill before each call and fill after its frame, through the LDST unit and the L1D",

@@ -1,0 +1,143 @@
+// CARS end to end (mech/cars): the push/pop pass and its check, and the
+// mechanism on every SM of the V100 under timing -- register values at the
+// rows the rename unit names, calls, frame releases, pushes and pops
+// through its operation port, the stalled-warp list -- each workload's
+// output checked against its CPU reference.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "backend/backend.h"
+#include "common/error.h"
+#include "mech/cars/cars_passes.h"
+#include "mech/mechanism.h"
+#include "ptx/isa_ext.h"
+#include "ptx/parser.h"
+#include "../mech_test_util.h"
+
+using namespace rfsim;
+using namespace rfsim::test;
+
+namespace {
+
+backend::CompiledModule compile(const std::string& workload, const backend::Variant* v) {
+  mech::registerMechanisms();
+  backend::CompileOptions o;
+  o.variant = v;
+  return backend::compileModule(
+      ptx::parseFile((std::filesystem::path(RFSIM_SOURCE_DIR) / "workloads" / workload / (workload + ".ptx")).string()),
+      o);
+}
+
+size_t countRole(const ptx::Module& m, ptx::MRole role) {
+  size_t n = 0;
+  for (const auto& fn : m.functions)
+    for (const auto& bb : fn.blocks)
+      for (const auto& in : bb.instrs) n += in.role == role;
+  return n;
+}
+
+size_t countExt(const ptx::Module& m, const std::string& name) {
+  uint16_t id = 0;
+  REQUIRE(ptx::findExtOp(name, &id));
+  size_t n = 0;
+  for (const auto& fn : m.functions)
+    for (const auto& bb : fn.blocks)
+      for (const auto& in : bb.instrs) n += in.op == ptx::Op::Ext && in.ext == id;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("cars: the pass turns callee-saved spills into pushes and pops, checked", "[mech][cars][pass]") {
+  const backend::Variant v = cars::carsVariant();
+  const backend::CompiledModule base = compile("deep_calls", nullptr);
+  const backend::CompiledModule cars = compile("deep_calls", &v);
+  CHECK(countRole(base.machine, ptx::MRole::Save) > 0);
+  CHECK(countRole(cars.machine, ptx::MRole::Save) == 0);
+  CHECK(countRole(cars.machine, ptx::MRole::Restore) == 0);
+  // One push per function that saved, one pop per epilogue.
+  size_t saving = 0;
+  for (const auto& r : base.functions) saving += !r.entry && !r.callee_saved.empty();
+  CHECK(countExt(cars.machine, "cars.push") == saving);
+  CHECK(countExt(cars.machine, "cars.pop") >= saving);
+  // Calls carry their callee's FRU (level 1..7 push R16-R31: 16; level 8 none).
+  const ptx::ControlField fru = ptx::registerControlField(cars::kFruField, cars::kFruBits);
+  size_t calls = 0;
+  for (const auto& fn : cars.machine.functions)
+    for (const auto& bb : fn.blocks)
+      for (const auto& in : bb.instrs)
+        if (in.op == ptx::Op::Call) {
+          ++calls;
+          CHECK((fru.get(in) == 16 || fru.get(in) == 0));
+        }
+  CHECK(calls > 0);
+  // Watermarks: the kernel's registers, one frame of the largest function
+  // (FRU 16 + its saved RFP), and the deepest path (7 frames of 17).
+  const cars::Watermarks wm = cars::watermarksOf(cars, "deep_calls");
+  CHECK(wm.kernel_fru == 27);
+  CHECK(wm.max_fru == 16);
+  CHECK(wm.low() == 27 + 17);
+  CHECK(wm.paperLow() == 43);
+  CHECK(wm.max_stack_depth == 27 + 7 * 16);
+  CHECK(wm.high() == 27 + 7 * 17 + 1);  // level 8 has no FRU but holds its caller's RFP
+
+  // A pop one register short leaves a callee-saved register renamed: the
+  // checker stops the compilation.
+  backend::Variant broken = v;
+  broken.post.push_back({"test.short_pop", [](ptx::Function& fn, backend::SlotValues&, const backend::MachinePassContext&) {
+                           uint16_t pop = 0;
+                           ptx::findExtOp("cars.pop", &pop);
+                           for (auto& bb : fn.blocks)
+                             for (auto& in : bb.instrs)
+                               if (in.op == ptx::Op::Ext && in.ext == pop && in.src[0].imm > 0) {
+                                 --in.src[0].imm;
+                                 return;
+                               }
+                         }});
+  CHECK_THROWS_WITH(compile("deep_calls", &broken), Catch::Contains("test.short_pop") &&
+                                                        Catch::Contains("still pushed"));
+}
+
+TEST_CASE("cars: calling workloads run on every SM with their register values at the renamed rows",
+          "[mech][cars][timing]") {
+  for (const char* w : {"raytrace", "virtual_dispatch"}) {
+    INFO(w);
+    const Run base = run(v100("none"), w);
+    const Run cars = run(v100("cars", {"mechanisms.cars.rtl=false"}), w);
+    REQUIRE(base.passed);
+    REQUIRE(cars.passed);
+    const uint64_t calls = total(cars, "cars.call_ops", true);
+    CHECK(calls > 0);
+    CHECK(total(cars, "cars.ret_ops", true) == calls);
+    CHECK(total(cars, "cars.push_ops", true) == total(cars, "cars.pop_ops", true) + total(cars, "cars.pops_deferred", true));
+    // Launch ops: one per warp of the grid.
+    CHECK(total(cars, "cars.launch_ops", true) == cars.totals.warps);
+    // No ABI spill traffic is left: fewer L1D accesses, fewer instructions.
+    CHECK(total(cars, "gpu.l1d.accesses") <= total(base, "gpu.l1d.accesses"));
+    CHECK(total(cars, "gpu.sm.warp_instrs") <= total(base, "gpu.sm.warp_instrs"));
+  }
+  // raytrace saves callee-saved registers: its spills and fills are gone.
+  const Run base = run(v100("none"), "raytrace");
+  const Run cars = run(v100("cars", {"mechanisms.cars.rtl=false"}), "raytrace");
+  CHECK(total(cars, "cars.push_ops", true) > 0);
+  CHECK(total(cars, "gpu.l1d.accesses") < total(base, "gpu.l1d.accesses"));
+}
+
+TEST_CASE("cars: on one SM more warps than regions wait in the stalled-warp list and exiting warps release them",
+          "[mech][cars][timing]") {
+  const Run cars =
+      run(v100("cars", {"mechanisms.cars.rtl=false", "gpu.num_sms=1", "mechanisms.cars.allocation=high"}),
+          "raytrace");
+  REQUIRE(cars.passed);
+  CHECK(total(cars, "cars.stalled_warps", true) > 0);
+  CHECK(total(cars, "cars.granted", true) == total(cars, "cars.stalled_warps", true));
+}
+
+TEST_CASE("cars: a call the warp's stack has no room for stops the run, naming the warp and the registers",
+          "[mech][cars][timing]") {
+  CHECK_THROWS_WITH(run(v100("cars", {"mechanisms.cars.rtl=false"}), "fib"),
+                    Catch::Contains("warp slot") && Catch::Contains("free registers") &&
+                        Catch::Contains("stack-overflow trap"));
+}

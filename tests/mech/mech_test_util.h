@@ -1,0 +1,74 @@
+// Shared by the mechanism tests: the V100 configuration with a mechanism
+// selected, one workload run on a device under timing, and statistics
+// summed over a run's launches.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/config_io.h"
+#include "mech/mechanism.h"
+#include "runtime/runtime.h"
+#include "stats/stats.h"
+#include "workloads/workload.h"
+
+namespace rfsim::test {
+
+inline config::GpuConfig v100(const std::string& mech, const std::vector<std::string>& sets = {}) {
+  config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
+  mech::select(c, mech);
+  for (const auto& s : sets) config::applyOverride(c, s);
+  config::validate(c, "test");
+  return c;
+}
+
+struct Run {
+  bool passed = false;
+  std::string detail;
+  rt::LaunchStats totals;
+  std::vector<rt::LaunchRecord> records;
+};
+
+// One workload on one device under timing, with the mechanisms `cfg` enables.
+inline Run run(const config::GpuConfig& cfg, const std::string& name) {
+  const workloads::Workload* w = workloads::find(name);
+  REQUIRE(w != nullptr);
+  std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
+  rt::DeviceOptions o;
+  o.timing = true;
+  o.gpu = &cfg;
+  o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
+  for (auto& m : mechs) o.mechanisms.push_back(m.get());
+  rt::Device dev(o);
+  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+  const workloads::Check check = w->run(dev, workloads::Size::Small);
+  Run r;
+  r.passed = check.passed;
+  r.detail = check.detail;
+  r.totals = dev.totals();
+  r.records = dev.takeLaunchRecords();
+  return r;
+}
+
+inline nlohmann::json flatOf(const stats::Group& g) { return stats::toFlatJson(g); }
+
+// Sums statistic `key` (a scalar, or every entry of a vector) over a run's
+// launches: of the GPU, or (mechanism) of the launch's first mechanism group.
+inline uint64_t total(const Run& r, const std::string& key, bool mechanism = false) {
+  uint64_t n = 0;
+  for (const auto& rec : r.records) {
+    const nlohmann::json j = flatOf(mechanism ? *rec.mechanisms.at(0) : *rec.gpu);
+    REQUIRE(j.contains(key));
+    if (j[key].is_object() || j[key].is_array())  // a vector: its entries
+      for (const auto& v : j[key]) n += v.get<uint64_t>();
+    else
+      n += j[key].get<uint64_t>();
+  }
+  return n;
+}
+
+}  // namespace rfsim::test
