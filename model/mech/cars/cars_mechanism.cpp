@@ -50,13 +50,22 @@ struct KernelPlan {
   bool barriers = false;  // the kernel reaches bar.sync (a stalled warp could block its block)
 };
 
-bool hasBarrier(const ptx::Module& m, const backend::CompiledModule& cm, const std::string& kernel) {
-  (void)cm;
-  for (const auto& fn : m.functions)
-    for (const auto& bb : fn.blocks)
+// Whether `kernel` or a function it reaches has a barrier.
+bool reachesBarrier(const backend::CompiledModule& cm, const std::string& kernel) {
+  const backend::FunctionReport* k = cm.find(kernel);
+  if (!k) return false;
+  std::vector<bool> seen(cm.callgraph.callees.size(), false);
+  std::vector<uint32_t> work{k->index};
+  seen[k->index] = true;
+  while (!work.empty()) {
+    const uint32_t f = work.back();
+    work.pop_back();
+    for (const auto& bb : cm.machine.functions[f].blocks)
       for (const auto& in : bb.instrs)
         if (in.op == ptx::Op::Bar) return true;
-  (void)kernel;
+    for (uint32_t c : cm.callgraph.callees[f])
+      if (!seen[c]) seen[c] = true, work.push_back(c);
+  }
   return false;
 }
 
@@ -73,7 +82,7 @@ class Cars final : public mech::Mechanism {
     if (!info.timing || it == compiled.end()) return "";
     KernelPlan p;
     p.wm = watermarksOf(*it->second, info.kernel);
-    p.barriers = hasBarrier(it->second->machine, *it->second, info.kernel);
+    p.barriers = reachesBarrier(*it->second, info.kernel);
     plan_ = p;
     return "cars";
   }

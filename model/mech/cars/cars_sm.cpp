@@ -57,7 +57,8 @@ bool CarsRegions::grantStalled(uint32_t& warp_slot, uint32_t& base) {
   return true;
 }
 
-CarsSm::CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path) : sm_(sm), sm_id_(sm_id), path_(path) {
+CarsSm::CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path)
+    : sm_(sm), sm_id_(sm_id), path_(path), fru_(ptx::registerControlField(kFruField, kFruBits)) {
   if (!ptx::findExtOp("cars.push", &push_id_) || !ptx::findExtOp("cars.pop", &pop_id_))
     throw Error("CARS: its instructions are not registered");
 }
@@ -83,9 +84,8 @@ bool CarsSm::mayIssue(uint32_t slot, const func::DInstr& d, uint64_t now) {
     ++stats_.port_waits;
     return false;
   }
-  const ptx::ControlField fru = ptx::registerControlField(kFruField, kFruBits);
   if (d.in->op == ptx::Op::Call) {
-    const uint32_t need = fru.get(*d.in) + 1;
+    const uint32_t need = fru_.get(*d.in) + 1;
     if (path_.freeRegs(slot) < need) overflow(slot, d, need);
   } else if (d.in->op == ptx::Op::Ext && d.in->ext == push_id_) {
     const auto n = static_cast<uint32_t>(d.in->src[0].imm);
@@ -110,8 +110,7 @@ void CarsSm::issued(uint32_t slot, const func::DInstr& d, const func::StepInfo& 
 }
 
 void CarsSm::onCall(uint32_t slot, const func::DInstr& call, uint32_t, uint32_t, uint64_t) {
-  const ptx::ControlField fru = ptx::registerControlField(kFruField, kFruBits);
-  path_.requestOp(Op::Call, slot, fru.get(*call.in));
+  path_.requestOp(Op::Call, slot, fru_.get(*call.in));
   ++stats_.calls;
 }
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "mech/cars/rename_index_path.h"
+#include "ptx/isa_ext.h"
 #include "sm/core/hooks.h"
 
 namespace rfsim::sm {
@@ -42,7 +43,6 @@ namespace rfsim::cars {
 class CarsRegions final : public RegionAllocator {
  public:
   CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps);
-  bool canLaunch(uint32_t, uint32_t) override { return true; }
   bool allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t regs_per_thread,
                 uint32_t& base) override;
   void release(uint32_t warp_slot) override;
@@ -84,6 +84,7 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook {
   uint32_t sm_id_;
   RenameIndexPath& path_;
   uint16_t push_id_ = 0, pop_id_ = 0;
+  ptx::ControlField fru_;  // cars.fru of calls
   uint64_t claimed_ = UINT64_MAX;  // the cycle the operation port was last claimed
   CarsSmStats stats_;
 };

@@ -94,8 +94,7 @@ void RenameIndexPath::requestOp(Op op, uint32_t warp, uint32_t n) {
   op_.n = n;
 }
 
-void RenameIndexPath::applyOp(uint64_t now) {
-  (void)now;
+void RenameIndexPath::applyOp() {
   const uint32_t w = op_.warp;
   Shadow& s = shadow_[w];
   in_.op = op_;
@@ -198,7 +197,7 @@ void RenameIndexPath::endCycle(uint64_t now) {
   ++stats_.cycles;
   // One operation per cycle: an issued instruction's first, a Launch waits.
   if (op_.valid) {
-    applyOp(now);
+    applyOp();
     op_ = OpRequest{};
   } else if (!launches_.empty()) {
     applyLaunch(now);

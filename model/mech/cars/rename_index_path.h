@@ -58,13 +58,20 @@ struct IndexPathStats : stats::Group {
   stats::Scalar granted;         // stalled warps given registers when another warp exited
 };
 
-// What the path asks of the warps' register allocation (CARS' allocator,
-// cars_sm.h; the baseline: every warp gets Base = slot x registers, no stack).
+// The warps' register allocation behind the path: by default the
+// baseline's (Base = warp slot x registers per thread, no stack); CARS'
+// allocator (cars_sm.h) gives regions with a stack and a stalled-warp list.
 class RegionAllocator : public sm::WarpRegAllocator {
  public:
   // The base of a warp allocate() deferred (the warp has no register space
   // yet: CARS' stalled-warp list).
   static constexpr uint32_t kStalled = UINT32_MAX;
+  bool canLaunch(uint32_t, uint32_t) override { return true; }
+  bool allocate(uint32_t, uint32_t warp_slot, uint32_t, uint32_t regs_per_thread, uint32_t& base) override {
+    base = warp_slot * regs_per_thread;
+    return true;
+  }
+  void release(uint32_t) override {}
   // Registers of the in-register stack each warp gets with its region.
   virtual uint32_t stackRegs() const { return 0; }
   // Registers of a warp's Base region for a kernel of `regs_per_thread`.
@@ -75,17 +82,6 @@ class RegionAllocator : public sm::WarpRegAllocator {
     (void)warp_slot, (void)base;
     return false;
   }
-};
-
-// The baseline's: Base = warp slot x registers per thread, no stack.
-class BaselineRegions final : public RegionAllocator {
- public:
-  bool canLaunch(uint32_t, uint32_t) override { return true; }
-  bool allocate(uint32_t, uint32_t warp_slot, uint32_t, uint32_t regs_per_thread, uint32_t& base) override {
-    base = warp_slot * regs_per_thread;
-    return true;
-  }
-  void release(uint32_t) override {}
 };
 
 class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAllocator {
@@ -127,10 +123,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   // The shadow's free registers and stack depth of a warp (the unit's free
   // counter and RSP - RFP must agree).
   uint32_t freeRegs(uint32_t warp) const { return shadow_.at(warp).free; }
-  uint32_t depth(uint32_t warp) const { return shadow_.at(warp).rsp - shadow_.at(warp).rfp; }
   uint32_t frames(uint32_t warp) const { return static_cast<uint32_t>(shadow_.at(warp).saved.size()); }
-  // The most registers a warp's stack may hold (the free counter's range).
-  uint32_t maxStack() const { return (1u << p_.free_bits) - 1; }
 
   RenameUnit& unit() { return *unit_; }
   IndexPathStats& stats() { return stats_; }
@@ -146,12 +139,12 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
     std::vector<uint32_t> saved;  // caller RFPs of the open frames, innermost last
   };
   void evaluate();
-  void applyOp(uint64_t now);
+  void applyOp();
   void applyLaunch(uint64_t now);
   [[noreturn]] void fail(const std::string& what) const;
 
   std::unique_ptr<RenameUnit> unit_;
-  BaselineRegions base_alloc_;
+  RegionAllocator base_alloc_;
   RegionAllocator* inner_;
   RenameParams p_;
   IndexPathStats stats_;

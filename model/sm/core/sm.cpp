@@ -144,19 +144,7 @@ void Sm::launch(rt::Dim3 ctaid) {
     b->slots.push_back(s);
     sb_.clear(s);
     opc_->baseTranslator().setBase(s, bases[w]);
-    if (phys_rows_) {
-      // General registers in the register file (sm_physregs.cpp): unmapped
-      // until an issue translates them; predicates and RZ's sinks stay the warp's.
-      // The warp's columns are R0..R<top> by number, then RZ, the
-      // predicates and the sinks (func::compactMachineColumns).
-      func::Warp& fw = b->stepper->warpState(w);
-      const size_t ids = fw.regs.size() / 32;
-      const size_t gprs = ids - (func::kMachineColumns - ptx::mach::kRZ);
-      std::vector<uint64_t*>& tab = rowtab_[s];
-      tab.assign(ids, nullptr);
-      for (size_t r = 0; r < ids; ++r) tab[r] = r < gprs ? poison_.data() : fw.regs.data() + r * 32;
-      fw.rows = tab.data();
-    }
+    if (phys_rows_) bindRegisters(s, b->stepper->warpState(w));
     if (launch_hook_) {
       ws.role = launch_hook_->onWarpLaunch(s, b->stepper->ctaid(), w);
       const uint32_t pc = launch_hook_->startPc(s, *b->stepper, w);

@@ -324,6 +324,7 @@ class Sm {
   void mapRegisters(uint32_t slot, WarpSlot& ws, const func::DInstr& d, uint32_t pc, uint32_t* rrows,
                     uint32_t* wrows);
   void unmapRegisters(uint32_t slot, const func::DInstr& d);
+  void bindRegisters(uint32_t slot, func::Warp& w);  // at launch: w's columns through the slot's table
   uint32_t translateChecked(uint32_t slot, uint32_t reg, uint32_t pc);
 
   const config::GpuConfig& cfg_;

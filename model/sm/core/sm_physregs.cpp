@@ -34,6 +34,18 @@ uint64_t* Sm::physicalRow(uint32_t row) {
   return phys_.data() + size_t{row} * 32;
 }
 
+void Sm::bindRegisters(uint32_t slot, func::Warp& w) {
+  // The warp's columns are R0..R<top> by number, then RZ, the predicates
+  // and the sinks (func::compactMachineColumns): the general registers are
+  // unmapped until an issue translates them; the rest stay the warp's.
+  const size_t ids = w.regs.size() / 32;
+  const size_t gprs = ids - (func::kMachineColumns - mach::kRZ);
+  std::vector<uint64_t*>& tab = rowtab_[slot];
+  tab.assign(ids, nullptr);
+  for (size_t r = 0; r < ids; ++r) tab[r] = r < gprs ? poison_.data() : w.regs.data() + r * 32;
+  w.rows = tab.data();
+}
+
 uint32_t Sm::translateChecked(uint32_t slot, uint32_t reg, uint32_t pc) {
   const uint32_t row = opc_->translate(slot, reg);
   if (row >= phys_rows_) {
