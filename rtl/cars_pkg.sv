@@ -18,7 +18,10 @@ package cars_pkg;
     OpCall   = 3'd2,  // push caller RFP, RFP <- RSP (arg: callee FRU, checked)
     OpRet    = 3'd3,  // RSP <- RFP, restore caller RFP (read back from the RF)
     OpPush   = 3'd4,  // RSP += n (spill replaced by push)
-    OpPop    = 3'd5   // RSP -= n (fill replaced by pop)
+    OpPop    = 3'd5,  // RSP -= n (fill replaced by pop)
+    OpSpill  = 3'd6,  // free += n: the overflow trap moved the n oldest
+                      // stack registers to local memory (section IV-A)
+    OpFill   = 3'd7   // free -= n: a trap brought n registers back
   } op_e;
 
 endpackage

@@ -1,27 +1,33 @@
 // CARS register rename unit: per-warp register stacks in the register file.
 //
 // Per warp it holds Base (start of the warp's allotment), RFP (register frame
-// pointer), RSP (register stack pointer) and the count of free stack registers
-// (CARS section IV-B). A callee-saved register Rx of the current frame is
-// renamed when it has been pushed:
-//   16 <= x < 16 + RSP - RFP  ->  RFP + (x - 16)     (CARS section III-A)
-//   otherwise                 ->  Base + x           (baseline indexing)
+// pointer), RSP (register stack pointer), the count of free stack registers
+// (CARS section IV-B) and the size K of its stack. A callee-saved register Rx
+// of the current frame is renamed when it has been pushed:
+//   16 <= x < 16 + depth  ->  RFP + (x - 16), wrapped into the stack
+//   otherwise             ->  Base + x        (baseline indexing)
 //
-// One state-changing operation per cycle (launch, call, return, push, pop), any
-// number of combinational rename ports. Renames see the state before this
-// cycle's operation. An operation that needs more free registers than the warp
-// has raises op_overflow_o and changes nothing: that is the condition on which
-// the issue stage starts the spill trap (CARS section III-C).
+// The stack is circular (section IV-A, Fig. 6): it occupies the K registers
+// [Base + F, Base + F + K) after the warp's base allotment of F registers (F:
+// the kernel's FRU, one value per launch, held once), and RSP, RFP and every
+// renamed index wrap from its end back to its start. depth = RSP - RFP modulo
+// K. When a call finds fewer free registers than it needs (op_overflow_o),
+// the issue stage runs the overflow trap: a software handler stores the
+// oldest frames to local memory and tells the unit with Spill n (free += n);
+// the registers they held are then overwritten by the new frames as RSP wraps
+// around. When the function owning a spilled frame regains control, a trap
+// loads the frame back into the same rows and Fill n takes its registers
+// again (free -= n).
 //
-// RFP and RSP are log2(NumRegs) bits, as the paper counts them (section
-// IV-C). A stack that ends at the last register leaves RSP one past it, which
-// wraps to 0 (and a call made there starts a frame with RFP 0). Depths and
-// indices are taken modulo NumRegs and the free counter refuses any push or
-// call that would write at a wrapped RSP, so the wrap is never observed.
+// One state-changing operation per cycle (launch, call, return, push, pop,
+// spill, fill), any number of combinational rename ports. Renames see the
+// state before this cycle's operation. An operation that needs more free
+// registers than the warp has raises op_overflow_o and changes nothing.
 //
 // The caller's RFP lives in the register file, not here: a call asks the
 // register file to write RFP at slot RSP (save_*), and a return is given the
-// value read back from slot RFP - 1 (op_saved_rfp_i, at restore_idx_o).
+// value read back from slot RFP - 1 (op_saved_rfp_i, at restore_idx_o). A
+// frame therefore holds at most K - 1 registers (its saved RFP takes one).
 module cars_rename #(
   parameter int unsigned NumWarps     = 64,
   // Warp-registers (32 lanes x 32 bit) in the SM's register file.
@@ -42,9 +48,9 @@ module cars_rename #(
   input  logic [$clog2(NumWarps)-1:0]                op_warp_i,
   input  logic [$clog2(NumRegs)-1:0]                 op_base_i,       // launch: Base
   input  logic [$clog2(NumRegs)-1:0]                 op_frame_i,      // launch: base allotment
-  input  logic [$clog2(NumRegs)-1:0]                 op_n_i,          // launch: stack size,
+  input  logic [$clog2(NumRegs)-1:0]                 op_n_i,          // launch: stack size K,
                                                                       // call: callee FRU,
-                                                                      // push/pop: count
+                                                                      // push/pop/spill/fill: count
   input  logic [$clog2(NumRegs)-1:0]                 op_saved_rfp_i,  // return: caller RFP
   output logic                                       op_ack_o,
   output logic                                       op_overflow_o,
@@ -80,25 +86,48 @@ module cars_rename #(
   logic [IdxW-1:0]  rfp_q  [NumWarps];
   logic [IdxW-1:0]  rsp_q  [NumWarps];
   logic [FreeW-1:0] free_q [NumWarps];
+  logic [FreeW-1:0] stk_q  [NumWarps];  // K: the warp's stack size
+  // The base allotment F before each stack: the launched kernel's FRU, the
+  // same for every warp of a launch (one kernel's warps at a time per SM).
+  logic [IdxW-1:0]  frame_q;
 
   // ---------------------------------------------------------------------------
   // Operation decode on the addressed warp.
   logic [IdxW-1:0]  cur_base, cur_rfp, cur_rsp;
-  logic [FreeW-1:0] cur_free;
+  logic [FreeW-1:0] cur_free, cur_stk;
   assign cur_base = base_q[op_warp_i];
   assign cur_rfp  = rfp_q[op_warp_i];
   assign cur_rsp  = rsp_q[op_warp_i];
   assign cur_free = free_q[op_warp_i];
+  assign cur_stk  = stk_q[op_warp_i];
 
-  logic [SumW-1:0] free_ext, n_ext, depth_ext, launch_end;
+  // The warp's stack [lo, hi) of K registers.
+  logic [SumW-1:0] k_ext, lo, hi;
+  assign k_ext = SumW'(cur_stk);
+  assign lo    = SumW'(cur_base) + SumW'(frame_q);
+  assign hi    = lo + k_ext;
+
+  logic [SumW-1:0] free_ext, n_ext, depth_ext, launch_end, rsp_ext, rfp_ext;
   assign free_ext   = SumW'(cur_free);
   assign n_ext      = SumW'(op_n_i);
-  assign depth_ext  = SumW'(cur_rsp - cur_rfp);
+  assign rsp_ext    = SumW'(cur_rsp);
+  assign rfp_ext    = SumW'(cur_rfp);
+  assign depth_ext  = (cur_rsp >= cur_rfp) ? rsp_ext - rfp_ext : rsp_ext + k_ext - rfp_ext;
   assign launch_end = SumW'(op_base_i) + SumW'(op_frame_i) + SumW'(op_n_i);
+
+  // Pointer arithmetic inside the stack: x + n and x - n wrap at its ends.
+  // Each result lies in [lo, hi), below NumRegs: the headroom bit is 0.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [SumW-1:0] rsp_up1, rsp_upn, rsp_dnn, rfp_dn1;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign rsp_up1 = (rsp_ext + SumW'(1) >= hi) ? rsp_ext + SumW'(1) - k_ext : rsp_ext + SumW'(1);
+  assign rsp_upn = (rsp_ext + n_ext >= hi) ? rsp_ext + n_ext - k_ext : rsp_ext + n_ext;
+  assign rsp_dnn = (rsp_ext >= lo + n_ext) ? rsp_ext - n_ext : rsp_ext + k_ext - n_ext;
+  assign rfp_dn1 = (rfp_ext >= lo + SumW'(1)) ? rfp_ext - SumW'(1) : rfp_ext + k_ext - SumW'(1);
 
   logic             overflow, illegal;
   logic [IdxW-1:0]  nxt_base, nxt_rfp, nxt_rsp;
-  logic [FreeW-1:0] nxt_free;
+  logic [FreeW-1:0] nxt_free, nxt_stk;
 
   always_comb begin
     overflow = 1'b0;
@@ -107,42 +136,52 @@ module cars_rename #(
     nxt_rfp  = cur_rfp;
     nxt_rsp  = cur_rsp;
     nxt_free = cur_free;
+    nxt_stk  = cur_stk;
     unique case (op_i)
       cars_pkg::OpLaunch: begin
-        // The stack is contiguous with the base allotment (section III-A).
+        // The stack follows the base allotment (section III-A).
         illegal  = (launch_end > SumW'(NumRegs)) ||
                    (n_ext > SumW'({FreeW{1'b1}}));
         nxt_base = op_base_i;
         nxt_rfp  = op_base_i + op_frame_i;
         nxt_rsp  = op_base_i + op_frame_i;
         nxt_free = FreeW'(op_n_i);
+        nxt_stk  = FreeW'(op_n_i);
       end
       cars_pkg::OpCall: begin
         // The call pushes the caller's RFP and must find room for the
         // callee's FRU, which the call instruction carries (section IV-A).
         overflow = free_ext < n_ext + SumW'(1);
-        nxt_rsp  = cur_rsp + IdxW'(1);
-        nxt_rfp  = cur_rsp + IdxW'(1);
+        nxt_rsp  = IdxW'(rsp_up1);
+        nxt_rfp  = IdxW'(rsp_up1);
         nxt_free = cur_free - FreeW'(1);
       end
       cars_pkg::OpRet: begin
         // Release the callee's frame and the slot of the saved RFP. Returns
         // are not checked here: the SIMT stack's call bit pairs every return
-        // with its call (section IV-B2), and with RFP wrapping at NumRegs no
-        // order between the saved and the current RFP is meaningful.
-        nxt_rsp  = cur_rfp - IdxW'(1);
+        // with its call (section IV-B2).
+        nxt_rsp  = IdxW'(rfp_dn1);
         nxt_rfp  = op_saved_rfp_i;
         nxt_free = cur_free + FreeW'(depth_ext) + FreeW'(1);
       end
       cars_pkg::OpPush: begin
-        overflow = free_ext < n_ext;
-        nxt_rsp  = cur_rsp + op_n_i;
+        // A frame of K registers would read as empty (depth modulo K).
+        overflow = (free_ext < n_ext) || (depth_ext + n_ext >= k_ext);
+        nxt_rsp  = IdxW'(rsp_upn);
         nxt_free = cur_free - FreeW'(op_n_i);
       end
       cars_pkg::OpPop: begin
         illegal  = n_ext > depth_ext;
-        nxt_rsp  = cur_rsp - op_n_i;
+        nxt_rsp  = IdxW'(rsp_dnn);
         nxt_free = cur_free + FreeW'(op_n_i);
+      end
+      cars_pkg::OpSpill: begin
+        illegal  = free_ext + n_ext > k_ext;
+        nxt_free = cur_free + FreeW'(op_n_i);
+      end
+      cars_pkg::OpFill: begin
+        overflow = free_ext < n_ext;
+        nxt_free = cur_free - FreeW'(op_n_i);
       end
       default: ;
     endcase
@@ -156,7 +195,7 @@ module cars_rename #(
   assign save_valid_o  = apply && (op_i == cars_pkg::OpCall);
   assign save_idx_o    = cur_rsp;
   assign save_data_o   = cur_rfp;
-  assign restore_idx_o = cur_rfp - IdxW'(1);
+  assign restore_idx_o = IdxW'(rfp_dn1);
 
   // ---------------------------------------------------------------------------
   // Per-warp registers.
@@ -169,13 +208,20 @@ module cars_rename #(
         rfp_q[w]  <= '0;
         rsp_q[w]  <= '0;
         free_q[w] <= '0;
+        stk_q[w]  <= '0;
       end else if (we) begin
         base_q[w] <= nxt_base;
         rfp_q[w]  <= nxt_rfp;
         rsp_q[w]  <= nxt_rsp;
         free_q[w] <= nxt_free;
+        stk_q[w]  <= nxt_stk;
       end
     end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) frame_q <= '0;
+    else if (apply && op_i == cars_pkg::OpLaunch) frame_q <= op_frame_i;
   end
 
   // ---------------------------------------------------------------------------
@@ -183,17 +229,21 @@ module cars_rename #(
   for (genvar p = 0; p < NumReadPorts; p++) begin : g_port
     logic [WarpW-1:0] w;
     logic [RegW-1:0]  x, off;
-    logic [IdxW-1:0]  base, rfp, rsp, depth, idx;
+    logic [IdxW-1:0]  base, rfp, rsp, idx;
+    logic [SumW-1:0]  k, end_, depth, t;
     logic             stacked;
     assign w       = rd_warp_i[p*WarpW +: WarpW];
     assign x       = rd_reg_i[p*RegW +: RegW];
     assign base    = base_q[w];
     assign rfp     = rfp_q[w];
     assign rsp     = rsp_q[w];
-    assign depth   = rsp - rfp;
+    assign k       = SumW'(stk_q[w]);
+    assign end_    = SumW'(base) + SumW'(frame_q) + k;
+    assign depth   = (rsp >= rfp) ? SumW'(rsp) - SumW'(rfp) : SumW'(rsp) + k - SumW'(rfp);
     assign off     = x - RegW'(cars_pkg::CalleeSavedBase);
-    assign stacked = (x >= RegW'(cars_pkg::CalleeSavedBase)) && (IdxW'(off) < depth);
-    assign idx     = stacked ? rfp + IdxW'(off) : base + IdxW'(x);
+    assign stacked = (x >= RegW'(cars_pkg::CalleeSavedBase)) && (SumW'(off) < depth);
+    assign t       = SumW'(rfp) + SumW'(off);
+    assign idx     = stacked ? IdxW'((t >= end_) ? t - k : t) : base + IdxW'(x);
     assign rd_stacked_o[p]          = stacked;
     assign rd_idx_o[p*IdxW +: IdxW] = idx;
   end

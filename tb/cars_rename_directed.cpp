@@ -96,12 +96,13 @@ std::vector<Step> directedSteps() {
   }
   // Full stack: a call whose FRU takes every remaining register fits exactly.
   s.push_back({"call (FRU 9) fits exactly in 10 free", op(Op::Call, 0, 9), saves(ok(0, {0, 21, 21, 9}), 20, 20)});
-  s.push_back({"push 9 fills the stack", op(Op::Push, 0, 9), ok(0, {0, 21, 30, 0})});
+  // The stack is [20, 30): RSP one past its end wraps to its start.
+  s.push_back({"push 9 fills the stack; RSP wraps to the stack's start", op(Op::Push, 0, 9), ok(0, {0, 21, 20, 0})});
   s.push_back({"push 1 on a full stack overflows (trap), state unchanged", op(Op::Push, 0, 1),
-               refused(true, 0, {0, 21, 30, 0}, {{0, 24, 29, true}, {0, 25, 25, false}})});
+               refused(true, 0, {0, 21, 20, 0}, {{0, 24, 29, true}, {0, 25, 25, false}})});
   s.push_back({"call (FRU 0) on a full stack overflows: the RFP slot does not fit", op(Op::Call, 0, 0),
-               refused(true, 0, {0, 21, 30, 0})});
-  s.push_back({"pop 10 from a 9-register frame is illegal", op(Op::Pop, 0, 10), refused(false, 0, {0, 21, 30, 0})});
+               refused(true, 0, {0, 21, 20, 0})});
+  s.push_back({"pop 10 from a 9-register frame is illegal", op(Op::Pop, 0, 10), refused(false, 0, {0, 21, 20, 0})});
   s.push_back({"pop 9 empties the frame", op(Op::Pop, 0, 9), ok(0, {0, 21, 21, 9})});
   s.push_back({"return to kernel", op(Op::Ret, 0, 0, 0, 0, 20), ok(0, {0, 20, 20, 10})});
   s.push_back({"pop at kernel level (empty frame) is illegal", op(Op::Pop, 0, 1), refused(false, 0, {0, 20, 20, 10})});
@@ -122,15 +123,15 @@ std::vector<Step> directedSteps() {
                [] { Expect e; e.check_op = false; e.reads = {{63, 16, 2039, true}, {63, 17, 2040, true},
                                                              {63, 18, 2036, false}, {63, 255, (2018 + 255) & 2047, false}};
                     return e; }()});
-  // The top of the register file: RSP one past register 2047 wraps to 0.
+  // The stack [2038, 2048) ends at the last register: RSP wraps to 2038.
   s.push_back({"w63 push 6 leaves one free register at 2047", op(Op::Push, 63, 6), ok(63, {2018, 2039, 2047, 1})});
   {
-    Step c{"call at RSP 2047: RFP of the new frame wraps to 0", op(Op::Call, 63, 0),
-           saves(ok(63, {2018, 0, 0, 0}), 2047, 2039)};
+    Step c{"call at RSP 2047: RFP of the new frame wraps to the stack's start", op(Op::Call, 63, 0),
+           saves(ok(63, {2018, 2038, 2038, 0}), 2047, 2039)};
     s.push_back(c);
   }
   s.push_back({"empty frame at the wrap: R16 is Base + 16; another call overflows", op(Op::Call, 63, 0),
-               refused(true, 63, {2018, 0, 0, 0}, {{63, 16, 2034, false}})});
+               refused(true, 63, {2018, 2038, 2038, 0}, {{63, 16, 2034, false}})});
   {
     Step r{"return from the wrapped frame reads slot 2047", op(Op::Ret, 63, 0, 0, 0, 2039),
            ok(63, {2018, 2039, 2047, 1}, {{63, 16, 2034, false}})};
@@ -140,6 +141,33 @@ std::vector<Step> directedSteps() {
   s.push_back({"caller's eight pushed registers are back in view", OpRequest{},
                [] { Expect e; e.check_op = false; e.reads = {{63, 16, 2039, true}, {63, 23, 2046, true},
                                                              {63, 24, 2042, false}}; return e; }()});
+  // The overflow trap (CARS section IV-A): warp 2's stack is [120, 130).
+  s.push_back({"launch w2: stack [120, 130)", op(Op::Launch, 2, 10, 100, 20), ok(2, {100, 120, 120, 10})});
+  s.push_back({"w2 call (FRU 6)", op(Op::Call, 2, 6), saves(ok(2, {100, 121, 121, 9}), 120, 120)});
+  s.push_back({"w2 push 6", op(Op::Push, 2, 6), ok(2, {100, 121, 127, 3})});
+  s.push_back({"w2 call (FRU 4) needs 5 of 3 free: the trap condition", op(Op::Call, 2, 4),
+               refused(true, 2, {100, 121, 127, 3})});
+  s.push_back({"spill 8 would make 11 of a 10-register stack free: illegal", op(Op::Spill, 2, 8),
+               refused(false, 2, {100, 121, 127, 3})});
+  s.push_back({"the trap spills the oldest frame (slot + 6 registers): spill 7", op(Op::Spill, 2, 7),
+               ok(2, {100, 121, 127, 10}, {{2, 16, 121, true}, {2, 21, 126, true}})});
+  s.push_back({"the call now fits: RFP 121 saved at 127, the frame starts at 128", op(Op::Call, 2, 4),
+               saves(ok(2, {100, 128, 128, 9}), 127, 121)});
+  s.push_back({"push 4 wraps RSP past 130 to 122", op(Op::Push, 2, 4), ok(2, {100, 128, 122, 5})});
+  s.push_back({"the frame's R16..R19 are 128, 129, 120, 121; R20 is Base + 20", OpRequest{},
+               [] { Expect e; e.check_op = false;
+                    e.reads = {{2, 16, 128, true}, {2, 17, 129, true}, {2, 18, 120, true}, {2, 19, 121, true},
+                               {2, 20, 120, false}};
+                    return e; }()});
+  s.push_back({"pop 4 wraps RSP back to 128", op(Op::Pop, 2, 4), ok(2, {100, 128, 128, 9})});
+  {
+    Step r{"return reads the caller's RFP from 127", op(Op::Ret, 2, 0, 0, 0, 121), ok(2, {100, 121, 127, 10})};
+    r.expect.restore_idx = 127;
+    s.push_back(r);
+  }
+  s.push_back({"fill 7 takes the spilled frame's registers back", op(Op::Fill, 2, 7),
+               ok(2, {100, 121, 127, 3}, {{2, 16, 121, true}, {2, 21, 126, true}, {2, 22, 122, false}})});
+  s.push_back({"fill 4 with 3 free overflows", op(Op::Fill, 2, 4), refused(true, 2, {100, 121, 127, 3})});
   return s;
 }
 

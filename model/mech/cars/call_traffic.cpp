@@ -1,5 +1,7 @@
 #include "mech/cars/call_traffic.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -33,7 +35,13 @@ uint32_t CallTraffic::uniform(uint32_t lo, uint32_t hi) {
 
 bool CallTraffic::chance(double p) { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < p; }
 
-uint32_t CallTraffic::freeRegs(const Warp& s) const { return t_.stack_regs - (s.rsp - s.stack_start); }
+uint32_t CallTraffic::freeRegs(const Warp& s) const { return s.k - static_cast<uint32_t>(s.rsp - s.bottom); }
+
+uint64_t CallTraffic::oldestEnd(const Warp& s) const {
+  for (const Frame& f : s.frames)
+    if (f.start > s.bottom) return f.start;
+  return s.rsp;
+}
 
 OpRequest CallTraffic::pickOp(uint32_t w) {
   Warp& s = warps_[w];
@@ -41,21 +49,46 @@ OpRequest CallTraffic::pickOp(uint32_t w) {
   op.valid = true;
   op.warp = w;
   const uint32_t stride = t_.kernel_regs + t_.stack_regs;
-  if (!s.launched || (s.frames.empty() && chance(t_.relaunch_rate))) {
+  const bool idle = s.frames.empty() && s.fill == 0 && s.retry_call < 0;
+  if (!s.launched || (idle && chance(t_.relaunch_rate))) {
     op.op = Op::Launch;
     op.base = w * stride;
     op.frame = t_.kernel_regs;
     op.n = t_.stack_regs;
     return op;
   }
+  // The traps' operations come first (CARS section IV-A): a frame the warp
+  // returned into is filled back; a refused call spills the oldest frame
+  // and is tried again once it fits.
+  if (s.fill) {
+    op.op = Op::Fill;
+    op.n = static_cast<uint32_t>(s.fill);
+    return op;
+  }
+  if (s.retry_call >= 0) {
+    if (freeRegs(s) < static_cast<uint32_t>(s.retry_call) + 1) {
+      op.op = Op::Spill;
+      op.n = static_cast<uint32_t>(oldestEnd(s) - s.bottom);
+    } else {
+      op.op = Op::Call;
+      op.n = static_cast<uint32_t>(s.retry_call);
+    }
+    return op;
+  }
   if (t_.illegal_rate > 0 && chance(t_.illegal_rate)) {
-    // Pop more than the frame holds: the unit must refuse it.
-    op.op = Op::Pop;
-    op.n = (s.rsp - s.rfp) + uniform(1, 3);
+    if (chance(0.5)) {
+      // Pop more than the frame holds: the unit must refuse it.
+      op.op = Op::Pop;
+      op.n = static_cast<uint32_t>(s.rsp - s.rfp) + uniform(1, 3);
+    } else {
+      // Spill more than the stack holds.
+      op.op = Op::Spill;
+      op.n = s.k - freeRegs(s) + uniform(1, 3);
+    }
     return op;
   }
   Frame* f = s.frames.empty() ? nullptr : &s.frames.back();
-  if (!f && t_.max_depth == 0) {
+  if (!f && (t_.max_depth == 0 || s.k == 0)) {
     op.valid = false;  // nothing legal to do at kernel level without calls
     return op;
   }
@@ -67,15 +100,16 @@ OpRequest CallTraffic::pickOp(uint32_t w) {
     else if (r < 55) choice = kPush;
     else if (r < 80) choice = kPop;
     else choice = kRet;
-    if (choice == kCall && s.frames.size() < t_.max_depth) break;
+    if (choice == kCall && s.frames.size() < t_.max_depth && s.k > 0) break;
     if (choice == kPush && f && f->pushed < f->fru) break;
     if (choice == kPop && f && f->pushed > 0) break;
     if (choice == kRet && f) break;
   }
   switch (choice) {
     case kCall:
+      // A frame and its saved RFP fit the stack: FRU <= K - 1.
       op.op = Op::Call;
-      op.n = uniform(0, t_.max_fru);
+      op.n = uniform(0, std::min(t_.max_fru, s.k - 1));
       break;
     case kPush:
       op.op = Op::Push;
@@ -87,7 +121,7 @@ OpRequest CallTraffic::pickOp(uint32_t w) {
       break;
     case kRet:
       op.op = Op::Ret;
-      op.saved_rfp = rf_[f->save_slot];
+      op.saved_rfp = rf_[row(s, f->start)];
       break;
   }
   return op;
@@ -95,7 +129,7 @@ OpRequest CallTraffic::pickOp(uint32_t w) {
 
 uint32_t CallTraffic::pickReg(const Warp& s) {
   // Mostly around the renamed window [R16, R16 + RSP - RFP) and its edges.
-  if (chance(0.6)) return kCalleeSavedBase - 1 + uniform(0, (s.rsp - s.rfp) + 2);
+  if (chance(0.6)) return kCalleeSavedBase - 1 + uniform(0, static_cast<uint32_t>(s.rsp - s.rfp) + 2);
   return uniform(0, 63);
 }
 
@@ -128,20 +162,17 @@ void CallTraffic::observe(const Inputs& in, const Outputs& out) {
     if (!s.launched) continue;
     const uint32_t x = in.rd[i].reg;
     const bool stacked = x >= kCalleeSavedBase && x < kCalleeSavedBase + (s.rsp - s.rfp);
-    const uint32_t idx = (stacked ? s.rfp + (x - kCalleeSavedBase) : s.base + x) & mask;
+    const uint32_t idx = stacked ? row(s, s.rfp + (x - kCalleeSavedBase)) : (s.base + x) & mask;
     if (out.rd_stacked[i] != stacked || out.rd_idx[i] != idx)
       fail(fmt::format("warp {} R{} renamed to {}{}, expected {}{}", in.rd[i].warp, x, out.rd_idx[i],
                        out.rd_stacked[i] ? " (stack)" : "", idx, stacked ? " (stack)" : ""));
   }
-  // RFP and RSP are log2(R)-bit registers (CARS section IV-C): a stack that
-  // ends at the last register leaves RSP one past it, which reads as 0.
-  // Depths are differences modulo R, and the free counter stops any write
-  // at a wrapped RSP, so the wrap is harmless; compare modulo R.
   const Warp& d = warps_[in.dbg_warp];
-  if (d.launched && (out.dbg.base != d.base || out.dbg.rfp != (d.rfp & mask) || out.dbg.rsp != (d.rsp & mask) ||
+  if (d.launched && (out.dbg.base != d.base || out.dbg.rfp != row(d, d.rfp) || out.dbg.rsp != row(d, d.rsp) ||
                      out.dbg.free != freeRegs(d)))
     fail(fmt::format("warp {} state Base/RFP/RSP/free = {}/{}/{}/{}, expected {}/{}/{}/{}", in.dbg_warp,
-                     out.dbg.base, out.dbg.rfp, out.dbg.rsp, out.dbg.free, d.base, d.rfp, d.rsp, freeRegs(d)));
+                     out.dbg.base, out.dbg.rfp, out.dbg.rsp, out.dbg.free, d.base, row(d, d.rfp), row(d, d.rsp),
+                     freeRegs(d)));
 
   ++cycle_;
   if (!in.op.valid) return;
@@ -150,33 +181,39 @@ void CallTraffic::observe(const Inputs& in, const Outputs& out) {
 
   // What the unit must decide, from the shadow alone.
   bool overflow = false, illegal = false;
+  const uint64_t depth = s.rsp - s.rfp;
   switch (op.op) {
     case Op::Call: overflow = freeRegs(s) < op.n + 1; break;
-    case Op::Push: overflow = freeRegs(s) < op.n; break;
-    case Op::Pop: illegal = op.n > s.rsp - s.rfp; break;
+    case Op::Push: overflow = freeRegs(s) < op.n || depth + op.n >= s.k; break;
+    case Op::Pop: illegal = op.n > depth; break;
+    case Op::Spill: illegal = uint64_t{freeRegs(s)} + op.n > s.k; break;
+    case Op::Fill: overflow = freeRegs(s) < op.n; break;
     default: break;
   }
   if (out.overflow != overflow || out.illegal != illegal || out.ack != (!overflow && !illegal))
     fail(fmt::format("{} on warp {} (n={}): ack/overflow/illegal = {}/{}/{}, expected {}/{}/{}", opName(op.op),
                      op.warp, op.n, out.ack, out.overflow, out.illegal, !overflow && !illegal, overflow, illegal));
+  if (op.op == Op::Call && overflow) s.retry_call = op.n;  // the overflow trap starts
   if (!out.ack) return;
 
   switch (op.op) {
     case Op::Launch:
+      s = Warp{};
       s.launched = true;
       s.base = op.base;
-      s.stack_start = s.rfp = s.rsp = op.base + op.frame;
-      s.frames.clear();
+      s.lo = op.base + op.frame;
+      s.k = op.n;
       break;
     case Op::Call:
       // The call saves the caller's RFP on the stack (CARS section III-A).
-      if (!out.save_valid || out.save_idx != s.rsp || out.save_data != s.rfp)
+      if (!out.save_valid || out.save_idx != row(s, s.rsp) || out.save_data != row(s, s.rfp))
         fail(fmt::format("call on warp {} saved RFP {} at {}, expected {} at {}", op.warp, out.save_data,
-                         out.save_idx, s.rfp, s.rsp));
+                         out.save_idx, row(s, s.rfp), row(s, s.rsp)));
       rf_[out.save_idx] = out.save_data;
-      s.frames.push_back(Frame{op.n, 0, s.rsp});
+      s.frames.push_back(Frame{op.n, 0, s.rsp, s.rfp});
       s.rsp += 1;
       s.rfp = s.rsp;
+      s.retry_call = -1;
       break;
     case Op::Push:
       s.rsp += op.n;
@@ -186,13 +223,33 @@ void CallTraffic::observe(const Inputs& in, const Outputs& out) {
       s.rsp -= op.n;
       s.frames.back().pushed -= op.n;
       break;
-    case Op::Ret:
-      if (out.restore_idx != s.frames.back().save_slot)
-        fail(fmt::format("return on warp {} reads the caller RFP from {}, expected {}", op.warp,
-                         out.restore_idx, s.frames.back().save_slot));
-      s.rsp = s.rfp - 1;
-      s.rfp = op.saved_rfp;
+    case Op::Ret: {
+      const Frame f = s.frames.back();
+      if (out.restore_idx != row(s, f.start))
+        fail(fmt::format("return on warp {} reads the caller RFP from {}, expected {}", op.warp, out.restore_idx,
+                         row(s, f.start)));
+      if (op.saved_rfp != row(s, f.caller_rfp))
+        fail(fmt::format("return on warp {}: the register file gave RFP {}, the caller's is {}", op.warp,
+                         op.saved_rfp, row(s, f.caller_rfp)));
+      s.rsp = f.start;
+      s.rfp = f.caller_rfp;
       s.frames.pop_back();
+      // Back in a frame the overflow trap spilled: it is filled first.
+      const uint64_t caller_start = s.frames.empty() ? 0 : s.frames.back().start;
+      if (s.bottom > caller_start) s.fill = s.bottom - caller_start;
+      break;
+    }
+    case Op::Spill:
+      if (s.spilled.size() < s.bottom + op.n) s.spilled.resize(s.bottom + op.n);
+      for (uint64_t p = s.bottom; p < s.bottom + op.n; ++p) s.spilled[p] = rf_[row(s, p)];
+      s.bottom += op.n;
+      ++spills_;
+      break;
+    case Op::Fill:
+      s.bottom -= op.n;
+      for (uint64_t p = s.bottom; p < s.bottom + op.n; ++p) rf_[row(s, p)] = s.spilled[p];
+      s.fill = 0;
+      ++fills_;
       break;
     case Op::None: break;
   }

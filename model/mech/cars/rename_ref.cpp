@@ -1,5 +1,7 @@
 #include "mech/cars/rename_ref.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -14,6 +16,8 @@ const char* opName(Op op) {
     case Op::Ret: return "ret";
     case Op::Push: return "push";
     case Op::Pop: return "pop";
+    case Op::Spill: return "spill";
+    case Op::Fill: return "fill";
   }
   return "?";
 }
@@ -56,12 +60,15 @@ RenameRef::RenameRef(const RenameParams& p)
     : p_(p),
       idx_mask_((1u << p.idxBits()) - 1),
       free_mask_((1u << p.free_bits) - 1),
-      state_(p.num_warps) {
+      state_(p.num_warps),
+      stack_(p.num_warps, 0) {
   p_.check();
 }
 
 void RenameRef::reset() {
   for (auto& s : state_) s = WarpState{};
+  std::fill(stack_.begin(), stack_.end(), 0u);
+  frame_ = 0;
   pending_ = false;
 }
 
@@ -69,13 +76,18 @@ void RenameRef::evaluate(const Inputs& in, Outputs& out) {
   const OpRequest& op = in.op;
   const uint32_t w = op.warp & (p_.num_warps - 1);
   const WarpState& cur = state_[w];
-  const uint64_t depth = (cur.rsp - cur.rfp) & idx_mask_;
+  // The warp's circular stack [lo, lo + K) (CARS section IV-A, Fig. 6).
+  const uint64_t k = stack_[w];
+  const uint64_t lo = uint64_t{cur.base} + frame_;
+  const auto up = [&](uint64_t x, uint64_t n) { return x + n >= lo + k ? x + n - k : x + n; };
+  const auto down = [&](uint64_t x, uint64_t n) { return x >= lo + n ? x - n : x + k - n; };
+  const uint64_t depth = cur.rsp >= cur.rfp ? cur.rsp - cur.rfp : cur.rsp + k - cur.rfp;
   WarpState nxt = cur;
   bool overflow = false, illegal = false;
 
   switch (op.op) {
     case Op::Launch:
-      // The stack is contiguous with the base allotment (CARS section III-A).
+      // The stack follows the base allotment (CARS section III-A).
       illegal = uint64_t{op.base} + op.frame + op.n > p_.num_regs || op.n > free_mask_;
       nxt.base = op.base & idx_mask_;
       nxt.rfp = nxt.rsp = (op.base + op.frame) & idx_mask_;
@@ -84,23 +96,32 @@ void RenameRef::evaluate(const Inputs& in, Outputs& out) {
     case Op::Call:
       // The call pushes the caller's RFP and needs room for the callee's FRU.
       overflow = cur.free < uint64_t{op.n} + 1;
-      nxt.rsp = nxt.rfp = (cur.rsp + 1) & idx_mask_;
+      nxt.rsp = nxt.rfp = static_cast<uint32_t>(up(cur.rsp, 1)) & idx_mask_;
       nxt.free = (cur.free - 1) & free_mask_;
       break;
     case Op::Ret:
-      nxt.rsp = (cur.rfp - 1) & idx_mask_;
+      nxt.rsp = static_cast<uint32_t>(down(cur.rfp, 1)) & idx_mask_;
       nxt.rfp = op.saved_rfp & idx_mask_;
       nxt.free = (cur.free + static_cast<uint32_t>(depth) + 1) & free_mask_;
       break;
     case Op::Push:
-      overflow = cur.free < op.n;
-      nxt.rsp = (cur.rsp + op.n) & idx_mask_;
+      // A frame of K registers would read as empty (depth modulo K).
+      overflow = cur.free < op.n || depth + op.n >= k;
+      nxt.rsp = static_cast<uint32_t>(up(cur.rsp, op.n)) & idx_mask_;
       nxt.free = (cur.free - op.n) & free_mask_;
       break;
     case Op::Pop:
       illegal = op.n > depth;
-      nxt.rsp = (cur.rsp - op.n) & idx_mask_;
+      nxt.rsp = static_cast<uint32_t>(down(cur.rsp, op.n)) & idx_mask_;
       nxt.free = (cur.free + op.n) & free_mask_;
+      break;
+    case Op::Spill:
+      illegal = uint64_t{cur.free} + op.n > k;
+      nxt.free = (cur.free + op.n) & free_mask_;
+      break;
+    case Op::Fill:
+      overflow = cur.free < op.n;
+      nxt.free = (cur.free - op.n) & free_mask_;
       break;
     case Op::None:
       break;
@@ -113,27 +134,41 @@ void RenameRef::evaluate(const Inputs& in, Outputs& out) {
   out.save_valid = apply && op.op == Op::Call;
   out.save_idx = cur.rsp;
   out.save_data = cur.rfp;
-  out.restore_idx = (cur.rfp - 1) & idx_mask_;
+  out.restore_idx = static_cast<uint32_t>(down(cur.rfp, 1)) & idx_mask_;
   pending_ = apply;
   pending_warp_ = w;
   pending_state_ = nxt;
+  pending_launch_ = apply && op.op == Op::Launch;
+  pending_stack_ = op.n & free_mask_;
+  pending_frame_ = op.frame & idx_mask_;
 
-  // CARS section III-A: Rx with 16 <= x < 16 + RSP - RFP is renamed to
-  // RFP + (x - 16); every other register indexes Base + x.
+  // CARS section III-A: Rx with 16 <= x < 16 + depth is renamed to
+  // RFP + (x - 16), wrapped into the warp's stack; every other register
+  // indexes Base + x.
   for (uint32_t i = 0; i < p_.read_ports; ++i) {
     const uint32_t rw = in.rd[i].warp & (p_.num_warps - 1);
     const uint32_t x = in.rd[i].reg & 0xff;
     const WarpState& s = state_[rw];
+    const uint64_t sk = stack_[rw];
+    const uint64_t end = uint64_t{s.base} + frame_ + sk;
+    const uint64_t d = s.rsp >= s.rfp ? s.rsp - s.rfp : s.rsp + sk - s.rfp;
     const uint32_t off = (x - kCalleeSavedBase) & 0xff;
-    const bool stacked = x >= kCalleeSavedBase && off < ((s.rsp - s.rfp) & idx_mask_);
+    const bool stacked = x >= kCalleeSavedBase && off < d;
+    const uint64_t t = uint64_t{s.rfp} + off;
     out.rd_stacked[i] = stacked;
-    out.rd_idx[i] = (stacked ? s.rfp + off : s.base + x) & idx_mask_;
+    out.rd_idx[i] = static_cast<uint32_t>(stacked ? (t >= end ? t - sk : t) : s.base + x) & idx_mask_;
   }
   out.dbg = state_[in.dbg_warp & (p_.num_warps - 1)];
 }
 
 void RenameRef::tick() {
-  if (pending_) state_[pending_warp_] = pending_state_;
+  if (pending_) {
+    state_[pending_warp_] = pending_state_;
+    if (pending_launch_) {
+      stack_[pending_warp_] = pending_stack_;
+      frame_ = pending_frame_;
+    }
+  }
   pending_ = false;
 }
 

@@ -1,6 +1,7 @@
-// C++ reference model of rtl/cars_rename.sv, bit-accurate (indices wrap at
-// log2(num_regs) bits, free counters at free_bits), used as the oracle of the
-// RTL and as the fast model when the RTL is not in the loop.
+// C++ reference model of rtl/cars_rename.sv, bit-accurate (stack pointers
+// wrap inside each warp's circular stack, Base + x at log2(num_regs) bits,
+// free counters at free_bits), used as the oracle of the RTL and as the fast
+// model when the RTL is not in the loop.
 #pragma once
 
 #include <vector>
@@ -25,10 +26,14 @@ class RenameRef final : public RenameUnit {
   uint32_t idx_mask_;
   uint32_t free_mask_;
   std::vector<WarpState> state_;
+  std::vector<uint32_t> stack_;  // K per warp
+  uint32_t frame_ = 0;           // the launch's base allotment F
   // Decided in evaluate(), applied by tick().
   bool pending_ = false;
   uint32_t pending_warp_ = 0;
   WarpState pending_state_;
+  uint32_t pending_stack_ = 0, pending_frame_ = 0;
+  bool pending_launch_ = false;
 };
 
 }  // namespace rfsim::cars

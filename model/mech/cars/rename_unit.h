@@ -10,7 +10,7 @@
 namespace rfsim::cars {
 
 // Same encoding as cars_pkg::op_e.
-enum class Op : uint8_t { None = 0, Launch = 1, Call = 2, Ret = 3, Push = 4, Pop = 5 };
+enum class Op : uint8_t { None = 0, Launch = 1, Call = 2, Ret = 3, Push = 4, Pop = 5, Spill = 6, Fill = 7 };
 const char* opName(Op op);
 
 // First callee-saved register of the ABI (CARS section II-B).
@@ -42,7 +42,7 @@ struct OpRequest {
   uint32_t warp = 0;
   uint32_t base = 0;       // launch: Base
   uint32_t frame = 0;      // launch: registers of the base allotment
-  uint32_t n = 0;          // launch: stack size; call: callee FRU; push/pop: count
+  uint32_t n = 0;          // launch: stack size K; call: callee FRU; push/pop/spill/fill: count
   uint32_t saved_rfp = 0;  // return: caller RFP read back from the register file
 };
 

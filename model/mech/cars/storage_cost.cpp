@@ -64,13 +64,18 @@ RtlStorage rtlStorage(uint32_t warps, uint32_t warp_registers) {
   s.warp_registers = warp_registers;
   s.index_bits = lr;
   s.free_bits = lr - lw;
-  s.flops_per_warp = 3 * lr + s.free_bits;
+  s.flops_per_warp = 3 * lr + 2 * s.free_bits;
   s.items.push_back(item("Base", fmt::format("W x log2(R) = {} x {}", w, lr),
                          "start of each warp's allotment (baseline hardware in the paper's count)", w * lr));
   s.items.push_back(item("RFP + RSP", fmt::format("2 x W x log2(R) = 2 x {} x {}", w, lr),
                          "register frame and stack pointers", 2 * w * lr));
   s.items.push_back(item("free-register counters", fmt::format("FreeW x W = {} x {}", s.free_bits, w),
                          "free stack registers left to each warp", w * s.free_bits));
+  s.items.push_back(item("stack sizes K", fmt::format("FreeW x W = {} x {}", s.free_bits, w),
+                         "each warp's circular stack size: where RSP and RFP wrap (overflow trap)",
+                         w * s.free_bits));
+  s.items.push_back(item("base allotment F", fmt::format("log2(R) = {}", lr),
+                         "the launched kernel's FRU: where each warp's stack starts after Base (one per SM)", lr));
   for (const StorageItem& i : s.items) s.total_bits += i.bits;
   s.total_bytes = static_cast<double>(s.total_bits) / 8.0;
   return s;

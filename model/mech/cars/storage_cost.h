@@ -38,14 +38,15 @@ struct StorageCost {
 StorageCost paperStorageCost(uint32_t warps, uint32_t warp_registers);
 
 // Flops of the rename unit as the RTL is written: per warp Base, RFP, RSP
-// (log2 R bits each) and the free-register counter (FreeW = log2(R/W) bits).
+// (log2 R bits each), the free-register counter and the stack size K (FreeW
+// = log2(R/W) bits each); once per SM the base allotment F (log2 R bits).
 struct RtlStorage {
   uint32_t warps = 0;           // NumWarps
   uint32_t warp_registers = 0;  // NumRegs
   uint32_t index_bits = 0;      // log2(R)
   uint32_t free_bits = 0;       // FreeW
-  uint32_t flops_per_warp = 0;  // 3 x log2(R) + FreeW
-  std::vector<StorageItem> items;  // Base, RFP + RSP, free-register counters
+  uint32_t flops_per_warp = 0;  // 3 x log2(R) + 2 x FreeW
+  std::vector<StorageItem> items;  // Base, RFP + RSP, free-register counters, stack sizes, F
   uint64_t total_bits = 0;      // flops of the whole unit
   double total_bytes = 0.0;
 };
