@@ -18,19 +18,42 @@ struct CarsConfig {
   // Registers per warp (section III-B): low = the kernel's FRU + the largest
   // function's (+ its saved RFP), high = the deepest call path's, Nxlow = N
   // times low; the leftover rule raises any level to the register file split
-  // equally over the warps the other limiters allow. The adaptive state
-  // machine of Fig. 5 is not modelled yet.
-  std::string allocation = "high";
+  // equally over the warps the SM will hold. adaptive: the state machine of
+  // Fig. 5 (cars_adaptive.h) picks among low, 2xlow, 4xlow, ..., high.
+  std::string allocation = "adaptive";
+  // Adaptive allocation, what the paper leaves open (repro.md 1.5):
+  // - the metric: the SM's warp instructions per cycle over an epoch, not a
+  //   block's own IPC, which falls with concurrency even when the SM gains;
+  // - an epoch ends when adapt_blocks blocks retired on the SM since it began;
+  // - a level must beat the current one by adapt_hysteresis (relative) to
+  //   draw an SM toward it, so that noise does not make SMs oscillate.
+  uint32_t adapt_blocks = 2;
+  double adapt_hysteresis = 0.02;
+  // Extra pipeline cycles (section IV-B; the paper's simulations charge one
+  // in issue -- the free-register check -- and one in the operand collector
+  // -- the rename -- for every instruction, a worst case).
+  uint32_t issue_cycles = 1;
+  uint32_t opcoll_cycles = 1;
 
   template <class V> void visit(V& v) {
     using config::IntRange;
+    using config::RealRange;
     v.integer("rename_ports", rename_ports, IntRange{1, 8}, "port", "renames per cycle (operand reads)");
     v.boolean("rtl", rtl, "co-simulate the Verilated rename unit in lockstep with the C++ reference");
     v.boolean("trace", trace, "write a VCD waveform of the rename unit and a GTKWave save file");
     v.integer("trace_start", trace_start, IntRange{0, INT64_MAX}, "cycle", "first cycle written to the trace");
     v.integer("trace_cycles", trace_cycles, IntRange{1, 100000000}, "cycle", "cycles written to the trace");
-    v.choice("allocation", allocation, config::Choices{"low", "high", "2xlow", "4xlow"},
-             "registers per warp: the kernel's and a stack of the low or high watermark, or N x low (CARS III-B)");
+    v.choice("allocation", allocation, config::Choices{"adaptive", "low", "high", "2xlow", "4xlow"},
+             "registers per warp: adaptive (Fig. 5 state machine), or fixed at the low or high watermark or N x low "
+             "(CARS III-B)");
+    v.integer("adapt_blocks", adapt_blocks, IntRange{1, 1024}, "block",
+              "adaptive: blocks retired on an SM per measured epoch (one sample of its level)");
+    v.real("adapt_hysteresis", adapt_hysteresis, RealRange{0.0, 1.0}, "ratio",
+           "adaptive: how much better (relative IPC) a level must be to draw an SM toward it");
+    v.integer("issue_cycles", issue_cycles, IntRange{0, 8}, "cycle",
+              "extra issue-stage cycles for every instruction (free-register check, CARS IV-B)");
+    v.integer("opcoll_cycles", opcoll_cycles, IntRange{0, 8}, "cycle",
+              "extra operand-collector cycles for every instruction (the rename, CARS IV-B)");
   }
 };
 

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "mech/cars/cars_adaptive.h"
 #include "mech/cars/cars_config.h"
 #include "mech/cars/cars_passes.h"
+#include "common/error.h"
 #include "common/gtkw.h"
 #include "common/results_dir.h"
 #include "mech/cars/rename_index_path.h"
@@ -37,15 +41,34 @@ struct CarsLaunchStats : stats::Group {
         ADD_STAT(port_waits, stats::unit::Count, "warp-cycles a flagged instruction waited for the operation port"),
         ADD_STAT(stalled_warps, stats::unit::Count, "warps that waited in the stalled-warp list for register space"),
         ADD_STAT(granted, stats::unit::Count, "stalled warps given a region by the warp status check"),
-        ADD_STAT(regs_per_warp, stats::unit::Count, "registers per warp: the kernel's frame plus its stack"),
-        ADD_STAT(stack_regs, stats::unit::Count, "registers of each warp's in-register stack"),
-        ADD_STAT(regions, stats::unit::Count, "warps that hold registers at once per SM") {}
+        ADD_STAT(overflow_traps, stats::unit::Count,
+                 "calls that ran the stack-overflow trap first (oldest frames spilled to local memory)"),
+        ADD_STAT(fill_traps, stats::unit::Count, "returns into a spilled frame (the trap filled it back)"),
+        ADD_STAT(trap_spill_bytes, stats::unit::Byte, "bytes the overflow trap stored (128 per warp-register)"),
+        ADD_STAT(trap_fill_bytes, stats::unit::Byte, "bytes the fill trap loaded back"),
+        ADD_STAT(spill_ops, stats::unit::Count, "Spill operations applied (the unit's free count takes spilled frames back)"),
+        ADD_STAT(fill_ops, stats::unit::Count, "Fill operations applied"),
+        ADD_STAT(regs_per_warp, stats::unit::Count,
+                 "registers per warp: the kernel's frame plus its stack (adaptive: the best level's)"),
+        ADD_STAT(stack_regs, stats::unit::Count, "registers of each warp's in-register stack at that level"),
+        ADD_STAT(max_resident_warps, stats::unit::Count, "most warps holding registers at once on an SM"),
+        ADD_STAT(adaptive, stats::unit::Count, "1: the adaptive state machine chose the levels (Fig. 5)"),
+        ADD_STAT(levels, stats::unit::Count, "allocation levels the state machine could choose"),
+        ADD_STAT(level_low_regs, stats::unit::Count, "registers per warp at the lowest level"),
+        ADD_STAT(level_high_regs, stats::unit::Count, "registers per warp at the highest level"),
+        ADD_STAT(epochs, stats::unit::Count, "measured epochs (one sample of an SM's level each)"),
+        ADD_STAT(level_steps, stats::unit::Count, "level changes of SMs toward a better level"),
+        ADD_STAT(started_remembered, stats::unit::Count,
+                 "1: every SM started at the level remembered from the kernel's earlier launch") {}
   stats::Scalar cycles, renames, evaluations, launch_ops, port_overflow_cycles, call_ops, ret_ops, push_ops, pop_ops,
-      pops_deferred, port_waits, stalled_warps, granted, regs_per_warp, stack_regs, regions;
+      pops_deferred, port_waits, stalled_warps, granted, overflow_traps, fill_traps, trap_spill_bytes,
+      trap_fill_bytes, spill_ops, fill_ops, regs_per_warp, stack_regs, max_resident_warps, adaptive, levels,
+      level_low_regs, level_high_regs, epochs, level_steps, started_remembered;
 };
 
 // What a launch of one kernel needs, from its compiled "cars" variant.
 struct KernelPlan {
+  std::string kernel;
   Watermarks wm;
   bool barriers = false;  // the kernel reaches bar.sync (a stalled warp could block its block)
 };
@@ -81,6 +104,7 @@ class Cars final : public mech::Mechanism {
     auto it = compiled.find("cars");
     if (!info.timing || it == compiled.end()) return "";
     KernelPlan p;
+    p.kernel = info.kernel;
     p.wm = watermarksOf(*it->second, info.kernel);
     p.barriers = reachesBarrier(*it->second, info.kernel);
     plan_ = p;
@@ -88,27 +112,53 @@ class Cars final : public mech::Mechanism {
   }
 
   // Blocks as the other limiters allow (threads, block slots, shared
-  // memory): CARS limits concurrency at issue. A kernel with barriers keeps
-  // whole blocks within the register file (a stalled warp would hold its
-  // block's barrier, and the context-switch trap is not modelled).
-  uint32_t admitBlocks(const mech::LaunchInfo&, const config::Occupancy& occ) override {
-    uint32_t blocks = std::min({occ.blocks_by_shared, occ.blocks_by_warps, occ.blocks_by_slots});
+  // memory): CARS limits concurrency at issue. The registers per warp: a
+  // fixed level, or the adaptive state machine's levels (cars_adaptive.h).
+  uint32_t admitBlocks(const mech::LaunchInfo& info, const config::Occupancy& occ) override {
+    const uint32_t blocks = std::min({occ.blocks_by_shared, occ.blocks_by_warps, occ.blocks_by_slots});
     const uint32_t rows = cfg_.warpRegisters();
-    const uint32_t warps_other = std::max(1u, blocks * occ.warps_per_block);
     const Watermarks& wm = plan_.wm;
-    uint64_t level = c_.allocation == "low"     ? wm.low()
-                     : c_.allocation == "2xlow" ? 2ull * wm.low()
-                     : c_.allocation == "4xlow" ? 4ull * wm.low()
-                                                : wm.high();
-    // The leftover rule (repro.md 1.5): the register file split equally
-    // over the warps the other limiters allow, when that is more.
-    level = std::max<uint64_t>(level, rows / warps_other);
-    const uint32_t max_stack = (1u << RenameParams::forSm(cfg_.sm.max_warps, rows, 1).free_bits) - 1;
+    const uint32_t free_bits = RenameParams::forSm(cfg_.sm.max_warps, rows, 1).free_bits;
+    max_stack_ = (1u << free_bits) - 1;
+    // Every frame must fit the stack whole (its FRU and the saved RFP): the
+    // overflow trap makes room by spilling older frames, never part of one.
+    if (wm.max_fru + 1 > max_stack_)
+      throw Error(fmt::format(
+          "CARS, kernel {}: its largest function frame (FRU {} + the saved RFP = {} registers) does not fit a "
+          "warp's register stack of at most {} registers ({}-bit free counter: log2({} rows / {} warps), CARS IV-C); "
+          "run this kernel on the baseline (--mech none)",
+          info.kernel, wm.max_fru, wm.max_fru + 1, max_stack_, free_bits, rows, cfg_.sm.max_warps));
     frame_ = wm.kernel_fru;
-    stack_ = static_cast<uint32_t>(std::min<uint64_t>(level > frame_ ? level - frame_ : 0, max_stack));
-    if (frame_ + stack_ > rows) stack_ = rows > frame_ ? rows - frame_ : 0;
-    const uint32_t regions = rows / std::max(1u, frame_ + stack_);
-    if (plan_.barriers) blocks = std::min(blocks, std::max(1u, regions / std::max(1u, occ.warps_per_block)));
+    // The leftover rule (repro.md 1.5): the register file split equally
+    // over the warps an SM will hold -- those the other limiters allow, and
+    // no more than the grid gives each SM (registers no warp could use are
+    // not held back).
+    const uint64_t grid_share = (info.blocks + cfg_.gpu.num_sms - 1) / cfg_.gpu.num_sms;
+    const uint64_t warps = std::max<uint64_t>(1, std::min<uint64_t>(blocks, grid_share) * occ.warps_per_block);
+    const auto leftover = static_cast<uint32_t>(rows / warps);
+    const auto low = static_cast<uint32_t>(std::max<uint64_t>(wm.low(), leftover));
+    const auto high = static_cast<uint32_t>(std::max<uint64_t>(wm.high(), leftover));
+    adaptive_.reset();
+    remembered_ = false;
+    if (c_.allocation == "adaptive") {
+      const std::vector<uint32_t> levels = adaptiveLevels(low, high);
+      if (levels.size() > 1) {
+        std::optional<uint32_t> start;
+        auto it = best_by_kernel_.find(plan_.kernel);
+        if (it != best_by_kernel_.end())
+          for (uint32_t i = 0; i < levels.size(); ++i)
+            if (levels[i] == it->second) start = i;
+        remembered_ = start.has_value();
+        adaptive_ = std::make_unique<AdaptiveAllocation>(levels, cfg_.gpu.num_sms, c_.adapt_hysteresis, start);
+      }
+      fixed_regs_ = high;  // the leftover reaches high: every warp gets it, nothing to adapt
+    } else {
+      const uint64_t level = c_.allocation == "low"     ? wm.low()
+                             : c_.allocation == "2xlow" ? 2ull * wm.low()
+                             : c_.allocation == "4xlow" ? 4ull * wm.low()
+                                                        : wm.high();
+      fixed_regs_ = static_cast<uint32_t>(std::max<uint64_t>(level, leftover));
+    }
     return blocks;
   }
 
@@ -118,7 +168,9 @@ class Cars final : public mech::Mechanism {
       sms_.clear();
     }
     auto u = std::make_unique<PerSm>();
-    u->regions = std::make_unique<CarsRegions>(cfg_.warpRegisters(), frame_, stack_, cfg_.sm.max_warps);
+    const uint32_t regs = adaptive_ ? adaptive_->regsOf(sm_id) : fixed_regs_;
+    u->regions = std::make_unique<CarsRegions>(cfg_.warpRegisters(), frame_, stackFor(regs), cfg_.sm.max_warps,
+                                               plan_.barriers);
     u->path = std::make_unique<RenameIndexPath>(RenameIndexPath::unitFor(cfg_), u->regions.get(), &u->stats_root);
     u->gate = std::make_unique<CarsSm>(sm, sm_id, *u->path);
     sm.setRegAllocator(u->path.get());
@@ -129,6 +181,23 @@ class Cars final : public mech::Mechanism {
                            [&sm](uint32_t row) { return static_cast<uint32_t>(sm.physicalRow(row)[0]); }});
     sm.setIssueGate(u->gate.get());
     sm.addEventHook(u->gate.get());
+    // One extra cycle in issue and one in the operand collector (IV-B).
+    sm.collector().setStageDelay(c_.issue_cycles + c_.opcoll_cycles);
+    if (adaptive_) {
+      // Each epoch of adapt_blocks retired blocks samples the SM's level:
+      // its warp instructions per cycle over the epoch.
+      PerSm* ps = u.get();
+      u->gate->setBlockRetiredHook([this, ps, &sm, sm_id](uint64_t now) {
+        if (++ps->epoch_blocks < c_.adapt_blocks || now <= ps->epoch_cycle) return;
+        const uint64_t instrs = sm.stats().warp_instrs.get();
+        const double ipc = double(instrs - ps->epoch_instrs) / double(now - ps->epoch_cycle);
+        adaptive_->record(sm_id, ipc);
+        ps->regions->setStack(stackFor(adaptive_->regsOf(sm_id)));
+        ps->epoch_blocks = 0;
+        ps->epoch_cycle = now;
+        ps->epoch_instrs = instrs;
+      });
+    }
     if (sm_id == 0 && pending_trace_) startTrace(*u);
     sms_.push_back(std::move(u));
   }
@@ -152,16 +221,42 @@ class Cars final : public mech::Mechanism {
       g->push_ops += s.push_ops.get();
       g->pop_ops += s.pop_ops.get();
       g->granted += s.granted.get();
+      g->spill_ops += s.spill_ops.get();
+      g->fill_ops += s.fill_ops.get();
       g->pops_deferred += u->gate->stats().pops_deferred;
       g->port_waits += u->gate->stats().port_waits;
       g->stalled_warps += u->regions->stalled_warps;
+      const CarsSmStats& gs = u->gate->stats();
+      g->overflow_traps += gs.overflow_traps;
+      g->fill_traps += gs.fill_traps;
+      g->trap_spill_bytes += gs.spilled_regs * 32 * CarsSm::kSlotBytes;
+      g->trap_fill_bytes += gs.filled_regs * 32 * CarsSm::kSlotBytes;
       if (auto* ls = dynamic_cast<RenameLockstep*>(&u->path->unit())) comparisons_ += ls->comparisons();
       renames_total_ += s.renames.get();
       cycles_total_ += s.cycles.get();
     }
-    g->regs_per_warp = frame_ + stack_;
-    g->stack_regs = stack_;
-    g->regions = sms_.empty() ? 0 : sms_.front()->regions->regions();
+    uint32_t regs = fixed_regs_;
+    if (adaptive_) {
+      const auto& lv = adaptive_->levels();
+      g->adaptive = 1;
+      g->levels = lv.size();
+      g->level_low_regs = frame_ + stackFor(lv.front().regs);
+      g->level_high_regs = frame_ + stackFor(lv.back().regs);
+      g->epochs = adaptive_->epochs();
+      g->level_steps = adaptive_->steps();
+      g->started_remembered = remembered_;
+      // The best level seeds the kernel's next launch (Fig. 5).
+      if (const auto b = adaptive_->best()) {
+        regs = lv[*b].regs;
+        best_by_kernel_[plan_.kernel] = regs;
+      } else {
+        regs = adaptive_->regsOf(0);
+      }
+    }
+    g->regs_per_warp = frame_ + stackFor(regs);
+    g->stack_regs = stackFor(regs);
+    for (const auto& u : sms_)
+      g->max_resident_warps = std::max<uint64_t>(g->max_resident_warps.get(), u->regions->max_resident);
     return g;
   }
 
@@ -191,8 +286,19 @@ class Cars final : public mech::Mechanism {
   bool rtlInLoop() const override { return c_.rtl; }
 
  private:
+  // The stack of a warp given `regs` registers: what the frame leaves,
+  // within the free counter and the register file.
+  uint32_t stackFor(uint32_t regs) const {
+    const uint32_t rows = cfg_.warpRegisters();
+    uint32_t stack = std::min(regs > frame_ ? regs - frame_ : 0u, max_stack_);
+    if (frame_ + stack > rows) stack = rows > frame_ ? rows - frame_ : 0;
+    return stack;
+  }
+
   struct PerSm {
     stats::Group stats_root{nullptr, "cars"};
+    uint32_t epoch_blocks = 0;
+    uint64_t epoch_cycle = 0, epoch_instrs = 0;
     std::unique_ptr<CarsRegions> regions;
     std::unique_ptr<RenameIndexPath> path;
     std::unique_ptr<CarsSm> gate;
@@ -216,7 +322,10 @@ class Cars final : public mech::Mechanism {
   const config::GpuConfig& cfg_;
   CarsConfig c_;
   KernelPlan plan_;
-  uint32_t frame_ = 0, stack_ = 0;
+  uint32_t frame_ = 0, fixed_regs_ = 0, max_stack_ = 0;
+  std::unique_ptr<AdaptiveAllocation> adaptive_;  // this launch's state machine, if it adapts
+  bool remembered_ = false;
+  std::map<std::string, uint32_t> best_by_kernel_;  // the best level's registers per warp, by kernel name
   std::vector<std::unique_ptr<PerSm>> sms_;
   bool pending_trace_ = false, traced_ = false;
   Trace trace_;
@@ -232,9 +341,11 @@ mech::MechanismInfo carsMechanismInfo() {
   m.name = "cars";
   m.summary = "compiler-assisted register stacks for function calls (rename unit: RFP/RSP, Base + index)";
   m.status = "partial: push/pop compiler pass; the rename unit (RTL in lockstep) on every SM renames every "
-             "register access, the register values live at the renamed rows; calls, returns, pushes and pops, "
-             "low/high/Nxlow allocation, the stalled-warp list and the warp status check; the overflow and "
-             "barrier traps and the adaptive state machine are open";
+             "register access, the register values live at the renamed rows; calls, returns, pushes and pops; the "
+             "circular stack with the overflow trap (oldest frames spilled to local memory, filled back on return); "
+             "adaptive allocation (Fig. 5) or fixed low/high/Nxlow levels; the stalled-warp list and the warp status "
+             "check; +1 issue and +1 operand-collector cycle; the barrier context-switch trap, the paper's "
+             "baselines and its figures are open";
   m.paper = "CARS: a contention-aware register stacking mechanism for GPU function calls";
   m.section.name = "cars";
   m.section.desc = "CARS rename unit (CARS paper, section IV-B) and its co-simulation";

@@ -11,54 +11,12 @@
 
 namespace rfsim::cars {
 
-CarsRegions::CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps)
-    : frame_(frame), stack_(stack), owner_(num_warps, -1) {
-  regions_ = frame + stack ? rows / (frame + stack) : 0;
-  if (regions_ == 0)
-    throw Error(fmt::format("CARS: a warp's region of {} + {} registers does not fit the {} rows of the register file",
-                            frame, stack, rows));
-  for (size_t i = regions_; i-- > 0;) free_.push_back(static_cast<uint32_t>(i));
-}
-
-bool CarsRegions::allocate(uint32_t, uint32_t warp_slot, uint32_t, uint32_t, uint32_t& base) {
-  if (free_.empty() || !stalled_.empty()) {
-    stalled_.push_back(warp_slot);
-    ++stalled_warps;
-    max_stalled = std::max<uint32_t>(max_stalled, static_cast<uint32_t>(stalled_.size()));
-    base = kStalled;
-    return true;
-  }
-  const uint32_t r = free_.back();
-  free_.pop_back();
-  owner_.at(warp_slot) = static_cast<int32_t>(r);
-  base = r * (frame_ + stack_);
-  return true;
-}
-
-void CarsRegions::release(uint32_t warp_slot) {
-  const int32_t r = owner_.at(warp_slot);
-  if (r < 0) {
-    // A warp that never got registers cannot have run; drop it from the list.
-    stalled_.erase(std::remove(stalled_.begin(), stalled_.end(), warp_slot), stalled_.end());
-    return;
-  }
-  owner_[warp_slot] = -1;
-  free_.push_back(static_cast<uint32_t>(r));
-}
-
-bool CarsRegions::grantStalled(uint32_t& warp_slot, uint32_t& base) {
-  if (stalled_.empty() || free_.empty()) return false;
-  warp_slot = stalled_.front();
-  stalled_.pop_front();
-  const uint32_t r = free_.back();
-  free_.pop_back();
-  owner_.at(warp_slot) = static_cast<int32_t>(r);
-  base = r * (frame_ + stack_);
-  return true;
-}
-
 CarsSm::CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path)
-    : sm_(sm), sm_id_(sm_id), path_(path), fru_(ptx::registerControlField(kFruField, kFruBits)) {
+    : sm_(sm),
+      sm_id_(sm_id),
+      path_(path),
+      fru_(ptx::registerControlField(kFruField, kFruBits)),
+      saved_(path.unit().params().num_warps) {
   if (!ptx::findExtOp("cars.push", &push_id_) || !ptx::findExtOp("cars.pop", &pop_id_))
     throw Error("CARS: its instructions are not registered");
 }
@@ -70,15 +28,61 @@ bool CarsSm::flags(const func::DInstr& d) const {
 }
 
 void CarsSm::overflow(uint32_t slot, const func::DInstr& d, uint32_t need) const {
-  throw Error(fmt::format("CARS, SM {} warp slot {}: `{}` (line {}) needs {} free registers on the warp's register "
-                          "stack, {} are free ({} frames open): the stack-overflow trap (CARS IV-A) is not modelled; "
-                          "give the warps more stack (mechanisms.cars.allocation: high) or run the baseline",
+  throw Error(fmt::format("CARS, SM {} warp slot {}: `{}` (line {}) needs {} registers on the warp's register stack, "
+                          "which holds {} ({} free, {} frames open): {}",
                           sm_id_, slot, ptx::opName(d.in->op) + std::string(d.in->op == ptx::Op::Ext ? " (push)" : ""),
-                          d.in->loc.line, need, path_.freeRegs(slot), path_.frames(slot)));
+                          d.in->loc.line, need, path_.stack(slot).k, path_.freeRegs(slot), path_.frames(slot),
+                          d.in->op == ptx::Op::Call
+                              ? "a frame larger than the whole stack cannot be made to fit by the overflow trap; give "
+                                "the warps more stack (mechanisms.cars.allocation: high) or run the baseline"
+                              : "a push beyond its frame's FRU (the compiler's call carries the callee's FRU)"));
+}
+
+std::vector<sm::TrapOp> CarsSm::trapOps(uint32_t slot, uint64_t from, uint64_t to, bool store) const {
+  const RenameIndexPath::WarpStack& st = path_.stack(slot);
+  std::vector<sm::TrapOp> ops;
+  for (uint64_t p = from; p < to; ++p) {
+    sm::TrapOp op;
+    op.store = store;
+    op.offset = static_cast<uint32_t>(p * kSlotBytes);
+    op.cookie = static_cast<uint32_t>(p);
+    op.row = st.row(p);
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+void CarsSm::spillFor(uint32_t slot, const func::DInstr& d, uint32_t need) {
+  const RenameIndexPath::WarpStack& st = path_.stack(slot);
+  if (st.k < need) overflow(slot, d, need);
+  // The oldest frames go first, whole (CARS IV-A, Fig. 6): from the bottom
+  // up to the next frame's start, or to RSP for the newest.
+  uint64_t bottom = st.bottom;
+  uint64_t free = st.free;
+  while (free < need) {
+    uint64_t end = st.rsp;
+    for (uint64_t f : st.starts)
+      if (f > bottom) {
+        end = f;
+        break;
+      }
+    free += end - bottom;
+    bottom = end;
+  }
+  const auto n = static_cast<uint32_t>(bottom - st.bottom);
+  sm_.trap(slot, trapOps(slot, st.bottom, bottom, true), this);
+  path_.queueTrapOp(Op::Spill, slot, n);
+  ++stats_.overflow_traps;
+  stats_.spilled_regs += n;
 }
 
 bool CarsSm::mayIssue(uint32_t slot, const func::DInstr& d, uint64_t now) {
   ++stats_.gate_checks;
+  // A trap's Spill or Fill waiting for the port: the free count is not final.
+  if (path_.trapOpsQueued(slot)) {
+    ++stats_.port_waits;
+    return false;
+  }
   // One operation per cycle on the unit's port.
   if (claimed_ == now || !path_.opPortFree()) {
     ++stats_.port_waits;
@@ -86,10 +90,14 @@ bool CarsSm::mayIssue(uint32_t slot, const func::DInstr& d, uint64_t now) {
   }
   if (d.in->op == ptx::Op::Call) {
     const uint32_t need = fru_.get(*d.in) + 1;
-    if (path_.freeRegs(slot) < need) overflow(slot, d, need);
+    if (path_.freeRegs(slot) < need) {
+      spillFor(slot, d, need);  // the warp traps; the call is tried again after it
+      return false;
+    }
   } else if (d.in->op == ptx::Op::Ext && d.in->ext == push_id_) {
     const auto n = static_cast<uint32_t>(d.in->src[0].imm);
-    if (path_.freeRegs(slot) < n) overflow(slot, d, n);
+    const RenameIndexPath::WarpStack& st = path_.stack(slot);
+    if (st.free < n || st.rsp - st.rfp + n >= st.k) overflow(slot, d, n);
   }
   return true;
 }
@@ -117,9 +125,40 @@ void CarsSm::onCall(uint32_t slot, const func::DInstr& call, uint32_t, uint32_t,
 void CarsSm::onFrameRelease(uint32_t slot, uint32_t released, uint32_t, uint64_t) {
   // A warp whose lanes all exited inside functions ends several frames at
   // once; it is done, and its region goes back whole.
-  if (released != 1 || sm_.warpDone(slot)) return;
+  if (released != 1 || sm_.warpDone(slot)) {
+    saved_.at(slot).clear();
+    return;
+  }
+  // Control returns to the caller: when the overflow trap spilled its frame,
+  // a trap fills it back (CARS IV-A) after the Ret. The caller's frame is
+  // [its start, the callee's start); the stack before the Ret is read here.
+  const RenameIndexPath::WarpStack& st = path_.stack(slot);
+  const size_t n = st.starts.size();
+  const uint64_t caller_start = n >= 2 ? st.starts[n - 2] : 0;
   path_.requestOp(Op::Ret, slot, 0);
   ++stats_.rets;
+  if (n >= 1 && st.bottom > caller_start) {
+    const auto regs = static_cast<uint32_t>(st.bottom - caller_start);
+    sm_.trap(slot, trapOps(slot, caller_start, st.bottom, false), this);
+    path_.queueTrapOp(Op::Fill, slot, regs);
+    ++stats_.fill_traps;
+    stats_.filled_regs += regs;
+  }
+}
+
+void CarsSm::trapOpDone(uint32_t slot, const sm::TrapOp& op, uint64_t) {
+  auto& area = saved_.at(slot);
+  uint64_t* row = sm_.physicalRow(op.row);
+  if (op.store) {
+    std::copy_n(row, 32, area[op.cookie].begin());
+    return;
+  }
+  auto it = area.find(op.cookie);
+  if (it == area.end())
+    throw Error(fmt::format("CARS, SM {} warp slot {}: the trap fills stack position {} that was never spilled", sm_id_,
+                            slot, op.cookie));
+  std::copy_n(it->second.begin(), 32, row);
+  area.erase(it);
 }
 
 }  // namespace rfsim::cars

@@ -3,20 +3,24 @@
 // returns, pushes and pops; the per-warp register regions with the
 // in-register stack; the stalled-warp list and the warp status check.
 //
-// - Regions (CarsRegions): each warp gets `frame` registers (the kernel's
-//   FRU: its own registers) followed by `stack` registers of stack, in
-//   fixed regions of frame + stack rows. A warp of an admitted block that
-//   finds no free region waits in the stalled-warp list and never issues;
-//   when a warp exits its region goes to the oldest stalled warp (the warp
-//   status check). Concurrency is limited at issue, not by the block
-//   scheduler (repro.md 1.5).
+// - Regions (CarsRegions, cars_regions.h): each warp's frame and stack, the
+//   stalled-warp list and the warp status check.
 // - Issue (CarsSm, an sm::IssueGate): flags calls, rets, pushes and pops.
 //   The unit's operation port takes one operation per SM cycle: a flagged
-//   instruction waits while another warp's holds the port this cycle. A
-//   call needs its callee's FRU + 1 free registers (the saved RFP), a push
-//   its count: a warp short of them would need the stack-overflow trap
-//   (section IV-A), which is not modelled: the run stops with an error
-//   naming the warp, the instruction and the registers.
+//   instruction waits while another warp's holds the port this cycle.
+// - The overflow trap (section IV-A, Fig. 6): a call needs its callee's FRU
+//   + 1 free registers (the saved RFP). A warp short of them runs a trap
+//   before the call: once its own instructions have drained, it stores the
+//   oldest frames of its circular stack, whole, to local memory (one
+//   4-byte-per-lane STL per register, real traffic through the L1D) until
+//   the call fits, and the unit's free count takes them back (Spill). The
+//   new frames then overwrite those rows as RSP wraps. When a return brings
+//   control back to a spilled frame, a trap loads it back into the same
+//   rows (LDL) and the unit takes them again (Fill) before the caller goes
+//   on. The values go through the rows: a spill copies each row into the
+//   trap's save area (the thread's local memory) and a fill writes it back,
+//   so a wrong row breaks the kernel's output. A frame larger than the
+//   whole stack cannot be made to fit: an error naming the call.
 // - Events (an sm::SmEventHook): a call that entered its function is the
 //   unit's Call; the frame's release (the SIMT stack back at the entry
 //   with the function-call bit: the last lanes returned) its Ret. A pop
@@ -25,11 +29,15 @@
 //   frame when the last lanes return (RSP <- RFP).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "mech/cars/cars_regions.h"
 #include "mech/cars/rename_index_path.h"
 #include "ptx/isa_ext.h"
 #include "sm/core/hooks.h"
@@ -40,32 +48,14 @@ class Sm;
 
 namespace rfsim::cars {
 
-class CarsRegions final : public RegionAllocator {
- public:
-  CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps);
-  bool allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t regs_per_thread,
-                uint32_t& base) override;
-  void release(uint32_t warp_slot) override;
-  uint32_t stackRegs() const override { return stack_; }
-  uint32_t frameRegs(uint32_t) const override { return frame_; }
-  bool grantStalled(uint32_t& warp_slot, uint32_t& base) override;
-  uint32_t regions() const { return static_cast<uint32_t>(regions_); }
-  uint64_t stalled_warps = 0;  // warps that waited in the stalled-warp list
-  uint32_t max_stalled = 0;
-
- private:
-  uint32_t frame_, stack_;
-  size_t regions_;
-  std::vector<uint32_t> free_;      // free region indices
-  std::vector<int32_t> owner_;      // per warp slot: its region, or -1
-  std::deque<uint32_t> stalled_;    // warp slots without a region, oldest first
-};
-
 struct CarsSmStats {
   uint64_t gate_checks = 0, port_waits = 0, calls = 0, rets = 0, pushes = 0, pops = 0, pops_deferred = 0;
+  uint64_t overflow_traps = 0;  // calls that ran the overflow trap first
+  uint64_t fill_traps = 0;      // returns into a spilled frame
+  uint64_t spilled_regs = 0, filled_regs = 0;  // warp-registers (128 B each)
 };
 
-class CarsSm final : public sm::IssueGate, public sm::SmEventHook {
+class CarsSm final : public sm::IssueGate, public sm::SmEventHook, public sm::TrapListener {
  public:
   // `path` and `sm` outlive this object.
   CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path);
@@ -76,10 +66,23 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook {
   uint64_t nextEventCycle(uint64_t) const override { return UINT64_MAX; }
   void onCall(uint32_t warp_slot, const func::DInstr& call, uint32_t callee, uint32_t depth, uint64_t now) override;
   void onFrameRelease(uint32_t warp_slot, uint32_t released, uint32_t depth, uint64_t now) override;
+  void trapOpDone(uint32_t warp_slot, const sm::TrapOp& op, uint64_t now) override;
+  void onBlockRetired(rt::Dim3, uint64_t now) override {
+    if (block_retired_) block_retired_(now);
+  }
+  // Told when a block retires from the SM (the adaptive allocation's epochs).
+  void setBlockRetiredHook(std::function<void(uint64_t)> f) { block_retired_ = std::move(f); }
   const CarsSmStats& stats() const { return stats_; }
+
+  // Bytes per thread of local memory a spilled stack register takes, and
+  // where the trap's save area starts (the bottom of the thread's local
+  // memory, far below the ABI stack, which grows down from its top).
+  static constexpr uint32_t kSlotBytes = 4;
 
  private:
   [[noreturn]] void overflow(uint32_t warp_slot, const func::DInstr& d, uint32_t need) const;
+  void spillFor(uint32_t warp_slot, const func::DInstr& call, uint32_t need);
+  std::vector<sm::TrapOp> trapOps(uint32_t warp_slot, uint64_t from, uint64_t to, bool store) const;
   sm::Sm& sm_;
   uint32_t sm_id_;
   RenameIndexPath& path_;
@@ -87,6 +90,10 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook {
   ptx::ControlField fru_;  // cars.fru of calls
   uint64_t claimed_ = UINT64_MAX;  // the cycle the operation port was last claimed
   CarsSmStats stats_;
+  std::function<void(uint64_t)> block_retired_;
+  // Per warp slot: the trap's save area, one row of 32 lanes per spilled
+  // stack position.
+  std::vector<std::unordered_map<uint64_t, std::array<uint64_t, 32>>> saved_;
 };
 
 }  // namespace rfsim::cars

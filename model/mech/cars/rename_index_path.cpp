@@ -24,6 +24,8 @@ IndexPathStats::IndexPathStats(stats::Group* parent)
       ADD_STAT(ret_ops, stats::unit::Count, "Ret operations applied at frame release (RSP <- RFP, RFP restored)"),
       ADD_STAT(push_ops, stats::unit::Count, "Push operations applied"),
       ADD_STAT(pop_ops, stats::unit::Count, "Pop operations applied"),
+      ADD_STAT(spill_ops, stats::unit::Count, "Spill operations of the overflow trap applied"),
+      ADD_STAT(fill_ops, stats::unit::Count, "Fill operations of the overflow trap applied"),
       ADD_STAT(granted, stats::unit::Count, "stalled warps given register space when a warp exited") {}
 
 RenameIndexPath::RenameIndexPath(std::unique_ptr<RenameUnit> unit, RegionAllocator* inner, stats::Group* stats_parent)
@@ -68,17 +70,17 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   const Shadow& s = shadow_[warp];
   const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
   const uint32_t mask = p_.num_regs - 1;
-  const uint32_t want = (stacked ? s.rfp + (reg - kCalleeSavedBase) : s.base + reg) & mask;
+  const uint32_t want = stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & mask;
   // The warp's state in the unit agrees with the rule's.
-  if (in_.dbg_warp == warp && (out_.dbg.base != (s.base & mask) || out_.dbg.rfp != (s.rfp & mask) ||
-                               out_.dbg.rsp != (s.rsp & mask) || out_.dbg.free != s.free))
+  if (in_.dbg_warp == warp && (out_.dbg.base != (s.base & mask) || out_.dbg.rfp != s.row(s.rfp) ||
+                               out_.dbg.rsp != s.row(s.rsp) || out_.dbg.free != s.free))
     fail(fmt::format("warp {}: the unit holds Base {} RFP {} RSP {} free {}; the rule gives {} {} {} {}", warp,
-                     out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.rfp & mask,
-                     s.rsp & mask, s.free));
+                     out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.row(s.rfp),
+                     s.row(s.rsp), s.free));
   if (idx != want || out_.rd_stacked[port] != stacked)
     fail(fmt::format("warp {} R{} renamed to row {}{}; the rule gives row {}{} (Base {}, RFP {}, RSP {})", warp, reg,
-                     idx, out_.rd_stacked[port] ? " (stacked)" : "", want, stacked ? " (stacked)" : "", s.base, s.rfp,
-                     s.rsp));
+                     idx, out_.rd_stacked[port] ? " (stacked)" : "", want, stacked ? " (stacked)" : "", s.base,
+                     s.row(s.rfp), s.row(s.rsp)));
   return idx;
 }
 
@@ -94,74 +96,112 @@ void RenameIndexPath::requestOp(Op op, uint32_t warp, uint32_t n) {
   op_.n = n;
 }
 
-void RenameIndexPath::applyOp() {
-  const uint32_t w = op_.warp;
+void RenameIndexPath::queueTrapOp(Op op, uint32_t warp, uint32_t n) {
+  if (op != Op::Spill && op != Op::Fill) fail(fmt::format("{} is not a trap's operation", opName(op)));
+  if (warp >= p_.num_warps || pending_[warp])
+    fail(fmt::format("{} of warp {}, which has no register space", opName(op), warp));
+  trap_ops_.push_back(TrapOpReq{op, warp, n});
+}
+
+bool RenameIndexPath::trapOpsQueued(uint32_t warp) const {
+  for (const TrapOpReq& t : trap_ops_)
+    if (t.warp == warp) return true;
+  return false;
+}
+
+void RenameIndexPath::applyOp() { present(op_); }
+
+void RenameIndexPath::present(const OpRequest& op) {
+  const uint32_t w = op.warp;
   Shadow& s = shadow_[w];
-  in_.op = op_;
+  in_.op = op;
   in_.dbg_warp = w;
   // The unit's outputs for the operation come with this evaluation (the
   // renames of the cycle were evaluated before it: the unit sees it now).
   evaluate();
-  if (op_.op == Op::Ret) {
+  if (op.op == Op::Ret) {
     // The caller's RFP, read from the row the unit names (RFP - 1).
-    const uint32_t want_row = (s.rfp - 1) & (p_.num_regs - 1);
+    const uint32_t want_row = s.row(s.rfp - 1);
     if (out_.restore_idx != want_row)
       fail(fmt::format("warp {} Ret reads the saved RFP from row {}; the rule gives row {}", w, out_.restore_idx,
                        want_row));
     if (s.saved.empty()) fail(fmt::format("warp {} Ret without an open frame", w));
-    const uint32_t value = rows_.read ? rows_.read(out_.restore_idx) : s.saved.back();
-    if (value != s.saved.back())
+    const uint32_t saved_row = s.row(s.saved.back());
+    const uint32_t value = rows_.read ? rows_.read(out_.restore_idx) : saved_row;
+    if (value != saved_row)
       fail(fmt::format("warp {} Ret: row {} holds {} as the caller's RFP, the shadow saved {} (a register-file "
-                       "write overwrote it)",
-                       w, out_.restore_idx, value, s.saved.back()));
+                       "write overwrote it, or a spilled frame was not filled back)",
+                       w, out_.restore_idx, value, saved_row));
     in_.op.saved_rfp = value;
     evaluate();
   }
-  const bool expect_overflow = (op_.op == Op::Call && s.free < op_.n + 1) || (op_.op == Op::Push && s.free < op_.n);
-  const bool expect_illegal = op_.op == Op::Pop && op_.n > s.rsp - s.rfp;
-  if (out_.overflow != expect_overflow || out_.illegal != expect_illegal || out_.ack == (expect_overflow || expect_illegal))
+  const uint64_t depth = s.rsp - s.rfp;
+  bool expect_overflow = false, expect_illegal = false;
+  switch (op.op) {
+    case Op::Call: expect_overflow = s.free < op.n + 1; break;
+    case Op::Push: expect_overflow = s.free < op.n || depth + op.n >= s.k; break;
+    case Op::Pop: expect_illegal = op.n > depth; break;
+    case Op::Spill: expect_illegal = uint64_t{s.free} + op.n > s.k; break;
+    case Op::Fill: expect_overflow = s.free < op.n; break;
+    default: break;
+  }
+  if (out_.overflow != expect_overflow || out_.illegal != expect_illegal ||
+      out_.ack == (expect_overflow || expect_illegal))
     fail(fmt::format("warp {} {} {}: ack {} overflow {} illegal {}; the rule gives overflow {} illegal {} (free {}, "
                      "depth {})",
-                     w, opName(op_.op), op_.n, out_.ack, out_.overflow, out_.illegal, expect_overflow, expect_illegal,
-                     s.free, s.rsp - s.rfp));
+                     w, opName(op.op), op.n, out_.ack, out_.overflow, out_.illegal, expect_overflow, expect_illegal,
+                     s.free, depth));
   if (!out_.ack)
     fail(fmt::format("warp {} {} {} refused by the unit (free {}, depth {}): the issue stage must check room first", w,
-                     opName(op_.op), op_.n, s.free, s.rsp - s.rfp));
-  switch (op_.op) {
+                     opName(op.op), op.n, s.free, depth));
+  switch (op.op) {
     case Op::Call:
-      if (!out_.save_valid || out_.save_idx != (s.rsp & (p_.num_regs - 1)) || out_.save_data != (s.rfp & (p_.num_regs - 1)))
+      if (!out_.save_valid || out_.save_idx != s.row(s.rsp) || out_.save_data != s.row(s.rfp))
         fail(fmt::format("warp {} Call saves RFP {} in row {} (valid {}); the rule gives RFP {} in row {}", w,
-                         out_.save_data, out_.save_idx, out_.save_valid, s.rfp, s.rsp));
+                         out_.save_data, out_.save_idx, out_.save_valid, s.row(s.rfp), s.row(s.rsp)));
       if (rows_.write) rows_.write(out_.save_idx, out_.save_data);
-      s.saved.push_back(s.rfp & (p_.num_regs - 1));
+      s.saved.push_back(s.rfp);
+      s.starts.push_back(s.rsp);
       s.rsp += 1;
       s.rfp = s.rsp;
       s.free -= 1;
       ++stats_.call_ops;
       break;
-    case Op::Ret: {
-      const uint32_t depth = s.rsp - s.rfp;
+    case Op::Ret:
       s.rsp = s.rfp - 1;
       s.rfp = s.saved.back();
-      // Indices are absolute rows; a restored RFP below Base + frame is
-      // only possible in a corrupted stack, which the rename check finds.
       s.saved.pop_back();
-      s.free += depth + 1;
+      s.starts.pop_back();
+      s.free += static_cast<uint32_t>(depth) + 1;
       ++stats_.ret_ops;
       break;
-    }
     case Op::Push:
-      s.rsp += op_.n;
-      s.free -= op_.n;
+      s.rsp += op.n;
+      s.free -= op.n;
       ++stats_.push_ops;
       break;
     case Op::Pop:
-      s.rsp -= op_.n;
-      s.free += op_.n;
+      s.rsp -= op.n;
+      s.free += op.n;
       ++stats_.pop_ops;
+      break;
+    case Op::Spill:
+      s.bottom += op.n;
+      s.free += op.n;
+      ++stats_.spill_ops;
+      break;
+    case Op::Fill:
+      if (op.n > s.bottom) fail(fmt::format("warp {} Fill {} with only {} registers spilled", w, op.n, s.bottom));
+      s.bottom -= op.n;
+      s.free -= op.n;
+      ++stats_.fill_ops;
       break;
     default: break;
   }
+  // Resident registers and free ones make up the stack.
+  if (s.rsp < s.bottom || s.free != s.k - (s.rsp - s.bottom))
+    fail(fmt::format("warp {} after {}: {} free, but the stack of {} holds positions {}..{} (bottom {})", w,
+                     opName(op.op), s.free, s.k, s.bottom, s.rsp, s.bottom));
   unit_->tick();
 }
 
@@ -185,7 +225,8 @@ void RenameIndexPath::applyLaunch(uint64_t now) {
   Shadow& s = shadow_[l.warp];
   s = Shadow{};
   s.base = l.base;
-  s.rfp = s.rsp = l.base + l.frame;
+  s.lo = l.base + l.frame;
+  s.k = l.stack;
   s.free = l.stack;
   ++stats_.launch_ops;
   launches_.pop_front();
@@ -199,6 +240,14 @@ void RenameIndexPath::endCycle(uint64_t now) {
   if (op_.valid) {
     applyOp();
     op_ = OpRequest{};
+  } else if (!trap_ops_.empty()) {
+    OpRequest r;
+    r.valid = true;
+    r.op = trap_ops_.front().op;
+    r.warp = trap_ops_.front().warp;
+    r.n = trap_ops_.front().n;
+    trap_ops_.pop_front();
+    present(r);
   } else if (!launches_.empty()) {
     applyLaunch(now);
   } else {
@@ -228,17 +277,18 @@ bool RenameIndexPath::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t
     return true;
   }
   // Queued in the cycle the next endCycle closes.
-  launches_.push_back(Launch{warp_slot, base, regs_per_thread_, inner_->stackRegs(), next_cycle_});
+  launches_.push_back(Launch{warp_slot, base, regs_per_thread_, inner_->stackRegs(warp_slot), next_cycle_});
   return true;
 }
 
 void RenameIndexPath::release(uint32_t warp_slot) {
   inner_->release(warp_slot);
+  if (warp_slot < pending_.size()) pending_[warp_slot] = false;
   // The warp status check (CARS IV-B): an exiting warp's space goes to one
   // stalled warp of the same kernel.
   uint32_t w = 0, base = 0;
   if (inner_->grantStalled(w, base)) {
-    launches_.push_back(Launch{w, base, regs_per_thread_, inner_->stackRegs(), next_cycle_});
+    launches_.push_back(Launch{w, base, regs_per_thread_, inner_->stackRegs(w), next_cycle_});
     ++stats_.granted;
   }
 }

@@ -19,16 +19,20 @@
 //
 // CARS' operations go through the unit's operation port, one per cycle
 // (CARS section IV-B): requestOp() queues a Call, Ret, Push or Pop of an
-// instruction issued this cycle; endCycle presents it (before a waiting
-// Launch) and clocks it in. A Call writes the caller's RFP into the
+// instruction issued this cycle; endCycle presents it (before a trap's
+// Spill or Fill, queued by queueTrapOp, and before a waiting Launch) and
+// clocks it in. A Call writes the caller's RFP into the
 // register-file row the unit names (save_idx), a Ret reads it back from
 // restore_idx: through RowAccess, the SM's physical register rows.
 //
 // The path keeps its own shadow of every warp's frames, written from the
-// rule of CARS section III-A and independent of both models (Base, RFP,
-// RSP, free registers, saved RFPs), and checks every rename, every
+// rule of CARS section III-A and independent of both models: positions on
+// an unbounded logical stack (RFP, RSP, the spilled bottom, frame starts,
+// saved RFPs), each mapped to a row as stack start + position mod K (the
+// circular stack of section IV-A). It checks every rename, every
 // operation's outcome and every saved RFP read back against it: an oracle
-// beside the lockstep comparison.
+// beside the lockstep comparison. The overflow trap (cars_sm.h) plans its
+// spills and fills from it.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +59,7 @@ struct IndexPathStats : stats::Group {
   stats::Scalar max_renames;     // most renames in one cycle
   stats::Scalar port_overflow_cycles;  // cycles with more renames than rename ports
   stats::Scalar call_ops, ret_ops, push_ops, pop_ops;  // operations of issued instructions applied
+  stats::Scalar spill_ops, fill_ops;  // the overflow trap's operations applied
   stats::Scalar granted;         // stalled warps given registers when another warp exited
 };
 
@@ -72,8 +77,11 @@ class RegionAllocator : public sm::WarpRegAllocator {
     return true;
   }
   void release(uint32_t) override {}
-  // Registers of the in-register stack each warp gets with its region.
-  virtual uint32_t stackRegs() const { return 0; }
+  // Registers of the in-register stack warp `warp_slot` got with its region.
+  virtual uint32_t stackRegs(uint32_t warp_slot) const {
+    (void)warp_slot;
+    return 0;
+  }
   // Registers of a warp's Base region for a kernel of `regs_per_thread`.
   virtual uint32_t frameRegs(uint32_t regs_per_thread) const { return regs_per_thread; }
   // After release(): a stalled warp that now gets registers (its slot and
@@ -100,6 +108,12 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   // sm::RegTranslator
   uint32_t translate(uint32_t warp, uint32_t reg) override;
   void endCycle(uint64_t now) override;
+  // RegTranslator and WarpRegAllocator: the unit's state changes only
+  // through its operation port; with nothing queued an idle SM may skip
+  // cycles (they are not clocked).
+  uint64_t nextEventCycle(uint64_t now) const override {
+    return op_.valid || !trap_ops_.empty() || !launches_.empty() ? now : UINT64_MAX;
+  }
 
   // sm::WarpRegAllocator
   bool canLaunch(uint32_t num_warps, uint32_t regs_per_thread) override;
@@ -120,6 +134,22 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   // the unit refuses it (the caller checks room first: freeRegs).
   void requestOp(Op op, uint32_t warp, uint32_t n);
   bool opPortFree() const { return !op_.valid; }
+  // A trap's Spill or Fill of n registers of `warp`: applied in the first
+  // cycle the port has no issued instruction's operation, in order.
+  void queueTrapOp(Op op, uint32_t warp, uint32_t n);
+  bool trapOpsQueued(uint32_t warp) const;
+
+  // A warp's stack as the rule of sections III-A and IV-A has it: logical
+  // positions, [0, bottom) spilled to local memory by the overflow trap.
+  struct WarpStack {
+    uint32_t base = 0, lo = 0, k = 0;  // Base, the stack's first row, its size K
+    uint64_t rfp = 0, rsp = 0, bottom = 0;
+    uint32_t free = 0;
+    std::vector<uint64_t> saved;   // caller RFPs of the open frames, innermost last
+    std::vector<uint64_t> starts;  // each open frame's first position (its saved RFP)
+    uint32_t row(uint64_t pos) const { return k ? lo + static_cast<uint32_t>(pos % k) : lo; }
+  };
+  const WarpStack& stack(uint32_t warp) const { return shadow_.at(warp); }
   // The shadow's free registers and stack depth of a warp (the unit's free
   // counter and RSP - RFP must agree).
   uint32_t freeRegs(uint32_t warp) const { return shadow_.at(warp).free; }
@@ -133,13 +163,14 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
     uint32_t warp, base, frame, stack;
     uint64_t queued_cycle;
   };
-  // A warp as the rule of section III-A has it (indices before masking).
-  struct Shadow {
-    uint32_t base = 0, rfp = 0, rsp = 0, free = 0;
-    std::vector<uint32_t> saved;  // caller RFPs of the open frames, innermost last
+  using Shadow = WarpStack;
+  struct TrapOpReq {
+    Op op;
+    uint32_t warp, n;
   };
   void evaluate();
   void applyOp();
+  void present(const OpRequest& op);
   void applyLaunch(uint64_t now);
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -155,6 +186,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   uint32_t cycle_renames_ = 0;
   bool evaluated_ = false;    // out_ holds this cycle's operation outputs
   std::deque<Launch> launches_;
+  std::deque<TrapOpReq> trap_ops_;
   std::vector<bool> pending_;     // per warp: no register space yet, or Launch not applied yet
   std::vector<Shadow> shadow_;
   RowAccess rows_;

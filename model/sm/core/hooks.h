@@ -181,10 +181,16 @@ class SmEventHook {
 // functional model: a mechanism whose functional state goes through its
 // hardware moves them itself, in TrapListener::trapOpDone.
 struct TrapOp {
+  static constexpr uint32_t kNoRow = UINT32_MAX;
   bool store = true;      // true: spill (st.local of `reg`); false: fill (ld.local into `reg`)
   uint16_t reg = 0;       // the register (as the warp names it: the translator renames it)
   uint32_t offset = 0;    // byte offset in each thread's local memory (the L1D interleaves it per warp)
   uint32_t cookie = 0;    // the mechanism's own tag, given back in trapOpDone
+  // A physical register-file row instead of `reg` (a register the warp does
+  // not name now: CARS' spilled frames). Such an operation waits until none
+  // of the warp's own instructions is in flight (a handler entered with the
+  // pipeline drained) and bypasses the scoreboard.
+  uint32_t row = kNoRow;
 };
 
 class TrapListener {

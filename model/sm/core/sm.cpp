@@ -238,7 +238,8 @@ void Sm::writeback(uint64_t now) {
       }
       uint32_t w32[16];
       for (unsigned j = 0; j < f.d->nwrites; ++j) w32[j] = f.d->writes[j];
-      sb_.release(f.slot, w32, f.d->nwrites, f.long_latency);
+      if (!f.trap || f.trap->op.row == TrapOp::kNoRow)  // a trap's row was not in the scoreboard
+        sb_.release(f.slot, w32, f.d->nwrites, f.long_latency);
     }
     RFSIM_SM_TRACE_EV(f.slot, "writeback tag {} pc {} {} (scoreboard released)", tag, f.pc, ptx::opName(f.d->in->op));
     ++wb_done_;

@@ -52,8 +52,13 @@ Stall Sm::trapStall(uint32_t s, Trap& t) {
     ++stats_->issue.trap_wait_cycles;
     return Stall::Scoreboard;
   }
-  const func::DInstr& d = t.ops[t.next].d;
-  if (sb_.hazardOf(s, d.reads.data(), d.nreads, d.writes.data(), d.nwrites)) return Stall::Scoreboard;
+  const TrapEntry& e = t.ops[t.next];
+  const func::DInstr& d = e.d;
+  if (e.op.row != TrapOp::kNoRow) {
+    if (slots_[s].inflight > t.inflight) return Stall::Scoreboard;  // the warp's own instructions drain first
+  } else if (sb_.hazardOf(s, d.reads.data(), d.nreads, d.writes.data(), d.nwrites)) {
+    return Stall::Scoreboard;
+  }
   if (!opc_->canAllocate(UnitType::LDST)) return Stall::CollectorFull;
   return Stall::None;
 }
@@ -90,13 +95,20 @@ void Sm::issueTrap(uint32_t s, uint64_t now) {
   f.trap = &e;
   ++ws.inflight;
   ++ws.mem_pending;
-  if (f.writes) {
+  const bool by_row = e.op.row != TrapOp::kNoRow;
+  if (by_row) {
+    if (phys_rows_ && e.op.row >= phys_rows_)
+      throw Error(fmt::format("Sm::trap: warp slot {}: row {} outside the register file's {} rows", s, e.op.row,
+                              phys_rows_));
+    f.rows_known = true;
+    f.wrow[0] = e.op.row;
+  } else if (f.writes) {
     const uint32_t w = e.op.reg;
     sb_.reserve(s, &w, 1, true);
   }
   RFSIM_SM_TRACE_EV(s, "trap {} R{} offset {} tag {} latency {}", e.op.store ? "spill" : "fill", e.op.reg,
                     e.op.offset, tag, latency);
-  if (!opc_->allocate(s, tm.unit, e.d.reads.data(), e.d.nreads, tag))
+  if (!opc_->allocate(s, tm.unit, e.d.reads.data(), e.d.nreads, tag, by_row ? &e.op.row : nullptr))
     throw Error("Sm::issueTrap: collector allocation failed after canAllocate");
 }
 

@@ -24,6 +24,10 @@ class RegTranslator {
   // translation path (a Verilated rename unit) takes its clock edge here.
   // Called through OperandCollector::endCycle, not for the baseline.
   virtual void endCycle(uint64_t now) { (void)now; }
+  // The first cycle after `now` in which endCycle would change anything
+  // when no register is translated (UINT64_MAX: none): the SM may skip idle
+  // cycles before it (Sm::nextActiveCycle). By default every cycle counts.
+  virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
 };
 
 // Baseline: each warp's registers are one contiguous block starting at the

@@ -108,7 +108,9 @@ bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* re
   k.tag = tag;
   k.warp = warp;
   k.unit = unit;
-  k.ready_at = 0;
+  // Added stages: the operands are in hand no earlier than stage_delay_
+  // cycles after the first cycle they could be.
+  k.ready_at = stage_delay_ ? next_cycle_ + stage_delay_ : 0;
   k.pending = 0;
   unsigned ops = 0;
   for (unsigned i = 0; i < n; ++i) {

@@ -100,6 +100,11 @@ class OperandCollector {
   void setTranslator(RegTranslator* t);
   void setLevel(RegFileLevel* level);
   void setBankMap(const BankMap& map);  // must have cfg.num_banks banks
+  // Extra pipeline cycles between issue and dispatch for every instruction
+  // (a mechanism's added stages in issue and operand collection: CARS IV-B
+  // renames in the collector and checks free registers at issue). 0: none.
+  void setStageDelay(uint32_t cycles) { stage_delay_ = cycles; }
+  uint32_t stageDelay() const { return stage_delay_; }
   // The baseline translator, to set each warp's base at launch.
   BaseIndexTranslator& baseTranslator() { return *base_translator_; }
 
@@ -126,7 +131,8 @@ class OperandCollector {
   // nothing may be skipped (the SM's idle-cycle skipping); skipCycles
   // accounts for `k` of them before the cycle `next` is simulated.
   bool skippable(uint64_t now) const {
-    return translator_ == base_translator_.get() && (level_ == &main_rf_ || level_->nextEventCycle(now) > now);
+    return (translator_ == base_translator_.get() || translator_->nextEventCycle(now) > now) &&
+           (level_ == &main_rf_ || level_->nextEventCycle(now) > now);
   }
   // The level's next event after `now` (UINT64_MAX for the baseline's).
   uint64_t levelNextEvent(uint64_t now) const { return level_ == &main_rf_ ? UINT64_MAX : level_->nextEventCycle(now); }
@@ -192,6 +198,7 @@ class OperandCollector {
   int oldestIn(uint64_t mask) const;
 
   OperandCollectorConfig cfg_;
+  uint32_t stage_delay_ = 0;
   std::unique_ptr<BaseIndexTranslator> base_translator_;
   MainRegFile main_rf_;
   RegTranslator* translator_;

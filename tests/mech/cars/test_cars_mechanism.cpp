@@ -135,9 +135,42 @@ TEST_CASE("cars: on one SM more warps than regions wait in the stalled-warp list
   CHECK(total(cars, "cars.granted", true) == total(cars, "cars.stalled_warps", true));
 }
 
-TEST_CASE("cars: a call the warp's stack has no room for stops the run, naming the warp and the registers",
-          "[mech][cars][timing]") {
-  CHECK_THROWS_WITH(run(v100("cars", {"mechanisms.cars.rtl=false"}), "fib"),
-                    Catch::Contains("warp slot") && Catch::Contains("free registers") &&
-                        Catch::Contains("stack-overflow trap"));
+TEST_CASE("cars: the overflow trap spills the oldest frames to local memory and fills them back on return",
+          "[mech][cars][timing][trap]") {
+  // fib recurses deeper than any stack the register file can give a warp;
+  // deep_calls' chain of 8 levels exceeds the Low-watermark stack.
+  for (const char* w : {"fib", "deep_calls"}) {
+    INFO(w);
+    const Run cars = run(v100("cars", {"mechanisms.cars.rtl=false", "mechanisms.cars.allocation=low"}), w);
+    REQUIRE(cars.passed);  // the spilled values came back to the right rows
+    const uint64_t traps = total(cars, "cars.overflow_traps", true);
+    CHECK(traps > 0);
+    CHECK(total(cars, "cars.fill_traps", true) > 0);
+    // Every frame spilled is filled back: every warp returns to its kernel.
+    const uint64_t spilled = total(cars, "cars.trap_spill_bytes", true);
+    CHECK(spilled > 0);
+    CHECK(total(cars, "cars.trap_fill_bytes", true) == spilled);
+    CHECK(total(cars, "cars.spill_ops", true) == traps);
+    // The traffic is real: one 4-byte-per-lane local store per register.
+    CHECK(total(cars, "gpu.sm.ldst.trap_stores") * 128 == spilled);
+    CHECK(total(cars, "gpu.sm.ldst.trap_loads") * 128 == spilled);
+    CHECK(total(cars, "cars.call_ops", true) == total(cars, "cars.ret_ops", true));
+  }
+}
+
+TEST_CASE("cars: the overflow trap with the Verilated rename unit in lockstep on every SM",
+          "[mech][cars][timing][trap][rtl]") {
+  const Run cars = run(v100("cars", {"mechanisms.cars.rtl=true", "mechanisms.cars.allocation=low"}), "fib");
+  REQUIRE(cars.passed);
+  CHECK(total(cars, "cars.overflow_traps", true) > 0);
+  CHECK(total(cars, "cars.evaluations", true) > 0);
+}
+
+TEST_CASE("cars: a frame larger than any stack the free counter allows stops the launch, naming the kernel",
+          "[mech][cars][timing][trap]") {
+  // 512 rows for 64 warps: 3-bit free counters, stacks of at most 7
+  // registers; deep_calls' frames take 16 + 1.
+  CHECK_THROWS_WITH(run(v100("cars", {"mechanisms.cars.rtl=false", "regfile.size_kb=64"}), "deep_calls"),
+                    Catch::Contains("kernel deep_calls") && Catch::Contains("17 registers") &&
+                        Catch::Contains("at most 7"));
 }

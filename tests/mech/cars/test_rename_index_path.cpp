@@ -118,7 +118,10 @@ TEST_CASE("index path: saxpy on the SM with the Verilated rename unit in lockste
   CHECK(r.out == base.out);
   auto& ls = dynamic_cast<cars::RenameLockstep&>(rtl.unit());
   CHECK(ls.comparisons() == rtl.stats().evaluations.get());
-  CHECK(rtl.stats().cycles.get() == r.cycles);  // clocked every SM cycle
+  // Clocked every SM cycle the SM simulated: with nothing on its operation
+  // port the unit lets an idle SM skip cycles (nextEventCycle).
+  CHECK(rtl.stats().cycles.get() <= r.cycles);
+  CHECK(rtl.stats().cycles.get() > r.cycles / 2);
   CHECK(rtl.stats().launch_ops.get() == 32);    // 4 blocks x 8 warps
   const uint64_t accesses = sumOf(r.stats, "root.sm0.opcoll.rf_reads") + sumOf(r.stats, "root.sm0.opcoll.rf_writes");
   CHECK(accesses > 0);

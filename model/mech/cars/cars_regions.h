@@ -1,0 +1,65 @@
+// The warps' register regions under CARS (paper, sections III-A and IV-B;
+// repro.md 1.5): each warp gets `frame` registers (the kernel's FRU: its own
+// registers) followed by the stack its block was given, one contiguous
+// region of frame + stack rows, fixed for the warp's lifetime. The stack
+// size is the SM's current allocation level when the block arrives (the
+// adaptive state machine changes it for new blocks: cars_adaptive.h), so
+// regions differ in size; they are placed first-fit in the register file
+// and freed regions merge with their neighbours.
+//
+// A warp of an admitted block that finds no room waits in the per-SM
+// stalled-warp list and never issues (concurrency is limited at issue, not
+// by the block scheduler); when a warp exits, the warp status check gives
+// the freed rows to the oldest stalled warp if its region fits.
+//
+// A kernel that reaches a barrier cannot let part of a block wait for
+// registers while the rest waits at the barrier (the context-switch trap of
+// IV-B2 is not modelled): with whole_blocks set, a block is admitted only
+// when all its warps fit now.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <vector>
+
+#include "mech/cars/rename_index_path.h"
+
+namespace rfsim::cars {
+
+class CarsRegions final : public RegionAllocator {
+ public:
+  // Throws rfsim::Error when one warp's region of frame + stack does not
+  // fit `rows`.
+  CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps, bool whole_blocks);
+  // The stack the warps of blocks arriving from now on get.
+  void setStack(uint32_t stack);
+  uint32_t stack() const { return stack_; }
+
+  bool canLaunch(uint32_t num_warps, uint32_t regs_per_thread) override;
+  bool allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t regs_per_thread,
+                uint32_t& base) override;
+  void release(uint32_t warp_slot) override;
+  uint32_t stackRegs(uint32_t warp_slot) const override { return stack_of_.at(warp_slot); }
+  uint32_t frameRegs(uint32_t) const override { return frame_; }
+  bool grantStalled(uint32_t& warp_slot, uint32_t& base) override;
+
+  uint64_t stalled_warps = 0;  // warps that waited in the stalled-warp list
+  uint32_t max_stalled = 0;
+  uint32_t max_resident = 0;   // most warps holding registers at once
+
+ private:
+  // First fit: the start of a free run of `n` rows, or -1.
+  int64_t find(uint32_t n) const;
+  void take(uint32_t start, uint32_t n);
+
+  uint32_t rows_, frame_, stack_;
+  bool whole_blocks_;
+  std::map<uint32_t, uint32_t> free_;  // free runs: start -> length
+  std::vector<int64_t> owner_;         // per warp slot: its region's start, or -1
+  std::vector<uint32_t> stack_of_;     // per warp slot: the stack it was given
+  std::deque<uint32_t> stalled_;       // warp slots without registers, oldest first
+  uint32_t resident_ = 0;
+};
+
+}  // namespace rfsim::cars

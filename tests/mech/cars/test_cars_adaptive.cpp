@@ -1,0 +1,100 @@
+// The adaptive allocation's state machine (CARS Fig. 5) on scripted
+// sequences of epoch results, and the variable-size register regions with
+// the stalled-warp list.
+#include <catch2/catch.hpp>
+
+#include "common/error.h"
+#include "mech/cars/cars_adaptive.h"
+#include "mech/cars/cars_regions.h"
+
+using namespace rfsim;
+using namespace rfsim::cars;
+
+TEST_CASE("cars adaptive: levels double from low and end at high", "[cars][adaptive]") {
+  CHECK(adaptiveLevels(30, 56) == std::vector<uint32_t>{30, 56});
+  CHECK(adaptiveLevels(20, 100) == std::vector<uint32_t>{20, 40, 80, 100});
+  CHECK(adaptiveLevels(64, 64) == std::vector<uint32_t>{64});
+  CHECK(adaptiveLevels(70, 64) == std::vector<uint32_t>{70});  // the leftover above high: one level
+}
+
+TEST_CASE("cars adaptive: half the SMs start low and half high and the worse side steps toward the better",
+          "[cars][adaptive]") {
+  AdaptiveAllocation a({20, 40, 80, 160}, 4, 0.02);
+  CHECK(a.levelOf(0) == 0);
+  CHECK(a.levelOf(1) == 3);
+  CHECK(a.levelOf(2) == 0);
+  CHECK(a.levelOf(3) == 3);
+  // Low measured first: the only sample, nobody moves.
+  CHECK(a.record(0, 1.0) == 0);
+  // High is better: the high SM stays, the next low epoch steps up.
+  CHECK(a.record(1, 2.0) == 3);
+  CHECK(a.record(2, 1.1) == 1);  // low's mean 1.05 < 2.0: one step up, to 2 x low
+  CHECK(a.steps() == 1);
+  // 2 x low turns out best: the high SMs step down toward it, it stays.
+  CHECK(a.record(2, 3.0) == 1);
+  CHECK(a.record(3, 2.0) == 2);  // high's mean 2.0 < 3.0: down one
+  CHECK(a.record(3, 2.5) == 1);  // 4 x low (2.5) is worse than 2 x low (3.0): down again
+  CHECK(a.best() == 1u);
+  CHECK(a.levels()[1].samples == 1);
+  CHECK(a.levels()[3].mean == Approx(2.0));
+  CHECK(a.epochs() == 6);
+}
+
+TEST_CASE("cars adaptive: low better sends the high SMs down and the hysteresis holds an SM on a near tie",
+          "[cars][adaptive]") {
+  AdaptiveAllocation a({30, 60}, 2, 0.10);
+  a.record(0, 2.0);
+  CHECK(a.record(1, 1.0) == 0);  // high worse: down to low
+  AdaptiveAllocation b({30, 60}, 2, 0.10);
+  b.record(0, 1.05);
+  CHECK(b.record(1, 1.0) == 1);  // 5 % better is within the 10 % hysteresis: stays
+}
+
+TEST_CASE("cars adaptive: a remembered level starts every SM there", "[cars][adaptive]") {
+  AdaptiveAllocation a({20, 40, 80}, 3, 0.02, 1u);
+  for (uint32_t s = 0; s < 3; ++s) CHECK(a.levelOf(s) == 1);
+  CHECK_THROWS_AS(AdaptiveAllocation({20, 40}, 2, 0.0, 5u), Error);
+}
+
+TEST_CASE("cars regions: sizes change between blocks and freed runs merge while stalled warps wait their turn",
+          "[cars][regions]") {
+  // 100 rows, frame 20: stacks of 10 give regions of 30.
+  CarsRegions r(100, 20, 10, 8, false);
+  uint32_t base = 0;
+  REQUIRE(r.allocate(0, 0, 0, 0, base));
+  CHECK(base == 0);
+  REQUIRE(r.allocate(0, 1, 1, 0, base));
+  CHECK(base == 30);
+  REQUIRE(r.allocate(0, 2, 2, 0, base));
+  CHECK(base == 60);
+  CHECK(r.stackRegs(2) == 10);
+  // The next block's level: stacks of 20 (regions of 40); 10 rows left.
+  r.setStack(20);
+  REQUIRE(r.allocate(1, 3, 0, 0, base));
+  CHECK(base == RegionAllocator::kStalled);
+  CHECK(r.stackRegs(3) == 20);
+  // Warp 1 exits: 30 free at 30 and 10 at 90 do not hold 40.
+  r.release(1);
+  uint32_t w = 0;
+  CHECK_FALSE(r.grantStalled(w, base));
+  // Warp 2 exits: 30..100 merge into one run of 70.
+  r.release(2);
+  REQUIRE(r.grantStalled(w, base));
+  CHECK(w == 3);
+  CHECK(base == 30);
+  CHECK(r.stalled_warps == 1);
+  CHECK(r.max_resident == 3);
+  // A region larger than the file is refused.
+  CHECK_THROWS_AS(r.setStack(90), Error);
+}
+
+TEST_CASE("cars regions: with barriers a block is admitted only when all its warps fit", "[cars][regions]") {
+  CarsRegions r(100, 20, 10, 8, true);
+  CHECK(r.canLaunch(3, 0));  // empty SM
+  uint32_t base = 0;
+  for (uint32_t w = 0; w < 3; ++w) REQUIRE(r.allocate(0, w, w, 0, base));
+  CHECK_FALSE(r.canLaunch(1, 0));  // 10 rows left, a region takes 30
+  r.release(0);
+  CHECK(r.canLaunch(1, 0));
+  CHECK_FALSE(r.canLaunch(2, 0));
+}
