@@ -33,6 +33,9 @@ struct SmConfig {
   uint32_t num_schedulers = 4;
   std::string scheduler = "gto";
   uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (LTRF Table 3: 8 per SM)
+  // Static warp limit (CCWS' SWL; CARS paper's Best-SWL baseline): only the
+  // warp_limit oldest resident warps of an SM may issue. 0: no limit.
+  uint32_t warp_limit = 0;
 
   template <class V> void visit(V& v) {
     v.integer("warp_size", warp_size, IntRange{32, 32}, "thread", "threads per warp");
@@ -43,6 +46,8 @@ struct SmConfig {
     v.choice("scheduler", scheduler, Choices{"lrr", "gto", "two_level"}, "warp scheduling policy");
     v.integer("active_warps", active_warps, IntRange{1, 64}, "warp",
               "warps in the two-level scheduler's active pool, per SM (ignored by other policies)");
+    v.integer("warp_limit", warp_limit, IntRange{0, 64}, "warp",
+              "static warp limit: only this many of the SM's oldest resident warps may issue (0: none)");
   }
 };
 
@@ -170,6 +175,12 @@ struct L1dConfig : CacheConfig {
   uint32_t mshr_merge = 8;
   std::string global_write = "write_evict";  // Volta: write-through, no allocate, evict on a hit
   std::string local_write = "write_back";    // spills and stack: write-back, allocate
+  // CARS paper's ALL-HIT baseline (repro.md 1.4): every local access
+  // (spills, fills, the stack) hits without traversing the cache: it pays
+  // the hit latency and an access slot of the L1D port, and neither looks
+  // up, fills nor evicts a line.
+  bool local_all_hit = false;
+  uint32_t ports = 1;  // line requests the L1D takes per cycle (CARS Fig. 17 scales it 2x, 4x, 8x)
 
   template <class V> void visit(V& v) {
     CacheConfig::visit(v);
@@ -179,6 +190,10 @@ struct L1dConfig : CacheConfig {
              "global stores: write-through without allocation, evicting a hit line; or write-back with allocation");
     v.choice("local_write", local_write, Choices{"write_evict", "write_back"},
              "local stores (spills, stack): as global_write");
+    v.integer("ports", ports, IntRange{1, 16}, "request", "line requests the L1D accepts per cycle");
+    v.boolean("local_all_hit", local_all_hit,
+              "every local access hits without using the cache (hit latency and a port slot only): the ALL-HIT "
+              "baseline of the CARS paper");
   }
 };
 

@@ -71,6 +71,12 @@ void L1dStats::add(const mem::L1dMemory& l1d) {
     line_requests_by_kind[k] += l1d.counters().requests[k];
   }
   const mem::L1dCounters& c = l1d.counters();
+  for (size_t k = 0; k < mem::kNumAccessKinds; ++k) {  // ALL-HIT: hits the cache never saw
+    accesses += c.all_hits[k];
+    hits += c.all_hits[k];
+    accesses_by_kind[k] += c.all_hits[k];
+    hits_by_kind[k] += c.all_hits[k];
+  }
   next_reads += c.next_reads;
   next_writes += c.next_writes;
   next_atomics += c.next_atomics;

@@ -102,12 +102,20 @@ uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint6
   coalescer_.coalesce(*acc, reqs_);
   const uint64_t hit = cfg_.l1d.latency;
   uint64_t latest = now + hit;
-  uint64_t start = std::max(now, port_free_);
-  c_.port_wait_cycles += start - now;
-  for (size_t k = 0; k < reqs_.size(); ++k, ++start) {
+  // The port takes l1d.ports line requests per cycle (slots of 1/ports cycle).
+  const uint64_t ports = cfg_.l1d.ports;
+  uint64_t slot = std::max(now * ports, port_slot_);
+  c_.port_wait_cycles += slot / ports - now;
+  for (size_t k = 0; k < reqs_.size(); ++k, ++slot) {
+    const uint64_t start = slot / ports;
     const LineRequest& r = reqs_[k];
     ++c_.requests[size_t(r.kind)];
     const bool local = r.kind == AccessKind::LocalLoad || r.kind == AccessKind::LocalStore;
+    if (local && cfg_.l1d.local_all_hit) {  // ALL-HIT: the port slot and the hit latency, no cache
+      ++c_.all_hits[size_t(r.kind)];
+      latest = std::max(latest, start + hit);
+      continue;
+    }
     // Atomics are performed at the L2: a write-evict store in the L1D.
     const WritePolicy wp = r.atomic ? WritePolicy::WriteThrough_NoAllocate : local ? local_wp_ : global_wp_;
     const bool write = r.write || r.atomic;
@@ -150,7 +158,7 @@ uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint6
     }
     latest = std::max(latest, done);
   }
-  port_free_ = start;
+  port_slot_ = slot;
   return latest - now;
 }
 

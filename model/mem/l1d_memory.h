@@ -49,6 +49,9 @@ struct L1dCounters {
   uint64_t writebacks = 0;         // dirty lines written back (local write-back)
   uint64_t port_wait_cycles = 0;   // cycles requests waited for the L1D port
   uint64_t mshr_wait_cycles = 0;   // cycles requests waited for an MSHR
+  // Local accesses served by l1d.local_all_hit (ALL-HIT) without the cache,
+  // per kind: counted as accesses and hits in the statistics.
+  std::array<uint64_t, kNumAccessKinds> all_hits{};
 };
 
 class L1dMemory final : public MemoryInterface {
@@ -93,7 +96,7 @@ class L1dMemory final : public MemoryInterface {
   func::MemAccess phys_;  // a local access with physical addresses
   std::priority_queue<Fill, std::vector<Fill>, std::greater<Fill>> fills_;
   std::unordered_map<uint64_t, uint64_t> line_ready_;  // line -> its pending fill's cycle
-  uint64_t port_free_ = 0;  // first cycle the L1D port takes a request
+  uint64_t port_slot_ = 0;  // first free port slot: cycle x l1d.ports + the port
   L1dCounters c_;
   uint64_t tag_ = 0;
 };

@@ -93,3 +93,39 @@ TEST_CASE("L1D path: an uncoalesced access holds the port, the next access queue
   CHECK(m.accessLatency(one, 0, 1) == 31 + hit + 193);
   CHECK(m.counters().port_wait_cycles == 31);
 }
+
+TEST_CASE("L1D path: with more ports an uncoalesced access takes fewer cycles", "[mem]") {
+  config::GpuConfig cfg;
+  const uint64_t next = 193, hit = cfg.l1d.latency;
+  cfg.l1d.ports = 4;
+  mem::L1dMemory m(cfg, next);
+  // 32 lines at 4 per cycle: the last is accepted 7 cycles late.
+  const auto strided = warpAccess(ptx::Space::Global, false, 0x100000, 128);
+  CHECK(m.accessLatency(strided, 0, 1000) == 7 + hit + next);
+  // The next access queues behind the port's last slot (cycle 1007, slot 3 taken).
+  const auto one = warpAccess(ptx::Space::Global, false, 0x900000, 4);
+  CHECK(m.accessLatency(one, 0, 1000) == 8 + hit + next);
+  CHECK(m.counters().port_wait_cycles == 8);
+}
+
+TEST_CASE("L1D path: ALL-HIT serves local accesses at hit latency without the cache", "[mem]") {
+  config::GpuConfig cfg;
+  const uint64_t next = 193, hit = cfg.l1d.latency;
+  cfg.l1d.local_all_hit = true;
+  mem::L1dMemory m(cfg, next);
+  const auto spill = warpAccess(ptx::Space::Local, true, 0x40, 0);
+  const auto fill = warpAccess(ptx::Space::Local, false, 0x80, 0);  // never written: would miss
+  CHECK(m.accessLatency(spill, 3, 100) == hit);
+  CHECK(m.accessLatency(fill, 3, 200) == hit);
+  // The cache never saw them: no lookup, no fill, no eviction.
+  CHECK(m.stats().accesses == 0);
+  CHECK(m.counters().all_hits[size_t(mem::AccessKind::LocalStore)] >= 1);
+  CHECK(m.counters().all_hits[size_t(mem::AccessKind::LocalLoad)] >= 1);
+  CHECK(m.counters().next_reads == 0);
+  // They still take the port: a global access right behind a local one waits.
+  const auto g = warpAccess(ptx::Space::Global, false, 0x10000, 4);
+  CHECK(m.accessLatency(fill, 0, 300) == hit);
+  CHECK(m.accessLatency(g, 0, 300) > hit + next);
+  // Global accesses still use the cache.
+  CHECK(m.stats().misses == 1);
+}

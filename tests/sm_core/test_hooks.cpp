@@ -494,3 +494,21 @@ TEST_CASE("SM events: every call enters a frame that a release ends, depths agre
     CHECK(blocks == seen.blocks);
   }
 }
+
+TEST_CASE("a static warp limit lets only the oldest warps issue", "[sm][swl]") {
+  const Run plain = run();
+  config::GpuConfig one;
+  one.sm.warp_limit = 1;
+  const Run limited = run({}, one);
+  config::GpuConfig eight;
+  eight.sm.warp_limit = 8;
+  const Run some = run({}, eight);
+  INFO("no limit " << plain.r.cycles << ", 8 warps " << some.r.cycles << ", 1 warp " << limited.r.cycles);
+  CHECK(limited.out == plain.out);
+  CHECK(some.out == plain.out);
+  CHECK(limited.r.warp_instrs == plain.r.warp_instrs);
+  // One warp at a time: far slower than 32 warps together.
+  CHECK(limited.r.cycles > 4 * plain.r.cycles);
+  CHECK(some.r.cycles > plain.r.cycles);
+  CHECK(some.r.cycles < limited.r.cycles);
+}

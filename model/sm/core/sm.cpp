@@ -150,8 +150,10 @@ void Sm::launch(rt::Dim3 ctaid) {
       const uint32_t pc = launch_hook_->startPc(s, *b->stepper, w);
       if (pc != kEntryPc) b->stepper->setStartPc(w, pc);
     }
+    ws.age = age_;
     scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->addWarp(s, age_++);
   }
+  if (cfg_.sm.warp_limit) updateWarpLimit();
   b->live = nw;
   resident_warps_ += nw;
   ++resident_blocks_;
@@ -326,7 +328,7 @@ void Sm::issue(uint64_t now) {
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
     for (uint32_t s : sch.warps()) {
-      wstatus_[s].stall = warpStall(s, now);
+      wstatus_[s].stall = swl_mask_ >> s & 1 ? warpStall(s, now) : Stall::NoWarp;
       wstatus_[s].long_latency = sb_.pendingLongLatency(s) > 0;
       wstatus_[s].role = slots_[s].role;
     }
@@ -506,6 +508,7 @@ void Sm::maybeFreeSlot(uint32_t s) {
   if (launch_hook_) launch_hook_->onWarpExit(s);
   const int32_t id = ws.block;
   ws = WarpSlot{};
+  if (cfg_.sm.warp_limit) updateWarpLimit();
   --resident_warps_;
   if (--b.live == 0) {
     const rt::Dim3 c = b.stepper->ctaid();
@@ -549,52 +552,6 @@ void Sm::fetch(uint64_t now) {
     ++fetched;
     fetch_rr_ = (s + 1) % nslots;
   }
-}
-
-// The counters a traced cycle reports as differences (before / after the tick).
-void Sm::traceBegin() {
-  const OperandCollectorStats& o = opc_->stats();
-  uint64_t r = 0, w = 0;
-  for (size_t b = 0; b < cfg_.regfile.num_banks && b < kMaxBanks; ++b) {
-    r += o.bank_reads[b];
-    w += o.bank_writes[b];
-  }
-  trace_snap_[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
-  trace_snap_[1] = stats_->l1i_misses.get();
-  trace_snap_[2] = o.bank_conflicts;
-  trace_snap_[3] = r;
-  trace_snap_[4] = w;
-  trace_snap_[5] = wb_done_;
-  trace_snap_[6] = stats_->writeback_retries.get();
-}
-
-void Sm::traceEnd() {
-  uint64_t now_vals[7];
-  const OperandCollectorStats& o = opc_->stats();
-  uint64_t r = 0, w = 0;
-  for (size_t b = 0; b < cfg_.regfile.num_banks && b < kMaxBanks; ++b) {
-    r += o.bank_reads[b];
-    w += o.bank_writes[b];
-  }
-  now_vals[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
-  now_vals[1] = stats_->l1i_misses.get();
-  now_vals[2] = o.bank_conflicts;
-  now_vals[3] = r;
-  now_vals[4] = w;
-  now_vals[5] = wb_done_;
-  now_vals[6] = stats_->writeback_retries.get();
-  SmTrace::Sample& s = trace_sample_;
-  s.ibuf_fills = static_cast<uint32_t>(now_vals[0] - trace_snap_[0]);
-  s.l1i_misses = static_cast<uint32_t>(now_vals[1] - trace_snap_[1]);
-  s.bank_conflicts = static_cast<uint32_t>(now_vals[2] - trace_snap_[2]);
-  s.rf_reads = static_cast<uint32_t>(now_vals[3] - trace_snap_[3]);
-  s.rf_writes = static_cast<uint32_t>(now_vals[4] - trace_snap_[4]);
-  s.completed = static_cast<uint32_t>(now_vals[5] - trace_snap_[5]);
-  s.wb_refused = static_cast<uint32_t>(now_vals[6] - trace_snap_[6]);
-  s.busy_collectors = opc_->busyCollectors();
-  trace_->record(s);
-  // A scheduler that did not get to issue() this cycle shows no issue.
-  for (auto& ts : s.sched) ts.warp = -1;
 }
 
 }  // namespace rfsim::sm

@@ -289,6 +289,7 @@ class Sm {
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
     bool sp_copied = false;  // physical registers: R1 was copied into its row
+    uint64_t age = 0;        // launch order on this SM
     std::unique_ptr<Trap> trap;  // null: not trapping
   };
   struct Inflight {
@@ -315,6 +316,9 @@ class Sm {
   void issueTrap(uint32_t slot, uint64_t now);
   void trapOpDone(const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
+  // sm_trap.cpp: the static warp limit (sm.warp_limit): the oldest resident
+  // warps that may issue, as a mask of slots, after a warp came or went.
+  void updateWarpLimit();
   uint64_t progressCount() const;
   void accountSkipped(uint64_t k, uint64_t now);
   uint32_t allocInflight();
@@ -359,6 +363,7 @@ class Sm {
   uint32_t phys_rows_ = 0;                  // 0: registers by name in the functional warps
   std::vector<uint64_t> phys_;              // phys_rows_ x 32 lanes
   std::vector<std::vector<uint64_t*>> rowtab_;  // per warp slot: func::Warp::rows
+  uint64_t swl_mask_ = ~0ull;               // slots the static warp limit lets issue
   std::array<uint64_t, 32> poison_{};       // where a register not translated this issue points
 
   std::vector<Inflight> inflight_;

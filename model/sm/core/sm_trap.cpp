@@ -1,7 +1,11 @@
-// A mechanism's hooks into the SM that change what a warp issues (sm.h,
-// docs/sm.md extension points (h) and (i)): activation hooks of the
-// schedulers, and traps -- spills and fills a mechanism injects before a
+// What changes which warp issues (sm.h, docs/sm.md extension points (h)
+// and (i)): the static warp limit, activation hooks of the schedulers, and
+// traps -- spills and fills a mechanism injects before a
 // warp's next instruction, issued and timed as real local memory operations.
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -13,6 +17,17 @@ namespace rfsim::sm {
 void Sm::setActivationHook(ActivationHook* h) {
   activation_hook_ = h;
   for (auto& sch : scheds_) sch->setActivationHook(h);
+}
+
+void Sm::updateWarpLimit() {
+  // CCWS' static warp limiting: the warp_limit oldest resident warps issue,
+  // the others wait until one of them exits.
+  std::vector<std::pair<uint64_t, uint32_t>> by_age;
+  for (uint32_t s = 0; s < slots_.size(); ++s)
+    if (slots_[s].used) by_age.emplace_back(slots_[s].age, s);
+  std::sort(by_age.begin(), by_age.end());
+  swl_mask_ = 0;
+  for (size_t i = 0; i < by_age.size() && i < cfg_.sm.warp_limit; ++i) swl_mask_ |= 1ull << by_age[i].second;
 }
 
 void Sm::trap(uint32_t s, const std::vector<TrapOp>& ops, TrapListener* listener) {
