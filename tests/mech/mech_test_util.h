@@ -71,4 +71,31 @@ inline uint64_t total(const Run& r, const std::string& key, bool mechanism = fal
   return n;
 }
 
+// Every GPU statistic of every launch of a run (golden files), and with
+// `mechanism` the launch's first mechanism group's too.
+inline nlohmann::json launchesFlat(const Run& r, bool mechanism = false) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& rec : r.records) {
+    nlohmann::json l = stats::toFlatJson(*rec.gpu);
+    if (mechanism && !rec.mechanisms.empty()) l.update(stats::toFlatJson(*rec.mechanisms.at(0)));
+    j.push_back(l);
+  }
+  return j;
+}
+
+// The keys whose values differ between two launchesFlat(), for a failure message.
+inline std::string differences(const nlohmann::json& got, const nlohmann::json& want) {
+  std::string d;
+  if (got.size() != want.size()) return "launch count " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    for (const auto& [k, v] : want[i].items())
+      if (!got[i].contains(k) || got[i][k] != v)
+        d += "launch " + std::to_string(i) + " " + k + ": " + (got[i].contains(k) ? got[i][k].dump() : "missing") +
+             " (golden " + v.dump() + ")\n";
+  for (size_t i = 0; i < got.size(); ++i)
+    for (const auto& [k, v] : got[i].items())
+      if (!want[i].contains(k)) d += "launch " + std::to_string(i) + " " + k + ": not in the golden file\n";
+  return d;
+}
+
 }  // namespace rfsim::test

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "backend/backend.h"
@@ -173,4 +174,34 @@ TEST_CASE("cars: a frame larger than any stack the free counter allows stops the
   CHECK_THROWS_WITH(run(v100("cars", {"mechanisms.cars.rtl=false", "regfile.size_kb=64"}), "deep_calls"),
                     Catch::Contains("kernel deep_calls") && Catch::Contains("17 registers") &&
                         Catch::Contains("at most 7"));
+}
+
+namespace {
+// CARS' golden statistics: every GPU and CARS statistic of every launch of
+// two calling workloads with the mechanism on (reference unit). A change
+// that moves any of them updates the files deliberately with
+//   build/tests/test_mech "[.update-golden-cars]"
+const char* const kCarsGolden[] = {"fib", "virtual_dispatch"};
+std::filesystem::path carsGoldenPath(const std::string& w) {
+  return std::filesystem::path(RFSIM_SOURCE_DIR) / "tests" / "mech" / "golden" / ("cars." + w + ".v100.json");
+}
+}  // namespace
+
+TEST_CASE("cars: golden statistics of two calling workloads", "[mech][cars][golden]") {
+  const std::string name = GENERATE(from_range(std::begin(kCarsGolden), std::end(kCarsGolden)));
+  const Run cars = run(v100("cars", {"mechanisms.cars.rtl=false"}), name);
+  REQUIRE(cars.passed);
+  std::ifstream in(carsGoldenPath(name));
+  REQUIRE(in.good());
+  const std::string diff = differences(launchesFlat(cars, true), nlohmann::json::parse(in));
+  INFO(name << " vs " << carsGoldenPath(name).string() << ":\n" << diff);
+  CHECK(diff.empty());
+}
+
+TEST_CASE("cars: update the golden statistics", "[.update-golden-cars]") {
+  for (const char* name : kCarsGolden) {
+    const Run cars = run(v100("cars", {"mechanisms.cars.rtl=false"}), name);
+    REQUIRE(cars.passed);
+    std::ofstream(carsGoldenPath(name)) << launchesFlat(cars, true).dump(1) << "\n";
+  }
 }

@@ -44,27 +44,6 @@ std::filesystem::path goldenPath(const std::string& workload) {
   return std::filesystem::path(RFSIM_SOURCE_DIR) / "tests" / "mech" / "golden" / (workload + ".v100.json");
 }
 
-nlohmann::json launchesFlat(const Run& r) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& rec : r.records) j.push_back(stats::toFlatJson(*rec.gpu));
-  return j;
-}
-
-// The keys whose values differ, for the failure message.
-std::string differences(const nlohmann::json& got, const nlohmann::json& want) {
-  std::string d;
-  if (got.size() != want.size()) return "launch count " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    for (const auto& [k, v] : want[i].items())
-      if (!got[i].contains(k) || got[i][k] != v)
-        d += "launch " + std::to_string(i) + " " + k + ": " + (got[i].contains(k) ? got[i][k].dump() : "missing") +
-             " (golden " + v.dump() + ")\n";
-  for (size_t i = 0; i < got.size(); ++i)
-    for (const auto& [k, v] : got[i].items())
-      if (!want[i].contains(k)) d += "launch " + std::to_string(i) + " " + k + ": not in the golden file\n";
-  return d;
-}
-
 const char* const kGoldenWorkloads[] = {"saxpy", "sgemm", "fib"};
 
 uint64_t stat(const stats::Group& g, const std::string& key) {

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Reproduces the CARS paper's comparison (docs/cars-repro.md) on the function-calling
+# suite (the workloads tagged `calls`): the V100 baseline, Idealized Virtual Warps,
+# 10 MB L1, static warp limits 1/2/3/4/8/16 (Best-SWL is the best per workload),
+# ALL-HIT, CARS (reference rename unit), and the L1D with 2/4/8 ports for the baseline
+# and CARS; then writes the figures (scripts/cars_figures.py) into OUT/figures/.
+#
+# Usage: scripts/cars_repro.sh [--large] [-o OUT] [-w WORKLOADS] [-j JOBS]
+#   defaults: the small inputs, OUT = results/cars-repro-<time>, WORKLOADS = calls
+#   A second run into the same OUT resumes (finished runs are kept).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$here/scripts/setup.sh"
+cd "$here"
+out=results/cars-repro-$(date +%Y%m%d-%H%M%S)
+workloads=calls
+extra=()
+while (($#)); do
+  case $1 in
+    -o|--out) out=$2; shift 2 ;;
+    -w) workloads=$2; shift 2 ;;
+    -j) extra+=(-j "$2"); shift 2 ;;
+    --large) extra+=(--large); shift ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "cars_repro.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+cars=+cars,mechanisms.cars.rtl=false
+"${RFSIM_BUILD_DIR:-$here/build}/rfsim" compare -c v100 -w "$workloads" -o "$out" "${extra[@]}" \
+  --variant ivw:regfile.size_kb=4096,shared.size_kb=1024,sm.max_blocks=64 \
+  --variant 10MB-L1:l1d.size_kb=10240,l1d.assoc=40 \
+  --variant swl1:sm.warp_limit=1 --variant swl2:sm.warp_limit=2 --variant swl3:sm.warp_limit=3 \
+  --variant swl4:sm.warp_limit=4 --variant swl8:sm.warp_limit=8 --variant swl16:sm.warp_limit=16 \
+  --variant all-hit:l1d.local_all_hit=true \
+  --variant cars:$cars \
+  --variant l1x2:l1d.ports=2 --variant l1x4:l1d.ports=4 --variant l1x8:l1d.ports=8 \
+  --variant cars-l1x2:$cars,l1d.ports=2 --variant cars-l1x4:$cars,l1d.ports=4 --variant cars-l1x8:$cars,l1d.ports=8 \
+  || echo "cars_repro.sh: some runs failed; the figures list them" >&2
+python3 "$here/scripts/cars_figures.py" "$out"
