@@ -36,4 +36,5 @@ cars=+cars,mechanisms.cars.rtl=false
   --variant l1x2:l1d.ports=2 --variant l1x4:l1d.ports=4 --variant l1x8:l1d.ports=8 \
   --variant cars-l1x2:$cars,l1d.ports=2 --variant cars-l1x4:$cars,l1d.ports=4 --variant cars-l1x8:$cars,l1d.ports=8 \
   || echo "cars_repro.sh: some runs failed; the figures list them" >&2
-python3 "$here/scripts/cars_figures.py" "$out"
+# Debian's python3 and its matplotlib (setup.sh), whatever python3 is first on PATH.
+/usr/bin/python3 "$here/scripts/cars_figures.py" "$out"
