@@ -33,11 +33,14 @@ module cars_rename #(
   // Warp-registers (32 lanes x 32 bit) in the SM's register file.
   parameter int unsigned NumRegs      = 2048,
   parameter int unsigned NumReadPorts = 4,
-  // Free-register counter width: log2(NumRegs / NumWarps) bits per warp, the
-  // paper's storage figure (section IV-C). It caps a warp's stack at
-  // 2**FreeW - 1 registers, which is every register a warp can own when all
-  // NumWarps warps are resident.
-  parameter int unsigned FreeW        = $clog2(NumRegs / NumWarps)
+  // Free-register counter and stack-size width. The paper counts log2(R/W)
+  // bits for each of W resident warps (section IV-C: 5 b x 64 = 320 b,
+  // "maximised at 64 warps"): storage shared among the warps, each counter as
+  // wide as a warp's allotment when W warps share the file. Fixed per-warp
+  // counters must then be able to count any allotment, up to the whole file:
+  // log2(NumRegs) bits, the default (an upper bound of the paper's pool). A
+  // narrower FreeW caps every warp's stack at 2**FreeW - 1 registers.
+  parameter int unsigned FreeW        = $clog2(NumRegs)
 ) (
   input  logic                                       clk_i,
   input  logic                                       rst_ni,

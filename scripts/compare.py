@@ -156,6 +156,8 @@ def parse_args(argv):
                     help="a variant to compare with the baseline; SPEC is comma-separated items, +mech "
                          "(switch a mechanism on) or key=value (a configuration override), e.g. "
                          "cars:+cars or big-l1:l1d.size_kb=64 (repeatable)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="sets",
+                    help="a configuration override for every run, the baseline's included (repeatable)")
     ap.add_argument("--large", action="store_true", help="the workloads' large input sizes")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="runs at once (default: cores)")
     ap.add_argument("-o", "--out", required=True, help="output folder (a second compare into it resumes)")
@@ -165,6 +167,9 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.jobs < 1:
         ap.error("-j must be at least 1")
+    for o in args.sets:
+        if "=" not in o:
+            ap.error(f"--set {o!r}: expected KEY=VALUE")
     if args.timeout is not None and args.timeout <= 0:
         ap.error("--timeout must be positive")
     return args
@@ -280,6 +285,8 @@ def plan(args, cwd):
                 rel = os.path.join("runs", c["name"], v["name"], w)
                 name, size = split_size(w)
                 cmd = [args.rfsim, "run", "-q", "--workload", name, "--timing", "--config", c["arg"]]
+                for o in args.sets:
+                    cmd += ["--set", o]
                 if v["mechanisms"]:
                     cmd += ["--mech", ",".join(v["mechanisms"])]
                 for o in v["overrides"]:

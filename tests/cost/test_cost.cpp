@@ -287,12 +287,12 @@ TEST_CASE("paper storage for other warp and register counts", "[cost]") {
 TEST_CASE("RTL storage: Base + RFP + RSP + free count + stack size per warp, F per SM", "[cost]") {
   const auto s = rfsim::cars::rtlStorage(64, 2048);
   CHECK(s.index_bits == 11);
-  CHECK(s.free_bits == 5);
-  CHECK(s.flops_per_warp == 43);
-  CHECK(s.total_bits == 64 * 43 + 11);
-  CHECK(s.total_bytes == (64 * 43 + 11) / 8.0);
-  CHECK(rfsim::cars::rtlStorage(4, 128).total_bits == 4 * (7 + 7 + 7 + 5 + 5) + 7);
-  CHECK(rfsim::cars::rtlStorage(32, 1024).total_bits == 32 * (3 * 10 + 2 * 5) + 10);
+  CHECK(s.free_bits == 11);
+  CHECK(s.flops_per_warp == 55);
+  CHECK(s.total_bits == 64 * 55 + 11);
+  CHECK(s.total_bytes == (64 * 55 + 11) / 8.0);
+  CHECK(rfsim::cars::rtlStorage(4, 128).total_bits == 4 * (5 * 7) + 7);
+  CHECK(rfsim::cars::rtlStorage(32, 1024).total_bits == 32 * (5 * 10) + 10);
 }
 
 TEST_CASE("storage cost rejects illegal sizes", "[cost]") {
@@ -303,7 +303,7 @@ TEST_CASE("storage cost rejects illegal sizes", "[cost]") {
   CHECK_THROWS_AS(paperStorageCost(0, 2048), Error);
   CHECK_THROWS_WITH(paperStorageCost(64, 32), Contains("cannot give each of 64 warps one"));
   CHECK_THROWS_WITH(rtlStorage(1, 128), Contains("NumWarps = 1 must be >= 2"));
-  CHECK_THROWS_WITH(rtlStorage(64, 64), Contains("FreeW"));
+  CHECK_THROWS_WITH(rtlStorage(64, 32), Contains("at least NumWarps"));
   CHECK_THROWS_AS(rtlStorage(64, 3000), Error);
 }
 
@@ -434,7 +434,7 @@ TEST_CASE("analytic report needs no tools", "[cost]") {
   CHECK_THAT(md, Contains("Skipped"));
   const auto j = rfsim::cost::toJson(r);
   CHECK(j.at("storage").at("paper").at("total_bytes") == 264.0);
-  CHECK(j.at("storage").at("rtl").at("total_bits") == 64 * 43 + 11);
+  CHECK(j.at("storage").at("rtl").at("total_bits") == 64 * 55 + 11);
   CHECK(j.at("synthesis").is_null());
 
   SECTION("a non-power-of-two configuration is rounded up and says so") {
@@ -489,9 +489,9 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   const auto& s = *r.synth;
   CHECK(r.warp_registers == 128);
   CHECK(r.paper.total_bytes == 10.5);
-  // FreeW = log2(128 / 4) = 5; Base, RFP, RSP are log2(128) = 7 bits;
-  // free count and stack size FreeW each; F once, 7 bits.
-  CHECK(s.flops == 4 * (7 + 7 + 7 + 5 + 5) + 7);
+  // Base, RFP, RSP, the free count and the stack size are log2(128) = 7
+  // bits each; F once, 7 bits.
+  CHECK(s.flops == 4 * (5 * 7) + 7);
   CHECK(s.flops == r.rtl.total_bits);
   CHECK(s.cells_by_type.at("DFFSR") == s.flops);
   CHECK(s.transistors_complete);
@@ -515,9 +515,9 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   for (const char* f : {"synth.ys", "abc.constr", "sta.tcl", "yosys.log", "sta.log", "mapped.v"})
     CHECK(fs::is_regular_file(o.work_dir / f));
   const std::string md = rfsim::cost::toMarkdown(r);
-  CHECK_THAT(md, Contains("| flip-flops | 131 |"));
+  CHECK_THAT(md, Contains("| flip-flops | 147 |"));
   CHECK_THAT(md, Contains("rst_ni") && Contains("45 nm") && Contains("64-warp rename tables"));
   const auto j = rfsim::cost::toJson(r);
-  CHECK(j.at("synthesis").at("flops") == 131);
+  CHECK(j.at("synthesis").at("flops") == 147);
   CHECK(j.at("synthesis").at("parameters").at("NumReadPorts") == 2);
 }

@@ -21,6 +21,9 @@ struct CarsConfig {
   // equally over the warps the SM will hold. adaptive: the state machine of
   // Fig. 5 (cars_adaptive.h) picks among low, 2xlow, 4xlow, ..., high.
   std::string allocation = "adaptive";
+  // The leftover rule (repro.md 1.5): a level below the register file split
+  // equally over the warps an SM will hold is raised to that share.
+  bool leftover = true;
   // Adaptive allocation, what the paper leaves open (repro.md 1.5):
   // - the metric: the SM's warp instructions per cycle over an epoch, not a
   //   block's own IPC, which falls with concurrency even when the SM gains;
@@ -46,6 +49,8 @@ struct CarsConfig {
     v.choice("allocation", allocation, config::Choices{"adaptive", "low", "high", "2xlow", "4xlow"},
              "registers per warp: adaptive (Fig. 5 state machine), or fixed at the low or high watermark or N x low "
              "(CARS III-B)");
+    v.boolean("leftover", leftover,
+              "raise every level to the register file split equally over the warps an SM will hold (repro.md 1.5)");
     v.integer("adapt_blocks", adapt_blocks, IntRange{1, 1024}, "block",
               "adaptive: blocks retired on an SM per measured epoch (one sample of its level)");
     v.real("adapt_hysteresis", adapt_hysteresis, RealRange{0.0, 1.0}, "ratio",

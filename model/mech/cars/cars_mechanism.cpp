@@ -59,7 +59,12 @@ struct CarsLaunchStats : stats::Group {
         ADD_STAT(epochs, stats::unit::Count, "measured epochs (one sample of an SM's level each)"),
         ADD_STAT(level_steps, stats::unit::Count, "level changes of SMs toward a better level"),
         ADD_STAT(started_remembered, stats::unit::Count,
-                 "1: every SM started at the level remembered from the kernel's earlier launch") {}
+                 "1: every SM started at the level remembered from the kernel's earlier launch") {
+    // Levels and sizes, not counts: a workload's total keeps the largest.
+    for (stats::Scalar* x : {&regs_per_warp, &stack_regs, &max_resident_warps, &adaptive, &levels, &level_low_regs,
+                             &level_high_regs, &started_remembered})
+      x->maxOverTime();
+  }
   stats::Scalar cycles, renames, evaluations, launch_ops, port_overflow_cycles, call_ops, ret_ops, push_ops, pop_ops,
       pops_deferred, port_waits, stalled_warps, granted, overflow_traps, fill_traps, trap_spill_bytes,
       trap_fill_bytes, spill_ops, fill_ops, regs_per_warp, stack_regs, max_resident_warps, adaptive, levels,
@@ -120,14 +125,15 @@ class Cars final : public mech::Mechanism {
     const Watermarks& wm = plan_.wm;
     const uint32_t free_bits = RenameParams::forSm(cfg_.sm.max_warps, rows, 1).free_bits;
     max_stack_ = (1u << free_bits) - 1;
-    // Every frame must fit the stack whole (its FRU and the saved RFP): the
-    // overflow trap makes room by spilling older frames, never part of one.
-    if (wm.max_fru + 1 > max_stack_)
+    // Every frame must fit the stack whole (its FRU and the saved RFP) next
+    // to the warp's Base region: the overflow trap makes room by spilling
+    // older frames, never part of one.
+    if (uint64_t{wm.kernel_fru} + wm.max_fru + 1 > rows || wm.max_fru + 1 > max_stack_)
       throw Error(fmt::format(
-          "CARS, kernel {}: its largest function frame (FRU {} + the saved RFP = {} registers) does not fit a "
-          "warp's register stack of at most {} registers ({}-bit free counter: log2({} rows / {} warps), CARS IV-C); "
-          "run this kernel on the baseline (--mech none)",
-          info.kernel, wm.max_fru, wm.max_fru + 1, max_stack_, free_bits, rows, cfg_.sm.max_warps));
+          "CARS, kernel {}: its Base region ({} registers) and its largest function frame (FRU {} + the saved RFP) "
+          "do not fit one warp's share of the register file ({} rows, stacks of at most {} registers); run this "
+          "kernel on the baseline (--mech none)",
+          info.kernel, wm.kernel_fru, wm.max_fru, rows, max_stack_));
     frame_ = wm.kernel_fru;
     // The leftover rule (repro.md 1.5): the register file split equally
     // over the warps an SM will hold -- those the other limiters allow, and
@@ -135,7 +141,7 @@ class Cars final : public mech::Mechanism {
     // not held back).
     const uint64_t grid_share = (info.blocks + cfg_.gpu.num_sms - 1) / cfg_.gpu.num_sms;
     const uint64_t warps = std::max<uint64_t>(1, std::min<uint64_t>(blocks, grid_share) * occ.warps_per_block);
-    const auto leftover = static_cast<uint32_t>(rows / warps);
+    const auto leftover = c_.leftover ? static_cast<uint32_t>(rows / warps) : 0u;
     const auto low = static_cast<uint32_t>(std::max<uint64_t>(wm.low(), leftover));
     const auto high = static_cast<uint32_t>(std::max<uint64_t>(wm.high(), leftover));
     adaptive_.reset();

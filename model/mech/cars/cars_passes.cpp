@@ -138,14 +138,20 @@ Watermarks watermarksOf(const backend::CompiledModule& cm, const std::string& ke
       if (!seen[c]) seen[c] = true, work.push_back(c);
     }
   }
-  // Registers below R16 are never renamed: every function's R0..R15 are the
-  // warp's Base + x, so the Base region covers the lowest 16 any reached
-  // function uses.
+  // Only a function's pushed range R16..R16+FRU-1 is renamed: every other
+  // register it uses -- R0..R15, and registers above the range (caller-saved
+  // temporaries beyond the callee-saved R16..R31) -- is the warp's Base + x,
+  // so the Base region covers the highest of them over the reached functions.
   for (const auto& r : cm.functions) {
     if (!seen[r.index]) continue;
     if (r.recursive) w.recursive = true;
-    w.kernel_fru = std::max(w.kernel_fru, std::min<uint32_t>(r.regs, 16));
+    const uint32_t pushed = pushedRange(r.callee_saved);
+    const uint32_t base_need = r.regs > 16 + pushed ? r.regs : std::min<uint32_t>(r.regs, 16);
+    w.kernel_fru = std::max(w.kernel_fru, base_need);
   }
+  // The paths' weights counted the kernel's own registers for its frame.
+  w.max_stack_depth += w.kernel_fru - k->regs;
+  w.high_regs += w.kernel_fru - k->regs;
   return w;
 }
 

@@ -45,7 +45,7 @@ backend::Variant carsVariant();
 // paper leaves open: repro.md 1.5 (i)), so the stack part of High counts
 // one register per frame on the deepest path.
 struct Watermarks {
-  uint32_t kernel_fru = 0;       // registers of the kernel itself (its Base region)
+  uint32_t kernel_fru = 0;       // the Base region: the kernel's registers and every reached function's unrenamed ones
   uint32_t max_fru = 0;          // largest FRU of a function it reaches
   uint64_t max_stack_depth = 0;  // the paper's MaxStackDepth of the kernel (FRUs only)
   uint64_t high_regs = 0;        // ours: the largest sum of FRU + 1 over a call path, plus kernel_fru

@@ -50,9 +50,9 @@ RenameParams RenameParams::forSm(uint32_t warps, uint32_t regs, uint32_t read_po
   p.num_warps = 1u << log2Exact(warps < 2 ? 2 : warps);
   p.num_regs = 1u << log2Exact(regs);
   p.read_ports = read_ports;
-  // CARS section IV-C: log2(2048 / #warps) bits per warp.
-  p.free_bits = log2Exact(p.num_regs / p.num_warps);
-  if (p.free_bits == 0) p.free_bits = 1;
+  // As wide as the register file (FreeW in rtl/cars_rename.sv): a warp's
+  // stack is limited by its allotment, not by its counter.
+  p.free_bits = log2Exact(p.num_regs);
   return p;
 }
 

@@ -22,13 +22,15 @@ struct RenameParams {
   uint32_t num_warps = 64;   // power of two
   uint32_t num_regs = 2048;  // warp-registers, power of two
   uint32_t read_ports = 4;
-  uint32_t free_bits = 5;    // log2(num_regs / num_warps), the paper's counter width
+  uint32_t free_bits = 11;   // free counter and stack size: log2(num_regs) (rtl/cars_rename.sv FreeW)
 
   uint32_t warpBits() const;
   uint32_t idxBits() const;
   // Throws rfsim::Error when the parameters cannot be built.
   void check() const;
-  // The paper's sizing: counters of log2(R/W) bits.
+  // A unit for an SM: counters of log2(R) bits, as wide as any warp's
+  // allotment (the paper's log2(R/W) bits per warp are a pool shared by the
+  // W resident warps: rtl/cars_rename.sv, FreeW).
   static RenameParams forSm(uint32_t warps, uint32_t regs, uint32_t read_ports);
   bool operator==(const RenameParams& o) const {
     return num_warps == o.num_warps && num_regs == o.num_regs && read_ports == o.read_ports &&

@@ -53,17 +53,15 @@ RtlStorage rtlStorage(uint32_t warps, uint32_t warp_registers) {
   const uint32_t lw = exactLog2(warps, "NumWarps");
   const uint32_t lr = exactLog2(warp_registers, "NumRegs");
   if (warps < 2) throw Error(fmt::format("cars storage cost: NumWarps = {} must be >= 2", warps));
-  if (lr <= lw)
-    throw Error(fmt::format("cars storage cost: NumRegs = {} must be at least 2 x NumWarps = {} "
-                            "(the free-register counter needs FreeW = log2(NumRegs / NumWarps) >= 1)",
-                            warp_registers, 2ull * warps));
+  if (lr < lw)
+    throw Error(fmt::format("cars storage cost: NumRegs = {} must be at least NumWarps = {}", warp_registers, warps));
   const uint64_t w = warps;
 
   RtlStorage s;
   s.warps = warps;
   s.warp_registers = warp_registers;
   s.index_bits = lr;
-  s.free_bits = lr - lw;
+  s.free_bits = lr;  // FreeW = log2(R): any allotment (rtl/cars_rename.sv)
   s.flops_per_warp = 3 * lr + 2 * s.free_bits;
   s.items.push_back(item("Base", fmt::format("W x log2(R) = {} x {}", w, lr),
                          "start of each warp's allotment (baseline hardware in the paper's count)", w * lr));

@@ -39,7 +39,9 @@ StorageCost paperStorageCost(uint32_t warps, uint32_t warp_registers);
 
 // Flops of the rename unit as the RTL is written: per warp Base, RFP, RSP
 // (log2 R bits each), the free-register counter and the stack size K (FreeW
-// = log2(R/W) bits each); once per SM the base allotment F (log2 R bits).
+// = log2(R) bits each: any allotment, where the paper's log2(R/W) bits per
+// warp are a pool shared by the resident warps); once per SM the base
+// allotment F (log2 R bits).
 struct RtlStorage {
   uint32_t warps = 0;           // NumWarps
   uint32_t warp_registers = 0;  // NumRegs
