@@ -1,0 +1,67 @@
+// Conway's Game of Life (B3/S23) on a torus, one thread per cell and one
+// launch per generation (the host swaps two grids between launches). Modelled
+// on ParaPoly's GOL: the per-cell work goes through non-inlined device
+// functions,
+//   gol_step -> count_neighbors -> cell_at -> wrap_coord
+//            -> next_state
+// count_neighbors keeps the grid pointer, the cell's coordinates, the grid
+// size and the running count live across each of its eight cell_at calls,
+// and cell_at keeps the pointer, a coordinate and the sizes live across its
+// two wrap_coord calls: under the ABI those values sit in callee-saved
+// registers (R16 up) that the callee saves on entry and restores on return.
+//
+// The helpers play the part of the paper's library module (CARS compiles the
+// common device functions as a separate module): `inline` gives them weak
+// linkage (.weak in the PTX), so calls to them follow the full ABI (a weak
+// function can be replaced at link time; the compiler may not assume which
+// registers it leaves alone) and values live across a call sit in
+// callee-saved registers (R16 up) that the callee saves and restores.
+//
+// Compiled with -rdc=true (separate compilation: the calls stay calls):
+// rfsim: rdc
+
+#define LIB __device__ __noinline__ inline
+
+// v mod n for v in [-1, n]: the neighbour coordinate with wraparound.
+LIB int wrap_coord(int v, int n) {
+  if (v < 0) return v + n;
+  if (v >= n) return v - n;
+  return v;
+}
+
+// 1 if the cell at (x, y) -- wrapped onto the torus -- is alive, else 0.
+LIB int cell_at(const unsigned char* __restrict__ grid, int x, int y, int w, int h) {
+  int wx = wrap_coord(x, w);
+  int wy = wrap_coord(y, h);
+  return grid[wy * w + wx] != 0 ? 1 : 0;
+}
+
+// Live cells among the eight neighbours of (x, y).
+LIB int count_neighbors(const unsigned char* __restrict__ grid, int x, int y, int w, int h) {
+  int n = 0;
+  n += cell_at(grid, x - 1, y - 1, w, h);
+  n += cell_at(grid, x, y - 1, w, h);
+  n += cell_at(grid, x + 1, y - 1, w, h);
+  n += cell_at(grid, x - 1, y, w, h);
+  n += cell_at(grid, x + 1, y, w, h);
+  n += cell_at(grid, x - 1, y + 1, w, h);
+  n += cell_at(grid, x, y + 1, w, h);
+  n += cell_at(grid, x + 1, y + 1, w, h);
+  return n;
+}
+
+// B3/S23: a dead cell with three live neighbours is born, a live cell with
+// two or three survives, every other cell is dead in the next generation.
+LIB unsigned char next_state(int alive, int neighbors) {
+  if (alive) return (neighbors == 2 || neighbors == 3) ? 1 : 0;
+  return neighbors == 3 ? 1 : 0;
+}
+
+extern "C" __global__ void gol_step(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+                                    int w, int h) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= w * h) return;
+  int x = i % w, y = i / w;
+  int n = count_neighbors(in, x, y, w, h);
+  out[i] = next_state(in[i] != 0, n);
+}
