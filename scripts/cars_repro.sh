@@ -12,7 +12,8 @@
 # paper's applications load a V100's SMs; the L2 and DRAM stay the V100's, so the
 # memory system is relatively larger than on the chip.
 #
-# Usage: scripts/cars_repro.sh [--large] [--sms N] [-o OUT] [-w WORKLOADS] [-j JOBS]
+# Usage: scripts/cars_repro.sh [--large] [--sms N] [--no-ports] [-o OUT] [-w WORKLOADS] [-j JOBS]
+#   --no-ports: without the six L1D-port variants of Fig. 17
 #   defaults: the small inputs, 8 SMs, OUT = results/cars-repro-<time>, WORKLOADS = calls
 #   A second run into the same OUT resumes (finished runs are kept; use a new OUT
 #   after changing --sms or --large).
@@ -23,6 +24,7 @@ cd "$here"
 out=results/cars-repro-$(date +%Y%m%d-%H%M%S)
 workloads=calls
 sms=8
+ports=1
 extra=()
 while (($#)); do
   case $1 in
@@ -30,21 +32,26 @@ while (($#)); do
     -w) workloads=$2; shift 2 ;;
     -j) extra+=(-j "$2"); shift 2 ;;
     --sms) sms=$2; shift 2 ;;
+    --no-ports) ports=0; shift ;;
     --large) extra+=(--large); shift ;;
     -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cars_repro.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 cars=+cars,mechanisms.cars.rtl=false
+port_variants=()
+if ((ports)); then
+  port_variants=(--variant l1x2:l1d.ports=2 --variant l1x4:l1d.ports=4 --variant l1x8:l1d.ports=8
+                 --variant cars-l1x2:$cars,l1d.ports=2 --variant cars-l1x4:$cars,l1d.ports=4
+                 --variant cars-l1x8:$cars,l1d.ports=8)
+fi
 "${RFSIM_BUILD_DIR:-$here/build}/rfsim" compare -c v100 -w "$workloads" -o "$out" --set "gpu.num_sms=$sms" "${extra[@]}" \
   --variant ivw:regfile.size_kb=4096,shared.size_kb=1024,sm.max_blocks=64 \
   --variant 10MB-L1:l1d.size_kb=10240,l1d.assoc=40 \
   --variant swl1:sm.warp_limit=1 --variant swl2:sm.warp_limit=2 --variant swl3:sm.warp_limit=3 \
   --variant swl4:sm.warp_limit=4 --variant swl8:sm.warp_limit=8 --variant swl16:sm.warp_limit=16 \
   --variant all-hit:l1d.local_all_hit=true \
-  --variant cars:$cars \
-  --variant l1x2:l1d.ports=2 --variant l1x4:l1d.ports=4 --variant l1x8:l1d.ports=8 \
-  --variant cars-l1x2:$cars,l1d.ports=2 --variant cars-l1x4:$cars,l1d.ports=4 --variant cars-l1x8:$cars,l1d.ports=8 \
+  --variant cars:$cars "${port_variants[@]}" \
   || echo "cars_repro.sh: some runs failed; the figures list them" >&2
 # Debian's python3 and its matplotlib (setup.sh), whatever python3 is first on PATH.
 /usr/bin/python3 "$here/scripts/cars_figures.py" "$out"
