@@ -28,9 +28,11 @@ struct CarsConfig {
   // - the metric: the SM's warp instructions per cycle over an epoch, not a
   //   block's own IPC, which falls with concurrency even when the SM gains;
   // - an epoch ends when adapt_blocks blocks retired on the SM since it began;
+  //   0: as many as the SM holds (one turnover of its blocks, so that a
+  //   sample spans whole block lifetimes, traps late in a block included);
   // - a level must beat the current one by adapt_hysteresis (relative) to
   //   draw an SM toward it, so that noise does not make SMs oscillate.
-  uint32_t adapt_blocks = 2;
+  uint32_t adapt_blocks = 0;
   double adapt_hysteresis = 0.02;
   // Extra pipeline cycles (section IV-B; the paper's simulations charge one
   // in issue -- the free-register check -- and one in the operand collector
@@ -51,8 +53,9 @@ struct CarsConfig {
              "(CARS III-B)");
     v.boolean("leftover", leftover,
               "raise every level to the register file split equally over the warps an SM will hold (repro.md 1.5)");
-    v.integer("adapt_blocks", adapt_blocks, IntRange{1, 1024}, "block",
-              "adaptive: blocks retired on an SM per measured epoch (one sample of its level)");
+    v.integer("adapt_blocks", adapt_blocks, IntRange{0, 1024}, "block",
+              "adaptive: blocks retired on an SM per measured epoch (one sample of its level); 0: as many as the SM "
+              "holds");
     v.real("adapt_hysteresis", adapt_hysteresis, RealRange{0.0, 1.0}, "ratio",
            "adaptive: how much better (relative IPC) a level must be to draw an SM toward it");
     v.integer("issue_cycles", issue_cycles, IntRange{0, 8}, "cycle",

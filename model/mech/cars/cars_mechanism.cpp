@@ -121,6 +121,7 @@ class Cars final : public mech::Mechanism {
   // fixed level, or the adaptive state machine's levels (cars_adaptive.h).
   uint32_t admitBlocks(const mech::LaunchInfo& info, const config::Occupancy& occ) override {
     const uint32_t blocks = std::min({occ.blocks_by_shared, occ.blocks_by_warps, occ.blocks_by_slots});
+    admitted_ = blocks;
     const uint32_t rows = cfg_.warpRegisters();
     const Watermarks& wm = plan_.wm;
     const uint32_t free_bits = RenameParams::forSm(cfg_.sm.max_warps, rows, 1).free_bits;
@@ -194,7 +195,10 @@ class Cars final : public mech::Mechanism {
       // its warp instructions per cycle over the epoch.
       PerSm* ps = u.get();
       u->gate->setBlockRetiredHook([this, ps, &sm, sm_id](uint64_t now) {
-        if (++ps->epoch_blocks < c_.adapt_blocks || now <= ps->epoch_cycle) return;
+        // 0: the blocks an SM holds (CARS admits as the other limiters allow,
+        // whatever the level): one turnover of them.
+        const uint32_t want = c_.adapt_blocks ? c_.adapt_blocks : std::max(1u, admitted_);
+        if (++ps->epoch_blocks < want || now <= ps->epoch_cycle) return;
         const uint64_t instrs = sm.stats().warp_instrs.get();
         const double ipc = double(instrs - ps->epoch_instrs) / double(now - ps->epoch_cycle);
         adaptive_->record(sm_id, ipc);
@@ -328,7 +332,7 @@ class Cars final : public mech::Mechanism {
   const config::GpuConfig& cfg_;
   CarsConfig c_;
   KernelPlan plan_;
-  uint32_t frame_ = 0, fixed_regs_ = 0, max_stack_ = 0;
+  uint32_t frame_ = 0, fixed_regs_ = 0, max_stack_ = 0, admitted_ = 1;
   std::unique_ptr<AdaptiveAllocation> adaptive_;  // this launch's state machine, if it adapts
   bool remembered_ = false;
   std::map<std::string, uint32_t> best_by_kernel_;  // the best level's registers per warp, by kernel name
