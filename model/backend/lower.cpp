@@ -40,6 +40,7 @@ struct Store {
   uint32_t first = 0, nregs = 0;  // argument registers
   bool pair = false;              // a 64-bit scalar kept in one pair value
   uint32_t pair_vreg = kNoReg;
+  bool pair_written = false;      // a st.param wrote pair_vreg
   std::vector<uint32_t> words;    // 32-bit values, one per register
   int64_t stack = 0;              // !in_regs: R1-relative offset of byte 0
 };
@@ -299,6 +300,7 @@ void Lowerer::writeStore(std::vector<Instr>& out, const Instr& at, Store& s, int
   if (s.pair) {
     if (off != 0 || bytes != 8) fail(at, "partial access to a 64-bit register parameter");
     emitMov(out, at, s.pair_vreg, 64, src);
+    s.pair_written = true;
     return;
   }
   if (off < 0 || off + static_cast<int64_t>(bytes) > 4 * static_cast<int64_t>(s.nregs)) fail(at, "parameter access out of its bounds");
@@ -392,9 +394,13 @@ void Lowerer::lowerCall(std::vector<Instr>& out, Instr in) {
           immOp(static_cast<int64_t>((uint64_t{mf_.index} << 32) | in.call)));
   c.machine_uses.push_back(physId(mach::kRetAddr));
   c.machine_uses.push_back(physId(mach::kRetAddr + 1));
+  // An argument the call sequence never wrote (nvcc declares a .param for
+  // a parameter the callee does not use, under -rdc, and stores nothing in
+  // it) is passed as whatever its register holds: nothing is moved.
   for (uint32_t sym : c.args) {
     Store& s = store(sym);
     if (!s.in_regs) continue;
+    if (s.pair && !s.pair_written) continue;
     if (s.pair) {
       Instr mv = mk(Op::Mov, Type::B64, in);
       mv.ndst = 1;
@@ -407,6 +413,7 @@ void Lowerer::lowerCall(std::vector<Instr>& out, Instr in) {
       continue;
     }
     for (uint32_t j = 0; j < s.nregs; ++j) {
+      if (s.words[j] == kNoReg) continue;
       emitMov(out, in, physId(s.first + j), 32, regOp(word(s, j), 32));
       c.machine_uses.push_back(physId(s.first + j));
     }
