@@ -49,6 +49,7 @@ struct RenameRtl::Impl {
   std::unique_ptr<Vcars_rename> top;
   std::unique_ptr<VerilatedVcdC> vcd;
   uint64_t trace_start = 0, trace_end = 0;
+  uint64_t last_dump = UINT64_MAX;  // VCD time of the last dump (one per time stamp)
 };
 
 RenameParams RenameRtl::builtParams() {
@@ -140,16 +141,24 @@ void RenameRtl::evaluate(const Inputs& in, Outputs& out) {
   }
   out.dbg = WarpState{t.dbg_base_o, t.dbg_rfp_o, t.dbg_rsp_o, t.dbg_free_o};
 
-  if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end)
-    impl_->vcd->dump(cycle_ * kPeriodPs);
+  // The first evaluation of a cycle is its sample: the unit is evaluated once
+  // per filled rename port and VCD takes one dump per time stamp.
+  if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end &&
+      impl_->last_dump != cycle_ * kPeriodPs) {
+    impl_->last_dump = cycle_ * kPeriodPs;
+    impl_->vcd->dump(impl_->last_dump);
+  }
 }
 
 void RenameRtl::tick() {
   auto& t = *impl_->top;
   t.clk_i = 1;
   t.eval();
-  if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end)
-    impl_->vcd->dump(cycle_ * kPeriodPs + kPeriodPs / 2);
+  if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end &&
+      impl_->last_dump != cycle_ * kPeriodPs + kPeriodPs / 2) {
+    impl_->last_dump = cycle_ * kPeriodPs + kPeriodPs / 2;
+    impl_->vcd->dump(impl_->last_dump);
+  }
   ++cycle_;
 }
 

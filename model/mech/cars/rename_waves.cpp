@@ -20,7 +20,7 @@ GtkwView renameWaveView(const RenameParams& p, const std::string& vcd, uint64_t 
   v.zoom = -13;
   v.open_scopes = {"TOP.", "TOP.cars_rename."};
   v.groups.push_back({"clock and reset", {sig("clk_i", 1, F::Bin), sig("rst_ni", 1, F::Bin)}});
-  v.groups.push_back({"operation (1=launch 2=call 3=ret 4=push 5=pop)",
+  v.groups.push_back({"operation (1=launch 2=call 3=ret 4=push 5=pop 6=spill 7=fill)",
                       {sig("op_valid_i", 1, F::Bin), sig("op_i", 3, F::Dec), sig("op_warp_i", ww, F::Dec),
                        sig("op_base_i", iw, F::Dec), sig("op_frame_i", iw, F::Dec), sig("op_n_i", iw, F::Dec),
                        sig("op_saved_rfp_i", iw, F::Dec), sig("op_ack_o", 1, F::Bin), sig("op_overflow_o", 1, F::Bin),
