@@ -390,6 +390,7 @@ class Sm {
   uint64_t trace_snap_[7] = {};
   void traceBegin();
   void traceEnd();
+  void traceCounters(uint64_t v[7]) const;
 };
 
 }  // namespace rfsim::sm

@@ -207,39 +207,29 @@ void SmTrace::parseWindow(const std::string& spec, uint64_t& first, uint64_t& la
   last = num(spec.substr(colon + 1), UINT64_MAX);
 }
 
-// Sm's side of the trace (sm.h): the counters of a traced cycle.
-// The counters a traced cycle reports as differences (before / after the tick).
-void Sm::traceBegin() {
+// Sm's side of the trace (sm.h): the counters a traced cycle reports as
+// differences (before / after the tick).
+void Sm::traceCounters(uint64_t v[7]) const {
   const OperandCollectorStats& o = opc_->stats();
   uint64_t r = 0, w = 0;
   for (size_t b = 0; b < cfg_.regfile.num_banks && b < kMaxBanks; ++b) {
     r += o.bank_reads[b];
     w += o.bank_writes[b];
   }
-  trace_snap_[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
-  trace_snap_[1] = stats_->l1i_misses.get();
-  trace_snap_[2] = o.bank_conflicts;
-  trace_snap_[3] = r;
-  trace_snap_[4] = w;
-  trace_snap_[5] = wb_done_;
-  trace_snap_[6] = stats_->writeback_retries.get();
+  v[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
+  v[1] = stats_->l1i_misses.get();
+  v[2] = o.bank_conflicts;
+  v[3] = r;
+  v[4] = w;
+  v[5] = wb_done_;
+  v[6] = stats_->writeback_retries.get();
 }
+
+void Sm::traceBegin() { traceCounters(trace_snap_); }
 
 void Sm::traceEnd() {
   uint64_t now_vals[7];
-  const OperandCollectorStats& o = opc_->stats();
-  uint64_t r = 0, w = 0;
-  for (size_t b = 0; b < cfg_.regfile.num_banks && b < kMaxBanks; ++b) {
-    r += o.bank_reads[b];
-    w += o.bank_writes[b];
-  }
-  now_vals[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
-  now_vals[1] = stats_->l1i_misses.get();
-  now_vals[2] = o.bank_conflicts;
-  now_vals[3] = r;
-  now_vals[4] = w;
-  now_vals[5] = wb_done_;
-  now_vals[6] = stats_->writeback_retries.get();
+  traceCounters(now_vals);
   SmTrace::Sample& s = trace_sample_;
   s.ibuf_fills = static_cast<uint32_t>(now_vals[0] - trace_snap_[0]);
   s.l1i_misses = static_cast<uint32_t>(now_vals[1] - trace_snap_[1]);
