@@ -214,6 +214,9 @@ int listMechanisms() {
     for (const auto& op : m.isa_ops)
       isa += fmt::format("\n         instruction: {} ({}): {}", op.mnemonic, op.name, op.summary);
     for (const auto& [f, bits] : m.control_fields) isa += fmt::format("\n         control field: {} ({} bits)", f, bits);
+    for (const auto& c : m.reg_classes)
+      isa += fmt::format("\n         register class: {}0..{}{} ({}): {}", c.prefix, c.prefix, c.count - 1, c.name,
+                         c.summary);
     std::cout << fmt::format("{:<8} {}\n         status: {}\n         configuration: mechanisms.{}{}{}\n", m.name,
                              m.summary, m.status, m.name, rtl.empty() ? "" : "\n         RTL: " + rtl, isa);
   }

@@ -249,6 +249,13 @@ class Checker {
         s.define(index_.of(physId(r)));
       }
     s.define(index_.of(physId(mach::kSP)));
+    // An extension class's register holds what its mechanism put there
+    // (written by another warp, block or launch: R2D2's coefficient and
+    // index registers): its own value, defined, on entry.
+    for (uint32_t r = mach::kExtRegBase; r < mach::kNumRegIds; ++r) {
+      s.regs[r] = physId(r);
+      s.define(index_.of(physId(r)));
+    }
     return s;
   }
 

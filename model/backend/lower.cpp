@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "ptx/analysis/cfg.h"
+#include "ptx/isa_ext.h"
 
 namespace rfsim::backend {
 
@@ -89,6 +90,7 @@ class Lowerer {
   void lowerRet(std::vector<Instr>& out, const Instr& in);
   bool lowerLocalSymbols(std::vector<Instr>& out, Instr& in);
   void entryMoves(std::vector<Instr>& out);
+  void pinExtRegisters();
 
   const Module& m_;
   const Function& src_;
@@ -548,8 +550,38 @@ MFunction Lowerer::run() {
     }
     fn.blocks[b].instrs = std::move(out);
   }
+  pinExtRegisters();
   buildCfg(fn);
   return std::move(mf_);
+}
+
+// Virtual registers a PTX-level pass pinned to an extension class's register
+// (RegInfo::ext_reg, ptx/isa_ext.h) become that machine register here,
+// already coloured: the allocator never sees them.
+void Lowerer::pinExtRegisters() {
+  Function& fn = mf_.fn;
+  const uint32_t nsrc = static_cast<uint32_t>(src_.regs.size());
+  bool any = false;
+  for (uint32_t v = 0; v < nsrc; ++v) {
+    const uint32_t x = src_.regs[v].ext_reg;
+    if (!x) continue;
+    any = true;
+    if (!mach::isExtReg(x) || !ptx::extRegClassOf(x))
+      throw Error(fmt::format("{}: {} {}: register {} is pinned to {}, which is not a register of an extension class",
+                              m_.file, src_.is_entry ? "kernel" : "function", src_.name, src_.regs[v].name,
+                              mach::regName(x)));
+    if (typeBits(src_.regs[v].type) != 32)
+      throw Error(fmt::format("{}: {} {}: register {} ({} bits) is pinned to {}: extension-class registers hold "
+                              "32 bits",
+                              m_.file, src_.is_entry ? "kernel" : "function", src_.name, src_.regs[v].name,
+                              typeBits(src_.regs[v].type), mach::regName(x)));
+  }
+  if (!any) return;
+  for (auto& bb : fn.blocks)
+    for (auto& in : bb.instrs)
+      forEachSlot(in, fn, [&](const Slot& s) {
+        if (*s.reg < nsrc && src_.regs[*s.reg].ext_reg) *s.reg = physId(src_.regs[*s.reg].ext_reg);
+      });
 }
 
 }  // namespace

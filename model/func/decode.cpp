@@ -9,6 +9,7 @@
 #include "func/semantics/semantics.h"
 #include "ptx/analysis/dominators.h"
 #include "ptx/analysis/printer.h"
+#include "ptx/isa_ext.h"
 
 namespace rfsim::func {
 
@@ -113,9 +114,17 @@ struct Decoder {
         }
         return d;
       }
-      if (r % 2 || r + 1 >= mach::kRZ)
+      if (mach::isExtReg(r)) {
+        // An extension class's pair: two of its registers, from an even one.
+        const ptx::ExtRegClassDesc* c = ptx::extRegClassOf(r);
+        if (!c || (r - c->first) % 2 || r + 1 >= c->first + c->count)
+          reject(in, fmt::format("64-bit operand {}: a pair must start at an even register of its class, below "
+                                 "its last",
+                                 mach::regName(r)));
+      } else if (r % 2 || r + 1 >= mach::kRZ) {
         reject(in, fmt::format("64-bit operand {}: a pair must start at an even register below R254",
                                mach::regName(r)));
+      }
       d.kind = DKind::RegPair;
       d.reg = r;
       return d;

@@ -23,9 +23,21 @@ inline constexpr uint32_t kExitPc = 0xfffffffeu;  // pc of an entry waiting at t
 inline constexpr uint32_t kSinkReg = ptx::mach::kNumRegIds;
 inline constexpr uint32_t kMachineColumns = ptx::mach::kNumRegIds + 2;
 struct DFunction;
+// The register columns of a decoded machine program (compactMachineColumns):
+// R0..R<top> by number, then the extension-class registers it names (in id
+// order), then RZ, P0..P6 and the two sinks. The first `row_cols` columns
+// hold registers a register file keeps in rows (Sm::setPhysicalRegisters).
+struct MachineColumns {
+  uint32_t row_cols = 0;
+  std::vector<uint32_t> ext_col;  // per extension register id - kExtRegBase: its column, or kNoReg
+  // The column of register `id` (a general or extension register).
+  uint32_t of(uint32_t id) const {
+    return id < ptx::mach::kExtRegBase ? id : ext_col.empty() ? ptx::kNoReg : ext_col[id - ptx::mach::kExtRegBase];
+  }
+};
 // Renumbers the register columns of a decoded machine program to the
 // registers it uses (program.cpp); DFunction::nregs becomes that count.
-void compactMachineColumns(std::vector<DFunction>& funcs);
+MachineColumns compactMachineColumns(std::vector<DFunction>& funcs);
 
 enum class DKind : uint8_t {
   None,

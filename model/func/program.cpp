@@ -1,5 +1,6 @@
 #include "func/program.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -178,22 +179,28 @@ void Program::allocateVariables(const Program* variables_of) {
 void Program::decodeFunctions() {
   for (uint32_t fi = 0; fi < module_.functions.size(); ++fi)
     decodeFunction(module_, fi, places_, file_name_, funcs_[fi]);
-  if (module_.machine) compactMachineColumns(funcs_);
+  if (module_.machine) columns_ = compactMachineColumns(funcs_);
 }
 
 // Machine programs: every warp holds a register column (32 lanes x 8
 // bytes) per register the decoded code can name. The physical names run to
-// R254, RZ, the predicates and the two sink columns (265 columns, 68 KiB a
-// warp), but a program uses R0 .. R<max> and the rest: the columns are
-// renumbered program-wide (identity up to the highest general register any
-// function, call or built-in parameter names, then RZ, P0..P6 and the
-// sinks), so a warp holds only those (a 20-register kernel: 31 columns,
-// 8 KiB). Program-wide because machine calls share the caller's register
-// file. DInstr::reads / writes keep the physical ids (the timing model's).
-void compactMachineColumns(std::vector<DFunction>& funcs) {
-  uint32_t top = ptx::mach::kSP;  // highest general register named
+// R254, RZ, the predicates, the extension classes' registers and the two
+// sink columns (455 columns, 114 KiB a warp), but a program uses R0 .. R<max>,
+// a few extension registers if any, and the rest: the columns are renumbered
+// program-wide (identity up to the highest general register any function,
+// call or built-in parameter names, then the extension registers named,
+// then RZ, P0..P6 and the sinks), so a warp holds only those (a 20-register
+// kernel: 31 columns, 8 KiB). Program-wide because machine calls share the
+// caller's register file. DInstr::reads / writes keep the physical ids (the
+// timing model's).
+MachineColumns compactMachineColumns(std::vector<DFunction>& funcs) {
+  namespace mach = ptx::mach;
+  uint32_t top = mach::kSP;  // highest general register named
+  std::vector<bool> ext(mach::kNumExtRegs, false);
   auto general = [&](uint32_t r) {
-    if (r != ptx::kNoReg && r < ptx::mach::kRZ) top = std::max(top, r);
+    if (r == ptx::kNoReg) return;
+    if (r < mach::kRZ) top = std::max(top, r);
+    else if (mach::isExtReg(r)) ext[r - mach::kExtRegBase] = true;
   };
   auto operand = [&](const DOperand& o) {
     switch (o.kind) {
@@ -216,15 +223,27 @@ void compactMachineColumns(std::vector<DFunction>& funcs) {
       general(d.guard_reg);
       for (const DOperand& o : d.dst) operand(o);
       for (const DOperand& o : d.src) operand(o);
-      if (d.call && d.call->target_reg != ptx::kNoReg && d.call->target_reg != ptx::mach::kRZ) {
+      if (d.call && d.call->target_reg != ptx::kNoReg && d.call->target_reg != mach::kRZ) {
         general(d.call->target_reg);
         general(d.call->target_reg + 1);
       }
     }
   }
+  MachineColumns mc;
+  uint32_t next = top + 1;
+  if (std::find(ext.begin(), ext.end(), true) != ext.end()) {
+    mc.ext_col.assign(mach::kNumExtRegs, ptx::kNoReg);
+    for (uint32_t k = 0; k < mach::kNumExtRegs; ++k)
+      if (ext[k]) mc.ext_col[k] = next++;
+  }
+  mc.row_cols = next;
+  // RZ, P0..P6 (ids kRZ .. kExtRegBase - 1) and the sinks (kSinkReg, +1).
   const auto col = [&](uint32_t r) -> uint32_t {
     if (r == ptx::kNoReg || r <= top) return r;
-    return r >= ptx::mach::kRZ && r < kMachineColumns ? top + 1 + (r - ptx::mach::kRZ) : r;
+    if (r >= mach::kRZ && r < mach::kExtRegBase) return next + (r - mach::kRZ);
+    if (mach::isExtReg(r)) return mc.of(r);
+    if (r >= kSinkReg && r < kMachineColumns) return next + (mach::kExtRegBase - mach::kRZ) + (r - kSinkReg);
+    return r;
   };
   auto remap = [&](DOperand& o) {
     switch (o.kind) {
@@ -235,7 +254,7 @@ void compactMachineColumns(std::vector<DFunction>& funcs) {
       default: break;
     }
   };
-  const uint32_t ncols = top + 1 + (kMachineColumns - ptx::mach::kRZ);
+  const uint32_t ncols = next + (mach::kExtRegBase - mach::kRZ) + (kMachineColumns - kSinkReg);
   for (DFunction& f : funcs) {
     if (!f.machine) continue;
     f.nregs = ncols;
@@ -245,6 +264,7 @@ void compactMachineColumns(std::vector<DFunction>& funcs) {
       for (DOperand& o : d.src) remap(o);
     }
   }
+  return mc;
 }
 
 uint64_t Program::symbolAddress(const std::string& name) const {

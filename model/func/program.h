@@ -69,6 +69,8 @@ class Program {
 
   // For the executor.
   const std::vector<DFunction>& functions() const { return funcs_; }
+  // Machine programs: where each register's column is (decode.h).
+  const MachineColumns& machineColumns() const { return columns_; }
   const SymbolPlace& place(uint32_t sym) const { return places_[sym]; }
   GlobalMemory& memory() { return memory_; }
   const Limits& limits() const { return limits_; }
@@ -91,6 +93,7 @@ class Program {
   std::string file_name_;
   std::vector<SymbolPlace> places_;
   std::vector<DFunction> funcs_;
+  MachineColumns columns_;
   std::vector<uint64_t> owned_allocs_;
   uint32_t static_shared_ = 0;
   uint32_t module_local_ = 0;

@@ -136,6 +136,9 @@ struct MechanismInfo {
   // (ptx::findExtOp, ptx::registerControlField returns the field).
   std::vector<ptx::ExtOpDesc> isa_ops;
   std::vector<std::pair<std::string, uint8_t>> control_fields;
+  // Register classes "<name>.<class>" (ptx::ExtRegClassDesc; `first` is
+  // filled in); its passes name their registers by ptx::extReg.
+  std::vector<ptx::ExtRegClassDesc> reg_classes;
   // Mechanisms it cannot be switched on with, and why.
   std::vector<std::pair<std::string, std::string>> conflicts;
   std::function<std::unique_ptr<Mechanism>(const config::GpuConfig&)> make;

@@ -16,18 +16,19 @@ std::vector<MechanismInfo>& table() {
 
 void add(MechanismInfo info) {
   if (find(info.name)) return;
+  // Its ISA extensions (ptx/isa_ext.h) are named after it: checked before
+  // anything is registered, so a refused mechanism leaves no trace.
+  const auto own = [&](const std::string& n, const char* what) {
+    if (n.rfind(info.name + ".", 0) != 0)
+      throw Error(fmt::format("mechanism {}: {} '{}' must be named {}.<name>", info.name, what, n, info.name));
+  };
+  for (const auto& op : info.isa_ops) own(op.name, "instruction");
+  for (const auto& f : info.control_fields) own(f.first, "control field");
+  for (const auto& c : info.reg_classes) own(c.name, "register class");
   config::registerMechanismSection(info.section);
-  // Its ISA extensions (ptx/isa_ext.h), named after it.
-  for (const auto& op : info.isa_ops) {
-    if (op.name.rfind(info.name + ".", 0) != 0)
-      throw Error(fmt::format("mechanism {}: instruction '{}' must be named {}.<name>", info.name, op.name, info.name));
-    ptx::registerExtOp(op);
-  }
-  for (const auto& [f, bits] : info.control_fields) {
-    if (f.rfind(info.name + ".", 0) != 0)
-      throw Error(fmt::format("mechanism {}: control field '{}' must be named {}.<name>", info.name, f, info.name));
-    ptx::registerControlField(f, bits);
-  }
+  for (const auto& op : info.isa_ops) ptx::registerExtOp(op);
+  for (const auto& [f, bits] : info.control_fields) ptx::registerControlField(f, bits);
+  for (auto& c : info.reg_classes) c.first = ptx::registerExtRegClass(c);
   table().push_back(std::move(info));
 }
 

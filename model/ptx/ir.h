@@ -253,6 +253,10 @@ struct Symbol {
 struct RegInfo {
   std::string name;  // "%r12", "%p3", "%fd1"
   Type type = Type::None;
+  // A PTX-level mechanism pass may pin a virtual register to a register of an
+  // extension class (ptx/isa_ext.h; a 32-bit type): the back end lowers it
+  // to that machine register and never allocates it. 0: not pinned.
+  uint32_t ext_reg = 0;
 };
 
 struct Function {

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "ptx/ir.h"
+#include "ptx/machine.h"
 
 namespace rfsim::ptx {
 
@@ -16,6 +17,11 @@ std::vector<ExtOpDesc>& opTable() {
 }
 std::vector<ControlField>& fieldTable() {
   static std::vector<ControlField> t;
+  return t;
+}
+
+std::vector<ExtRegClassDesc>& classTable() {
+  static std::vector<ExtRegClassDesc> t;
   return t;
 }
 
@@ -76,6 +82,62 @@ Instr makeExtInstr(uint16_t id, const std::vector<uint64_t>& imms) {
     in.src[i].imm = static_cast<int64_t>(imms[i]);
   }
   return in;
+}
+
+uint32_t registerExtRegClass(const ExtRegClassDesc& d) {
+  checkName(d.name, "register class");
+  bool ok = !d.prefix.empty();
+  for (char c : d.prefix) ok = ok && c >= 'A' && c <= 'Z';
+  if (!ok) throw Error(fmt::format("ISA extension: register class '{}': prefix '{}' must be upper-case letters",
+                                   d.name, d.prefix));
+  if (d.prefix == "R" || d.prefix == "RZ" || d.prefix == "P")
+    throw Error(fmt::format("ISA extension: register class '{}': prefix '{}' names the machine's own registers",
+                            d.name, d.prefix));
+  if (d.count == 0) throw Error(fmt::format("ISA extension: register class '{}' has no registers", d.name));
+  auto& t = classTable();
+  uint32_t next = mach::kExtRegBase;
+  for (const ExtRegClassDesc& c : t) {
+    if (c.name == d.name) {
+      if (c.prefix != d.prefix || c.count != d.count)
+        throw Error(fmt::format("ISA extension: register class '{}' registered twice, differently", d.name));
+      return c.first;
+    }
+    if (c.prefix == d.prefix)
+      throw Error(fmt::format("ISA extension: register class '{}': prefix '{}' is class '{}''s", d.name, d.prefix,
+                              c.name));
+    next = c.first + c.count;
+  }
+  if (next + d.count > mach::kNumRegIds)
+    throw Error(fmt::format("ISA extension: register class '{}' asks {} registers, {} of the {} extension ids are "
+                            "left",
+                            d.name, d.count, mach::kNumRegIds - next, mach::kNumExtRegs));
+  ExtRegClassDesc c = d;
+  c.first = next;
+  t.push_back(c);
+  return c.first;
+}
+
+const ExtRegClassDesc* extRegClassOf(uint32_t id) {
+  for (const ExtRegClassDesc& c : classTable())
+    if (id >= c.first && id < c.first + c.count) return &c;
+  return nullptr;
+}
+
+const ExtRegClassDesc* findExtRegClass(const std::string& name) {
+  for (const ExtRegClassDesc& c : classTable())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const std::vector<ExtRegClassDesc>& extRegClasses() { return classTable(); }
+
+uint32_t extReg(const std::string& name, uint32_t n) {
+  const ExtRegClassDesc* c = findExtRegClass(name);
+  if (!c) throw Error(fmt::format("ISA extension: no register class named '{}'", name));
+  if (n >= c->count)
+    throw Error(fmt::format("ISA extension: register class '{}' has {} registers, asked for number {}", name, c->count,
+                            n));
+  return c->first + n;
 }
 
 uint32_t ControlField::get(const Instr& in) const {

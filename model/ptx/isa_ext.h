@@ -15,6 +15,18 @@
 //   the functional model -- what it does is the mechanism's hardware's, seen
 //   through the SM's hooks (an issue gate flags it, SmEventHook, ...); a
 //   computation goes in ordinary instructions.
+// - A register class is a set of registers outside R0..RZ and P0..P6 (R2D2's
+//   thread-index %tr, block-index %br and coefficient %cr registers,
+//   r2d2.md): a range of machine register ids (mach::kExtRegBase..), spelled
+//   with the class's prefix ("TR3"). Operands name them like any register,
+//   so the checker follows their values, the scoreboard and the banks see
+//   them, and the functional model reads and writes them; the allocator
+//   never chooses them and a launch does not count them. Where their values
+//   live is the mechanism's: its register translator gives every one a row
+//   of the register file (Fig. 11's physical-ID calculation, shared rows for
+//   registers a block or an SM shares); without a translator each warp holds
+//   its own, by name. A PTX-level pass pins a virtual register to one
+//   (RegInfo::ext_reg) and the back end keeps it there.
 // - A control field is a named bit field of the 32-bit `Instr::ctrl` word,
 //   e.g. Maxwell-style dependency barriers and stall counts (RegDem,
 //   regdem.md): `ControlField::get(in)` / `set(in, v)`. The printer shows the
@@ -67,6 +79,30 @@ const std::vector<ExtOpDesc>& extOps();
 // An instruction of kind `id` with the given immediate sources (a
 // prefetch's register set, a push's count).
 Instr makeExtInstr(uint16_t id, const std::vector<uint64_t>& imms);
+
+// A register class (docs/mechanisms.md, "ISA extensions").
+struct ExtRegClassDesc {
+  std::string name;     // "<mechanism>.<class>", unique: "r2d2.tr"
+  std::string prefix;   // how its registers are spelled, upper case: "TR" -> TR0, TR1, ...
+  std::string summary;  // one line, for `rfsim mechanisms`
+  uint32_t count = 0;   // registers in the class (ids first .. first + count - 1)
+  uint32_t first = 0;   // set by registerExtRegClass: the machine id of register 0
+};
+
+// Registers a class; returns the machine id of its register 0. Throws
+// rfsim::Error for a malformed name or prefix, a prefix another class or
+// the machine's own names (R, RZ, P) use, a name registered again with
+// another description, or when the kNumExtRegs ids are used up.
+uint32_t registerExtRegClass(const ExtRegClassDesc& d);
+// The class machine register `id` belongs to; nullptr for none.
+const ExtRegClassDesc* extRegClassOf(uint32_t id);
+// nullptr when no class of that name is registered.
+const ExtRegClassDesc* findExtRegClass(const std::string& name);
+// Every registered class, in order.
+const std::vector<ExtRegClassDesc>& extRegClasses();
+// Register n of class `name` (throws when there is no such class or n is
+// outside it).
+uint32_t extReg(const std::string& name, uint32_t n);
 
 // A named field of Instr::ctrl.
 struct ControlField {

@@ -3,12 +3,18 @@
 
 #include <algorithm>
 
+#include "ptx/isa_ext.h"
+
 namespace rfsim::ptx::mach {
 
 std::string regName(uint32_t id) {
   if (id == kRZ) return "RZ";
   if (isGpr(id)) return "R" + std::to_string(id);
   if (isPred(id)) return "P" + std::to_string(id - kPredBase);
+  if (isExtReg(id)) {
+    if (const ExtRegClassDesc* c = extRegClassOf(id)) return c->prefix + std::to_string(id - c->first);
+    return "X" + std::to_string(id - kExtRegBase);  // an id no class was given
+  }
   return "?" + std::to_string(id);
 }
 

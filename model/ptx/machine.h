@@ -24,11 +24,25 @@ inline constexpr uint32_t kRZ = 255;          // reads as zero, writes are dropp
 inline constexpr uint32_t kSP = 1;            // R1: the stack pointer (a local-memory address)
 inline constexpr uint32_t kPredBase = 256;    // P0..P6 are ids 256..262
 inline constexpr uint32_t kNumPred = 7;
-inline constexpr uint32_t kNumRegIds = kPredBase + kNumPred;  // size of a machine register table
+// Registers of the operand classes mechanisms add (ptx/isa_ext.h,
+// ExtRegClassDesc: R2D2's thread-, block- and coefficient-index registers,
+// ...): ids kExtRegBase .. kExtRegBase + kNumExtRegs - 1, given out to the
+// classes in the order they are registered. They are not general registers:
+// the allocator never chooses them, a launch does not count them in its
+// registers per thread, and where their values live is the mechanism's (a
+// register translator gives their rows; without one each warp holds its own,
+// by name).
+inline constexpr uint32_t kExtRegBase = kPredBase + kNumPred;
+inline constexpr uint32_t kNumExtRegs = 192;
+inline constexpr uint32_t kNumRegIds = kExtRegBase + kNumExtRegs;  // size of a machine register table
 
-inline bool isPred(uint32_t id) { return id >= kPredBase && id < kNumRegIds; }
+inline bool isPred(uint32_t id) { return id >= kPredBase && id < kPredBase + kNumPred; }
 inline bool isGpr(uint32_t id) { return id < kNumGpr; }
-// "R12", "RZ", "P3".
+inline bool isExtReg(uint32_t id) { return id >= kExtRegBase && id < kNumRegIds; }
+// A register whose value is a 32-bit word per lane held in a register-file
+// row: a general register or an extension-class register (not a predicate).
+inline bool isRowReg(uint32_t id) { return id < kPredBase || isExtReg(id); }
+// "R12", "RZ", "P3", an extension class's "TR3" (its prefix and number).
 std::string regName(uint32_t id);
 
 // Calling convention.

@@ -81,6 +81,47 @@ void markCalls(ptx::Function& fn, backend::SlotValues& values, const backend::Ma
   }
 }
 
+// toy.park_pair: R2:R3 -> UR0:UR1 (the toy's register class) in every
+// register slot of a kernel without calls. The expected values stay: the
+// same value now lives in the class register.
+void parkPair(ptx::Function& fn, backend::SlotValues&, const backend::MachinePassContext&) {
+  if (!fn.is_entry || hasCalls(fn)) return;
+  const uint32_t ur0 = ptx::extReg("toy.ur", 0);
+  for (auto& bb : fn.blocks)
+    for (auto& in : bb.instrs)
+      backend::forEachSlot(in, fn, [&](const backend::Slot& s) {
+        if (*s.reg == 2 || *s.reg == 3) *s.reg = ur0 + (*s.reg - 2);
+      });
+}
+
+// The toy's register translator (park_rows): general registers at the
+// baseline's rows (the base the SM gave the warp + the register), the
+// toy.ur registers of warp slot w at rf_rows + 4w + n (all at rf_rows + n
+// with `shared`).
+class ParkTranslator final : public sm::RegTranslator {
+ public:
+  ParkTranslator(sm::Sm& sm, uint32_t rf_rows, bool shared) : sm_(sm), rf_rows_(rf_rows), shared_(shared) {
+    const ptx::ExtRegClassDesc* c = ptx::findExtRegClass("toy.ur");
+    if (!c) throw Error("toy: register class toy.ur is not registered");
+    first_ = c->first;
+    count_ = c->count;
+  }
+  uint32_t translate(uint32_t warp, uint32_t reg) override {
+    ++translations;
+    if (reg >= first_ && reg < first_ + count_) return rf_rows_ + (shared_ ? 0 : warp * count_) + (reg - first_);
+    return sm_.collector().baseTranslator().base(warp) + reg;
+  }
+  // Translation changes no state of its own: idle-cycle skipping stays on.
+  uint64_t nextEventCycle(uint64_t) const override { return UINT64_MAX; }
+  uint32_t rows(uint32_t warps) const { return rf_rows_ + warps * count_; }
+  uint64_t translations = 0;
+
+ private:
+  sm::Sm& sm_;
+  uint32_t rf_rows_, first_ = 0, count_ = 0;
+  bool shared_;
+};
+
 struct ToyStats : stats::Group {
   explicit ToyStats(stats::Group* parent)
       : Group(parent, "toy", "the toy mechanism (an example plug-in)"),
@@ -92,11 +133,12 @@ struct ToyStats : stats::Group {
         ADD_STAT(trap_ops_done, stats::unit::Count, "trap operations completed"),
         ADD_STAT(activations, stats::unit::Count, "warps held by the activation hook"),
         ADD_STAT(deactivations, stats::unit::Count, "deactivations the activation hook heard of"),
+        ADD_STAT(translations, stats::unit::Count, "registers the park_rows translator translated"),
         ADD_STAT(level_reads, stats::unit::Count, "operand reads the rf_cache level served"),
         ADD_STAT(level_writes, stats::unit::Count, "write-backs the rf_cache level took"),
         ADD_STAT(level_conflict_cycles, stats::unit::Cycle, "cycles rf_cache reads waited for a bank port") {}
   stats::Scalar gate_checks, gated_issues, warps_launched, marks_issued, traps, trap_ops_done, activations, deactivations;
-  stats::Scalar level_reads, level_writes, level_conflict_cycles;
+  stats::Scalar translations, level_reads, level_writes, level_conflict_cycles;
 };
 
 // Local offset of the toy's spill area in each thread's local memory: far
@@ -201,19 +243,22 @@ class CountingGate final : public sm::IssueGate, public sm::WarpLaunchHook {
 
 class Toy final : public mech::Mechanism {
  public:
-  explicit Toy(const config::GpuConfig& cfg) : c_(cfg.mechanisms.get<ToyConfig>("toy")) {}
+  explicit Toy(const config::GpuConfig& cfg)
+      : c_(cfg.mechanisms.get<ToyConfig>("toy")), rf_rows_(cfg.warpRegisters()), max_warps_(cfg.sm.max_warps) {}
   std::string name() const override { return "toy"; }
 
   std::vector<backend::Variant> variants() const override {
-    if (!c_.rename_pass && !c_.break_pass && !c_.mark_pass) return {};
+    if (!c_.rename_pass && !c_.break_pass && !c_.mark_pass && !c_.park_pass) return {};
     backend::Variant v;
     v.name = "toy";
     v.description = c_.rename_pass ? "registers R2:R3 swapped with the highest pair in kernels without calls"
                                    : "the toy's passes";
     if (c_.mark_pass) v.description += "; `mark` before every call";
+    if (c_.park_pass) v.description += "; R2:R3 of kernels without calls in UR0:UR1";
     if (c_.rename_pass) v.post.push_back({"toy.swap_pairs", swapPairs});
     if (c_.break_pass) v.post.push_back({"toy.break_value", breakValue});
     if (c_.mark_pass) v.post.push_back({"toy.mark_calls", markCalls});
+    if (c_.park_pass) v.post.push_back({"toy.park_pair", parkPair});
     return {v};
   }
   std::string chooseVariant(const mech::LaunchInfo&, const mech::VariantTable& compiled) override {
@@ -223,6 +268,11 @@ class Toy final : public mech::Mechanism {
     return c_.blocks_per_sm ? std::min(occ.blocks, c_.blocks_per_sm) : occ.blocks;
   }
   void attachSm(sm::Sm& sm, uint32_t) override {
+    if (c_.park_rows) {
+      parks_.push_back(std::make_unique<ParkTranslator>(sm, rf_rows_, c_.park_shared));
+      sm.collector().setTranslator(parks_.back().get());
+      sm.setPhysicalRegisters(parks_.back()->rows(max_warps_));
+    }
     ToyTraps* traps = nullptr;
     if (c_.trap_regs || c_.activation_hold) {
       traps_.push_back(std::make_unique<ToyTraps>(sm, c_.trap_regs, c_.activation_hold));
@@ -260,6 +310,7 @@ class Toy final : public mech::Mechanism {
       g->activations += t->activations;
       g->deactivations += t->deactivations;
     }
+    for (const auto& p : parks_) g->translations += p->translations;
     for (const auto& l : levels_) {
       g->level_reads += l->banks().accesses() - l->writes;
       g->level_writes += l->writes;
@@ -268,6 +319,7 @@ class Toy final : public mech::Mechanism {
     gates_.clear();
     traps_.clear();
     levels_.clear();
+    parks_.clear();
     return g;
   }
   std::vector<energy::Structure> energyStructures(const stats::Group& g) const override {
@@ -279,9 +331,11 @@ class Toy final : public mech::Mechanism {
 
  private:
   ToyConfig c_;
+  uint32_t rf_rows_, max_warps_;
   std::vector<std::unique_ptr<CountingGate>> gates_;
   std::vector<std::unique_ptr<ToyTraps>> traps_;
   std::vector<std::unique_ptr<ToyLevel>> levels_;
+  std::vector<std::unique_ptr<ParkTranslator>> parks_;
 };
 
 }  // namespace
@@ -296,6 +350,8 @@ mech::MechanismInfo toyMechanismInfo() {
   m.section.make = [] { return config::ErasedSection(std::make_unique<config::SectionOf<ToyConfig>>()); };
   m.section.check = [](const config::ErasedSection& s) -> std::optional<config::SectionViolation> {
     const auto& c = s.as<ToyConfig>();
+    if (c.park_shared && !c.park_rows)
+      return config::SectionViolation{"park_shared", "park_rows", "shared rows need the toy's translator"};
     if (c.trap_regs && !c.gate)
       return config::SectionViolation{"trap_regs", "gate", "traps need the gate: it holds a call until its trap is done"};
     return std::nullopt;
@@ -305,6 +361,8 @@ mech::MechanismInfo toyMechanismInfo() {
   m.isa_ops.push_back({"toy.mark", "mark", "marks a call (operand: the registers the caller uses); the gate counts it",
                        ptx::ExtTiming::Issue, 1});
   m.control_fields.push_back({"toy.tag", 2});
+  m.reg_classes.push_back({"toy.ur", "UR", "four 32-bit registers per warp outside the general registers (park_pass)",
+                           4});
   return m;
 }
 

@@ -14,6 +14,14 @@
 //   extensions (ptx/isa_ext.h): its instruction `mark <registers>` before
 //   every call, and its 2-bit control field `toy.tag` set to 1 on the call;
 //   the gate flags `mark` and counts it.
+//   `park_pass: true` adds `toy.park_pair`, which moves R2:R3 of every
+//   kernel without calls into UR0:UR1, registers of the toy's register
+//   class `toy.ur` (ISA extensions): the kernel's output proves their values
+//   were kept. With `park_rows: true` the toy installs a register translator
+//   and keeps every register's value in the register file's rows: general
+//   registers at the baseline's rows, each warp's UR registers in a region
+//   after the register file (`park_shared: true`, a deliberate wrong index:
+//   every warp's at the same rows, which a test shows breaks the output).
 // - launch: chooses the "toy" variant; admits at most `blocks_per_sm` blocks
 //   per SM when that is not 0.
 // - SM: an issue gate that flags control-flow instructions (bra, call, ret,
@@ -41,6 +49,9 @@ struct ToyConfig {
   bool rename_pass = true;
   bool break_pass = false;
   bool mark_pass = false;
+  bool park_pass = false;
+  bool park_rows = false;
+  bool park_shared = false;
   bool gate = true;
   uint32_t blocks_per_sm = 0;
   uint32_t trap_regs = 0;
@@ -57,6 +68,14 @@ struct ToyConfig {
     v.boolean("mark_pass", mark_pass,
               "also run a pass that puts the toy's own instruction `mark` before every call and tags the call "
               "with its control field toy.tag (ISA extensions)");
+    v.boolean("park_pass", park_pass,
+              "also run a pass that moves R2:R3 of kernels without calls into the toy's class registers UR0:UR1 "
+              "(ISA extensions: register classes)");
+    v.boolean("park_rows", park_rows,
+              "keep register values in register-file rows given by the toy's own translator (UR registers after "
+              "the register file, per warp)");
+    v.boolean("park_shared", park_shared,
+              "with park_rows: every warp's UR registers at the same rows (a wrong index, for a test)");
     v.boolean("gate", gate, "install the counting issue gate on control-flow instructions");
     v.integer("blocks_per_sm", blocks_per_sm, config::IntRange{0, 64}, "block",
               "admit at most this many blocks per SM (0: the baseline's occupancy)");

@@ -11,6 +11,8 @@
 #include "ptx/analysis/dominators.h"
 #include "ptx/analysis/loops.h"
 #include "ptx/analysis/printer_names.h"
+#include "ptx/isa_ext.h"
+#include "ptx/machine.h"
 
 namespace rfsim::ptx {
 
@@ -194,8 +196,14 @@ std::string printFunction(const Module& m, const Function& fn, const PrintOption
   const FunctionNames names = nameFunction(m, fn);
   s += "\n{\n";
   for (const auto& p : fn.pragmas) s += fmt::format("\t.pragma \"{}\";\n", p);
-  for (size_t r = 0; r < fn.regs.size(); ++r)
-    s += fmt::format("\t.reg .{} {};\n", ptxTypeName(fn.regs[r].type), regName(fn, static_cast<uint32_t>(r)));
+  for (size_t r = 0; r < fn.regs.size(); ++r) {
+    // A machine function's table holds every extension-register id; only
+    // those a class was given are registers.
+    if (m.machine && mach::isExtReg(static_cast<uint32_t>(r)) && !extRegClassOf(static_cast<uint32_t>(r))) continue;
+    s += fmt::format("\t.reg .{} {};", ptxTypeName(fn.regs[r].type), regName(fn, static_cast<uint32_t>(r)));
+    if (fn.regs[r].ext_reg) s += " // pinned to " + mach::regName(fn.regs[r].ext_reg);
+    s += "\n";
+  }
   for (uint32_t l : fn.locals) {
     const Symbol& sym = m.symbols[l];
     if (sym.space == Space::None || sym.space == Space::Reg) continue;  // labels, prototypes

@@ -21,11 +21,12 @@ bool isControl(func::Cls c) {
          c == Cls::Brkpt || c == Cls::Bar;
 }
 
-// Register ids that go through the banked register file (predicates do not).
+// Register ids that go through the banked register file (general and
+// extension-class registers; predicates do not).
 unsigned bankRegs(const uint16_t* in, unsigned n, uint16_t* out, unsigned max) {
   unsigned k = 0;
   for (unsigned i = 0; i < n && k < max; ++i)
-    if (in[i] < ptx::mach::kPredBase) out[k++] = in[i];
+    if (ptx::mach::isRowReg(in[i])) out[k++] = in[i];
   return k;
 }
 

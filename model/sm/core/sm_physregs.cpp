@@ -35,14 +35,15 @@ uint64_t* Sm::physicalRow(uint32_t row) {
 }
 
 void Sm::bindRegisters(uint32_t slot, func::Warp& w) {
-  // The warp's columns are R0..R<top> by number, then RZ, the predicates
-  // and the sinks (func::compactMachineColumns): the general registers are
-  // unmapped until an issue translates them; the rest stay the warp's.
+  // The warp's columns are R0..R<top> by number and the extension-class
+  // registers the program names, then RZ, the predicates and the sinks
+  // (func::compactMachineColumns): the first are unmapped until an issue
+  // translates them; the rest stay the warp's.
   const size_t ids = w.regs.size() / 32;
-  const size_t gprs = ids - (func::kMachineColumns - mach::kRZ);
+  const size_t rows = program_.machineColumns().row_cols;
   std::vector<uint64_t*>& tab = rowtab_[slot];
   tab.assign(ids, nullptr);
-  for (size_t r = 0; r < ids; ++r) tab[r] = r < gprs ? poison_.data() : w.regs.data() + r * 32;
+  for (size_t r = 0; r < ids; ++r) tab[r] = r < rows ? poison_.data() : w.regs.data() + r * 32;
   w.rows = tab.data();
 }
 
@@ -70,30 +71,32 @@ void Sm::mapRegisters(uint32_t s, WarpSlot& ws, const func::DInstr& d, uint32_t 
     std::copy_n(w.regs.data() + size_t{mach::kSP} * 32, 32, physicalRow(row));
     ws.sp_copied = true;
   }
+  const func::MachineColumns& cols = program_.machineColumns();
   unsigned k = 0;
   for (unsigned i = 0; i < d.nreads; ++i) {
     const uint16_t r = d.reads[i];
-    if (r >= mach::kPredBase) continue;
+    if (!mach::isRowReg(r)) continue;
     rrows[k] = translateChecked(s, r, pc);
-    tab[r] = phys_.data() + size_t{rrows[k]} * 32;
+    tab[cols.of(r)] = phys_.data() + size_t{rrows[k]} * 32;
     ++k;
   }
   k = 0;
   for (unsigned i = 0; i < d.nwrites; ++i) {
     const uint16_t r = d.writes[i];
-    if (r >= mach::kPredBase) continue;
+    if (!mach::isRowReg(r)) continue;
     wrows[k] = translateChecked(s, r, pc);
-    tab[r] = phys_.data() + size_t{wrows[k]} * 32;
+    tab[cols.of(r)] = phys_.data() + size_t{wrows[k]} * 32;
     ++k;
   }
 }
 
 void Sm::unmapRegisters(uint32_t s, const func::DInstr& d) {
+  const func::MachineColumns& cols = program_.machineColumns();
   uint64_t** tab = rowtab_[s].data();
   for (unsigned i = 0; i < d.nreads; ++i)
-    if (d.reads[i] < mach::kPredBase) tab[d.reads[i]] = poison_.data();
+    if (mach::isRowReg(d.reads[i])) tab[cols.of(d.reads[i])] = poison_.data();
   for (unsigned i = 0; i < d.nwrites; ++i)
-    if (d.writes[i] < mach::kPredBase) tab[d.writes[i]] = poison_.data();
+    if (mach::isRowReg(d.writes[i])) tab[cols.of(d.writes[i])] = poison_.data();
 }
 
 }  // namespace rfsim::sm
