@@ -177,7 +177,17 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
       admit = std::max<uint32_t>(a, 1);
       for (uint32_t i = 0; i < runner.numSms(); ++i) {
         if (admit != runner.sm(i).occupancy().blocks) runner.sm(i).limitBlocks(admit);
-        for (mech::Mechanism* mc : impl_->options.mechanisms) mc->attachSm(runner.sm(i), i);
+        for (mech::Mechanism* mc : impl_->options.mechanisms) {
+          try {
+            mc->attachSm(runner.sm(i), i);
+          } catch (const Error& e) {
+            // An SM hook only one mechanism can hold (sm/core/sm.h).
+            std::string names;
+            for (mech::Mechanism* o : impl_->options.mechanisms) names += (names.empty() ? "" : ",") + o->name();
+            throw Error(fmt::format("mechanisms {} cannot be combined: {} attaching to SM {}: {}", names, mc->name(),
+                                    i, e.what()));
+          }
+        }
       }
     }
     const gpu::KernelRunResult r = runner.run();

@@ -207,7 +207,7 @@ TEST_CASE("a trap's spills and fills are real memory operations of the warp", "[
   TrapAtStart g;
   const Run trapped = run([&](sm::Sm& s) {
     g.sm = &s;
-    s.setIssueGate(&g);
+    s.addIssueGate(&g);
   });
   INFO("default " << plain.r.cycles << " cycles, trapped " << trapped.r.cycles);
   CHECK(trapped.out == plain.out);
@@ -273,7 +273,7 @@ TEST_CASE("baseline hook objects installed explicitly change nothing", "[sm][hoo
   sm::NoRoleLaunchHook h;
   const Run base = run([&](sm::Sm& s) {
     s.setRegAllocator(&a);
-    s.setIssueGate(&g);
+    s.addIssueGate(&g);
     s.setWarpLaunchHook(&h);
   });
   CHECK(base.r.cycles == plain.r.cycles);
@@ -327,7 +327,7 @@ TEST_CASE("an issue gate holding warp 0 delays it and counts the stall", "[sm][h
   const Run plain = run();
   const uint64_t hold = plain.r.cycles;  // beyond the whole default run
   HoldWarp0 g(hold);
-  const Run held = run([&](sm::Sm& s) { s.setIssueGate(&g); });
+  const Run held = run([&](sm::Sm& s) { s.addIssueGate(&g); });
   INFO("default " << plain.r.cycles << " cycles, held " << held.r.cycles);
   CHECK(held.out == plain.out);
   CHECK(held.r.cycles > hold);

@@ -186,7 +186,7 @@ class Cars final : public mech::Mechanism {
     // The caller's RFP lives in a register of the warp's stack (CARS III-A).
     u->path->setRowAccess({[&sm](uint32_t row, uint32_t v) { std::fill_n(sm.physicalRow(row), 32, uint64_t{v}); },
                            [&sm](uint32_t row) { return static_cast<uint32_t>(sm.physicalRow(row)[0]); }});
-    sm.setIssueGate(u->gate.get());
+    sm.addIssueGate(u->gate.get());
     sm.addEventHook(u->gate.get());
     // One extra cycle in issue and one in the operand collector (IV-B).
     sm.collector().setStageDelay(c_.issue_cycles + c_.opcoll_cycles);

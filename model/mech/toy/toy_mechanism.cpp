@@ -286,7 +286,7 @@ class Toy final : public mech::Mechanism {
     }
     if (!c_.gate) return;
     gates_.push_back(std::make_unique<CountingGate>(c_.trap_regs ? traps : nullptr));
-    sm.setIssueGate(gates_.back().get());
+    sm.addIssueGate(gates_.back().get());
     sm.setWarpLaunchHook(gates_.back().get());
   }
   std::vector<sm::UnitInfo> smUnits(uint32_t) const override {

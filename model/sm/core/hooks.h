@@ -2,7 +2,7 @@
 // plain C++ interfaces the Sm calls. Each has a baseline that reproduces the
 // SM's behaviour without any hook installed; installing the baseline objects
 // explicitly gives identical cycles (tests/sm_core/test_hooks.cpp). The Sm
-// does not own them (Sm::setRegAllocator, setIssueGate, setWarpLaunchHook;
+// does not own them (Sm::setRegAllocator, addIssueGate, setWarpLaunchHook;
 // nullptr = baseline) and they must outlive it.
 //
 // Mechanisms that will use them: CARS (../shared/spec/cars.md: extra stack
@@ -10,7 +10,9 @@
 // R2D2 (r2d2.md: per-warp roles), RegDem (regdem.md).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "func/stepper.h"
 #include "func/launch.h"
@@ -95,6 +97,42 @@ class IssueGate {
     (void)warp_slot, (void)instr, (void)info, (void)now;
   }
   virtual Stall refusal() const { return Stall::Scoreboard; }
+};
+
+// Several mechanisms' gates on one SM (Sm::addIssueGate): an instruction is
+// flagged when any gate flags it, and issues only when every gate that
+// flags it agrees; each hears only of the instructions it flagged. A
+// refusal reports the refusing gate's reason.
+class IssueGateChain final : public IssueGate {
+ public:
+  void add(IssueGate* g) { gates_.push_back(g); }
+  bool flags(const func::DInstr& next) const override {
+    for (IssueGate* g : gates_)
+      if (g->flags(next)) return true;
+    return false;
+  }
+  bool mayIssue(uint32_t warp_slot, const func::DInstr& next, uint64_t now) override {
+    for (IssueGate* g : gates_)
+      if (g->flags(next) && !g->mayIssue(warp_slot, next, now)) {
+        refusal_ = g->refusal();
+        return false;
+      }
+    return true;
+  }
+  uint64_t nextEventCycle(uint64_t now) const override {
+    uint64_t n = UINT64_MAX;
+    for (IssueGate* g : gates_) n = std::min(n, g->nextEventCycle(now));
+    return n;
+  }
+  void issued(uint32_t warp_slot, const func::DInstr& instr, const func::StepInfo& info, uint64_t now) override {
+    for (IssueGate* g : gates_)
+      if (g->flags(instr)) g->issued(warp_slot, instr, info, now);
+  }
+  Stall refusal() const override { return refusal_; }
+
+ private:
+  std::vector<IssueGate*> gates_;
+  Stall refusal_ = Stall::Scoreboard;
 };
 
 // Baseline: every warp may issue.

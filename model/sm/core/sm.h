@@ -203,12 +203,15 @@ class Sm {
     if (t) trace_sample_.sched.assign(t->numSchedulers(), SmTrace::Sched{});
   }
 
-  // Extension points (c), (d), (e) (sm/core/hooks.h). Not owned; nullptr =
-  // the baseline. Install before the first launch (the allocator must see
-  // every warp it is asked to release).
-  void setRegAllocator(WarpRegAllocator* a) { alloc_ = a ? a : &base_alloc_; }
-  void setIssueGate(IssueGate* g) { gate_ = g; }
-  void setWarpLaunchHook(WarpLaunchHook* h) { launch_hook_ = h; }
+  // Extension points (c), (d), (e) (sm/core/hooks.h). Not owned. Install
+  // before the first launch (the allocator must see every warp it is asked
+  // to release). Issue gates compose: each mechanism adds its own
+  // (IssueGateChain). The register allocator and the launch hook are one per
+  // SM: a second one throws rfsim::Error (two mechanisms that both need it
+  // cannot be combined); nullptr puts the baseline back.
+  void setRegAllocator(WarpRegAllocator* a);
+  void addIssueGate(IssueGate* g);
+  void setWarpLaunchHook(WarpLaunchHook* h);
   // Extension point (g): an observer of calls, returns, frame releases and
   // block retirements (any number; not owned).
   void addEventHook(SmEventHook* h) { event_hooks_.push_back(h); }
@@ -352,6 +355,7 @@ class Sm {
   BaselineRegAllocator base_alloc_;
   WarpRegAllocator* alloc_ = &base_alloc_;
   IssueGate* gate_ = nullptr;
+  std::unique_ptr<IssueGateChain> gate_chain_;  // with more than one gate
   WarpLaunchHook* launch_hook_ = nullptr;
   ActivationHook* activation_hook_ = nullptr;
   std::vector<SmEventHook*> event_hooks_;

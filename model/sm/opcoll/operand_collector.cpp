@@ -64,9 +64,18 @@ OperandCollector::OperandCollector(const OperandCollectorConfig& cfg) : cfg_(cfg
 
 OperandCollector::~OperandCollector() = default;
 
-void OperandCollector::setTranslator(RegTranslator* t) { translator_ = t ? t : base_translator_.get(); }
+void OperandCollector::setTranslator(RegTranslator* t) {
+  if (t && translator_ != base_translator_.get() && translator_ != t)
+    throw Error("the register translator is already installed by another mechanism");
+  translator_ = t ? t : base_translator_.get();
+}
 
-void OperandCollector::setLevel(RegFileLevel* level) { level_ = level ? level : &main_rf_; }
+void OperandCollector::setLevel(RegFileLevel* level) {
+  if (level && level_ != &main_rf_ && level_ != level)
+    throw Error("the register-file level in front of the main register file is already installed by another "
+                "mechanism");
+  level_ = level ? level : &main_rf_;
+}
 
 void OperandCollector::setBankMap(const BankMap& map) {
   check(map.numBanks() == cfg_.num_banks, "bank map has " + std::to_string(map.numBanks()) + " banks, the register file " +
