@@ -102,7 +102,9 @@ class IssueGate {
 // Several mechanisms' gates on one SM (Sm::addIssueGate): an instruction is
 // flagged when any gate flags it, and issues only when every gate that
 // flags it agrees; each hears only of the instructions it flagged. A
-// refusal reports the refusing gate's reason.
+// refusal reports the refusing gate's reason. A gate that agrees must not
+// take the instruction as issued (a later gate may refuse it, and the warp
+// asks again): issued() says when it did.
 class IssueGateChain final : public IssueGate {
  public:
   void add(IssueGate* g) { gates_.push_back(g); }
