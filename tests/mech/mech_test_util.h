@@ -12,6 +12,7 @@
 
 #include "config/config_io.h"
 #include "mech/mechanism.h"
+#include "ptx/ir.h"
 #include "runtime/runtime.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
@@ -54,14 +55,30 @@ inline Run run(const config::GpuConfig& cfg, const std::string& name) {
   return r;
 }
 
+// Warp instructions of the control-flow kinds a gate may flag (bra, call, ret, exit).
+inline uint64_t controlFlow(const rt::LaunchStats& t) {
+  uint64_t n = 0;
+  for (ptx::Op op : {ptx::Op::Bra, ptx::Op::Call, ptx::Op::Ret, ptx::Op::Exit})
+    n += t.warp_instrs_by_op[static_cast<size_t>(op)];
+  return n;
+}
+
 inline nlohmann::json flatOf(const stats::Group& g) { return stats::toFlatJson(g); }
 
 // Sums statistic `key` (a scalar, or every entry of a vector) over a run's
-// launches: of the GPU, or (mechanism) of the launch's first mechanism group.
-inline uint64_t total(const Run& r, const std::string& key, bool mechanism = false) {
+// launches: of the GPU, or (mechanism) of the launch's group of mechanism
+// `mech` (its first mechanism's when `mech` is empty).
+inline uint64_t total(const Run& r, const std::string& key, bool mechanism = false, const std::string& mech = "") {
   uint64_t n = 0;
   for (const auto& rec : r.records) {
-    const nlohmann::json j = flatOf(mechanism ? *rec.mechanisms.at(0) : *rec.gpu);
+    const stats::Group* g = rec.gpu.get();
+    if (mechanism) {
+      g = rec.mechanisms.at(0).get();
+      for (const auto& m : rec.mechanisms)
+        if (m->name() == mech) g = m.get();
+      REQUIRE((mech.empty() || g->name() == mech));
+    }
+    const nlohmann::json j = flatOf(*g);
     REQUIRE(j.contains(key));
     if (j[key].is_object() || j[key].is_array())  // a vector: its entries
       for (const auto& v : j[key]) n += v.get<uint64_t>();

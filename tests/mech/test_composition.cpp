@@ -8,34 +8,10 @@
 #include <string>
 
 #include "common/error.h"
-#include "ptx/ir.h"
 #include "mech_test_util.h"
 
 using namespace rfsim;
 using namespace rfsim::test;
-
-namespace {
-
-uint64_t controlFlow(const rt::LaunchStats& t) {
-  uint64_t n = 0;
-  for (ptx::Op op : {ptx::Op::Bra, ptx::Op::Call, ptx::Op::Ret, ptx::Op::Exit})
-    n += t.warp_instrs_by_op[static_cast<size_t>(op)];
-  return n;
-}
-
-uint64_t mechTotal(const Run& r, const std::string& mech, const std::string& key) {
-  uint64_t n = 0;
-  for (const auto& rec : r.records)
-    for (const auto& g : rec.mechanisms)
-      if (g->name() == mech) {
-        const nlohmann::json j = flatOf(*g);
-        REQUIRE(j.contains(key));
-        n += j[key].get<uint64_t>();
-      }
-  return n;
-}
-
-}  // namespace
 
 TEST_CASE("composition: CARS and the toy's gate run together on fib", "[mech][composition][timing]") {
   const Run cars = run(v100("cars", {"gpu.num_sms=4"}), "fib");
@@ -44,11 +20,11 @@ TEST_CASE("composition: CARS and the toy's gate run together on fib", "[mech][co
   CHECK(both.passed);
   INFO(both.detail);
   // CARS did its work: every call renamed into a frame, as alone.
-  CHECK(mechTotal(both, "cars", "cars.call_ops") == mechTotal(cars, "cars", "cars.call_ops"));
-  CHECK(mechTotal(both, "cars", "cars.call_ops") > 0);
+  CHECK(total(both, "cars.call_ops", true, "cars") == total(cars, "cars.call_ops", true, "cars"));
+  CHECK(total(both, "cars.call_ops", true, "cars") > 0);
   // The toy's gate saw every control-flow instruction issue, CARS' flagged ones included.
-  CHECK(mechTotal(both, "toy", "toy.gated_issues") == controlFlow(both.totals));
-  CHECK(mechTotal(both, "toy", "toy.gate_checks") >= mechTotal(both, "toy", "toy.gated_issues"));
+  CHECK(total(both, "toy.gated_issues", true, "toy") == controlFlow(both.totals));
+  CHECK(total(both, "toy.gate_checks", true, "toy") >= total(both, "toy.gated_issues", true, "toy"));
 }
 
 TEST_CASE("composition: two mechanisms that need the one register translator are refused naming both",

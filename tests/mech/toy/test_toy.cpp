@@ -28,13 +28,6 @@ using namespace rfsim::test;
 
 namespace {
 
-uint64_t controlFlow(const rt::LaunchStats& t) {
-  uint64_t n = 0;
-  for (ptx::Op op : {ptx::Op::Bra, ptx::Op::Call, ptx::Op::Ret, ptx::Op::Exit})
-    n += t.warp_instrs_by_op[static_cast<size_t>(op)];
-  return n;
-}
-
 // The golden statistics of a workload's launches on v100: every GPU
 // statistic of every launch, as recorded when the file was written. Their
 // values are decisions: a change to the timing model that moves any of them
