@@ -181,9 +181,13 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
           try {
             mc->attachSm(runner.sm(i), i);
           } catch (const Error& e) {
-            // An SM hook only one mechanism can hold (sm/core/sm.h).
+            const auto& all = impl_->options.mechanisms;
+            if (all.size() == 1)
+              throw Error(fmt::format("mechanism {}, kernel {}, attaching to SM {}: {}", mc->name(), kernel, i,
+                                      e.what()));
+            // Several: most likely an SM hook only one of them can hold (sm/core/sm.h).
             std::string names;
-            for (mech::Mechanism* o : impl_->options.mechanisms) names += (names.empty() ? "" : ",") + o->name();
+            for (mech::Mechanism* o : all) names += (names.empty() ? "" : ",") + o->name();
             throw Error(fmt::format("mechanisms {} cannot be combined: {} attaching to SM {}: {}", names, mc->name(),
                                     i, e.what()));
           }

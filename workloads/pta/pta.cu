@@ -88,13 +88,24 @@ LIB unsigned apply_constraint(unsigned* pts, int kind, int dst, int src) {
   }
 }
 
+#define BLOCK 128  // the host's block size (a power of two)
+
 // Constraint c: kinds[c] with (dst[c], src[c]) = (p, o) for ADDR, (p, q)
-// otherwise. *added counts the bits this launch set.
+// otherwise. *added counts the bits this launch set: the block sums its
+// threads' counts in shared memory first (a tree with a barrier per level,
+// as LoneStar's kernels count their changes per block before one atomic),
+// so the kernel has barriers after its calls, like the paper's PTA K1.
 extern "C" __global__ void pta_solve(const int* __restrict__ kinds, const int* __restrict__ dst,
                                      const int* __restrict__ src, unsigned* pts, unsigned* __restrict__ added,
                                      int num_constraints) {
+  __shared__ unsigned block_added[BLOCK];
   int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= num_constraints) return;
-  unsigned k = apply_constraint(pts, kinds[c], dst[c], src[c]);
-  if (k) atomicAdd(added, k);
+  unsigned k = c < num_constraints ? apply_constraint(pts, kinds[c], dst[c], src[c]) : 0;
+  block_added[threadIdx.x] = k;
+  __syncthreads();
+  for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) block_added[threadIdx.x] += block_added[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0 && block_added[0]) atomicAdd(added, block_added[0]);
 }

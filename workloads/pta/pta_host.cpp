@@ -90,7 +90,7 @@ Check runPta(rt::Device& dev, Size size) {
   DeviceBuffer d_pts(dev, size_t(vars) * kWords * sizeof(uint32_t)), d_added(dev, sizeof(uint32_t));
   d_pts.zero();
 
-  const uint32_t block = 128;
+  const uint32_t block = 128;  // pta.cu's BLOCK
   int launches = 0;
   uint64_t added_total = 0;
   for (;;) {

@@ -37,6 +37,11 @@ struct CarsConfig {
   // Extra pipeline cycles (section IV-B; the paper's simulations charge one
   // in issue -- the free-register check -- and one in the operand collector
   // -- the rename -- for every instruction, a worst case).
+  // The barrier context switch (section IV-B2): in a kernel with barriers,
+  // a warp waiting at one is switched out for a stalled warp of its block.
+  // false: such a kernel's blocks are admitted only when all their warps
+  // get registers at once (no warp of a block ever waits for registers).
+  bool context_switch = true;
   uint32_t issue_cycles = 1;
   uint32_t opcoll_cycles = 1;
 
@@ -58,6 +63,9 @@ struct CarsConfig {
               "holds");
     v.real("adapt_hysteresis", adapt_hysteresis, RealRange{0.0, 1.0}, "ratio",
            "adaptive: how much better (relative IPC) a level must be to draw an SM toward it");
+    v.boolean("context_switch", context_switch,
+              "barrier context switch (CARS IV-B2): a warp waiting at a barrier gives its registers to a stalled "
+              "warp of its block; false: blocks of kernels with barriers are admitted only when all their warps fit");
     v.integer("issue_cycles", issue_cycles, IntRange{0, 8}, "cycle",
               "extra issue-stage cycles for every instruction (free-register check, CARS IV-B)");
     v.integer("opcoll_cycles", opcoll_cycles, IntRange{0, 8}, "cycle",

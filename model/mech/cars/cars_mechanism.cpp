@@ -46,6 +46,14 @@ struct CarsLaunchStats : stats::Group {
         ADD_STAT(fill_traps, stats::unit::Count, "returns into a spilled frame (the trap filled it back)"),
         ADD_STAT(trap_spill_bytes, stats::unit::Byte, "bytes the overflow trap stored (128 per warp-register)"),
         ADD_STAT(trap_fill_bytes, stats::unit::Byte, "bytes the fill trap loaded back"),
+        ADD_STAT(ctx_switches, stats::unit::Count,
+                 "barrier context switches: warps waiting at a barrier that gave their registers to a stalled warp "
+                 "of their block (IV-B2)"),
+        ADD_STAT(ctx_restores, stats::unit::Count, "switched-out warps given registers again (their values filled back)"),
+        ADD_STAT(ctx_cancelled, stats::unit::Count,
+                 "context-switch traps whose registers were stored but not needed (the barrier opened meanwhile)"),
+        ADD_STAT(ctx_save_bytes, stats::unit::Byte, "bytes context-switch traps stored (128 per warp-register)"),
+        ADD_STAT(ctx_restore_bytes, stats::unit::Byte, "bytes context-switch traps loaded back"),
         ADD_STAT(spill_ops, stats::unit::Count, "Spill operations applied (the unit's free count takes spilled frames back)"),
         ADD_STAT(fill_ops, stats::unit::Count, "Fill operations applied"),
         ADD_STAT(regs_per_warp, stats::unit::Count,
@@ -67,7 +75,8 @@ struct CarsLaunchStats : stats::Group {
   }
   stats::Scalar cycles, renames, evaluations, launch_ops, port_overflow_cycles, call_ops, ret_ops, push_ops, pop_ops,
       pops_deferred, port_waits, stalled_warps, granted, overflow_traps, fill_traps, trap_spill_bytes,
-      trap_fill_bytes, spill_ops, fill_ops, regs_per_warp, stack_regs, max_resident_warps, adaptive, levels,
+      trap_fill_bytes, ctx_switches, ctx_restores, ctx_cancelled, ctx_save_bytes, ctx_restore_bytes, spill_ops,
+      fill_ops, regs_per_warp, stack_regs, max_resident_warps, adaptive, levels,
       level_low_regs, level_high_regs, epochs, level_steps, started_remembered;
 };
 
@@ -176,10 +185,11 @@ class Cars final : public mech::Mechanism {
     }
     auto u = std::make_unique<PerSm>();
     const uint32_t regs = adaptive_ ? adaptive_->regsOf(sm_id) : fixed_regs_;
+    const bool switching = plan_.barriers && c_.context_switch;
     u->regions = std::make_unique<CarsRegions>(cfg_.warpRegisters(), frame_, stackFor(regs), cfg_.sm.max_warps,
-                                               plan_.barriers);
+                                               plan_.barriers && !switching);
     u->path = std::make_unique<RenameIndexPath>(RenameIndexPath::unitFor(cfg_), u->regions.get(), &u->stats_root);
-    u->gate = std::make_unique<CarsSm>(sm, sm_id, *u->path);
+    u->gate = std::make_unique<CarsSm>(sm, sm_id, *u->path, switching ? u->regions.get() : nullptr);
     sm.setRegAllocator(u->path.get());
     sm.collector().setTranslator(u->path.get());
     sm.setPhysicalRegisters(u->path->unit().params().num_regs);
@@ -241,6 +251,11 @@ class Cars final : public mech::Mechanism {
       g->fill_traps += gs.fill_traps;
       g->trap_spill_bytes += gs.spilled_regs * 32 * CarsSm::kSlotBytes;
       g->trap_fill_bytes += gs.filled_regs * 32 * CarsSm::kSlotBytes;
+      g->ctx_switches += gs.ctx_switches;
+      g->ctx_restores += gs.ctx_restores;
+      g->ctx_cancelled += gs.ctx_cancelled;
+      g->ctx_save_bytes += gs.ctx_saved_regs * 32 * CarsSm::kSlotBytes;
+      g->ctx_restore_bytes += gs.ctx_restored_regs * 32 * CarsSm::kSlotBytes;
       if (auto* ls = dynamic_cast<RenameLockstep*>(&u->path->unit())) comparisons_ += ls->comparisons();
       renames_total_ += s.renames.get();
       cycles_total_ += s.cycles.get();
@@ -353,9 +368,10 @@ mech::MechanismInfo carsMechanismInfo() {
   m.status = "partial: push/pop compiler pass; the rename unit (RTL in lockstep) on every SM renames every "
              "register access, the register values live at the renamed rows; calls, returns, pushes and pops; the "
              "circular stack with the overflow trap (oldest frames spilled to local memory, filled back on return); "
-             "adaptive allocation (Fig. 5) or fixed low/high/Nxlow levels; the stalled-warp list and the warp status "
-             "check; +1 issue and +1 operand-collector cycle; the barrier context-switch trap, the paper's "
-             "baselines and its figures are open";
+             "the barrier context switch; adaptive allocation (Fig. 5) or fixed low/high/Nxlow levels; the "
+             "stalled-warp list and the warp status check; +1 issue and +1 operand-collector cycle; the paper's "
+             "baselines and figures (scripts/cars_repro.sh). Open: the stalled-warp list in RTL, the inlined "
+             "baseline (Fig. 16), energy per rename and per push/pop";
   m.paper = "CARS: a contention-aware register stacking mechanism for GPU function calls";
   m.section.name = "cars";
   m.section.desc = "CARS rename unit (CARS paper, section IV-B) and its co-simulation";

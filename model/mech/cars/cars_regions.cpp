@@ -10,7 +10,7 @@ namespace rfsim::cars {
 
 CarsRegions::CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps, bool whole_blocks)
     : rows_(rows), frame_(frame), stack_(0), whole_blocks_(whole_blocks), owner_(num_warps, -1),
-      stack_of_(num_warps, 0) {
+      stack_of_(num_warps, 0), block_of_(num_warps, 0), switched_(num_warps, false) {
   if (rows) free_[0] = rows;
   setStack(stack);
 }
@@ -51,10 +51,15 @@ bool CarsRegions::canLaunch(uint32_t num_warps, uint32_t) {
   return true;
 }
 
-bool CarsRegions::allocate(uint32_t, uint32_t warp_slot, uint32_t, uint32_t, uint32_t& base) {
+bool CarsRegions::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t, uint32_t, uint32_t& base) {
   stack_of_.at(warp_slot) = stack_;
+  block_of_[warp_slot] = block_slot;
+  switched_[warp_slot] = false;
   const uint32_t n = frame_ + stack_;
-  const int64_t at = stalled_.empty() ? find(n) : -1;
+  // Behind the stalled warps that can run (first come, first served); a
+  // warp switched out at a closed barrier does not hold a newcomer back.
+  const bool queue = std::any_of(stalled_.begin(), stalled_.end(), [&](uint32_t w) { return !runnable_ || runnable_(w); });
+  const int64_t at = queue ? -1 : find(n);
   if (at < 0) {
     stalled_.push_back(warp_slot);
     ++stalled_warps;
@@ -78,8 +83,28 @@ void CarsRegions::release(uint32_t warp_slot) {
   }
   owner_[warp_slot] = -1;
   --resident_;
+  giveBack(static_cast<uint32_t>(at), frame_ + stack_of_[warp_slot]);
+}
+
+void CarsRegions::switchOut(uint32_t warp_slot) {
+  const int64_t at = owner_.at(warp_slot);
+  if (at < 0) throw Error(fmt::format("CARS: switch-out of warp slot {}, which holds no registers", warp_slot));
+  owner_[warp_slot] = -1;
+  --resident_;
+  giveBack(static_cast<uint32_t>(at), frame_ + stack_of_[warp_slot]);
+  switched_[warp_slot] = true;
+  stalled_.push_back(warp_slot);
+  max_stalled = std::max<uint32_t>(max_stalled, static_cast<uint32_t>(stalled_.size()));
+}
+
+uint32_t CarsRegions::runnableStalled(uint32_t block) const {
+  uint32_t n = 0;
+  for (uint32_t w : stalled_) n += block_of_[w] == block && (!runnable_ || runnable_(w));
+  return n;
+}
+
+void CarsRegions::giveBack(uint32_t start, uint32_t len) {
   // Give the run back and merge it with its free neighbours.
-  uint32_t start = static_cast<uint32_t>(at), len = frame_ + stack_of_[warp_slot];
   auto next = free_.lower_bound(start);
   if (next != free_.end() && start + len == next->first) {
     len += next->second;
@@ -96,19 +121,39 @@ void CarsRegions::release(uint32_t warp_slot) {
   free_[start] = len;
 }
 
-bool CarsRegions::grantStalled(uint32_t& warp_slot, uint32_t& base) {
-  if (stalled_.empty()) return false;
-  const uint32_t w = stalled_.front();
+bool CarsRegions::grantStalled(int64_t block, uint32_t& warp_slot, uint32_t& base, bool& restore) {
+  // The oldest stalled warp that can run (of `block`, when given): a warp
+  // switched out at a barrier that has not opened yet needs no registers.
+  auto it = std::find_if(stalled_.begin(), stalled_.end(), [&](uint32_t w) {
+    return (block < 0 || block_of_[w] == block) && (!runnable_ || runnable_(w));
+  });
+  if (it == stalled_.end()) return false;
+  const uint32_t w = *it;
   const uint32_t n = frame_ + stack_of_[w];
   const int64_t at = find(n);
   if (at < 0) return false;
-  stalled_.pop_front();
+  stalled_.erase(it);
+  restore = switched_[w];
+  switched_[w] = false;
   take(static_cast<uint32_t>(at), n);
   owner_[w] = at;
   max_resident = std::max(max_resident, ++resident_);
   warp_slot = w;
   base = static_cast<uint32_t>(at);
   return true;
+}
+
+std::string CarsRegions::describe() const {
+  std::string list;
+  for (uint32_t w : stalled_)
+    list += fmt::format("{}slot {} (block slot {}{}{})", list.empty() ? "" : ", ", w, block_of_[w],
+                        switched_[w] ? ", switched out at a barrier" : "",
+                        runnable_ && !runnable_(w) ? ", waiting at a barrier" : "");
+  uint32_t free = 0, largest = 0;
+  for (const auto& [start, len] : free_) free += len, largest = std::max(largest, len);
+  return fmt::format("CARS stalled-warp list [{}]; {} warps hold regions of {} + {} rows; {} rows free (largest run "
+                     "{})",
+                     list, resident_, frame_, stack_, free, largest);
 }
 
 }  // namespace rfsim::cars

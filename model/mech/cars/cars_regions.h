@@ -13,13 +13,19 @@
 // the freed rows to the oldest stalled warp if its region fits.
 //
 // A kernel that reaches a barrier cannot let part of a block wait for
-// registers while the rest waits at the barrier (the context-switch trap of
-// IV-B2 is not modelled): with whole_blocks set, a block is admitted only
-// when all its warps fit now.
+// registers while the rest waits at the barrier. The paper's answer is the
+// barrier context switch (IV-B2; CarsSm runs it): a warp waiting at the
+// barrier is switched out (switchOut: its region goes back, it waits in the
+// stalled list) and a stalled warp of its block gets the rows. A warp that
+// waits at a barrier does not need registers, so a grant passes over
+// stalled warps that the runnable predicate says cannot run. Without the
+// context switch (mechanisms.cars.context_switch: false), whole_blocks
+// admits a block only when all its warps fit now.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -42,7 +48,20 @@ class CarsRegions final : public RegionAllocator {
   void release(uint32_t warp_slot) override;
   uint32_t stackRegs(uint32_t warp_slot) const override { return stack_of_.at(warp_slot); }
   uint32_t frameRegs(uint32_t) const override { return frame_; }
-  bool grantStalled(uint32_t& warp_slot, uint32_t& base) override;
+  bool grantStalled(int64_t block, uint32_t& warp_slot, uint32_t& base, bool& restore) override;
+  void switchOut(uint32_t warp_slot) override;
+  // Whether a stalled warp could run if it had registers (not waiting at a
+  // barrier); by default every one can.
+  void setRunnable(std::function<bool(uint32_t warp_slot)> f) { runnable_ = std::move(f); }
+  // The block (the SM's block slot) of a warp slot, and whether the warp
+  // holds a region now.
+  uint32_t blockOf(uint32_t warp_slot) const { return block_of_.at(warp_slot); }
+  bool resident(uint32_t warp_slot) const { return owner_.at(warp_slot) >= 0; }
+  uint32_t regionBase(uint32_t warp_slot) const { return static_cast<uint32_t>(owner_.at(warp_slot)); }
+  // Stalled warps of `block` that could run.
+  uint32_t runnableStalled(uint32_t block) const;
+  // The stalled-warp list and the free rows, for a deadlock report.
+  std::string describe() const override;
 
   uint64_t stalled_warps = 0;  // warps that waited in the stalled-warp list
   uint32_t max_stalled = 0;
@@ -52,13 +71,17 @@ class CarsRegions final : public RegionAllocator {
   // First fit: the start of a free run of `n` rows, or -1.
   int64_t find(uint32_t n) const;
   void take(uint32_t start, uint32_t n);
+  void giveBack(uint32_t start, uint32_t len);
 
   uint32_t rows_, frame_, stack_;
   bool whole_blocks_;
   std::map<uint32_t, uint32_t> free_;  // free runs: start -> length
   std::vector<int64_t> owner_;         // per warp slot: its region's start, or -1
   std::vector<uint32_t> stack_of_;     // per warp slot: the stack it was given
+  std::vector<uint32_t> block_of_;     // per warp slot: its block slot
+  std::vector<bool> switched_;         // per warp slot: switched out, its registers saved
   std::deque<uint32_t> stalled_;       // warp slots without registers, oldest first
+  std::function<bool(uint32_t)> runnable_;
   uint32_t resident_ = 0;
 };
 

@@ -11,20 +11,104 @@
 
 namespace rfsim::cars {
 
-CarsSm::CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path)
-    : sm_(sm),
+CarsSm::CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path, CarsRegions* regions)
+    : regions_(regions),
+      switching_(path.unit().params().num_warps, false),
+      sm_(sm),
       sm_id_(sm_id),
       path_(path),
       fru_(ptx::registerControlField(kFruField, kFruBits)),
       saved_(path.unit().params().num_warps) {
   if (!ptx::findExtOp("cars.push", &push_id_) || !ptx::findExtOp("cars.pop", &pop_id_))
     throw Error("CARS: its instructions are not registered");
+  if (regions_) {
+    // A stalled warp waiting at a barrier (switched out there) needs no
+    // registers until the barrier opens.
+    regions_->setRunnable([this](uint32_t w) { return sm_.warpStatus(w) == func::WarpStatus::Ready; });
+    path_.setRestoreHook([this](uint32_t w, uint32_t base) { restore(w, base); });
+  }
 }
 
 bool CarsSm::flags(const func::DInstr& d) const {
   const ptx::Op op = d.in->op;
   return op == ptx::Op::Call || op == ptx::Op::Ret ||
-         (op == ptx::Op::Ext && (d.in->ext == push_id_ || d.in->ext == pop_id_));
+         (op == ptx::Op::Ext && (d.in->ext == push_id_ || d.in->ext == pop_id_)) ||
+         (regions_ && op == ptx::Op::Bar);
+}
+
+void CarsSm::barrierIssued(uint32_t slot) {
+  const uint32_t block = regions_->blockOf(slot);
+  if (sm_.warpStatus(slot) != func::WarpStatus::AtBarrier) {
+    // The barrier opened: warps switched out at it may run again.
+    path_.grantWaiting();
+    return;
+  }
+  // Stalled warps of the block that could reach the barrier, less the
+  // switches already under way for them.
+  uint32_t want = regions_->runnableStalled(block);
+  const uint32_t nw = static_cast<uint32_t>(switching_.size());
+  for (uint32_t w = 0; w < nw && want; ++w)
+    if (switching_[w] && regions_->blockOf(w) == block) --want;
+  if (!want) return;
+  // The warp that just arrived, or another of its block waiting there.
+  auto movable = [&](uint32_t w) {
+    if (switching_[w] || !regions_->resident(w) || !path_.ready(w) || regions_->blockOf(w) != block ||
+        sm_.warpStatus(w) != func::WarpStatus::AtBarrier)
+      return false;
+    const RenameIndexPath::WarpStack& st = path_.stack(w);
+    return st.saved.empty() && st.rsp == st.rfp;
+  };
+  int64_t pick = movable(slot) ? slot : -1;
+  for (uint32_t w = 0; w < nw && pick < 0; ++w)
+    if (movable(w)) pick = w;
+  if (pick < 0) return;  // every waiting warp is inside a function: none moves
+  const auto w = static_cast<uint32_t>(pick);
+  const RenameIndexPath::WarpStack& st = path_.stack(w);
+  std::vector<sm::TrapOp> ops;
+  for (uint32_t r = 0; st.base + r < st.lo; ++r) {
+    sm::TrapOp op;
+    op.store = true;
+    op.offset = r * kSlotBytes;  // the stack's save area, empty at depth 0
+    op.cookie = kCtxCookie | r;
+    op.row = st.base + r;
+    ops.push_back(op);
+  }
+  switching_[w] = true;
+  sm_.trap(w, ops, this);
+}
+
+void CarsSm::trapDone(uint32_t slot, uint64_t) {
+  if (!regions_ || !switching_.at(slot)) return;
+  switching_[slot] = false;
+  auto& area = saved_.at(slot);
+  if (regions_->runnableStalled(regions_->blockOf(slot)) == 0) {
+    // Nobody needs the rows any more (the barrier opened meanwhile): the
+    // warp keeps them; its values never left.
+    for (auto it = area.begin(); it != area.end();)
+      it = it->first & kCtxCookie ? area.erase(it) : std::next(it);
+    ++stats_.ctx_cancelled;
+    return;
+  }
+  ++stats_.ctx_switches;
+  for (const auto& [cookie, row] : area) stats_.ctx_saved_regs += (cookie & kCtxCookie) != 0;
+  path_.switchOut(slot, regions_->blockOf(slot));
+}
+
+void CarsSm::restore(uint32_t slot, uint32_t base) {
+  std::vector<sm::TrapOp> ops;
+  for (const auto& [cookie, row] : saved_.at(slot)) {
+    if (!(cookie & kCtxCookie)) continue;
+    sm::TrapOp op;
+    op.store = false;
+    op.offset = (cookie & ~kCtxCookie) * kSlotBytes;
+    op.cookie = static_cast<uint32_t>(cookie);
+    op.row = base + (cookie & ~kCtxCookie);
+    ops.push_back(op);
+  }
+  std::sort(ops.begin(), ops.end(), [](const sm::TrapOp& a, const sm::TrapOp& b) { return a.row < b.row; });
+  ++stats_.ctx_restores;
+  stats_.ctx_restored_regs += ops.size();
+  sm_.trap(slot, ops, this);
 }
 
 void CarsSm::overflow(uint32_t slot, const func::DInstr& d, uint32_t need) const {
@@ -77,6 +161,7 @@ void CarsSm::spillFor(uint32_t slot, const func::DInstr& d, uint32_t need) {
 }
 
 bool CarsSm::mayIssue(uint32_t slot, const func::DInstr& d, uint64_t now) {
+  if (d.in->op == ptx::Op::Bar) return true;  // flagged to be told when it issued
   ++stats_.gate_checks;
   // A trap's Spill or Fill waiting for the port: the free count is not final.
   if (path_.trapOpsQueued(slot)) {
@@ -103,6 +188,10 @@ bool CarsSm::mayIssue(uint32_t slot, const func::DInstr& d, uint64_t now) {
 }
 
 void CarsSm::issued(uint32_t slot, const func::DInstr& d, const func::StepInfo& info, uint64_t now) {
+  if (d.in->op == ptx::Op::Bar) {
+    barrierIssued(slot);
+    return;
+  }
   claimed_ = now;
   if (d.in->op != ptx::Op::Ext || !info.executed) return;
   const auto n = static_cast<uint32_t>(d.in->src[0].imm);

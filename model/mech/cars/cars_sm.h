@@ -27,6 +27,20 @@
 //   executed by every lane of the frame is the unit's Pop; a pop by fewer
 //   lanes (a divergent return) is left to the Ret, which frees the whole
 //   frame when the last lanes return (RSP <- RFP).
+// - The barrier context switch (section IV-B2, "if a barrier is encountered
+//   and there are deactivated warps, a trap is activated to switch out a
+//   warp's register state"): when a warp of a block waits at a barrier
+//   while stalled warps of its block (no registers yet, or switched out
+//   and past an earlier barrier) could run, a warp of that block waiting at
+//   the barrier runs a trap that stores its registers to local memory (one
+//   STL per row, real traffic), gives its region back and waits in the
+//   stalled-warp list; the region goes to a stalled warp of the block at
+//   once. When the barrier opens, switched-out warps may run again: the
+//   next region freed (an exit, another switch) goes to the oldest of them,
+//   at a new Base, and a trap loads its registers into the new rows. Only a
+//   warp with no open frame moves (RFP and RSP are rows, and a saved RFP
+//   names a row: the paper's barriers are in kernel bodies). One switch per
+//   stalled warp that could run, no more.
 #pragma once
 
 #include <array>
@@ -53,12 +67,18 @@ struct CarsSmStats {
   uint64_t overflow_traps = 0;  // calls that ran the overflow trap first
   uint64_t fill_traps = 0;      // returns into a spilled frame
   uint64_t spilled_regs = 0, filled_regs = 0;  // warp-registers (128 B each)
+  // The barrier context switch: warps switched out and back in, their
+  // warp-registers stored and loaded, switches begun but not needed by the
+  // time the registers were saved (the barrier opened).
+  uint64_t ctx_switches = 0, ctx_restores = 0, ctx_saved_regs = 0, ctx_restored_regs = 0, ctx_cancelled = 0;
 };
 
 class CarsSm final : public sm::IssueGate, public sm::SmEventHook, public sm::TrapListener {
  public:
   // `path` and `sm` outlive this object.
-  CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path);
+  // `regions`: the warps' regions when the barrier context switch is on
+  // (nullptr: off).
+  CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path, CarsRegions* regions = nullptr);
   bool flags(const func::DInstr& next) const override;
   bool mayIssue(uint32_t warp_slot, const func::DInstr& next, uint64_t now) override;
   void issued(uint32_t warp_slot, const func::DInstr& instr, const func::StepInfo& info, uint64_t now) override;
@@ -67,6 +87,7 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook, public sm::Tr
   void onCall(uint32_t warp_slot, const func::DInstr& call, uint32_t callee, uint32_t depth, uint64_t now) override;
   void onFrameRelease(uint32_t warp_slot, uint32_t released, uint32_t depth, uint64_t now) override;
   void trapOpDone(uint32_t warp_slot, const sm::TrapOp& op, uint64_t now) override;
+  void trapDone(uint32_t warp_slot, uint64_t now) override;
   void onBlockRetired(rt::Dim3, uint64_t now) override {
     if (block_retired_) block_retired_(now);
   }
@@ -83,6 +104,13 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook, public sm::Tr
   [[noreturn]] void overflow(uint32_t warp_slot, const func::DInstr& d, uint32_t need) const;
   void spillFor(uint32_t warp_slot, const func::DInstr& call, uint32_t need);
   std::vector<sm::TrapOp> trapOps(uint32_t warp_slot, uint64_t from, uint64_t to, bool store) const;
+  void barrierIssued(uint32_t warp_slot);
+  void restore(uint32_t warp_slot, uint32_t base);
+  // A context switch's save area entries: cookies of this bit and the row's
+  // offset in the warp's region (the stack's entries are its positions).
+  static constexpr uint32_t kCtxCookie = 0x80000000u;
+  CarsRegions* regions_;  // the barrier context switch, when on
+  std::vector<bool> switching_;  // per warp slot: its switch-out trap runs
   sm::Sm& sm_;
   uint32_t sm_id_;
   RenameIndexPath& path_;

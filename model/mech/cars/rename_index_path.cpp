@@ -26,7 +26,11 @@ IndexPathStats::IndexPathStats(stats::Group* parent)
       ADD_STAT(pop_ops, stats::unit::Count, "Pop operations applied"),
       ADD_STAT(spill_ops, stats::unit::Count, "Spill operations of the overflow trap applied"),
       ADD_STAT(fill_ops, stats::unit::Count, "Fill operations of the overflow trap applied"),
-      ADD_STAT(granted, stats::unit::Count, "stalled warps given register space when a warp exited") {}
+      ADD_STAT(granted, stats::unit::Count,
+               "stalled warps given register space when a warp exited or was switched out"),
+      ADD_STAT(switched_out, stats::unit::Count,
+               "warps switched out at a barrier for a stalled warp of their block (CARS IV-B2)"),
+      ADD_STAT(restored, stats::unit::Count, "switched-out warps given register space again") {}
 
 RenameIndexPath::RenameIndexPath(std::unique_ptr<RenameUnit> unit, RegionAllocator* inner, stats::Group* stats_parent)
     : unit_(std::move(unit)),
@@ -286,11 +290,49 @@ void RenameIndexPath::release(uint32_t warp_slot) {
   if (warp_slot < pending_.size()) pending_[warp_slot] = false;
   // The warp status check (CARS IV-B): an exiting warp's space goes to one
   // stalled warp of the same kernel.
+  grant(-1);
+}
+
+bool RenameIndexPath::grant(int64_t block) {
   uint32_t w = 0, base = 0;
-  if (inner_->grantStalled(w, base)) {
-    launches_.push_back(Launch{w, base, regs_per_thread_, inner_->stackRegs(w), next_cycle_});
-    ++stats_.granted;
+  bool restore = false;
+  if (!inner_->grantStalled(block, w, base, restore)) return false;
+  launches_.push_back(Launch{w, base, regs_per_thread_, inner_->stackRegs(w), next_cycle_});
+  ++stats_.granted;
+  if (restore) {
+    ++stats_.restored;
+    if (restore_) restore_(w, base);
   }
+  return true;
+}
+
+void RegionAllocator::switchOut(uint32_t warp_slot) {
+  throw Error(fmt::format("warp slot {}: this register allocation cannot switch a warp out", warp_slot));
+}
+
+void RenameIndexPath::switchOut(uint32_t warp, int64_t block) {
+  if (warp >= p_.num_warps || pending_[warp]) fail(fmt::format("switch-out of warp {}, which has no register space", warp));
+  const Shadow& s = shadow_[warp];
+  if (!s.saved.empty() || s.rsp != s.rfp)
+    fail(fmt::format("switch-out of warp {} with {} open frames (only a warp in its kernel's body moves)", warp,
+                     s.saved.size()));
+  inner_->switchOut(warp);
+  pending_[warp] = true;
+  ++stats_.switched_out;
+  grant(block);
+}
+
+void RenameIndexPath::grantWaiting() {
+  while (grant(-1)) {
+  }
+}
+
+std::string RenameIndexPath::describe() const {
+  std::string s = inner_->describe();
+  if (!launches_.empty() || !trap_ops_.empty())
+    s += fmt::format("{}{} Launch and {} trap operations queued for the rename unit's port", s.empty() ? "" : "; ",
+                     launches_.size(), trap_ops_.size());
+  return s;
 }
 
 }  // namespace rfsim::cars

@@ -60,7 +60,9 @@ struct IndexPathStats : stats::Group {
   stats::Scalar port_overflow_cycles;  // cycles with more renames than rename ports
   stats::Scalar call_ops, ret_ops, push_ops, pop_ops;  // operations of issued instructions applied
   stats::Scalar spill_ops, fill_ops;  // the overflow trap's operations applied
-  stats::Scalar granted;         // stalled warps given registers when another warp exited
+  stats::Scalar granted;         // stalled warps given registers when another warp exited or switched out
+  stats::Scalar switched_out;    // warps switched out at a barrier (CARS IV-B2)
+  stats::Scalar restored;        // grants to switched-out warps
 };
 
 // The warps' register allocation behind the path: by default the
@@ -84,12 +86,18 @@ class RegionAllocator : public sm::WarpRegAllocator {
   }
   // Registers of a warp's Base region for a kernel of `regs_per_thread`.
   virtual uint32_t frameRegs(uint32_t regs_per_thread) const { return regs_per_thread; }
-  // After release(): a stalled warp that now gets registers (its slot and
-  // base), or false.
-  virtual bool grantStalled(uint32_t& warp_slot, uint32_t& base) {
-    (void)warp_slot, (void)base;
+  // After release() or switchOut(): a stalled warp that now gets registers
+  // (its slot and base), or false. `block` >= 0: only a warp of that block.
+  // `restore`: the warp ran before and was switched out (its registers are
+  // in its save area, to be filled back into the new rows).
+  virtual bool grantStalled(int64_t block, uint32_t& warp_slot, uint32_t& base, bool& restore) {
+    (void)block, (void)warp_slot, (void)base, (void)restore;
     return false;
   }
+  // The barrier context switch (CARS IV-B2): warp `warp_slot`, its
+  // registers saved, gives its region back and waits in the stalled-warp
+  // list until it is granted one again.
+  virtual void switchOut(uint32_t warp_slot);
 };
 
 class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAllocator {
@@ -121,6 +129,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
                 uint32_t& base) override;
   void release(uint32_t warp_slot) override;
   bool ready(uint32_t warp_slot) const override { return warp_slot >= pending_.size() || !pending_[warp_slot]; }
+  std::string describe() const override;
 
   // The register file's rows that hold saved RFPs (a warp-register each).
   struct RowAccess {
@@ -133,6 +142,17 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   // (opPortFree); applied at the end of the cycle. Throws rfsim::Error when
   // the unit refuses it (the caller checks room first: freeRegs).
   void requestOp(Op op, uint32_t warp, uint32_t n);
+  // The barrier context switch (CARS IV-B2): `warp`, its registers saved
+  // to local memory, has no register space until a grant gives it a
+  // region again (a Launch at the new Base); its rows go to a stalled
+  // warp of block `block` at once.
+  void switchOut(uint32_t warp, int64_t block);
+  // Grants regions to stalled warps while they fit (a barrier released
+  // switched-out warps, which may run again).
+  void grantWaiting();
+  // Told of every grant to a switched-out warp (its slot and new Base), so
+  // that a trap fills its registers back into the new rows.
+  void setRestoreHook(std::function<void(uint32_t warp, uint32_t base)> f) { restore_ = std::move(f); }
   bool opPortFree() const { return !op_.valid; }
   // A trap's Spill or Fill of n registers of `warp`: applied in the first
   // cycle the port has no issued instruction's operation, in order.
@@ -173,6 +193,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   void present(const OpRequest& op);
   void applyLaunch(uint64_t now);
   [[noreturn]] void fail(const std::string& what) const;
+  bool grant(int64_t block);
 
   std::unique_ptr<RenameUnit> unit_;
   RegionAllocator base_alloc_;
@@ -190,6 +211,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   std::vector<bool> pending_;     // per warp: no register space yet, or Launch not applied yet
   std::vector<Shadow> shadow_;
   RowAccess rows_;
+  std::function<void(uint32_t, uint32_t)> restore_;
   uint32_t regs_per_thread_ = 0;  // of the launch (the Base region of a stalled warp granted later)
   uint64_t now_ = 0;         // the cycle being evaluated (for messages)
   uint64_t next_cycle_ = 0;  // the cycle a Launch queued now is first presented in

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "func/stepper.h"
@@ -55,6 +56,9 @@ class WarpRegAllocator {
   // SM happening first; UINT64_MAX: only after such an event. The default,
   // `now`, cannot tell and keeps the SM ticking every cycle.
   virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
+  // Its state in words, for the SM's deadlock report (Sm::dumpState): CARS'
+  // stalled-warp list. Empty: nothing to say.
+  virtual std::string describe() const { return {}; }
 };
 
 // Baseline: each warp slot owns the contiguous rows [slot * regs_per_thread,

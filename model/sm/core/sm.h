@@ -254,9 +254,12 @@ class Sm {
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
   uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
   // The warp in `slot` has finished (every lane exited), or the slot is free.
-  bool warpDone(uint32_t slot) const {
+  bool warpDone(uint32_t slot) const { return warpStatus(slot) == func::WarpStatus::Done; }
+  // Whether the warp in `slot` may run, waits at a barrier, or is done (a
+  // free slot is Done).
+  func::WarpStatus warpStatus(uint32_t slot) const {
     const WarpSlot& ws = slots_.at(slot);
-    return !ws.used || blocks_[ws.block]->stepper->status(ws.local) == func::WarpStatus::Done;
+    return ws.used ? blocks_[ws.block]->stepper->status(ws.local) : func::WarpStatus::Done;
   }
 
  private:

@@ -173,6 +173,7 @@ std::string Sm::dumpState() const {
                                            ws.trap->ops.size(), ws.trap->inflight)
                              : "");
   }
+  if (const std::string a = alloc_->describe(); !a.empty()) s += "  register allocation: " + a + "\n";
   return s;
 }
 

@@ -3,6 +3,8 @@
 // the stalled-warp list.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "common/error.h"
 #include "mech/cars/cars_adaptive.h"
 #include "mech/cars/cars_regions.h"
@@ -76,12 +78,14 @@ TEST_CASE("cars regions: sizes change between blocks and freed runs merge while 
   // Warp 1 exits: 30 free at 30 and 10 at 90 do not hold 40.
   r.release(1);
   uint32_t w = 0;
-  CHECK_FALSE(r.grantStalled(w, base));
+  bool restore = false;
+  CHECK_FALSE(r.grantStalled(-1, w, base, restore));
   // Warp 2 exits: 30..100 merge into one run of 70.
   r.release(2);
-  REQUIRE(r.grantStalled(w, base));
+  REQUIRE(r.grantStalled(-1, w, base, restore));
   CHECK(w == 3);
   CHECK(base == 30);
+  CHECK_FALSE(restore);
   CHECK(r.stalled_warps == 1);
   CHECK(r.max_resident == 3);
   // A region larger than the file is refused.
@@ -97,4 +101,52 @@ TEST_CASE("cars regions: with barriers a block is admitted only when all its war
   r.release(0);
   CHECK(r.canLaunch(1, 0));
   CHECK_FALSE(r.canLaunch(2, 0));
+}
+
+TEST_CASE("cars regions: a switched-out warp gives its rows to a stalled warp of its block and waits for a barrier",
+          "[cars][regions]") {
+  // 90 rows, regions of 30: three fit. Block 0 has warps 0..3, block 1 warp 4.
+  CarsRegions r(90, 20, 10, 8, false);
+  std::vector<bool> at_barrier(8, false);
+  r.setRunnable([&](uint32_t w) { return !at_barrier[w]; });
+  uint32_t base = 0;
+  for (uint32_t w = 0; w < 3; ++w) REQUIRE(r.allocate(0, w, w, 0, base));
+  REQUIRE(r.allocate(0, 3, 3, 0, base));
+  CHECK(base == RegionAllocator::kStalled);
+  REQUIRE(r.allocate(1, 4, 0, 0, base));
+  CHECK(base == RegionAllocator::kStalled);
+  CHECK(r.runnableStalled(0) == 1);
+  CHECK(r.runnableStalled(1) == 1);
+  // Warp 1 waits at the barrier and is switched out: the grant for its
+  // block gives block 0's stalled warp 3 the rows.
+  at_barrier[1] = true;
+  r.switchOut(1);
+  CHECK_FALSE(r.resident(1));
+  uint32_t w = 0;
+  bool restore = true;
+  REQUIRE(r.grantStalled(0, w, base, restore));
+  CHECK(w == 3);
+  CHECK(base == 30);
+  CHECK_FALSE(restore);
+  // Warp 1 waits at a closed barrier: an exit's rows go to warp 4 instead.
+  r.release(0);
+  REQUIRE(r.grantStalled(-1, w, base, restore));
+  CHECK(w == 4);
+  CHECK_FALSE(restore);
+  CHECK(r.runnableStalled(0) == 0);
+  // What a deadlock report says of it.
+  CHECK_THAT(r.describe(), Catch::Contains("stalled-warp list [slot 1 (block slot 0, switched out at a barrier, "
+                                           "waiting at a barrier)]") &&
+                               Catch::Contains("3 warps hold regions of 20 + 10 rows; 0 rows free"));
+  // The barrier opens: the next rows freed bring warp 1 back, to be filled.
+  at_barrier[1] = false;
+  CHECK(r.runnableStalled(0) == 1);
+  r.release(2);
+  REQUIRE(r.grantStalled(-1, w, base, restore));
+  CHECK(w == 1);
+  CHECK(base == 60);
+  CHECK(restore);
+  CHECK(r.resident(1));
+  // A warp without registers cannot be switched out.
+  CHECK_THROWS_AS(r.switchOut(0), Error);
 }

@@ -162,6 +162,38 @@ TEST_CASE("cars: the overflow trap spills the oldest frames to local memory and 
   }
 }
 
+TEST_CASE("cars: at a barrier a waiting warp is switched out for a stalled warp of its block and filled back later",
+          "[mech][cars][timing][trap]") {
+  // pta sums its blocks' counts with a barrier per tree level after the
+  // calls. At the High watermark (77 registers per warp) a 128 KB register
+  // file holds 13 warps: the fourth block's last warp waits for registers
+  // while the rest of its block waits at the barrier.
+  const std::vector<std::string> common = {"mechanisms.cars.rtl=false", "gpu.num_sms=1", "regfile.size_kb=128",
+                                           "mechanisms.cars.allocation=high", "mechanisms.cars.leftover=false"};
+  const Run cars = run(v100("cars", common), "pta");
+  REQUIRE(cars.passed);  // the switched-out registers came back at their new rows
+  const uint64_t switches = total(cars, "cars.ctx_switches", true);
+  CHECK(switches > 0);
+  CHECK(total(cars, "cars.ctx_restores", true) == switches);
+  const uint64_t saved = total(cars, "cars.ctx_save_bytes", true);
+  CHECK(saved > 0);
+  CHECK(total(cars, "cars.ctx_restore_bytes", true) == saved);
+  // The traffic is real local stores and loads, one per warp-register; no
+  // frame overflowed at the High watermark.
+  CHECK(total(cars, "cars.overflow_traps", true) == 0);
+  CHECK(total(cars, "gpu.sm.ldst.trap_stores") * 128 == saved);
+  CHECK(total(cars, "gpu.sm.ldst.trap_loads") * 128 == saved);
+  // Each switch gave a stalled warp of the block registers at once.
+  CHECK(total(cars, "cars.granted", true) >= switches);
+  // Without the context switch, blocks wait until all their warps fit.
+  std::vector<std::string> off = common;
+  off.push_back("mechanisms.cars.context_switch=false");
+  const Run whole = run(v100("cars", off), "pta");
+  REQUIRE(whole.passed);
+  CHECK(total(whole, "cars.ctx_switches", true) == 0);
+  CHECK(total(whole, "cars.stalled_warps", true) == 0);
+}
+
 TEST_CASE("cars: the overflow trap with the Verilated rename unit in lockstep on every SM",
           "[mech][cars][timing][trap][rtl]") {
   const Run cars = run(v100("cars", {"mechanisms.cars.rtl=true", "mechanisms.cars.allocation=low",
