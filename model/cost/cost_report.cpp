@@ -63,6 +63,18 @@ CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& o
     if (r.synth->flops != r.rtl.total_bits)
       r.notes.push_back(fmt::format("the mapped netlist has {} flops where the RTL declares {}",
                                     r.synth->flops, r.rtl.total_bits));
+    // The stalled-warp list: W entries of log2(W) bits and a count of
+    // log2(W) + 1 bits.
+    SynthParams sp = p;
+    sp.module = "cars_stalled_warps";
+    f.work_dir = options.work_dir / "stalled_warps";
+    r.stalled_synth = runSynthesis(sp, f);
+    uint32_t lw = 0;
+    while ((1u << lw) < r.warps) ++lw;
+    const uint64_t declared = uint64_t{r.warps} * lw + lw + 1;
+    if (r.stalled_synth->flops != declared)
+      r.notes.push_back(fmt::format("the stalled-warp list's netlist has {} flops where the RTL declares {}",
+                                    r.stalled_synth->flops, declared));
   }
   return r;
 }

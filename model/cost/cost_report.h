@@ -51,6 +51,9 @@ struct CostReport {
   cars::StorageCost paper;              // section IV-C
   cars::RtlStorage rtl;                 // flops of rtl/cars_rename.sv
   std::optional<SynthResult> synth;     // absent when synthesis was skipped
+  // rtl/cars_stalled_warps.sv (the stalled-warp list and warp status check)
+  // through the same flow.
+  std::optional<SynthResult> stalled_synth;
 };
 
 // W = sm.max_warps, R = regfile.size_kb * 1024 / (4 * warp_size), read ports =

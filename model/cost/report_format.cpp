@@ -169,6 +169,38 @@ void synthMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
 
 }  // namespace
 
+namespace {
+
+// The stalled-warp list beside the paper's 64 x 6 b (section IV-C).
+void stalledMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
+  uint32_t lw = 0;
+  while ((1u << lw) < r.warps) ++lw;
+  md += "## The stalled-warp list and warp status check (`rtl/cars_stalled_warps.sv`)\n\n";
+  md += fmt::format(
+      "The issue stage's list of warps without register space, oldest first, and the check that releases "
+      "the oldest one an exit (or a barrier context switch) may release (section IV-B2). The paper counts "
+      "{} entries x {} b = {} bits; the RTL adds the {}-bit entry count. Same flow and constraints as "
+      "above.\n\n",
+      r.warps, lw, r.warps * lw, lw + 1);
+  md += "| metric | value |\n|---|---:|\n";
+  md += fmt::format("| flip-flops (paper: {}) | {} |\n", r.warps * lw, grouped(s.flops));
+  md += fmt::format("| transistors | {}{} |\n", grouped(s.transistors), s.transistors_complete ? "" : "+ (incomplete)");
+  md += fmt::format("| standard cells | {} |\n", grouped(s.cells));
+  md += fmt::format("| area | {} um2 ({} GE) |\n", grouped(static_cast<uint64_t>(std::llround(s.area_um2))),
+                    grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents))));
+  md += fmt::format("| logic levels (generic gates) | {} |\n", s.logic_levels);
+  md += fmt::format("| critical path | {:.3f} ns ({} cells), fmax {:.1f} MHz |\n", s.critical_path_ns,
+                    s.critical_path_cells, s.fmax_mhz);
+  md += fmt::format("| critical path start -> end | {} -> {} |\n\n", s.critical_start, s.critical_end);
+  if (r.synth)
+    md += fmt::format("Together with the rename unit: {} um2 ({} GE) and {} flops per SM.\n\n",
+                      grouped(static_cast<uint64_t>(std::llround(s.area_um2 + r.synth->area_um2))),
+                      grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents + r.synth->gate_equivalents))),
+                      grouped(s.flops + r.synth->flops));
+}
+
+}  // namespace
+
 std::string toMarkdown(const CostReport& r) {
   std::string md = fmt::format("# CARS hardware cost: `{}`\n\n", r.config_name);
   md += fmt::format(
@@ -182,8 +214,44 @@ std::string toMarkdown(const CostReport& r) {
     synthMarkdown(r, *r.synth, md);
   else
     md += "## Synthesis and timing\n\nSkipped (analytic storage only).\n";
+  if (r.stalled_synth) stalledMarkdown(r, *r.stalled_synth, md);
   return md;
 }
+
+namespace {
+
+nlohmann::json synthJson(const SynthResult& s) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [k, v] : s.parameters) params[k] = v;
+  const double fo4 = s.critical_path_ns / kFo4Osu018Ns;
+  return {
+      {"module", s.module},
+      {"parameters", params},
+      {"flops", s.flops},
+      {"cells", s.cells},
+      {"cells_by_type", s.cells_by_type},
+      {"transistors", s.transistors},
+      {"transistors_complete", s.transistors_complete},
+      {"logic_levels", s.logic_levels},
+      {"area_um2", s.area_um2},
+      {"gate_equivalents", s.gate_equivalents},
+      {"clock_period_ns", s.clock_period_ns},
+      {"critical_path_ns", s.critical_path_ns},
+      {"slack_ns", s.slack_ns},
+      {"setup_ns", s.setup_ns},
+      {"critical_path", {{"start", s.critical_start}, {"end", s.critical_end}, {"cells", s.critical_path_cells}}},
+      {"fmax_mhz", s.fmax_mhz},
+      {"output_load_pf", s.output_load_pf},
+      {"liberty", s.liberty},
+      {"tools", {{"yosys", s.yosys_version}, {"sta", s.sta_version}}},
+      {"scaling_45nm",
+       {{"area_mm2", s.gate_equivalents * kNand2Um2At45nm * 1e-6},
+        {"fo4", fo4},
+        {"critical_path_ns", fo4 * kFo4At45nmNs}}},
+  };
+}
+
+}  // namespace
 
 nlohmann::json toJson(const CostReport& r) {
   nlohmann::json j;
@@ -210,35 +278,8 @@ nlohmann::json toJson(const CostReport& r) {
     j["synthesis"] = nullptr;
     return j;
   }
-  const SynthResult& s = *r.synth;
-  nlohmann::json params = nlohmann::json::object();
-  for (const auto& [k, v] : s.parameters) params[k] = v;
-  const double fo4 = s.critical_path_ns / kFo4Osu018Ns;
-  j["synthesis"] = {
-      {"module", s.module},
-      {"parameters", params},
-      {"flops", s.flops},
-      {"cells", s.cells},
-      {"cells_by_type", s.cells_by_type},
-      {"transistors", s.transistors},
-      {"transistors_complete", s.transistors_complete},
-      {"logic_levels", s.logic_levels},
-      {"area_um2", s.area_um2},
-      {"gate_equivalents", s.gate_equivalents},
-      {"clock_period_ns", s.clock_period_ns},
-      {"critical_path_ns", s.critical_path_ns},
-      {"slack_ns", s.slack_ns},
-      {"setup_ns", s.setup_ns},
-      {"critical_path", {{"start", s.critical_start}, {"end", s.critical_end}, {"cells", s.critical_path_cells}}},
-      {"fmax_mhz", s.fmax_mhz},
-      {"output_load_pf", s.output_load_pf},
-      {"liberty", s.liberty},
-      {"tools", {{"yosys", s.yosys_version}, {"sta", s.sta_version}}},
-      {"scaling_45nm",
-       {{"area_mm2", s.gate_equivalents * kNand2Um2At45nm * 1e-6},
-        {"fo4", fo4},
-        {"critical_path_ns", fo4 * kFo4At45nmNs}}},
-  };
+  j["synthesis"] = synthJson(*r.synth);
+  j["synthesis_stalled_warps"] = r.stalled_synth ? synthJson(*r.stalled_synth) : nlohmann::json(nullptr);
   return j;
 }
 

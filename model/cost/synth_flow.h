@@ -21,16 +21,22 @@ inline constexpr double kOutputLoadPf = 4 * kInvx1InputPf;
 inline constexpr double kNand2AreaUm2 = 24.0;
 
 struct SynthParams {
-  std::string module = "cars_rename";
+  std::string module = "cars_rename";  // rtl/<module>.sv: cars_rename or cars_stalled_warps
   uint32_t num_warps = 64;
   uint32_t num_regs = 2048;
   uint32_t num_read_ports = 4;
+  // The module's parameters, as chparam sets them (the stalled-warp list
+  // has NumWarps only).
+  std::vector<std::pair<std::string, uint64_t>> parameters() const {
+    if (module == "cars_rename") return {{"NumWarps", num_warps}, {"NumRegs", num_regs}, {"NumReadPorts", num_read_ports}};
+    return {{"NumWarps", num_warps}};
+  }
 };
 
 struct FlowOptions {
   std::filesystem::path work_dir;  // scripts, logs, netlist and reports go here
   std::filesystem::path liberty;
-  std::filesystem::path rtl_dir;   // holds cars_pkg.sv and cars_rename.sv
+  std::filesystem::path rtl_dir;   // holds cars_pkg.sv and the module's .sv
   double clock_period_ns = 10.0;
   std::optional<std::string> tool_search_path;  // $PATH when not given
 };

@@ -520,4 +520,15 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   const auto j = rfsim::cost::toJson(r);
   CHECK(j.at("synthesis").at("flops") == 147);
   CHECK(j.at("synthesis").at("parameters").at("NumReadPorts") == 2);
+  // The stalled-warp list through the same flow: 4 entries of 2 bits and a
+  // 3-bit count.
+  REQUIRE(r.stalled_synth.has_value());
+  CHECK(r.stalled_synth->flops == 4 * 2 + 3);
+  CHECK(r.stalled_synth->cells > r.stalled_synth->flops);
+  CHECK(r.stalled_synth->critical_path_ns > 0.0);
+  CHECK(fs::is_regular_file(o.work_dir / "stalled_warps" / "mapped.v"));
+  CHECK_THAT(md, Contains("## The stalled-warp list and warp status check") && Contains("| flip-flops (paper: 8) | 11 |"));
+  CHECK(j.at("synthesis_stalled_warps").at("flops") == 11);
+  CHECK(j.at("synthesis_stalled_warps").at("parameters").at("NumWarps") == 4);
+  CHECK_FALSE(j.at("synthesis_stalled_warps").at("parameters").contains("NumRegs"));
 }

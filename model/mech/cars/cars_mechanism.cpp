@@ -41,6 +41,10 @@ struct CarsLaunchStats : stats::Group {
         ADD_STAT(port_waits, stats::unit::Count, "warp-cycles a flagged instruction waited for the operation port"),
         ADD_STAT(stalled_warps, stats::unit::Count, "warps that waited in the stalled-warp list for register space"),
         ADD_STAT(granted, stats::unit::Count, "stalled warps given a region by the warp status check"),
+        ADD_STAT(list_ops, stats::unit::Count,
+                 "clocks of the stalled-warp lists (one operation each: deactivate, remove, warp status check)"),
+        ADD_STAT(list_comparisons, stats::unit::Count,
+                 "stalled-warp list evaluations compared RTL vs reference (rtl: true)"),
         ADD_STAT(overflow_traps, stats::unit::Count,
                  "calls that ran the stack-overflow trap first (oldest frames spilled to local memory)"),
         ADD_STAT(fill_traps, stats::unit::Count, "returns into a spilled frame (the trap filled it back)"),
@@ -74,7 +78,7 @@ struct CarsLaunchStats : stats::Group {
       x->maxOverTime();
   }
   stats::Scalar cycles, renames, evaluations, launch_ops, port_overflow_cycles, call_ops, ret_ops, push_ops, pop_ops,
-      pops_deferred, port_waits, stalled_warps, granted, overflow_traps, fill_traps, trap_spill_bytes,
+      pops_deferred, port_waits, stalled_warps, granted, list_ops, list_comparisons, overflow_traps, fill_traps, trap_spill_bytes,
       trap_fill_bytes, ctx_switches, ctx_restores, ctx_cancelled, ctx_save_bytes, ctx_restore_bytes, spill_ops,
       fill_ops, regs_per_warp, stack_regs, max_resident_warps, adaptive, levels,
       level_low_regs, level_high_regs, epochs, level_steps, started_remembered;
@@ -187,7 +191,8 @@ class Cars final : public mech::Mechanism {
     const uint32_t regs = adaptive_ ? adaptive_->regsOf(sm_id) : fixed_regs_;
     const bool switching = plan_.barriers && c_.context_switch;
     u->regions = std::make_unique<CarsRegions>(cfg_.warpRegisters(), frame_, stackFor(regs), cfg_.sm.max_warps,
-                                               plan_.barriers && !switching);
+                                               plan_.barriers && !switching, c_.rtl);
+    u->regions->list().setClock([&sm] { return sm.currentCycle(); });
     u->path = std::make_unique<RenameIndexPath>(RenameIndexPath::unitFor(cfg_), u->regions.get(), &u->stats_root);
     u->gate = std::make_unique<CarsSm>(sm, sm_id, *u->path, switching ? u->regions.get() : nullptr);
     sm.setRegAllocator(u->path.get());
@@ -257,6 +262,10 @@ class Cars final : public mech::Mechanism {
       g->ctx_save_bytes += gs.ctx_saved_regs * 32 * CarsSm::kSlotBytes;
       g->ctx_restore_bytes += gs.ctx_restored_regs * 32 * CarsSm::kSlotBytes;
       if (auto* ls = dynamic_cast<RenameLockstep*>(&u->path->unit())) comparisons_ += ls->comparisons();
+      g->list_ops += u->regions->list().clocks();
+      g->list_comparisons += u->regions->list().comparisons();
+      list_clocks_ += u->regions->list().clocks();
+      list_comparisons_ += u->regions->list().comparisons();
       renames_total_ += s.renames.get();
       cycles_total_ += s.cycles.get();
     }
@@ -294,18 +303,28 @@ class Cars final : public mech::Mechanism {
     vcd.replace_extension(".rename.vcd");
     std::filesystem::path gtkw = vcd;
     gtkw.replace_extension(".gtkw");
-    trace_ = Trace{vcd, gtkw, first, last};
+    // The stalled-warp list's waveform, on the same SM cycles.
+    std::filesystem::path svcd = sm_vcd, sgtkw = sm_vcd;
+    svcd.replace_extension(".stalled.vcd");
+    sgtkw.replace_extension(".stalled.gtkw");
+    trace_ = Trace{vcd, gtkw, svcd, sgtkw, first, last};
     pending_trace_ = true;
-    return {vcd, gtkw};
+    return {vcd, gtkw, svcd, sgtkw};
   }
 
   std::vector<std::string> endRun() override {
     if (!c_.rtl) return {};
-    if (traced_) trace_ls_->rtl().closeTrace();
+    if (traced_) {
+      trace_ls_->rtl().closeTrace();
+      if (trace_list_) trace_list_->closeTrace();
+    }
     // A mismatch throws where it happens, so a finished run had none.
     return {fmt::format("rename units in the index path (--rtl, every SM): {} cycles, {} renames, {} evaluations "
                         "compared RTL vs reference, 0 mismatches",
-                        cycles_total_, renames_total_, comparisons_)};
+                        cycles_total_, renames_total_, comparisons_),
+            fmt::format("stalled-warp lists and warp status checks (--rtl, every SM): {} operations, {} evaluations "
+                        "compared RTL vs reference, 0 mismatches",
+                        list_clocks_, list_comparisons_)};
   }
 
   bool rtlInLoop() const override { return c_.rtl; }
@@ -329,7 +348,7 @@ class Cars final : public mech::Mechanism {
     std::unique_ptr<CarsSm> gate;
   };
   struct Trace {
-    std::filesystem::path vcd, gtkw;
+    std::filesystem::path vcd, gtkw, stalled_vcd, stalled_gtkw;
     uint64_t first = 0, last = 0;
   };
   // SM 0's unit of the launch the trace starts in writes the waveform; it
@@ -340,6 +359,8 @@ class Cars final : public mech::Mechanism {
     ls->rtl().traceTo(trace_.vcd, trace_.first, trace_.last - trace_.first + 1);  // the window is finite
     writeFileAtomic(trace_.gtkw, gtkwSaveFile(renameWaveView(ls->params(), trace_.vcd.string(), trace_.first)));
     trace_ls_ = ls;
+    u.regions->list().traceTo(trace_.stalled_vcd, trace_.stalled_gtkw, trace_.first, trace_.last);
+    trace_list_ = &u.regions->list();
     traced_ = true;
     pending_trace_ = false;
   }
@@ -356,7 +377,8 @@ class Cars final : public mech::Mechanism {
   Trace trace_;
   RenameLockstep* trace_ls_ = nullptr;
   std::unique_ptr<PerSm> trace_owner_;
-  uint64_t comparisons_ = 0, renames_total_ = 0, cycles_total_ = 0;
+  uint64_t comparisons_ = 0, renames_total_ = 0, cycles_total_ = 0, list_clocks_ = 0, list_comparisons_ = 0;
+  StalledWarpList* trace_list_ = nullptr;
 };
 
 }  // namespace

@@ -8,9 +8,10 @@
 
 namespace rfsim::cars {
 
-CarsRegions::CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps, bool whole_blocks)
+CarsRegions::CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps, bool whole_blocks,
+                         bool rtl)
     : rows_(rows), frame_(frame), stack_(0), whole_blocks_(whole_blocks), owner_(num_warps, -1),
-      stack_of_(num_warps, 0), block_of_(num_warps, 0), switched_(num_warps, false) {
+      stack_of_(num_warps, 0), block_of_(num_warps, 0), switched_(num_warps, false), list_(num_warps, rtl) {
   if (rows) free_[0] = rows;
   setStack(stack);
 }
@@ -37,7 +38,7 @@ void CarsRegions::take(uint32_t start, uint32_t n) {
 
 bool CarsRegions::canLaunch(uint32_t num_warps, uint32_t) {
   if (!whole_blocks_ || resident_ == 0) return true;  // an empty SM always takes a block
-  if (!stalled_.empty()) return false;
+  if (!list_.empty()) return false;
   // Would every warp of the block get a region now? First fit on a copy.
   std::map<uint32_t, uint32_t> f = free_;
   const uint32_t n = frame_ + stack_;
@@ -58,12 +59,13 @@ bool CarsRegions::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t, ui
   const uint32_t n = frame_ + stack_;
   // Behind the stalled warps that can run (first come, first served); a
   // warp switched out at a closed barrier does not hold a newcomer back.
-  const bool queue = std::any_of(stalled_.begin(), stalled_.end(), [&](uint32_t w) { return !runnable_ || runnable_(w); });
+  const auto& listed = list_.entries();
+  const bool queue = std::any_of(listed.begin(), listed.end(), [&](uint32_t w) { return !runnable_ || runnable_(w); });
   const int64_t at = queue ? -1 : find(n);
   if (at < 0) {
-    stalled_.push_back(warp_slot);
+    list_.push(warp_slot);
     ++stalled_warps;
-    max_stalled = std::max<uint32_t>(max_stalled, static_cast<uint32_t>(stalled_.size()));
+    max_stalled = std::max<uint32_t>(max_stalled, static_cast<uint32_t>(list_.size()));
     base = kStalled;
     return true;
   }
@@ -78,7 +80,8 @@ void CarsRegions::release(uint32_t warp_slot) {
   const int64_t at = owner_.at(warp_slot);
   if (at < 0) {
     // A warp that never got registers cannot have run; drop it from the list.
-    stalled_.erase(std::remove(stalled_.begin(), stalled_.end(), warp_slot), stalled_.end());
+    const auto& listed = list_.entries();
+    if (std::find(listed.begin(), listed.end(), warp_slot) != listed.end()) list_.remove(warp_slot);
     return;
   }
   owner_[warp_slot] = -1;
@@ -93,13 +96,13 @@ void CarsRegions::switchOut(uint32_t warp_slot) {
   --resident_;
   giveBack(static_cast<uint32_t>(at), frame_ + stack_of_[warp_slot]);
   switched_[warp_slot] = true;
-  stalled_.push_back(warp_slot);
-  max_stalled = std::max<uint32_t>(max_stalled, static_cast<uint32_t>(stalled_.size()));
+  list_.push(warp_slot);
+  max_stalled = std::max<uint32_t>(max_stalled, static_cast<uint32_t>(list_.size()));
 }
 
 uint32_t CarsRegions::runnableStalled(uint32_t block) const {
   uint32_t n = 0;
-  for (uint32_t w : stalled_) n += block_of_[w] == block && (!runnable_ || runnable_(w));
+  for (uint32_t w : list_.entries()) n += block_of_[w] == block && (!runnable_ || runnable_(w));
   return n;
 }
 
@@ -124,15 +127,18 @@ void CarsRegions::giveBack(uint32_t start, uint32_t len) {
 bool CarsRegions::grantStalled(int64_t block, uint32_t& warp_slot, uint32_t& base, bool& restore) {
   // The oldest stalled warp that can run (of `block`, when given): a warp
   // switched out at a barrier that has not opened yet needs no registers.
-  auto it = std::find_if(stalled_.begin(), stalled_.end(), [&](uint32_t w) {
-    return (block < 0 || block_of_[w] == block) && (!runnable_ || runnable_(w));
+  uint64_t elig = 0;
+  for (uint32_t w : list_.entries())
+    if ((block < 0 || block_of_[w] == block) && (!runnable_ || runnable_(w))) elig |= uint64_t{1} << w;
+  // The warp status check selects; the allocator says whether its region fits.
+  int64_t at = -1;
+  const std::optional<uint32_t> granted = list_.release(elig, [&](uint32_t w) {
+    at = find(frame_ + stack_of_[w]);
+    return at >= 0;
   });
-  if (it == stalled_.end()) return false;
-  const uint32_t w = *it;
+  if (!granted) return false;
+  const uint32_t w = *granted;
   const uint32_t n = frame_ + stack_of_[w];
-  const int64_t at = find(n);
-  if (at < 0) return false;
-  stalled_.erase(it);
   restore = switched_[w];
   switched_[w] = false;
   take(static_cast<uint32_t>(at), n);
@@ -145,7 +151,7 @@ bool CarsRegions::grantStalled(int64_t block, uint32_t& warp_slot, uint32_t& bas
 
 std::string CarsRegions::describe() const {
   std::string list;
-  for (uint32_t w : stalled_)
+  for (uint32_t w : list_.entries())
     list += fmt::format("{}slot {} (block slot {}{}{})", list.empty() ? "" : ", ", w, block_of_[w],
                         switched_[w] ? ", switched out at a barrier" : "",
                         runnable_ && !runnable_(w) ? ", waiting at a barrier" : "");

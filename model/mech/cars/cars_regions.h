@@ -30,14 +30,17 @@
 #include <vector>
 
 #include "mech/cars/rename_index_path.h"
+#include "mech/cars/stalled_warps.h"
 
 namespace rfsim::cars {
 
 class CarsRegions final : public RegionAllocator {
  public:
   // Throws rfsim::Error when one warp's region of frame + stack does not
-  // fit `rows`.
-  CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps, bool whole_blocks);
+  // fit `rows`. `rtl`: the stalled-warp list's Verilated RTL in lockstep
+  // with its reference (stalled_warps.h).
+  CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps, bool whole_blocks,
+              bool rtl = false);
   // The stack the warps of blocks arriving from now on get.
   void setStack(uint32_t stack);
   uint32_t stack() const { return stack_; }
@@ -62,6 +65,7 @@ class CarsRegions final : public RegionAllocator {
   uint32_t runnableStalled(uint32_t block) const;
   // The stalled-warp list and the free rows, for a deadlock report.
   std::string describe() const override;
+  StalledWarpList& list() { return list_; }
 
   uint64_t stalled_warps = 0;  // warps that waited in the stalled-warp list
   uint32_t max_stalled = 0;
@@ -80,7 +84,7 @@ class CarsRegions final : public RegionAllocator {
   std::vector<uint32_t> stack_of_;     // per warp slot: the stack it was given
   std::vector<uint32_t> block_of_;     // per warp slot: its block slot
   std::vector<bool> switched_;         // per warp slot: switched out, its registers saved
-  std::deque<uint32_t> stalled_;       // warp slots without registers, oldest first
+  StalledWarpList list_;               // warp slots without registers, oldest first
   std::function<bool(uint32_t)> runnable_;
   uint32_t resident_ = 0;
 };

@@ -140,19 +140,23 @@ void RenameRtl::evaluate(const Inputs& in, Outputs& out) {
     out.rd_stacked[i] = field(t.rd_stacked_o, i, 1);
   }
   out.dbg = WarpState{t.dbg_base_o, t.dbg_rfp_o, t.dbg_rsp_o, t.dbg_free_o};
+}
 
-  // The first evaluation of a cycle is its sample: the unit is evaluated once
-  // per filled rename port and VCD takes one dump per time stamp.
+void RenameRtl::tick() {
+  auto& t = *impl_->top;
+  // The cycle's sample is its last evaluation, just before the edge: the
+  // unit is evaluated once per filled rename port and once more with the
+  // cycle's operation, each presenting everything so far.
   if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end &&
       impl_->last_dump != cycle_ * kPeriodPs) {
     impl_->last_dump = cycle_ * kPeriodPs;
     impl_->vcd->dump(impl_->last_dump);
   }
-}
-
-void RenameRtl::tick() {
-  auto& t = *impl_->top;
   t.clk_i = 1;
+  t.eval();
+  // The edge consumed the operation: the waveform shows the port idle for
+  // the rest of the cycle, not the new state's answer to the old request.
+  t.op_valid_i = 0;
   t.eval();
   if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end &&
       impl_->last_dump != cycle_ * kPeriodPs + kPeriodPs / 2) {

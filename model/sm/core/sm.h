@@ -218,6 +218,8 @@ class Sm {
   // Blocks retired from this SM in this launch (the SM-wide "first block
   // done" flag: > 0).
   uint64_t blocksRetired() const { return stats_->blocks_retired.get(); }
+  // The cycle being ticked (or the last one ticked).
+  uint64_t currentCycle() const { return now_; }
   // The collector, e.g. to install a RegTranslator (setTranslator) or to ask
   // bankOf. setBankIndex rebuilds it with the bank map applied to the given
   // index (the Sm's default is BankIndex::kArchitectural): only before the

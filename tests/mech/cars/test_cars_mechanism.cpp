@@ -134,6 +134,15 @@ TEST_CASE("cars: on one SM more warps than regions wait in the stalled-warp list
   REQUIRE(cars.passed);
   CHECK(total(cars, "cars.stalled_warps", true) > 0);
   CHECK(total(cars, "cars.granted", true) == total(cars, "cars.stalled_warps", true));
+  // The same with the Verilated stalled-warp list (and rename unit) in
+  // lockstep: every operation compared, the same cycles.
+  const Run rtl =
+      run(v100("cars", {"mechanisms.cars.rtl=true", "gpu.num_sms=1", "mechanisms.cars.allocation=high"}), "raytrace");
+  REQUIRE(rtl.passed);
+  CHECK(total(rtl, "cars.list_comparisons", true) >= total(rtl, "cars.list_ops", true));
+  CHECK(total(rtl, "cars.list_ops", true) == total(cars, "cars.list_ops", true));
+  CHECK(total(cars, "cars.list_comparisons", true) == 0);
+  CHECK(rtl.totals.cycles == cars.totals.cycles);
 }
 
 TEST_CASE("cars: the overflow trap spills the oldest frames to local memory and fills them back on return",
