@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CARS paper figures from a compare folder (scripts/cars_repro.sh): Fig. 8, 9, 10, 12, 15, 17
+"""CARS paper figures from a compare folder (scripts/cars_repro.sh): Fig. 8, 9, 10, 12, 15, 16, 17
 and Table III, each beside the paper's values (shared/spec/repro.md 1.3), as figures.md,
 figures.json and PNG plots in DIR/figures/.
 
@@ -143,6 +143,14 @@ def main():
     f15["geomean"] = {k: geomean([f15[w][k] for w in wls]) for k in ("ivw", "10MB-L1", "best-swl", "cars")}
     res["fig15"] = f15
 
+    # Fig. 16: the fully inlined code (the LTO baseline: rfsim run --code inlined, variant @inlined)
+    # and CARS, each over the baseline (recursion and virtual calls stay calls when inlined).
+    f16 = {}
+    for w in wls:
+        f16[w] = {"lto": sp(w, "inlined"), "cars": sp(w, "cars")}
+    f16["geomean"] = {k: geomean([f16[w][k] for w in wls]) for k in ("lto", "cars")}
+    res["fig16"] = f16
+
     # Fig. 17: L1D ports 2x/4x/8x, baseline and CARS, over the 1x baseline.
     f17 = {}
     for w in wls:
@@ -224,6 +232,12 @@ def markdown(res, wls):
     for w in wls + ["geomean"]:
         r = f15[w]
         L.append(f"| {w} | {fmt(r['ivw'])} | {fmt(r['10MB-L1'])} | {fmt(r['best-swl'])} | {fmt(r['cars'])} |")
+    f16 = res["fig16"]
+    L.append("\n## Fig. 16: fully inlined code (LTO) vs CARS, speedup over the baseline (paper: LTO 1.28, CARS 1.26)\n")
+    L.append("| workload | inlined (LTO) | CARS |\n|---|---:|---:|")
+    for w in wls + ["geomean"]:
+        r = f16[w]
+        L.append(f"| {w} | {fmt(r['lto'])} | {fmt(r['cars'])} |")
     f17 = res["fig17"]
     L.append("\n## Fig. 17: L1D ports 2x/4x/8x over the 1-port baseline (paper: base 1.02/1.03/1.03, CARS 1.28/1.29/1.29)\n")
     L.append("| workload | base 2x | base 4x | base 8x | CARS 2x | CARS 4x | CARS 8x |\n|---|---:|---:|---:|---:|---:|---:|")
@@ -241,7 +255,6 @@ def markdown(res, wls):
         L.append(f"| {w} | {r['calls']} | {r['traps']} | {100 * r['trap_share']:.3f} % | {r.get('ctx_switches', 0)} | {r['bytes_per_call']:.1f} | {lv} |")
     a = t3["all"]
     L.append(f"| all | {a['calls']} | {a['traps']} | {100 * a['trap_share']:.3f} % | {a.get('ctx_switches', 0)} | {a['bytes_per_call']:.1f} | |")
-    L.append("\nFig. 16 (fully inlined code) is not measured: the back end does not inline yet.\n")
     if res["missing"]:
         L.append("\n## Runs missing or failed\n")
         L += [f"- {m}" for m in res["missing"]]
@@ -280,6 +293,8 @@ def plots(res, wls, out):
          "Fig. 10: ALL-HIT vs CARS", "speedup")
     bars("fig15_energy.png", res["fig15"], ["ivw", "10MB-L1", "best-swl", "cars"],
          ["Idealized VW", "10 MB L1", "Best-SWL", "CARS"], "Fig. 15: energy efficiency", "baseline energy / energy", 1.28)
+    bars("fig16_inlined.png", res["fig16"], ["lto", "cars"], ["fully inlined (LTO)", "CARS"],
+         "Fig. 16: fully inlined code vs CARS", "speedup over the baseline", 1.26)
     bars("fig17_ports.png", res["fig17"], ["2x", "4x", "8x", "cars-2x", "cars-4x", "cars-8x"],
          ["base 2x", "base 4x", "base 8x", "CARS 2x", "CARS 4x", "CARS 8x"], "Fig. 17: L1D ports", "speedup over 1x base")
     # Fig. 9: local and global accesses, baseline and CARS, normalised to the baseline's total.

@@ -2,7 +2,8 @@
 # Reproduces the CARS paper's comparison (docs/cars-repro.md) on the function-calling
 # suite (the workloads tagged `calls`): the V100 baseline, Idealized Virtual Warps,
 # 10 MB L1, static warp limits 1/2/3/4/8/16 (Best-SWL is the best per workload),
-# ALL-HIT, CARS (reference rename unit), and the L1D with 2/4/8 ports for the baseline
+# ALL-HIT, CARS (reference rename unit), the fully inlined code (the paper's LTO
+# baseline, `rfsim run --code inlined`), and the L1D with 2/4/8 ports for the baseline
 # and CARS; then writes the figures (scripts/cars_figures.py) into OUT/figures/.
 #
 # The GPU is the V100 configuration with --sms SMs (default 8): our workloads'
@@ -51,7 +52,7 @@ fi
   --variant swl1:sm.warp_limit=1 --variant swl2:sm.warp_limit=2 --variant swl3:sm.warp_limit=3 \
   --variant swl4:sm.warp_limit=4 --variant swl8:sm.warp_limit=8 --variant swl16:sm.warp_limit=16 \
   --variant all-hit:l1d.local_all_hit=true \
-  --variant cars:$cars "${port_variants[@]}" \
+  --variant cars:$cars --variant inlined:@inlined "${port_variants[@]}" \
   || echo "cars_repro.sh: some runs failed; the figures list them" >&2
 # Debian's python3 and its matplotlib (setup.sh), whatever python3 is first on PATH.
 /usr/bin/python3 "$here/scripts/cars_figures.py" "$out"

@@ -49,7 +49,8 @@ class UsageError(Exception):
 # ---------------------------------------------------------------- arguments
 
 def parse_variant(text):
-    """NAME:SPEC -> {"name", "spec", "mechanisms", "overrides"}; SPEC items are +mech or key=value."""
+    """NAME:SPEC -> {"name", "spec", "mechanisms", "overrides", "code"}; SPEC items are +mech, key=value
+    or @code (rfsim run --code: another compilation of each workload, e.g. @inlined)."""
     name, sep, spec = text.partition(":")
     if not sep:
         raise UsageError(f"--variant {text!r}: expected NAME:SPEC (e.g. cars:+cars or big-l1:l1d.size_kb=64)")
@@ -58,11 +59,17 @@ def parse_variant(text):
                          "(it names a folder)")
     if name == BASE:
         raise UsageError(f"--variant {text!r}: '{BASE}' is the baseline, always run; choose another name")
-    mechs, overrides = [], []
+    mechs, overrides, code = [], [], None
     for item in (i.strip() for i in spec.split(",")):
         if not item:
             continue
-        if item.startswith("+"):
+        if item.startswith("@"):
+            if not re.fullmatch(r"[a-z0-9_-]+", item[1:]):
+                raise UsageError(f"--variant {name}: {item!r} is not @code (lower-case letters, digits, '_', '-')")
+            if code is not None and code != item[1:]:
+                raise UsageError(f"--variant {name}: two codes, @{code} and {item}")
+            code = item[1:]
+        elif item.startswith("+"):
             mech = item[1:]
             if not re.fullmatch(r"[A-Za-z0-9_]+", mech):
                 raise UsageError(f"--variant {name}: {item!r} is not a mechanism name")
@@ -74,8 +81,8 @@ def parse_variant(text):
                 raise UsageError(f"--variant {name}: {item!r} is not key=value")
             overrides.append(f"{key}={value}")
         else:
-            raise UsageError(f"--variant {name}: {item!r} is neither +mechanism nor key=value")
-    return {"name": name, "spec": spec, "mechanisms": mechs, "overrides": overrides}
+            raise UsageError(f"--variant {name}: {item!r} is neither +mechanism, key=value nor @code")
+    return {"name": name, "spec": spec, "mechanisms": mechs, "overrides": overrides, "code": code}
 
 
 def config_entry(arg, cwd):
@@ -154,8 +161,9 @@ def parse_args(argv):
                          "(default: v100)")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME:SPEC",
                     help="a variant to compare with the baseline; SPEC is comma-separated items, +mech "
-                         "(switch a mechanism on) or key=value (a configuration override), e.g. "
-                         "cars:+cars or big-l1:l1d.size_kb=64 (repeatable)")
+                         "(switch a mechanism on), key=value (a configuration override) or @code (another "
+                         "compilation of each workload: rfsim run --code), e.g. cars:+cars, "
+                         "big-l1:l1d.size_kb=64 or inlined:@inlined (repeatable)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="sets",
                     help="a configuration override for every run, the baseline's included (repeatable)")
     ap.add_argument("--large", action="store_true", help="the workloads' large input sizes")
@@ -270,7 +278,7 @@ def plan(args, cwd):
         raise UsageError("--configs: no configuration given")
     if len({c["name"] for c in configs}) != len(configs):
         raise UsageError("--configs: two configurations share a name (their folders would collide)")
-    variants = [{"name": BASE, "spec": "", "mechanisms": [], "overrides": []}]
+    variants = [{"name": BASE, "spec": "", "mechanisms": [], "overrides": [], "code": None}]
     for v in args.variant:
         variant = parse_variant(v)
         if any(x["name"] == variant["name"] for x in variants):
@@ -291,6 +299,8 @@ def plan(args, cwd):
                     cmd += ["--mech", ",".join(v["mechanisms"])]
                 for o in v["overrides"]:
                     cmd += ["--set", o]
+                if v.get("code"):
+                    cmd += ["--code", v["code"]]
                 if size == "large" or (size is None and args.large):
                     cmd.append("--large")
                 cmd += ["--out", os.path.join(args.out, rel)]

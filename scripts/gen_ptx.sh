@@ -8,8 +8,14 @@
 #                     spill stores/loads and stack frame of every function
 # A .cu containing the line `// rfsim: rdc` is compiled with -rdc=true
 # (separate compilation: device functions stay real calls instead of being
-# inlined or dropped). The build never runs nvcc; it reads the committed files,
-# so run this after editing a kernel and commit both outputs.
+# inlined or dropped). A workload with calls (rdc, __noinline__ or virtual
+# functions) also gets its fully inlined code, the CARS paper's LTO baseline
+# (Fig. 16), which `rfsim run --code inlined` runs:
+#   <name>.inlined.ptx        the source with __noinline__ made __forceinline__,
+#   <name>.inlined.ptxas.txt  whole-program (no -rdc): nvcc inlines every direct
+#                             call it can; recursion and virtual calls stay calls
+# The build never runs nvcc; it reads the committed files,
+# so run this after editing a kernel and commit the outputs.
 #
 #   scripts/gen_ptx.sh            # all workloads and all of workloads/kernels
 #   scripts/gen_ptx.sh saxpy sgemm
@@ -93,4 +99,16 @@ for cu in "${sources[@]}"; do
   label=$name
   [[ $dir == "$kernels_dir" ]] && label=kernels/$name
   echo "$label: ${flags[*]} -> $name.ptx, $name.ptxas.txt (registers per function: ${regs:-none})"
+  if [[ $dir != "$kernels_dir" ]] && grep -q -E 'rfsim:[[:space:]]*rdc|__noinline__|virtual' "$cu"; then
+    tmp=$(mktemp -d)
+    sed -E 's/__noinline__([[:space:]]+inline)?/__forceinline__/g; s/(^|[[:space:]])inline[[:space:]]+__forceinline__/\1__forceinline__/g' "$cu" >"$tmp/$name.inlined.cu"
+    (cd "$tmp" && "$nvcc" -arch="$arch" -ptx "$name.inlined.cu" -o "$dir/$name.inlined.ptx")
+    {
+      echo "# nvcc -arch=$arch -Xptxas -v -c $name.inlined.cu ($version): $name.cu with __noinline__ -> __forceinline__"
+      (cd "$tmp" && "$nvcc" -arch="$arch" -Xptxas -v -c "$name.inlined.cu" -o /dev/null 2>&1) | grep -v 'Compile time ='
+    } >"$dir/$name.inlined.ptxas.txt"
+    rm -rf "$tmp"
+    calls=$(grep -c -E '^\s*call(\.uni)?\b' "$dir/$name.inlined.ptx" || true)
+    echo "$label: inlined -> $name.inlined.ptx, $name.inlined.ptxas.txt ($calls calls left)"
+  fi
 done

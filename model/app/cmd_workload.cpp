@@ -248,6 +248,22 @@ int runWorkloads(const RunOptions& o) {
     }
   }
   std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
+  // The PTX each workload runs: its own, or another compilation of it
+  // (--code NAME: <stem>.NAME.ptx), checked before anything is written.
+  std::map<std::string, std::string> ptx_of;
+  for (const workloads::Workload* w : chosen) {
+    std::string rel = w->ptx;
+    if (!o.code.empty()) {
+      if (o.code.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos)
+        throw Error(fmt::format("--code {}: a code name is lower-case letters, digits, '_' and '-'", o.code));
+      rel = std::filesystem::path(w->ptx).replace_extension("." + o.code + ".ptx").string();
+      if (!std::filesystem::is_regular_file(std::filesystem::path(RFSIM_SOURCE_DIR) / rel))
+        throw Error(fmt::format("--code {}: workload {} has no such code ({} does not exist; scripts/gen_ptx.sh "
+                                "writes {}.inlined.ptx for workloads with calls)",
+                                o.code, w->name, rel, w->name));
+    }
+    ptx_of[w->name] = rel;
+  }
 
   ResultsDir dir(o.output.out.empty() ? defaultOutDir("func", cfg.name) : o.output.out, o.output.overwrite);
   dir.writeFile("config.yaml", config::toYaml(cfg));
@@ -294,7 +310,7 @@ int runWorkloads(const RunOptions& o) {
       for (auto& m : mechs) dopt.mechanisms.push_back(m.get());
       if (o.timing && o.virtual_regs) throw Error("--timing runs the machine program; it cannot be combined with --virtual-regs");
       rt::Device dev(dopt);
-      dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+      dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / ptx_of.at(w->name));
       check = w->run(dev, size);
       t = dev.totals();
       if (o.timing) {
@@ -331,7 +347,7 @@ int runWorkloads(const RunOptions& o) {
     }
     st.wall_time = static_cast<uint64_t>(t.host_seconds * 1e6);
     st.cycles = t.cycles;
-    checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", w->ptx},
+    checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", ptx_of.at(w->name)},
                        {"size", o.large ? "large" : "small"}};
     failed += !check.passed;
     if (!o.quiet && o.timing)

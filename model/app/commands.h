@@ -36,6 +36,7 @@ struct RunOptions {
   bool large = false;    // --large: the workloads' large input sizes
   bool virtual_regs = false;  // --virtual-regs: run the PTX's virtual registers, not the back end's machine program
   uint32_t max_regs = 0;      // --maxrregcount for the back end (0: 255)
+  std::string code;           // --code NAME: the workload's <stem>.NAME.ptx instead of <stem>.ptx
   bool timing = false;        // --timing: run the workloads on the SM timing model (one SM)
   std::string trace_vcd;      // --trace FILE.vcd with --workload --timing: SM 0's pipeline waveform
   std::string trace_window;   // --trace-window FIRST:LAST (trace cycles)

@@ -94,6 +94,10 @@ int sc_main(int argc, char* argv[]) {
                     "stalls, energy");
   run_cmd->add_option("--maxrregcount", run.max_regs, "with --workload: the back end's register limit (0: 255)")
       ->check(CLI::Range(0, 255));
+  run_cmd->add_option("--code", run.code,
+                      "with --workload: run another compilation of the workload, <name>.CODE.ptx beside its PTX "
+                      "(inlined: every call nvcc can inline inlined, the CARS paper's LTO baseline; "
+                      "scripts/gen_ptx.sh makes it)");
 
   auto* list_cmd = app.add_subcommand("workloads", "list the CUDA workloads");
   auto* mechs_cmd = app.add_subcommand("mechanisms", "list the register-file mechanisms, with their status");

@@ -151,6 +151,30 @@ class CompareEndToEnd(unittest.TestCase):
                                                         "base")) if d.endswith(".partial")]
         self.assertEqual(leftovers, [], "stale .partial folders are cleared")
 
+    def test_code_variant_runs_another_compilation(self):
+        # @inlined: raytrace's fully inlined code (rfsim run --code inlined) beside its own.
+        cmd = [sys.executable, COMPARE, "--rfsim", RFSIM, "-w", "raytrace", "-c", CONFIG,
+               "--variant", "inlined:@inlined", "-j", "2", "--no-report", "-o", self.out]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(self.out, "compare.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["variants"][1]["code"], "inlined")
+        for run in doc["runs"]:
+            self.assertEqual("--code" in run["command"], run["variant"] == "inlined")
+        conf = os.path.basename(CONFIG).split(".")[0]
+        with open(os.path.join(self.out, "runs", conf, "inlined", "raytrace", "checks.json")) as f:
+            self.assertEqual(json.load(f)["raytrace"]["ptx"], "workloads/raytrace/raytrace.inlined.ptx")
+        rows = read_csv(self.out)
+        self.assertEqual({r["variant"] for r in rows}, {"base", "inlined"})
+        self.assertTrue(all(r["passed"] in ("True", "true", "1") for r in rows), rows)
+        # A code name that cannot be one is refused before anything runs.
+        bad = subprocess.run([sys.executable, COMPARE, "--rfsim", RFSIM, "-w", "raytrace", "--variant", "x:@Bad",
+                              "-o", os.path.join(self.out, "bad")], capture_output=True, text=True)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("is not @code", bad.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "bad")))
+
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
