@@ -326,6 +326,7 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
 
 void Sm::issue(uint64_t now) {
   const uint32_t n = cfg_.sm.num_schedulers;
+  if (cfg_.sm.warp_limit) refreshWarpLimit();
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
     for (uint32_t s : sch.warps()) {

@@ -325,8 +325,11 @@ class Sm {
   void trapOpDone(const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
   // sm_trap.cpp: the static warp limit (sm.warp_limit): the oldest resident
-  // warps that may issue, as a mask of slots, after a warp came or went.
+  // warps not waiting at a barrier may issue, as a mask of slots; the order
+  // by age after a warp came or went (updateWarpLimit), the mask every cycle
+  // (refreshWarpLimit).
   void updateWarpLimit();
+  void refreshWarpLimit();
   uint64_t progressCount() const;
   void accountSkipped(uint64_t k, uint64_t now);
   uint32_t allocInflight();
@@ -373,6 +376,7 @@ class Sm {
   std::vector<uint64_t> phys_;              // phys_rows_ x 32 lanes
   std::vector<std::vector<uint64_t*>> rowtab_;  // per warp slot: func::Warp::rows
   uint64_t swl_mask_ = ~0ull;               // slots the static warp limit lets issue
+  std::vector<uint32_t> swl_order_;          // resident slots, oldest first (static warp limit)
   std::array<uint64_t, 32> poison_{};       // where a register not translated this issue points
 
   std::vector<Inflight> inflight_;

@@ -49,13 +49,32 @@ void Sm::setActivationHook(ActivationHook* h) {
 
 void Sm::updateWarpLimit() {
   // CCWS' static warp limiting: the warp_limit oldest resident warps issue,
-  // the others wait until one of them exits.
+  // the others wait until one of them exits -- or waits at a barrier: a warp
+  // held back must be able to reach the barrier its block waits at, or the
+  // block never gets past it. The order by age is kept here, when a warp
+  // comes or goes; the mask is made every cycle (refreshWarpLimit, from
+  // issue) as warps reach and leave barriers.
   std::vector<std::pair<uint64_t, uint32_t>> by_age;
   for (uint32_t s = 0; s < slots_.size(); ++s)
     if (slots_[s].used) by_age.emplace_back(slots_[s].age, s);
   std::sort(by_age.begin(), by_age.end());
+  swl_order_.clear();
+  for (const auto& a : by_age) swl_order_.push_back(a.second);
+}
+
+void Sm::refreshWarpLimit() {
   swl_mask_ = 0;
-  for (size_t i = 0; i < by_age.size() && i < cfg_.sm.warp_limit; ++i) swl_mask_ |= 1ull << by_age[i].second;
+  uint32_t n = 0;
+  for (uint32_t s : swl_order_) {
+    if (n == cfg_.sm.warp_limit) break;
+    const WarpSlot& ws = slots_[s];
+    // A warp at a barrier (with no trap to run) neither issues nor counts.
+    if (ws.used && !ws.trap && blocks_[ws.block] &&
+        blocks_[ws.block]->stepper->status(ws.local) == func::WarpStatus::AtBarrier)
+      continue;
+    swl_mask_ |= 1ull << s;
+    ++n;
+  }
 }
 
 void Sm::trap(uint32_t s, const std::vector<TrapOp>& ops, TrapListener* listener) {
