@@ -88,12 +88,24 @@ for cu in "${sources[@]}"; do
   if grep -q '^[[:space:]]*//[[:space:]]*rfsim:[[:space:]]*rdc\b' "$cu"; then
     flags+=(-rdc=true)
   fi
+  # Further translation units linked with it (`// rfsim: link lib/x`: lib/x.cu
+  # beside it, compiled on its own to lib/x.ptx; the workload lists it).
+  links=()
+  while read -r l; do links+=("$l"); done < <(sed -n 's|^[[:space:]]*//[[:space:]]*rfsim:[[:space:]]*link[[:space:]]*\([^[:space:]]*\).*|\1|p' "$cu")
   # Relative paths, so nothing in the outputs depends on where the checkout lives.
   (cd "$dir" && "$nvcc" "${flags[@]}" -ptx "$name.cu" -o "$name.ptx")
+  for l in "${links[@]}"; do
+    (cd "$dir/$(dirname "$l")" && "$nvcc" "${flags[@]}" -ptx "$(basename "$l").cu" -o "$(basename "$l").ptx")
+  done
   {
     echo "# nvcc ${flags[*]} -Xptxas -v -c $name.cu ($version)"
     # ptxas reports to stderr; its compile times would make every run a diff.
     (cd "$dir" && "$nvcc" "${flags[@]}" -Xptxas -v -c "$name.cu" -o /dev/null 2>&1) | grep -v 'Compile time ='
+    for l in "${links[@]}"; do
+      echo "# nvcc ${flags[*]} -Xptxas -v -c $l.cu ($version)"
+      (cd "$dir/$(dirname "$l")" && "$nvcc" "${flags[@]}" -Xptxas -v -c "$(basename "$l").cu" -o /dev/null 2>&1) |
+        grep -v 'Compile time ='
+    done
   } >"$dir/$name.ptxas.txt"
   regs=$(grep -o 'Used [0-9]* registers' "$dir/$name.ptxas.txt" | awk '{print $2}' | paste -sd, -)
   label=$name
@@ -101,11 +113,16 @@ for cu in "${sources[@]}"; do
   echo "$label: ${flags[*]} -> $name.ptx, $name.ptxas.txt (registers per function: ${regs:-none})"
   if [[ $dir != "$kernels_dir" ]] && grep -q -E 'rfsim:[[:space:]]*rdc|__noinline__|virtual' "$cu"; then
     tmp=$(mktemp -d)
-    sed -E 's/__noinline__([[:space:]]+inline)?/__forceinline__/g; s/(^|[[:space:]])inline[[:space:]]+__forceinline__/\1__forceinline__/g' "$cu" >"$tmp/$name.inlined.cu"
-    (cd "$tmp" && "$nvcc" -arch="$arch" -ptx "$name.inlined.cu" -o "$dir/$name.inlined.ptx")
+    # One whole program: the linked units' sources first, then the kernels.
+    for l in "${links[@]}"; do cat "$dir/$l.cu"; done | cat - "$cu" |
+    sed -E 's/__noinline__([[:space:]]+inline)?/__forceinline__/g; s/(^|[[:space:]])inline[[:space:]]+__forceinline__/\1__forceinline__/g' >"$tmp/$name.inlined.cu"
+    incs=(-I "$dir")
+    for l in "${links[@]}"; do incs+=(-I "$dir/$(dirname "$l")"); done
+    (cd "$tmp" && "$nvcc" -arch="$arch" "${incs[@]}" -ptx "$name.inlined.cu" -o "$dir/$name.inlined.ptx")
     {
       echo "# nvcc -arch=$arch -Xptxas -v -c $name.inlined.cu ($version): $name.cu with __noinline__ -> __forceinline__"
-      (cd "$tmp" && "$nvcc" -arch="$arch" -Xptxas -v -c "$name.inlined.cu" -o /dev/null 2>&1) | grep -v 'Compile time ='
+      (cd "$tmp" && "$nvcc" -arch="$arch" "${incs[@]}" -Xptxas -v -c "$name.inlined.cu" -o /dev/null 2>&1) |
+        grep -v 'Compile time ='
     } >"$dir/$name.inlined.ptxas.txt"
     rm -rf "$tmp"
     calls=$(grep -c -E '^\s*call(\.uni)?\b' "$dir/$name.inlined.ptx" || true)

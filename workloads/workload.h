@@ -24,8 +24,18 @@ struct Workload {
   std::string description;  // one line
   std::string ptx;          // path relative to the repository root: "workloads/saxpy/saxpy.ptx"
   std::vector<std::string> tags;  // "memory", "calls", "atomics", "fp64", "shuffle", "regpressure", ...
-  // Loads nothing itself: the caller has already loaded `ptx` into the device.
+  // Loads nothing itself: the caller has already loaded `ptx` (and `link`)
+  // into the device.
   std::function<Check(rt::Device&, Size)> run;
+  // Further modules compiled separately (nvcc -rdc=true, their own
+  // translation units), linked with `ptx` when it is loaded (ptx/link.h).
+  std::vector<std::string> link = {};
+  // Every module, `ptx` first.
+  std::vector<std::string> modules() const {
+    std::vector<std::string> m{ptx};
+    m.insert(m.end(), link.begin(), link.end());
+    return m;
+  }
 };
 
 // Every workload, in a fixed order. Each driver registers itself with

@@ -23,6 +23,7 @@
 #include "common/results_dir.h"
 #include "mech/mechanism.h"
 #include "ptx/analysis/printer.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 #include "workloads/workload.h"
 
@@ -37,6 +38,7 @@ struct Input {
   fs::path ptx;
   std::optional<fs::path> ptxas;  // the ptxas -v report to compare with
   bool ubench = false;           // a microbenchmark workload (tag "ubench"), summarised apart
+  std::vector<fs::path> link = {};  // modules linked with it (a workload's separate translation units)
 };
 
 // The ptxas report beside a PTX file: x.ptx -> x.ptxas.txt.
@@ -71,7 +73,9 @@ std::vector<Input> inputs(const BackendOptions& o) {
       const fs::path ptx = fs::path(RFSIM_SOURCE_DIR) / w->ptx;
       const fs::path rep = ptxasPathFor(ptx);
       const bool ub = std::find(w->tags.begin(), w->tags.end(), "ubench") != w->tags.end();
-      out.push_back({w->name, ptx, fs::exists(rep) ? std::optional<fs::path>(rep) : std::nullopt, ub});
+      Input in{w->name, ptx, fs::exists(rep) ? std::optional<fs::path>(rep) : std::nullopt, ub};
+      for (const std::string& l : w->link) in.link.push_back(fs::path(RFSIM_SOURCE_DIR) / l);
+      out.push_back(in);
     }
   }
   for (const auto& f : o.files) {
@@ -132,7 +136,9 @@ int backendCommand(const BackendOptions& o) {
       backend::CompiledModule cm;
       try {
         co.variant = base ? nullptr : &variant;
-        cm = backend::compileModule(ptx::parseFile(in.ptx), co);
+        std::vector<fs::path> files{in.ptx};
+        files.insert(files.end(), in.link.begin(), in.link.end());
+        cm = backend::compileModule(ptx::parseAndLink(files), co);
       } catch (const Error& e) {
         // With several modules the others still compile; the exit status says
         // something failed.

@@ -250,8 +250,9 @@ int runWorkloads(const RunOptions& o) {
   std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
   // The PTX each workload runs: its own, or another compilation of it
   // (--code NAME: <stem>.NAME.ptx), checked before anything is written.
-  std::map<std::string, std::string> ptx_of;
+  std::map<std::string, std::vector<std::string>> ptx_of;
   for (const workloads::Workload* w : chosen) {
+    std::vector<std::string> mods = w->modules();
     std::string rel = w->ptx;
     if (!o.code.empty()) {
       if (o.code.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos)
@@ -262,7 +263,9 @@ int runWorkloads(const RunOptions& o) {
                                 "writes {}.inlined.ptx for workloads with calls)",
                                 o.code, w->name, rel, w->name));
     }
-    ptx_of[w->name] = rel;
+    // The inlined compilation is one whole program; otherwise every module.
+    if (!o.code.empty()) mods = {rel};
+    ptx_of[w->name] = mods;
   }
 
   ResultsDir dir(o.output.out.empty() ? defaultOutDir("func", cfg.name) : o.output.out, o.output.overwrite);
@@ -310,7 +313,9 @@ int runWorkloads(const RunOptions& o) {
       for (auto& m : mechs) dopt.mechanisms.push_back(m.get());
       if (o.timing && o.virtual_regs) throw Error("--timing runs the machine program; it cannot be combined with --virtual-regs");
       rt::Device dev(dopt);
-      dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / ptx_of.at(w->name));
+      std::vector<std::filesystem::path> files;
+      for (const std::string& m : ptx_of.at(w->name)) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+      dev.loadModules(files);
       check = w->run(dev, size);
       t = dev.totals();
       if (o.timing) {
@@ -347,7 +352,7 @@ int runWorkloads(const RunOptions& o) {
     }
     st.wall_time = static_cast<uint64_t>(t.host_seconds * 1e6);
     st.cycles = t.cycles;
-    checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", ptx_of.at(w->name)},
+    checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", ptx_of.at(w->name).front()}, {"modules", ptx_of.at(w->name)},
                        {"size", o.large ? "large" : "small"}};
     failed += !check.passed;
     if (!o.quiet && o.timing)

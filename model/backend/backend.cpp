@@ -71,8 +71,10 @@ std::vector<uint32_t> clobberSet(const ptx::Function& fn, const mach::Abi& abi) 
 }
 
 // Whole-program knowledge at each call of `mf`: when every function the call
-// may reach is compiled already and cannot be replaced at link time (not
-// .weak), the call changes only what those functions change.
+// may reach is compiled already, cannot be replaced at link time (not
+// .weak) and is of the caller's own translation unit (a module linked from
+// another was compiled without knowing it: ptx/link.h), the call changes
+// only what those functions change.
 void setCallClobbers(MFunction& mf, const ptx::Module& m, const std::vector<bool>& address_taken,
                      const std::vector<std::optional<std::vector<uint32_t>>>& known) {
   for (ptx::CallInfo& c : mf.fn.calls) {
@@ -83,7 +85,7 @@ void setCallClobbers(MFunction& mf, const ptx::Module& m, const std::vector<bool
     std::vector<bool> w(mach::kNumRegIds, false);
     bool all = true;
     for (uint32_t t : targets) {
-      if (t >= known.size() || !known[t] || m.functions[t].is_weak) {
+      if (t >= known.size() || !known[t] || m.functions[t].is_weak || m.functions[t].unit != m.functions[mf.index].unit) {
         all = false;
         break;
       }

@@ -266,6 +266,10 @@ struct Function {
   bool is_visible = false;
   bool noreturn = false;
   bool is_weak = false;      // .weak (or .common): the linker may bind calls to another definition
+  // The module (translation unit) it came from when modules were linked
+  // (ptx/link.h): 0 for the first. Its compiler did not know the functions
+  // of other units, so a call into another unit follows the full ABI.
+  uint32_t unit = 0;
   std::vector<uint32_t> params;   // Param-space symbols, in order
   std::vector<uint32_t> rets;     // Param-space return symbols (func_retval0 ...)
   std::vector<RegInfo> regs;      // virtual registers, indexed by Operand::regs

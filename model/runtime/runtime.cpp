@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "func/memory.h"
 #include "func/program.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 
 namespace rfsim::rt {
@@ -63,8 +64,10 @@ Device::Device(const DeviceOptions& options) : impl_(std::make_unique<Impl>()) {
 
 Device::~Device() = default;
 
-void Device::loadModule(const std::filesystem::path& ptx_file) {
-  ptx::Module m = ptx::parseFile(ptx_file);
+void Device::loadModule(const std::filesystem::path& ptx_file) { loadModules({ptx_file}); }
+
+void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
+  ptx::Module m = ptx::parseAndLink(ptx_files);
   impl_->variants.clear();  // a second module replaces the first (and frees its variables)
   impl_->program.reset();
   impl_->compiled.reset();

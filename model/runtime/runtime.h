@@ -113,6 +113,9 @@ class Device {
   // Parses and loads a PTX file (throws rfsim::Error naming file:line:col).
   // Module-scope .global/.const variables are allocated and initialised.
   void loadModule(const std::filesystem::path& ptx_file);
+  // Several modules compiled separately (nvcc -rdc=true), linked as the
+  // device linker would (ptx/link.h) before they are loaded as one.
+  void loadModules(const std::vector<std::filesystem::path>& ptx_files);
   const ptx::Module& module() const;
   // The back end's result for the loaded module (machine mode), else null:
   // the baseline compilation, or variant `variant` (null if not compiled).

@@ -141,7 +141,9 @@ Check runMlchain(rt::Device& dev, Size size) {
 
 RFSIM_WORKLOAD("mlchain",
                "k-means assign + update in the style of cuML: distances through an 11-deep chain of library helpers "
-               "(metric dispatch, dimension blocks, column map), no atomics",
-               "workloads/mlchain/mlchain.ptx", {"calls", "divergence", "spills", "multi-launch"}, runMlchain);
+               "(metric dispatch, dimension blocks, column map) in a second translation unit the model links, no "
+               "atomics",
+               "workloads/mlchain/mlchain.ptx", {"calls", "divergence", "spills", "multi-launch"}, runMlchain,
+               {"workloads/mlchain/lib/mlchain_lib.ptx"});
 
 }  // namespace rfsim::workloads
