@@ -229,6 +229,9 @@ class Cars final : public mech::Mechanism {
 
   std::vector<sm::UnitInfo> smUnits(uint32_t) const override {
     return {{"cars_rename", "the CARS rename unit in the register index path (rtl/cars_rename.sv with rtl: true)",
+             "mechanisms.cars"},
+            {"cars_stalled_warps",
+             "the stalled-warp list and warp status check (rtl/cars_stalled_warps.sv with rtl: true)",
              "mechanisms.cars"}};
   }
 
@@ -404,7 +407,7 @@ mech::MechanismInfo carsMechanismInfo() {
     if (c.trace && !c.rtl) return config::SectionViolation{"trace", "rtl", "a waveform needs the RTL in the loop (rtl: true)"};
     return std::nullopt;
   };
-  m.rtl_units = {"cars_rename"};
+  m.rtl_units = {"cars_rename", "cars_stalled_warps"};
   m.isa_ops = carsIsaOps();
   m.control_fields = {{kFruField, kFruBits}};
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<Cars>(cfg); };
