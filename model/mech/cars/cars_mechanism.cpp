@@ -395,8 +395,8 @@ mech::MechanismInfo carsMechanismInfo() {
              "circular stack with the overflow trap (oldest frames spilled to local memory, filled back on return); "
              "the barrier context switch; adaptive allocation (Fig. 5) or fixed low/high/Nxlow levels; the "
              "stalled-warp list and the warp status check; +1 issue and +1 operand-collector cycle; the paper's "
-             "baselines and figures (scripts/cars_repro.sh). Open: the stalled-warp list in RTL, the inlined "
-             "baseline (Fig. 16), energy per rename and per push/pop";
+             "baselines and figures, the fully inlined baseline included (scripts/cars_repro.sh); the stalled-warp "
+             "list as RTL in lockstep. Open: energy per rename and per push/pop";
   m.paper = "CARS: a contention-aware register stacking mechanism for GPU function calls";
   m.section.name = "cars";
   m.section.desc = "CARS rename unit (CARS paper, section IV-B) and its co-simulation";
