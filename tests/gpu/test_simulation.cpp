@@ -54,7 +54,9 @@ struct Dev {
   void run(const std::string& name, nlohmann::json& out) {
     const workloads::Workload* w = workloads::find(name);
     REQUIRE(w != nullptr);
-    dev->loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+    std::vector<std::filesystem::path> files;  // the workload's modules, linked
+    for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+    dev->loadModules(files);
     const workloads::Check check = w->run(*dev, workloads::Size::Small);
     CHECK(check.passed);
     for (const auto& rec : dev->takeLaunchRecords()) out.push_back(stats::toFlatJson(*rec.gpu));

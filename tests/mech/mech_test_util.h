@@ -45,7 +45,9 @@ inline Run run(const config::GpuConfig& cfg, const std::string& name) {
   o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
   for (auto& m : mechs) o.mechanisms.push_back(m.get());
   rt::Device dev(o);
-  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+  std::vector<std::filesystem::path> files;
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  dev.loadModules(files);
   const workloads::Check check = w->run(dev, workloads::Size::Small);
   Run r;
   r.passed = check.passed;

@@ -75,7 +75,9 @@ TEST_CASE("launch variants: two variants of one kernel, each launch with its own
   rt::Device dev(o);
   const workloads::Workload* w = workloads::find("stencil3d");
   REQUIRE(w != nullptr);
-  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+  std::vector<std::filesystem::path> files;  // the workload's modules, linked
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  dev.loadModules(files);
   const workloads::Check check = w->run(dev, workloads::Size::Small);
   INFO(check.detail);
   CHECK(check.passed);

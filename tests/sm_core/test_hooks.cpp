@@ -457,7 +457,9 @@ EventRun runWithEvents(const std::string& workload, bool observe) {
       s.addEventHook(r.counters.back().get());
     };
   rt::Device dev(o);
-  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / w->ptx);
+  std::vector<std::filesystem::path> files;  // the workload's modules, linked
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  dev.loadModules(files);
   r.passed = w->run(dev, workloads::Size::Small).passed;
   r.cycles = dev.totals().cycles;
   r.call_instrs = dev.totals().warp_instrs_by_op[static_cast<size_t>(ptx::Op::Call)];

@@ -19,43 +19,12 @@
 //
 // Compiled with -rdc=true (separate compilation: the calls stay calls):
 // rfsim: rdc
+// rfsim: link lib/gol_lib
+//
+// The helpers are a translation unit of their own (lib/gol_lib.cu), which the
+// model links with this one (ptx/link.h).
 
-#define LIB __device__ __noinline__ inline
-
-// v mod n for v in [-1, n]: the neighbour coordinate with wraparound.
-LIB int wrap_coord(int v, int n) {
-  if (v < 0) return v + n;
-  if (v >= n) return v - n;
-  return v;
-}
-
-// 1 if the cell at (x, y) -- wrapped onto the torus -- is alive, else 0.
-LIB int cell_at(const unsigned char* __restrict__ grid, int x, int y, int w, int h) {
-  int wx = wrap_coord(x, w);
-  int wy = wrap_coord(y, h);
-  return grid[wy * w + wx] != 0 ? 1 : 0;
-}
-
-// Live cells among the eight neighbours of (x, y).
-LIB int count_neighbors(const unsigned char* __restrict__ grid, int x, int y, int w, int h) {
-  int n = 0;
-  n += cell_at(grid, x - 1, y - 1, w, h);
-  n += cell_at(grid, x, y - 1, w, h);
-  n += cell_at(grid, x + 1, y - 1, w, h);
-  n += cell_at(grid, x - 1, y, w, h);
-  n += cell_at(grid, x + 1, y, w, h);
-  n += cell_at(grid, x - 1, y + 1, w, h);
-  n += cell_at(grid, x, y + 1, w, h);
-  n += cell_at(grid, x + 1, y + 1, w, h);
-  return n;
-}
-
-// B3/S23: a dead cell with three live neighbours is born, a live cell with
-// two or three survives, every other cell is dead in the next generation.
-LIB unsigned char next_state(int alive, int neighbors) {
-  if (alive) return (neighbors == 2 || neighbors == 3) ? 1 : 0;
-  return neighbors == 3 ? 1 : 0;
-}
+#include "lib/gol_lib.cuh"
 
 extern "C" __global__ void gol_step(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
                                     int w, int h) {

@@ -64,6 +64,7 @@ Check runGol(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("gol",
                "Conway's game of life on a torus (ParaPoly GOL): count_neighbors -> cell_at -> wrap_coord calls, "
                "one launch per generation",
-               "workloads/gol/gol.ptx", {"calls", "memory", "multi-launch"}, runGol);
+               "workloads/gol/gol.ptx", {"calls", "memory", "multi-launch"}, runGol,
+               {"workloads/gol/lib/gol_lib.ptx"});
 
 }  // namespace rfsim::workloads

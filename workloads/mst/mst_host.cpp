@@ -174,6 +174,7 @@ Check runMst(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("mst",
                "minimum spanning forest by Boruvka (find-min, merge, relabel per round) with non-inlined union-find "
                "helpers (-rdc, weak linkage: full ABI)",
-               "workloads/mst/mst.ptx", {"calls", "atomics", "divergence", "multi-launch", "graph"}, runMst);
+               "workloads/mst/mst.ptx", {"calls", "atomics", "divergence", "multi-launch", "graph"}, runMst,
+               {"workloads/mst/lib/mst_lib.ptx"});
 
 }  // namespace rfsim::workloads

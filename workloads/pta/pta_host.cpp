@@ -140,6 +140,7 @@ Check runPta(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("pta",
                "Andersen-style points-to solver (address-of/copy/load/store constraints on 128-bit sets, atomicOr) "
                "with non-inlined helpers, call depth 8 (-rdc, weak linkage: full ABI)",
-               "workloads/pta/pta.ptx", {"calls", "atomics", "divergence", "multi-launch"}, runPta);
+               "workloads/pta/pta.ptx", {"calls", "atomics", "divergence", "multi-launch"}, runPta,
+               {"workloads/pta/lib/pta_lib.ptx"});
 
 }  // namespace rfsim::workloads

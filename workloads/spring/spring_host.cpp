@@ -159,6 +159,7 @@ Check runSpring(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("spring",
                "spring-mass structure (ParaPoly Structure): per-spring force through spring_force -> vec_length/"
                "damping -> dot3 calls, per-node CSR gather and semi-implicit Euler, no atomics",
-               "workloads/spring/spring.ptx", {"calls", "memory", "multi-launch"}, runSpring);
+               "workloads/spring/spring.ptx", {"calls", "memory", "multi-launch"}, runSpring,
+               {"workloads/spring/lib/spring_lib.ptx"});
 
 }  // namespace rfsim::workloads

@@ -114,6 +114,7 @@ Check runSssp(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("sssp",
                "single-source shortest paths by frontier Bellman-Ford (atomicMin relaxations) with non-inlined relax "
                "helpers, call depth 3 (-rdc, weak linkage: full ABI)",
-               "workloads/sssp/sssp.ptx", {"calls", "atomics", "divergence", "multi-launch", "graph"}, runSssp);
+               "workloads/sssp/sssp.ptx", {"calls", "atomics", "divergence", "multi-launch", "graph"}, runSssp,
+               {"workloads/sssp/lib/sssp_lib.ptx"});
 
 }  // namespace rfsim::workloads
