@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 #include <verilated.h>
-#include <verilated_vcd_c.h>
 
 #include "Vcars_rename.h"
 #include "common/error.h"
+#include "mech/cars/rtl_vcd.h"
 
 namespace rfsim::cars {
 
@@ -47,9 +47,8 @@ void setField(VlWide<N>& sig, uint32_t lsb, uint32_t width, uint32_t value) {
 struct RenameRtl::Impl {
   VerilatedContext ctx;
   std::unique_ptr<Vcars_rename> top;
-  std::unique_ptr<VerilatedVcdC> vcd;
+  VcdWriter vcd;
   uint64_t trace_start = 0, trace_end = 0;
-  uint64_t last_dump = UINT64_MAX;  // VCD time of the last dump (one per time stamp)
 };
 
 RenameParams RenameRtl::builtParams() {
@@ -94,20 +93,12 @@ void RenameRtl::reset() {
 }
 
 void RenameRtl::traceTo(const std::filesystem::path& vcd, uint64_t start, uint64_t count) {
-  impl_->vcd = std::make_unique<VerilatedVcdC>();
-  impl_->top->trace(impl_->vcd.get(), 99);
-  impl_->vcd->open(vcd.string().c_str());
-  if (!impl_->vcd->isOpen()) throw Error(fmt::format("{}: cannot open the waveform for writing", vcd.string()));
+  impl_->vcd.open(*impl_->top, vcd);
   impl_->trace_start = start;
   impl_->trace_end = start + count;
 }
 
-void RenameRtl::closeTrace() {
-  if (impl_->vcd) {
-    impl_->vcd->close();
-    impl_->vcd.reset();
-  }
-}
+void RenameRtl::closeTrace() { impl_->vcd.close(); }
 
 void RenameRtl::evaluate(const Inputs& in, Outputs& out) {
   auto& t = *impl_->top;
@@ -147,22 +138,15 @@ void RenameRtl::tick() {
   // The cycle's sample is its last evaluation, just before the edge: the
   // unit is evaluated once per filled rename port and once more with the
   // cycle's operation, each presenting everything so far.
-  if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end &&
-      impl_->last_dump != cycle_ * kPeriodPs) {
-    impl_->last_dump = cycle_ * kPeriodPs;
-    impl_->vcd->dump(impl_->last_dump);
-  }
+  const bool traced = cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end;
+  if (traced) impl_->vcd.dump(cycle_ * kPeriodPs);
   t.clk_i = 1;
   t.eval();
   // The edge consumed the operation: the waveform shows the port idle for
   // the rest of the cycle, not the new state's answer to the old request.
   t.op_valid_i = 0;
   t.eval();
-  if (impl_->vcd && cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end &&
-      impl_->last_dump != cycle_ * kPeriodPs + kPeriodPs / 2) {
-    impl_->last_dump = cycle_ * kPeriodPs + kPeriodPs / 2;
-    impl_->vcd->dump(impl_->last_dump);
-  }
+  if (traced) impl_->vcd.dump(cycle_ * kPeriodPs + kPeriodPs / 2);
   ++cycle_;
 }
 

@@ -3,10 +3,10 @@
 // the combinational outputs, one per clock edge.
 #include <fmt/format.h>
 #include <verilated.h>
-#include <verilated_vcd_c.h>
 
 #include "Vcars_stalled_warps.h"
 #include "common/error.h"
+#include "mech/cars/rtl_vcd.h"
 #include "mech/cars/stalled_warps.h"
 
 namespace rfsim::cars {
@@ -14,14 +14,7 @@ namespace rfsim::cars {
 struct StalledRtl::Impl {
   VerilatedContext ctx;
   std::unique_ptr<Vcars_stalled_warps> top;
-  std::unique_ptr<VerilatedVcdC> vcd;
-  uint64_t last_dump = UINT64_MAX;
-  void dump(uint64_t t) {
-    if (vcd && (last_dump == UINT64_MAX || t > last_dump)) {
-      vcd->dump(t);
-      last_dump = t;
-    }
-  }
+  VcdWriter vcd;
 };
 
 uint32_t StalledRtl::builtWarps() { return RFSIM_CARS_NUM_WARPS; }
@@ -54,21 +47,11 @@ void StalledRtl::reset() {
   t.eval();
 }
 
-bool StalledRtl::tracing() const { return impl_->vcd != nullptr; }
+bool StalledRtl::tracing() const { return impl_->vcd.isOpen(); }
 
-void StalledRtl::traceTo(const std::filesystem::path& vcd) {
-  impl_->vcd = std::make_unique<VerilatedVcdC>();
-  impl_->top->trace(impl_->vcd.get(), 99);
-  impl_->vcd->open(vcd.string().c_str());
-  if (!impl_->vcd->isOpen()) throw Error(fmt::format("{}: cannot open the waveform for writing", vcd.string()));
-}
+void StalledRtl::traceTo(const std::filesystem::path& vcd) { impl_->vcd.open(*impl_->top, vcd); }
 
-void StalledRtl::closeTrace() {
-  if (impl_->vcd) {
-    impl_->vcd->close();
-    impl_->vcd.reset();
-  }
-}
+void StalledRtl::closeTrace() { impl_->vcd.close(); }
 
 void StalledRtl::evaluate(const StalledInputs& in, StalledOutputs& out) {
   auto& t = *impl_->top;
@@ -88,7 +71,7 @@ void StalledRtl::evaluate(const StalledInputs& in, StalledOutputs& out) {
   out.count = t.count_o;
   out.error = t.error_o;
   out.dbg_entry = t.dbg_entry_o;
-  if (dump_) impl_->dump(eval_ps_);
+  if (dump_) impl_->vcd.dump(eval_ps_);
 }
 
 void StalledRtl::tick() {
@@ -100,7 +83,7 @@ void StalledRtl::tick() {
   t.rm_i = 0;
   t.check_i = 0;
   t.eval();
-  if (dump_) impl_->dump(edge_ps_);
+  if (dump_) impl_->vcd.dump(edge_ps_);
 }
 
 }  // namespace rfsim::cars

@@ -113,9 +113,13 @@ StalledOutputs StalledWarpList::step(const StalledInputs& in, const char* what) 
   return out;
 }
 
-void StalledWarpList::push(uint32_t warp) {
+void StalledWarpList::checkWarp(uint32_t warp) const {
   if (warp >= ref_.numWarps())
     throw Error(fmt::format("CARS stalled-warp list: warp slot {} beyond its {} warps", warp, ref_.numWarps()));
+}
+
+void StalledWarpList::push(uint32_t warp) {
+  checkWarp(warp);
   StalledInputs in;
   in.push = true;
   in.push_warp = warp;
@@ -124,8 +128,7 @@ void StalledWarpList::push(uint32_t warp) {
 }
 
 void StalledWarpList::remove(uint32_t warp) {
-  if (warp >= ref_.numWarps())
-    throw Error(fmt::format("CARS stalled-warp list: warp slot {} beyond its {} warps", warp, ref_.numWarps()));
+  checkWarp(warp);
   StalledInputs in;
   in.rm = true;
   in.rm_warp = warp;

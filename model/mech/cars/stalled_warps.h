@@ -128,6 +128,7 @@ class StalledWarpList {
   bool rtl() const { return rtl_ != nullptr; }
 
  private:
+  void checkWarp(uint32_t warp) const;
   StalledOutputs step(const StalledInputs& in, const char* what);
   StalledOutputs eval(StalledInputs in);
   void tick();

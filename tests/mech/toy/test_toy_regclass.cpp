@@ -120,6 +120,16 @@ TEST_CASE("toy: class registers in rows the mechanism calculates and a wrong row
 
 namespace {
 
+// A PTX-level pass that pins virtual register `reg` of every function to
+// UR`n` of the toy's class.
+backend::ModulePass pinPass(const std::string& reg, uint32_t n) {
+  return {"pin." + reg.substr(1), [reg, n](ptx::Module& m, const backend::CompileOptions&) {
+            for (auto& fn : m.functions)
+              for (auto& r : fn.regs)
+                if (r.name == reg) r.ext_reg = ptx::extReg("toy.ur", n);
+          }};
+}
+
 // A mechanism of this test only: a PTX-level pass pins %r7 of kernel
 // `pinned` to UR2 of the toy's class (as R2D2 pins its linear registers).
 class PinMechanism final : public mech::Mechanism {
@@ -128,11 +138,7 @@ class PinMechanism final : public mech::Mechanism {
   std::vector<backend::Variant> variants() const override {
     backend::Variant v;
     v.name = "pinned";
-    v.pre.push_back({"pin.r7", [](ptx::Module& m, const backend::CompileOptions&) {
-                       for (auto& fn : m.functions)
-                         for (auto& r : fn.regs)
-                           if (r.name == "%r7") r.ext_reg = ptx::extReg("toy.ur", 2);
-                     }});
+    v.pre.push_back(pinPass("%r7", 2));
     return {v};
   }
   std::string chooseVariant(const mech::LaunchInfo&, const mech::VariantTable& compiled) override {
@@ -200,11 +206,7 @@ TEST_CASE("back end: a virtual register pinned to a class register is never allo
   // Only a class register, and only 32 bits.
   backend::Variant wide;
   wide.name = "wide";
-  wide.pre.push_back({"pin.rd1", [](ptx::Module& m, const backend::CompileOptions&) {
-                        for (auto& fn : m.functions)
-                          for (auto& r : fn.regs)
-                            if (r.name == "%rd1") r.ext_reg = ptx::extReg("toy.ur", 0);
-                      }});
+  wide.pre.push_back(pinPass("%rd1", 0));
   co.variant = &wide;
   CHECK_THROWS_WITH(backend::compileModule(ptx::parseString(kPinned, "pinned.ptx"), co),
                     Catch::Contains("%rd1 (64 bits) is pinned to UR0"));
