@@ -13,12 +13,17 @@ using namespace rfsim;
 
 namespace {
 
+// Every module: a workload's kernels' units and the separately compiled
+// units of its lib/ folder, each on its own (a call into another unit
+// follows the full ABI whether or not it is linked).
 std::vector<std::filesystem::path> workloadPtx() {
   std::vector<std::filesystem::path> out;
   for (const auto& d : std::filesystem::directory_iterator(std::filesystem::path(RFSIM_SOURCE_DIR) / "workloads"))
     if (d.is_directory())
-      for (const auto& f : std::filesystem::directory_iterator(d.path()))
-        if (f.path().extension() == ".ptx") out.push_back(f.path());
+      for (const auto& dir : {d.path(), d.path() / "lib"})
+        if (std::filesystem::is_directory(dir))
+          for (const auto& f : std::filesystem::directory_iterator(dir))
+            if (f.path().extension() == ".ptx") out.push_back(f.path());
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -9,13 +9,16 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <stdexcept>
 
 #include "backend/backend.h"
 #include "func/memory.h"
 #include "func/program.h"
 #include "func/stepper.h"
 #include "func_helpers.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
+#include "workloads/workload.h"
 
 using namespace rfsim;
 using func::BlockStepper;
@@ -25,15 +28,17 @@ using func::WarpStatus;
 namespace {
 
 // A module compiled through the back end (as rt::Device does by default),
-// with its own global memory.
+// with its own global memory; several modules are linked first (ptx/link.h).
 struct Loaded {
   func::GlobalMemory mem;
   std::unique_ptr<func::Program> prog;
-  explicit Loaded(const std::filesystem::path& ptx, bool machine = true) {
-    ptx::Module m = ptx::parseFile(ptx);
+  explicit Loaded(const std::vector<std::filesystem::path>& files, bool machine = true) {
+    ptx::Module m = ptx::parseAndLink(files);
     if (machine) m = backend::compileModule(m).machine;
     prog = std::make_unique<func::Program>(std::move(m), mem);
   }
+  explicit Loaded(const std::filesystem::path& ptx, bool machine = true)
+      : Loaded(std::vector<std::filesystem::path>{ptx}, machine) {}
 };
 
 template <class T>
@@ -132,16 +137,25 @@ rt::LaunchStats stepAll(func::Program& prog, const Launch& l, Order order) {
   return stats;
 }
 
-const std::string kWl = std::string(RFSIM_SOURCE_DIR) + "/workloads/";
+// A workload's PTX modules, as rfsim run loads them: its kernels' unit and
+// the units it links.
+std::vector<std::filesystem::path> modules(const std::string& workload) {
+  const workloads::Workload* w = workloads::find(workload);
+  if (!w) throw std::runtime_error("no workload " + workload);
+  std::vector<std::filesystem::path> files;
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  return files;
+}
 
 struct Case {
-  std::string name, ptx;
+  std::string name;
+  std::vector<std::filesystem::path> ptx;
   MakeLaunch make;
 };
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  v.push_back({"sgemm", kWl + "sgemm/sgemm.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"sgemm", modules("sgemm"), [](func::GlobalMemory& mem) {
                  const int n = 32;
                  Launch l{"sgemm_tiled", {2, 2, 1}, {16, 16, 1}, 0, {}, {}};
                  auto mat = [&](int seed) {
@@ -152,7 +166,7 @@ std::vector<Case> cases() {
                  l.outputs = {{c, n * n * 4}};
                  return l;
                }});
-  v.push_back({"reduction", kWl + "reduction/reduction.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"reduction", modules("reduction"), [](func::GlobalMemory& mem) {
                  const uint32_t n = 1000;
                  Launch l{"reduce_sum", {4, 1, 1}, {128, 1, 1}, 128 * 4, {}, {}};
                  const uint64_t in = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 17) * 0.25f; }));
@@ -161,7 +175,7 @@ std::vector<Case> cases() {
                  l.outputs = {{out, 16}};
                  return l;
                }});
-  v.push_back({"histogram", kWl + "histogram/histogram.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"histogram", modules("histogram"), [](func::GlobalMemory& mem) {
                  const uint32_t n = 5000;
                  Launch l{"histogram256", {3, 1, 1}, {128, 1, 1}, 0, {}, {}};
                  const uint64_t data = buffer(mem, bytesOf<uint8_t>(n, [](size_t i) { return uint8_t(i * i * 31 + i); }));
@@ -170,7 +184,7 @@ std::vector<Case> cases() {
                  l.outputs = {{bins, 256 * 4}};
                  return l;
                }});
-  v.push_back({"fib", kWl + "fib/fib.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"fib", modules("fib"), [](func::GlobalMemory& mem) {
                  const int count = 80;
                  Launch l{"fib_kernel", {2, 1, 1}, {64, 1, 1}, 0, {}, {}};
                  const uint64_t nn = buffer(mem, bytesOf<uint32_t>(count, [](size_t i) { return uint32_t(i % 12); }));
@@ -179,7 +193,7 @@ std::vector<Case> cases() {
                  l.outputs = {{out, count * 4}};
                  return l;
                }});
-  v.push_back({"block_scan", kWl + "shfl_reduce/shfl_reduce.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"block_scan", modules("shfl_reduce"), [](func::GlobalMemory& mem) {
                  const int n = 300;
                  Launch l{"block_scan", {2, 1, 1}, {256, 1, 1}, 0, {}, {}};
                  const uint64_t in = buffer(mem, bytesOf<int>(n, [](size_t i) { return int(i % 9) - 3; }));
@@ -381,8 +395,8 @@ TEST_CASE("machine instructions list the registers they read and write", "[stepp
   // Calls (fib: direct, recursive; virtual_dispatch: indirect) read their
   // register arguments and an indirect call's target pair, and write their results.
   bool indirect = false, direct = false;
-  for (const char* w : {"fib/fib.ptx", "virtual_dispatch/virtual_dispatch.ptx"}) {
-    Loaded l(kWl + w);
+  for (const char* w : {"fib", "virtual_dispatch"}) {
+    Loaded l(modules(w));
     for (const func::DFunction& f : l.prog->functions())
       for (const func::DInstr& d : f.code) {
         if (d.cls != func::Cls::Call) continue;

@@ -34,6 +34,16 @@ struct Run {
   std::vector<rt::LaunchRecord> records;
 };
 
+// A workload's PTX modules: its kernels' unit and the units it links
+// (ptx/link.h), as rfsim run loads them.
+inline std::vector<std::filesystem::path> workloadModules(const std::string& name) {
+  const workloads::Workload* w = workloads::find(name);
+  REQUIRE(w != nullptr);
+  std::vector<std::filesystem::path> files;
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  return files;
+}
+
 // One workload on one device under timing, with the mechanisms `cfg` enables.
 inline Run run(const config::GpuConfig& cfg, const std::string& name) {
   const workloads::Workload* w = workloads::find(name);
@@ -45,9 +55,7 @@ inline Run run(const config::GpuConfig& cfg, const std::string& name) {
   o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
   for (auto& m : mechs) o.mechanisms.push_back(m.get());
   rt::Device dev(o);
-  std::vector<std::filesystem::path> files;
-  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
-  dev.loadModules(files);
+  dev.loadModules(workloadModules(name));
   const workloads::Check check = w->run(dev, workloads::Size::Small);
   Run r;
   r.passed = check.passed;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <sstream>
+#include <vector>
 
 #include "common/error.h"
 #include "ptx/parser.h"
@@ -283,27 +284,33 @@ TEST_CASE("regalloc: every workload function, roomy and tight, checks out", "[re
   double worst_ms = 0;
   std::string worst_fn;
   size_t worst_instrs = 0;
+  // Every module: a workload's kernels' units and the separately compiled
+  // units of its lib/ folder.
+  std::vector<fs::path> files;
   for (const auto& dir : fs::directory_iterator(fs::path(RFSIM_SOURCE_DIR) / "workloads")) {
     if (!dir.is_directory()) continue;
-    for (const auto& file : fs::directory_iterator(dir.path())) {
-      if (file.path().extension() != ".ptx") continue;
-      const ptx::Module m = ptx::parseFile(file.path());
-      for (uint32_t i = 0; i < m.functions.size(); ++i) {
-        if (m.functions[i].is_extern || m.functions[i].blocks.empty()) continue;
-        for (uint32_t max_regs : {255u, 32u, 24u}) {
-          MFunction f = fromModule(m, i);
-          RaOptions opt;
-          opt.max_regs = max_regs;
-          opt.is_entry = f.fn.is_entry;
-          INFO(file.path().filename().string() << " " << f.fn.name << " max_regs " << max_regs);
-          size_t n = 0;
-          for (const auto& bb : f.fn.blocks) n += bb.instrs.size();
-          const auto t0 = std::chrono::steady_clock::now();
-          const RaResult res = allocateRegisters(f, opt);
-          const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-          if (ms > worst_ms) worst_ms = ms, worst_fn = f.fn.name + " max_regs " + std::to_string(max_regs), worst_instrs = n;
-          checkAllocation(f, res, opt);
-        }
+    for (const fs::path& d : {dir.path(), dir.path() / "lib"})
+      if (fs::is_directory(d))
+        for (const auto& file : fs::directory_iterator(d))
+          if (file.path().extension() == ".ptx") files.push_back(file.path());
+  }
+  for (const fs::path& file : files) {
+    const ptx::Module m = ptx::parseFile(file);
+    for (uint32_t i = 0; i < m.functions.size(); ++i) {
+      if (m.functions[i].is_extern || m.functions[i].blocks.empty()) continue;
+      for (uint32_t max_regs : {255u, 32u, 24u}) {
+        MFunction f = fromModule(m, i);
+        RaOptions opt;
+        opt.max_regs = max_regs;
+        opt.is_entry = f.fn.is_entry;
+        INFO(file.filename().string() << " " << f.fn.name << " max_regs " << max_regs);
+        size_t n = 0;
+        for (const auto& bb : f.fn.blocks) n += bb.instrs.size();
+        const auto t0 = std::chrono::steady_clock::now();
+        const RaResult res = allocateRegisters(f, opt);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (ms > worst_ms) worst_ms = ms, worst_fn = f.fn.name + " max_regs " + std::to_string(max_regs), worst_instrs = n;
+        checkAllocation(f, res, opt);
       }
     }
   }

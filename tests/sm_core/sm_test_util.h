@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,7 +16,9 @@
 #include "backend/backend.h"
 #include "func/memory.h"
 #include "func/program.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
+#include "workloads/workload.h"
 
 namespace rfsim::test {
 
@@ -38,15 +42,19 @@ inline std::string smStat(const std::string& k) {
   return k;
 }
 
+// Several PTX files are linked first (ptx/link.h): a workload's modules.
 struct Loaded {
   func::GlobalMemory mem;
   std::unique_ptr<func::Program> prog;
   uint32_t tree_regs = 32;
-  Loaded(const std::string& ptx_file, const std::string& kernel) {
-    backend::CompiledModule cm = backend::compileModule(ptx::parseFile(ptx_file));
+  Loaded(const std::vector<std::string>& ptx_files, const std::string& kernel) {
+    backend::CompiledModule cm =
+        backend::compileModule(ptx::parseAndLink(std::vector<std::filesystem::path>(ptx_files.begin(), ptx_files.end())));
     if (const auto* f = cm.find(kernel)) tree_regs = f->tree_regs;
     prog = std::make_unique<func::Program>(std::move(cm.machine), mem);
   }
+  Loaded(const std::string& ptx_file, const std::string& kernel)
+      : Loaded(std::vector<std::string>{ptx_file}, kernel) {}
   explicit Loaded(ptx::Module machine) { prog = std::make_unique<func::Program>(std::move(machine), mem); }
 };
 
@@ -85,9 +93,20 @@ inline std::vector<std::vector<uint8_t>> readOutputs(func::GlobalMemory& mem, co
 
 inline const std::string kWl = std::string(RFSIM_SOURCE_DIR) + "/workloads/";
 
+// A workload's PTX modules, as rfsim run loads them: its kernels' unit and
+// the units it links.
+inline std::vector<std::string> workloadModules(const std::string& name) {
+  const workloads::Workload* w = workloads::find(name);
+  if (!w) throw std::runtime_error("no workload " + name);
+  std::vector<std::string> files;
+  for (const std::string& m : w->modules()) files.push_back(std::string(RFSIM_SOURCE_DIR) + "/" + m);
+  return files;
+}
+
 // The workload launches the timing tests run (small sizes).
 struct Case {
-  std::string name, ptx;
+  std::string name;
+  std::vector<std::string> ptx;  // the workload's modules
   MakeLaunch make;
 };
 
@@ -114,11 +133,11 @@ inline Launch sgemmLaunch(func::GlobalMemory& mem, int n) {
 
 inline std::vector<Case> cases() {
   std::vector<Case> v;
-  v.push_back({"saxpy", kWl + "saxpy/saxpy.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"saxpy", workloadModules("saxpy"), [](func::GlobalMemory& mem) {
                  return saxpyLaunch(mem, 4096, {4, 1, 1});
                }});
-  v.push_back({"sgemm", kWl + "sgemm/sgemm.ptx", [](func::GlobalMemory& mem) { return sgemmLaunch(mem, 32); }});
-  v.push_back({"reduction", kWl + "reduction/reduction.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"sgemm", workloadModules("sgemm"), [](func::GlobalMemory& mem) { return sgemmLaunch(mem, 32); }});
+  v.push_back({"reduction", workloadModules("reduction"), [](func::GlobalMemory& mem) {
                  const uint32_t n = 1000;
                  Launch l{"reduce_sum", {4, 1, 1}, {128, 1, 1}, 128 * 4, {}, {}};
                  const uint64_t in = buffer(mem, bytesOf<float>(n, [](size_t i) { return float(i % 17) * 0.25f; }));
@@ -127,7 +146,7 @@ inline std::vector<Case> cases() {
                  l.outputs = {{out, 16}};
                  return l;
                }});
-  v.push_back({"histogram", kWl + "histogram/histogram.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"histogram", workloadModules("histogram"), [](func::GlobalMemory& mem) {
                  const uint32_t n = 5000;
                  Launch l{"histogram256", {3, 1, 1}, {128, 1, 1}, 0, {}, {}};
                  const uint64_t data = buffer(mem, bytesOf<uint8_t>(n, [](size_t i) { return uint8_t(i * i * 31 + i); }));
@@ -136,7 +155,7 @@ inline std::vector<Case> cases() {
                  l.outputs = {{bins, 256 * 4}};
                  return l;
                }});
-  v.push_back({"fib", kWl + "fib/fib.ptx", [](func::GlobalMemory& mem) {
+  v.push_back({"fib", workloadModules("fib"), [](func::GlobalMemory& mem) {
                  const int count = 80;
                  Launch l{"fib_kernel", {2, 1, 1}, {64, 1, 1}, 0, {}, {}};
                  const uint64_t nn = buffer(mem, bytesOf<uint32_t>(count, [](size_t i) { return uint32_t(i % 12); }));

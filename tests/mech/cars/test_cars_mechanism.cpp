@@ -14,6 +14,7 @@
 #include "mech/cars/cars_passes.h"
 #include "mech/mechanism.h"
 #include "ptx/isa_ext.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 #include "../mech_test_util.h"
 
@@ -26,9 +27,7 @@ backend::CompiledModule compile(const std::string& workload, const backend::Vari
   mech::registerMechanisms();
   backend::CompileOptions o;
   o.variant = v;
-  return backend::compileModule(
-      ptx::parseFile((std::filesystem::path(RFSIM_SOURCE_DIR) / "workloads" / workload / (workload + ".ptx")).string()),
-      o);
+  return backend::compileModule(ptx::parseAndLink(workloadModules(workload)), o);
 }
 
 size_t countRole(const ptx::Module& m, ptx::MRole role) {

@@ -16,6 +16,7 @@
 #include "ptx/analysis/printer.h"
 #include "ptx/ir.h"
 #include "ptx/isa_ext.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 #include "sm/issue/op_class.h"
 #include "runtime/runtime.h"
@@ -179,7 +180,7 @@ TEST_CASE("toy: ISA extensions: its own instruction before every call, its contr
   backend::CompileOptions co;
   co.variant = &variants[0];
   const std::string listing = ptx::printModule(
-      backend::compileModule(ptx::parseFile(std::string(RFSIM_SOURCE_DIR) + "/workloads/fib/fib.ptx"), co).machine);
+      backend::compileModule(ptx::parseAndLink(workloadModules("fib")), co).machine);
   CHECK(listing.find("\tmark ") != std::string::npos);
   CHECK(listing.find("call.uni _Z3fibj; // {toy.tag=1}") != std::string::npos);
 }
