@@ -10,49 +10,12 @@
 // across the call graph and no level saves anything (0-byte frames, 111
 // registers in the kernel); separate compilation keeps the ABI:
 // rfsim: rdc
+// rfsim: link lib/deep_calls_lib
+//
+// The levels are a translation unit of their own (lib/deep_calls_lib.cu, the
+// paper's library module), which the model links with this one (ptx/link.h).
 
-#define DEPTH 8
-#define TABLE_MASK 255u  // the lookup table has 256 entries
-
-__device__ __forceinline__ unsigned mix(unsigned h, unsigned v) {
-  h ^= v;
-  h *= 0x9E3779B1u;
-  return h ^ (h >> 15);
-}
-
-template <int L>
-__device__ __noinline__ unsigned level(unsigned x, unsigned y, const unsigned* __restrict__ table) {
-  if constexpr (L == DEPTH) {
-    return mix(x + L, y) ^ table[(x ^ y) & TABLE_MASK];
-  } else {
-    // Six values from arithmetic and four from memory: loads cannot be
-    // recomputed after the call, so the allocator has to keep them.
-    unsigned a0 = x * 3u + L;
-    unsigned a1 = y ^ (x >> 3);
-    unsigned a2 = x + y * 5u;
-    unsigned a3 = __brev(x) ^ y;
-    unsigned a4 = __funnelshift_l(x, y, L);
-    unsigned a5 = (x | y) - (x & y);
-    unsigned a6 = table[(x + L) & TABLE_MASK];
-    unsigned a7 = table[(y + 3u * L) & TABLE_MASK];
-    unsigned a8 = table[(a0 ^ a1) & TABLE_MASK];
-    unsigned a9 = table[(a2 + a3) & TABLE_MASK];
-
-    unsigned r = level<L + 1>(mix(a0, a6), mix(a1, a7), table);
-    if (a8 & 1u) r ^= level<L + 1>(mix(a2, r), a9, table);
-
-    unsigned h = mix(r, a0);
-    h = mix(h, a1);
-    h = mix(h, a2);
-    h = mix(h, a3);
-    h = mix(h, a4);
-    h = mix(h, a5);
-    h = mix(h, a6);
-    h = mix(h, a7);
-    h = mix(h, a8);
-    return mix(h, a9);
-  }
-}
+#include "lib/deep_calls_lib.cuh"
 
 extern "C" __global__ void deep_calls(const unsigned* __restrict__ in,
                                       const unsigned* __restrict__ table,

@@ -82,6 +82,7 @@ Check runDeepCalls(rt::Device& dev, Size size) {
 
 RFSIM_WORKLOAD("deep_calls",
                "8-level chain of non-inlined calls keeping ten values live across each call (callee-saved spills)",
-               "workloads/deep_calls/deep_calls.ptx", {"calls", "divergence", "spills"}, runDeepCalls);
+               "workloads/deep_calls/deep_calls.ptx", {"calls", "divergence", "spills"}, runDeepCalls,
+               {"workloads/deep_calls/lib/deep_calls_lib.ptx"});
 
 }  // namespace rfsim::workloads

@@ -35,6 +35,7 @@ Check runFib(rt::Device& dev, Size size) {
 }  // namespace
 
 RFSIM_WORKLOAD("fib", "recursive Fibonacci per thread: real calls, divergent recursion depth",
-               "workloads/fib/fib.ptx", {"calls", "recursion", "divergence"}, runFib);
+               "workloads/fib/fib.ptx", {"calls", "recursion", "divergence"}, runFib,
+               {"workloads/fib/lib/fib_lib.ptx"});
 
 }  // namespace rfsim::workloads
