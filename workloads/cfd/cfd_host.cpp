@@ -318,6 +318,7 @@ Check runCfd(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("cfd",
                "reduced Rodinia euler3d: per-cell fluxes with non-inlined velocity/pressure/speed-of-sound/flux "
                "helpers, Runge-Kutta time steps (-rdc, weak linkage: full ABI)",
-               "workloads/cfd/cfd.ptx", {"calls", "compute", "constant", "multi-launch"}, runCfd);
+               "workloads/cfd/cfd.ptx", {"calls", "compute", "constant", "multi-launch"}, runCfd,
+               {"workloads/cfd/lib/cfd_lib.ptx"});
 
 }  // namespace rfsim::workloads

@@ -176,6 +176,7 @@ Check runRaytrace(rt::Device& dev, Size size) {
 
 RFSIM_WORKLOAD("raytrace",
                "Whitted-style ray tracer: spheres and a plane, shadows, reflections; non-inlined helper calls (-rdc)",
-               "workloads/raytrace/raytrace.ptx", {"calls", "constant", "divergence", "compute"}, runRaytrace);
+               "workloads/raytrace/raytrace.ptx", {"calls", "constant", "divergence", "compute"}, runRaytrace,
+               {"workloads/raytrace/lib/raytrace_lib.ptx"});
 
 }  // namespace rfsim::workloads
