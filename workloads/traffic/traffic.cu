@@ -19,91 +19,23 @@
 // host swaps two position arrays between steps: every thread reads the
 // positions of the previous step only.
 //
-// Member functions defined in their class are inline, and so is hash3 (the
-// paper's library module): weak linkage (.weak in the PTX), so every call
-// follows the full ABI and values live across a call sit in callee-saved
-// registers (R16 up) that the callee saves and restores.
+// The member functions and hash3 are the paper's library module (CARS
+// compiles the common device functions as a separate module):
+// lib/traffic_lib.cu, its own translation unit, which the model links with
+// this one (ptx/link.h), so the virtual calls into it follow the full ABI.
+// The vtables nvcc emits here name methods this unit only declares; the
+// linker resolves them. Within the library hash3 is inline: weak linkage
+// (.weak in the PTX), so calls to it follow the full ABI too and values live
+// across a call sit in callee-saved registers (R16 up) that the callee saves
+// and restores.
 //
 // Compiled with -rdc=true (separate compilation: the calls stay calls):
 // rfsim: rdc
+// rfsim: link lib/traffic_lib
 
 #include <new>
 
-#define LIB __device__ __noinline__ inline
-
-// A 32-bit integer hash of a vehicle's id, the time step and a salt
-// (lowbias32 by Chris Wellons, applied to a combination of the three).
-LIB unsigned hash3(unsigned id, unsigned step, unsigned salt) {
-  unsigned h = id * 0x9E3779B1u ^ (step + 0x7F4A7C15u) * 0x85EBCA77u ^ salt * 0xC2B2AE3Du;
-  h ^= h >> 16;
-  h *= 0x7FEB352Du;
-  h ^= h >> 15;
-  h *= 0x846CA68Bu;
-  h ^= h >> 16;
-  return h;
-}
-
-struct Vehicle {
-  int id;
-  int pos;
-  int speed;
-  __device__ Vehicle(int id_, int pos_, int speed_) : id(id_), pos(pos_), speed(speed_) {}
-
-  __device__ virtual int max_speed() const = 0;
-  __device__ virtual int accelerate(int v) const = 0;
-  __device__ virtual int slowdown_permille(int v) const = 0;
-
-  // Rule 3's decision: true with probability slowdown_permille(v) / 1000.
-  __device__ __noinline__ virtual bool dawdle(int v, int step) const {
-    unsigned h = hash3(static_cast<unsigned>(id), static_cast<unsigned>(step), 0x5EEDu);
-    int p = slowdown_permille(v);
-    return static_cast<int>(h % 1000u) < p;
-  }
-
-  // One time step with `gap` free cells ahead; returns the new speed.
-  __device__ __noinline__ virtual int advance(int gap, int step, int road_len) {
-    int v = accelerate(speed);
-    int vmax = max_speed();
-    if (v > vmax) v = vmax;
-    if (v > gap) v = gap;
-    if (v > 0 && dawdle(v, step)) v -= 1;
-    speed = v;
-    pos += v;
-    if (pos >= road_len) pos -= road_len;
-    return v;
-  }
-};
-
-// Fast, quick to accelerate, rarely dawdles.
-struct Car : Vehicle {
-  __device__ Car(int id_, int pos_, int speed_) : Vehicle(id_, pos_, speed_) {}
-  __device__ int max_speed() const override { return 5; }
-  __device__ int accelerate(int v) const override { return v + 2; }
-  __device__ int slowdown_permille(int v) const override { return v >= 4 ? 100 : 200; }
-};
-
-// Slow, accelerates by one, dawdles more when slow.
-struct Truck : Vehicle {
-  __device__ Truck(int id_, int pos_, int speed_) : Vehicle(id_, pos_, speed_) {}
-  __device__ int max_speed() const override { return 3; }
-  __device__ int accelerate(int v) const override { return v + 1; }
-  __device__ int slowdown_permille(int v) const override { return v <= 1 ? 400 : 250; }
-};
-
-// Medium speed. On the first four cells of a bus stop (one every
-// `kStopSpacing` cells) it brakes to 1 before the rules above, so it leaves
-// the stop at 2 at most, and dawdles more there.
-struct Bus : Vehicle {
-  static constexpr int kStopSpacing = 64;
-  __device__ Bus(int id_, int pos_, int speed_) : Vehicle(id_, pos_, speed_) {}
-  __device__ int max_speed() const override { return 4; }
-  __device__ int accelerate(int v) const override { return v + 1; }
-  __device__ int slowdown_permille(int v) const override { return pos % kStopSpacing < 4 ? 600 : 150 + 50 * v; }
-  __device__ int advance(int gap, int step, int road_len) override {
-    if (pos % kStopSpacing < 4 && speed > 1) speed = 1;
-    return Vehicle::advance(gap, step, road_len);
-  }
-};
+#include "lib/traffic_lib.cuh"
 
 // Every slot of `storage` is big enough and aligned for any of the vehicles.
 struct alignas(16) VehicleSlot {

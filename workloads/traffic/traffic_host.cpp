@@ -136,6 +136,7 @@ Check runTraffic(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("traffic",
                "Nagel-Schreckenberg traffic on a ring road (ParaPoly TRAF): Car/Truck/Bus objects built on the device, "
                "virtual advance/dawdle calls (indirect), hashed slowdowns",
-               "workloads/traffic/traffic.ptx", {"calls", "indirect-calls", "divergence", "multi-launch"}, runTraffic);
+               "workloads/traffic/traffic.ptx", {"calls", "indirect-calls", "divergence", "multi-launch"}, runTraffic,
+               {"workloads/traffic/lib/traffic_lib.ptx"});
 
 }  // namespace rfsim::workloads

@@ -4,39 +4,19 @@
 // pointers. Which class an element gets is read from memory, so the calls in
 // eval_shapes cannot be devirtualised and stay indirect calls through the
 // vtable (CARS: an indirect call is charged the largest FRU of its targets).
+//
+// The methods are the paper's library module (CARS compiles the common
+// device functions as a separate module): lib/virtual_dispatch_lib.cu, its
+// own translation unit, which the model links with this one (ptx/link.h),
+// so the virtual calls into it follow the full ABI. The vtables nvcc emits
+// here name methods this unit only declares; the linker resolves them.
+// Compiled with -rdc=true (separate compilation):
+// rfsim: rdc
+// rfsim: link lib/virtual_dispatch_lib
 
 #include <new>
 
-struct Shape {
-  __device__ virtual float area() const = 0;
-  __device__ virtual float perimeter() const = 0;
-  __device__ virtual void scale(float s) = 0;
-};
-
-struct Circle : Shape {
-  float r;
-  __device__ explicit Circle(float r_) : r(r_) {}
-  __device__ float area() const override { return 3.14159265f * r * r; }
-  __device__ float perimeter() const override { return 2.0f * 3.14159265f * r; }
-  __device__ void scale(float s) override { r *= s; }
-};
-
-struct Rect : Shape {
-  float w, h;
-  __device__ Rect(float w_, float h_) : w(w_), h(h_) {}
-  __device__ float area() const override { return w * h; }
-  __device__ float perimeter() const override { return 2.0f * (w + h); }
-  __device__ void scale(float s) override { w *= s; h *= s; }
-};
-
-// Right triangle with legs a and b.
-struct RightTriangle : Shape {
-  float a, b;
-  __device__ RightTriangle(float a_, float b_) : a(a_), b(b_) {}
-  __device__ float area() const override { return 0.5f * a * b; }
-  __device__ float perimeter() const override { return a + b + sqrtf(a * a + b * b); }
-  __device__ void scale(float s) override { a *= s; b *= s; }
-};
+#include "lib/virtual_dispatch_lib.cuh"
 
 // Every slot of `storage` is big enough and aligned for any of the shapes.
 struct alignas(16) ShapeSlot {

@@ -75,6 +75,7 @@ Check runVirtualDispatch(rt::Device& dev, Size size) {
 RFSIM_WORKLOAD("virtual_dispatch",
                "device-side objects built with placement new; virtual calls through base pointers (indirect calls)",
                "workloads/virtual_dispatch/virtual_dispatch.ptx", {"calls", "indirect-calls", "divergence", "multi-launch"},
-               runVirtualDispatch);
+               runVirtualDispatch,
+               {"workloads/virtual_dispatch/lib/virtual_dispatch_lib.ptx"});
 
 }  // namespace rfsim::workloads
