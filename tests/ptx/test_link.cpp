@@ -1,13 +1,15 @@
 // Linking separately compiled PTX modules (ptx/link.h): declarations bind to
 // definitions across modules, weak and strong definitions, the errors, and
 // the translation unit the back end keeps apart (a call into another unit
-// follows the full ABI).
+// follows the full ABI); vtables and constant tables as nvcc emits them for
+// the suite's workloads.
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "backend/backend.h"
 #include "common/error.h"
+#include "ptx/analysis/callgraph.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
 
@@ -141,5 +143,76 @@ TEST_CASE("link: parseAndLink reads the files and names a missing one", "[ptx][l
       CHECK_FALSE(m.functions[c.callee].is_extern);
       CHECK(m.functions[c.callee].unit == 1);
     }
+  }
+}
+
+// nvcc -rdc puts a class's vtable (.weak .global .u64 _ZTV...[] = {0, 0,
+// methods...}) in the unit that constructs its objects, where the methods
+// defined in another unit are only .extern declarations: the vtable's
+// entries must bind to the other unit's definitions, and the virtual calls
+// reach them (their targets are the functions whose address is taken).
+TEST_CASE("link: a vtable names methods another unit defines", "[ptx][link]") {
+  for (const char* w : {"virtual_dispatch", "traffic"}) {
+    INFO(w);
+    const std::string dir = std::string(RFSIM_SOURCE_DIR) + "/workloads/" + w + "/";
+    const Module m = parseAndLink({dir + w + ".ptx", dir + "lib/" + w + "_lib.ptx"});
+    int vtables = 0;
+    for (const Symbol& s : m.symbols) {
+      if (s.owner >= 0 || s.name.rfind("_ZTV", 0) != 0) continue;
+      INFO(s.name);
+      ++vtables;
+      CHECK_FALSE(s.is_extern);
+      CHECK(s.init_addrs.size() == s.count - 2);  // offset-to-top and RTTI are 0
+      for (const auto& [offset, target] : s.init_addrs) {
+        REQUIRE(target < m.symbols.size());
+        REQUIRE(m.symbols[target].is_function);
+        const Function& f = m.functions[m.symbols[target].function];
+        INFO(f.name);
+        CHECK_FALSE(f.is_extern);
+        CHECK_FALSE(f.blocks.empty());
+        CHECK(f.unit == 1);
+      }
+    }
+    CHECK(vtables == 3);
+    // Every virtual call of the kernels' unit goes to methods of the library.
+    const std::vector<bool> taken = addressTaken(m);
+    int indirect = 0;
+    for (const Function& f : m.functions) {
+      if (f.unit != 0) continue;
+      for (const CallInfo& c : f.calls) {
+        if (!c.indirect) continue;
+        ++indirect;
+        const std::vector<uint32_t> targets = indirectTargets(m, c, taken);
+        CHECK_FALSE(targets.empty());
+        for (uint32_t t : targets) CHECK(m.functions[t].unit == 1);
+      }
+    }
+    CHECK(indirect > 0);
+    // The back end compiles it; those calls follow the full ABI.
+    const backend::CompiledModule cm = backend::compileModule(m);
+    for (const Function& f : cm.machine.functions)
+      if (f.unit == 0)
+        for (const CallInfo& c : f.calls) CHECK_FALSE(c.clobbers_known);
+  }
+}
+
+// A __constant__ table the library defines and the kernels' unit declares
+// (extern __constant__ under -rdc): one symbol, the definition, of its size.
+TEST_CASE("link: an extern constant binds to the other unit's table", "[ptx][link]") {
+  const std::string dir = std::string(RFSIM_SOURCE_DIR) + "/workloads/raytrace/";
+  std::vector<Module> mods;
+  mods.push_back(parseFile(dir + "raytrace.ptx"));
+  REQUIRE(mods[0].global_symbols.count("cam"));
+  CHECK(mods[0].symbols[mods[0].global_symbols.at("cam")].is_extern);
+  mods.push_back(parseFile(dir + "lib/raytrace_lib.ptx"));
+  const Module m = link(std::move(mods));
+  for (const auto& [name, size] : {std::pair<const char*, uint64_t>{"spheres", 128}, {"plane", 20}, {"light", 16},
+                                   {"cam", 12}}) {
+    INFO(name);
+    REQUIRE(m.global_symbols.count(name));
+    const Symbol& s = m.symbols[m.global_symbols.at(name)];
+    CHECK_FALSE(s.is_extern);
+    CHECK(s.space == Space::Const);
+    CHECK(s.size == size);
   }
 }
