@@ -17,6 +17,9 @@ int costCommand(const CostOptions& o) {
   cost::CostOptions co;
   co.work_dir = dir.path("synth");  // the flow's scripts, logs and netlist stay with the report
   co.skip_synthesis = o.no_synth;
+  co.skip_energy = o.no_energy;
+  co.target_node_nm = o.node_nm;
+  co.target_vdd = o.vdd;
   if (!o.no_synth)
     std::cout << fmt::format("rfsim cost: synthesizing rtl/cars_rename.sv for {} ({} warps, {} registers)...\n",
                              cfg.name, cfg.sm.max_warps, cfg.warpRegisters());

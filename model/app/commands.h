@@ -47,6 +47,9 @@ struct CostOptions {
   ConfigOptions config;
   OutputOptions output;
   bool no_synth = false;
+  bool no_energy = false;
+  double node_nm = 12.0;  // energy scaling target (cost::CostOptions)
+  double vdd = 0.9;
 };
 
 struct ConfigCmdOptions {

@@ -136,6 +136,14 @@ int sc_main(int argc, char* argv[]) {
   addConfigOptions(cost_cmd, cost.config);
   addOutputOptions(cost_cmd, cost.output, "cost");
   cost_cmd->add_flag("--no-synth", cost.no_synth, "analytic storage cost only, no synthesis");
+  cost_cmd->add_flag("--no-energy", cost.no_energy,
+                     "synthesis and timing without the gate-level energy simulation (about half the run)");
+  cost_cmd->add_option("--node-nm", cost.node_nm, "process node the energies are scaled to (first order)")
+      ->default_val(12.0)
+      ->check(CLI::PositiveNumber);
+  cost_cmd->add_option("--vdd", cost.vdd, "supply voltage the energies are scaled to")
+      ->default_val(0.9)
+      ->check(CLI::PositiveNumber);
 
   ConfigCmdOptions cfg;
   auto* cfg_cmd = app.add_subcommand("config", "print the resolved configuration, or the reference of every key");

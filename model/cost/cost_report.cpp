@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "mech/cars/cars_config.h"
+#include "mech/cars/energy_scenarios.h"
 
 namespace rfsim::cost {
 
@@ -18,6 +19,25 @@ uint32_t roundUpPow2(uint32_t v) {
 }
 
 }  // namespace
+
+double energyScale(double node_nm, double vdd, double osu_vdd) {
+  return (node_nm / 180.0) * (vdd / osu_vdd) * (vdd / osu_vdd);
+}
+
+std::vector<std::pair<std::string, double>> carsEnergyDefaults(const CostReport& r) {
+  if (!r.energy || !r.stalled_energy) return {};
+  const GateEnergy& e = *r.energy;
+  const GateEnergy& l = *r.stalled_energy;
+  const double k = r.energy_scale;
+  auto op = [&](const GateEnergy& g, const char* phase) { return g.phase(phase).pj_per_op * k; };
+  return {{"rename_pj", op(e, "rename")},
+          {"push_pop_pj", (op(e, "push") + op(e, "pop")) / 2},
+          {"call_ret_pj", op(e, "call_ret")},
+          {"other_op_pj", op(e, "launch")},
+          {"list_op_pj", (op(l, "push") + op(l, "release") + op(l, "remove")) / 3},
+          {"clock_pj", (e.clock_pj_per_cycle + l.clock_pj_per_cycle) * k},
+          {"static_mw", (e.leakage_w + l.leakage_w) * k * 1e3}};
+}
 
 CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& options) {
   CostReport r;
@@ -75,6 +95,25 @@ CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& o
     if (r.stalled_synth->flops != declared)
       r.notes.push_back(fmt::format("the stalled-warp list's netlist has {} flops where the RTL declares {}",
                                     r.stalled_synth->flops, declared));
+    if (!options.skip_energy) {
+      if (!(options.target_node_nm > 0.0) || !(options.target_vdd > 0.0))
+        throw Error("cost: the target node and supply for the energy scaling must be positive");
+      GateEnergyOptions e;
+      e.liberty = options.liberty;
+      e.rtl_dir = options.rtl_dir;
+      e.clock_period_ns = options.clock_period_ns;
+      e.tool_search_path = options.tool_search_path;
+      e.work_dir = options.work_dir;
+      e.parameters = p.parameters();
+      r.energy = runGateEnergy(
+          cars::renameEnergyStimulus(cars::RenameParams::forSm(r.warps, r.warp_registers, r.read_ports)), e);
+      e.work_dir = options.work_dir / "stalled_warps";
+      e.parameters = sp.parameters();
+      r.stalled_energy = runGateEnergy(cars::stalledEnergyStimulus(r.warps), e);
+      r.target_node_nm = options.target_node_nm;
+      r.target_vdd = options.target_vdd;
+      r.energy_scale = energyScale(options.target_node_nm, options.target_vdd, r.energy->voltage);
+    }
   }
   return r;
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/gpu_config.h"
+#include "cost/gate_energy.h"
 #include "cost/synth_flow.h"
 #include "mech/cars/storage_cost.h"
 
@@ -36,7 +37,17 @@ struct CostOptions {
   bool skip_synthesis = false;         // analytic storage only; needs no tools
   double clock_period_ns = 10.0;
   std::optional<std::string> tool_search_path;  // where yosys and sta are looked up; $PATH if unset
+  bool skip_energy = false;  // no gate-level energy simulation (it needs vcd2fst besides yosys)
+  // First-order scaling of the energies from OSU018 (180 nm, 1.8 V) to the
+  // GPU's process: switched capacitance in proportion to the feature size,
+  // energy to V^2 (docs/cost.md). The V100 defaults: TSMC 12 nm, and a
+  // supply of 0.9 V, an assumption (NVIDIA publishes none).
+  double target_node_nm = 12.0;
+  double target_vdd = 0.9;
 };
+
+// Energy scale from OSU018 at its nominal voltage to a node and supply.
+double energyScale(double node_nm, double vdd, double osu_vdd = 1.8);
 
 struct CostReport {
   std::string config_name;
@@ -54,12 +65,23 @@ struct CostReport {
   // rtl/cars_stalled_warps.sv (the stalled-warp list and warp status check)
   // through the same flow.
   std::optional<SynthResult> stalled_synth;
+  // Gate-level energy per operation of the two netlists (absent when
+  // synthesis or the energy step was skipped), and the scale to the target.
+  std::optional<GateEnergy> energy, stalled_energy;
+  double target_node_nm = 0.0, target_vdd = 0.0, energy_scale = 0.0;
 };
 
 // W = sm.max_warps, R = regfile.size_kb * 1024 / (4 * warp_size), read ports =
 // cars.rename_ports unless overridden. Throws rfsim::Error when a tool, the
 // liberty file or a flow step fails.
 CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& options);
+
+// The `mechanisms.cars` energy keys (cars_config.h) the report's energies
+// give, scaled to the target: rename_pj, push_pop_pj (mean of push and pop),
+// call_ret_pj, other_op_pj (launch), list_op_pj (mean of push, release and
+// remove), clock_pj (both units per cycle), static_mw (both units' leakage).
+// Empty when the energy step did not run.
+std::vector<std::pair<std::string, double>> carsEnergyDefaults(const CostReport& report);
 
 std::string toMarkdown(const CostReport& report);
 nlohmann::json toJson(const CostReport& report);

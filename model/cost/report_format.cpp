@@ -199,6 +199,42 @@ void stalledMarkdown(const CostReport& r, const SynthResult& s, std::string& md)
                       grouped(s.flops + r.synth->flops));
 }
 
+// The per-operation energies of the two netlists, as measured and scaled.
+void energyMarkdown(const CostReport& r, std::string& md) {
+  const GateEnergy& e = *r.energy;
+  const GateEnergy& l = *r.stalled_energy;
+  md += "## Energy per operation (gate-level simulation, OSU 0.18 um)\n\n";
+  md += fmt::format(
+      "Each netlist ran a scripted stimulus in Yosys' `sim` (cells from the liberty file), its outputs "
+      "compared with the RTL's every cycle; toggles per net times 1/2 C V^2 plus the cells' internal energy "
+      "(liberty tables at the net's load and a {} ns input transition) give each phase's energy at {} V. Per "
+      "operation: the phase's logic energy less the idle phase's, divided by its operations. Zero-delay "
+      "simulation counts no glitches (a lower bound for the logic); the clock is charged apart, per cycle, with "
+      "no clock gating. Scaled to {} nm and {} V: x {:.5f} (node / 180 nm x (V / {} V)^2, first order).\n\n",
+      kNominalTransitionNs, e.voltage, r.target_node_nm, r.target_vdd, r.energy_scale, e.voltage);
+  md += "| unit | phase | cycles | operations | net toggles | logic pJ | pJ per operation | scaled pJ |\n";
+  md += "|---|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const GateEnergy* g : {&e, &l})
+    for (const PhaseEnergy& p : g->phases) {
+      if (p.name == "reset" || p.name == "settle") continue;
+      md += fmt::format("| {} | {} | {} | {} | {} | {:.1f} | {} | {} |\n", g->module, p.name, p.cycles, p.ops,
+                        grouped(p.toggles), p.logic_pj, p.ops ? fmt::format("{:.2f}", p.pj_per_op) : "-",
+                        p.ops ? fmt::format("{:.4f}", p.pj_per_op * r.energy_scale) : "-");
+    }
+  md += "\n| per unit | cars_rename | cars_stalled_warps | scaled, both |\n|---|---:|---:|---:|\n";
+  md += fmt::format("| clock, pJ per cycle | {:.1f} | {:.1f} | {:.3f} |\n", e.clock_pj_per_cycle, l.clock_pj_per_cycle,
+                    (e.clock_pj_per_cycle + l.clock_pj_per_cycle) * r.energy_scale);
+  md += fmt::format("| idle logic, pJ per cycle | {:.2f} | {:.2f} | |\n", e.idle_logic_pj_per_cycle,
+                    l.idle_logic_pj_per_cycle);
+  md += fmt::format("| leakage, uW | {:.2f} | {:.2f} | {:.4f} mW |\n\n", e.leakage_w * 1e6, l.leakage_w * 1e6,
+                    (e.leakage_w + l.leakage_w) * r.energy_scale * 1e3);
+  const auto d = carsEnergyDefaults(r);
+  md += "The energy model's `mechanisms.cars` keys from these figures (scaled):\n\n";
+  md += "| key | value |\n|---|---:|\n";
+  for (const auto& [k, v] : d) md += fmt::format("| `{}` | {:.4g} |\n", k, v);
+  md += "\n";
+}
+
 }  // namespace
 
 std::string toMarkdown(const CostReport& r) {
@@ -215,6 +251,7 @@ std::string toMarkdown(const CostReport& r) {
   else
     md += "## Synthesis and timing\n\nSkipped (analytic storage only).\n";
   if (r.stalled_synth) stalledMarkdown(r, *r.stalled_synth, md);
+  if (r.energy && r.stalled_energy) energyMarkdown(r, md);
   return md;
 }
 
@@ -280,6 +317,36 @@ nlohmann::json toJson(const CostReport& r) {
   }
   j["synthesis"] = synthJson(*r.synth);
   j["synthesis_stalled_warps"] = r.stalled_synth ? synthJson(*r.stalled_synth) : nlohmann::json(nullptr);
+  if (!r.energy || !r.stalled_energy) {
+    j["energy"] = nullptr;
+    return j;
+  }
+  auto unit = [](const GateEnergy& g) {
+    nlohmann::json phases = nlohmann::json::array();
+    for (const PhaseEnergy& p : g.phases)
+      phases.push_back({{"name", p.name},
+                        {"cycles", p.cycles},
+                        {"ops", p.ops},
+                        {"toggles", p.toggles},
+                        {"logic_pj", p.logic_pj},
+                        {"clock_pj", p.clock_pj},
+                        {"pj_per_op", p.pj_per_op}});
+    return nlohmann::json{{"module", g.module},
+                          {"voltage", g.voltage},
+                          {"nets", g.nets},
+                          {"clock_pj_per_cycle", g.clock_pj_per_cycle},
+                          {"idle_logic_pj_per_cycle", g.idle_logic_pj_per_cycle},
+                          {"leakage_w", g.leakage_w},
+                          {"phases", phases}};
+  };
+  nlohmann::json defaults = nlohmann::json::object();
+  for (const auto& [k, v] : carsEnergyDefaults(r)) defaults[k] = v;
+  j["energy"] = {{"input_transition_ns", kNominalTransitionNs},
+                 {"target_node_nm", r.target_node_nm},
+                 {"target_vdd", r.target_vdd},
+                 {"scale", r.energy_scale},
+                 {"units", {unit(*r.energy), unit(*r.stalled_energy)}},
+                 {"cars_keys", defaults}};
   return j;
 }
 

@@ -531,4 +531,28 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   CHECK(j.at("synthesis_stalled_warps").at("flops") == 11);
   CHECK(j.at("synthesis_stalled_warps").at("parameters").at("NumWarps") == 4);
   CHECK_FALSE(j.at("synthesis_stalled_warps").at("parameters").contains("NumRegs"));
+  // The gate-level energy of both netlists, their outputs checked against
+  // the RTL's on the way (a difference throws).
+  REQUIRE(r.energy.has_value());
+  REQUIRE(r.stalled_energy.has_value());
+  CHECK(r.energy->voltage == 1.8);
+  CHECK(r.energy->clock_pj_per_cycle > 0.0);
+  // The clock's share alone: 147 flops' clock pins, well under 1 pJ each.
+  CHECK(r.energy->clock_pj_per_cycle < 147 * 1.0);
+  CHECK(r.energy->idle_logic_pj_per_cycle < 0.01 * r.energy->phase("push").logic_pj);
+  for (const char* ph : {"launch", "push", "rename", "pop", "call_ret"}) {
+    CHECK(r.energy->phase(ph).toggles > 0);
+    CHECK(r.energy->phase(ph).pj_per_op > 0.0);
+  }
+  for (const char* ph : {"push", "release", "remove"}) CHECK(r.stalled_energy->phase(ph).pj_per_op > 0.0);
+  CHECK(r.energy->leakage_w > 0.0);
+  CHECK(r.energy_scale == Approx(12.0 / 180 * 0.25));
+  const auto keys = rfsim::cost::carsEnergyDefaults(r);
+  REQUIRE(keys.size() == 7);
+  CHECK(keys[0].first == "rename_pj");
+  CHECK(keys[0].second == Approx(r.energy->phase("rename").pj_per_op * r.energy_scale));
+  CHECK_THAT(md, Contains("## Energy per operation") && Contains("`push_pop_pj`"));
+  CHECK(j.at("energy").at("units").size() == 2);
+  CHECK_FALSE(fs::exists(o.work_dir / "energy_gl.vcd"));  // tens of MB; kept only on request
+  CHECK(fs::is_regular_file(o.work_dir / "energy_stim.vcd"));
 }
