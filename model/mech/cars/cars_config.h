@@ -44,6 +44,23 @@ struct CarsConfig {
   bool context_switch = true;
   uint32_t issue_cycles = 1;
   uint32_t opcoll_cycles = 1;
+  // Energy of the two units (docs/cost.md, "Energy per operation"): the
+  // gate-level simulation of their OSU018 netlists by `rfsim cost` (V100:
+  // 64 warps, 2048 warp-registers, 4 rename ports), scaled to 12 nm and
+  // 0.9 V by node/180 nm x (V/1.8 V)^2 = 1/60 (first order). Per operation:
+  // a rename (one operand through a rename port), a push or pop, a call or
+  // return, any other operation of the unit (launch, spill, fill), one
+  // operation of the stalled-warp list; per SM cycle the clock of both units'
+  // flops (no clock gating); leakage per SM (both units). Measured: at
+  // OSU018 a rename 28.2 pJ, push 123, pop 131, call/return 97.9, launch
+  // 102, list operation 76-415, clock 802 pJ per cycle (docs/cost.md).
+  double rename_pj = 0.470;
+  double push_pop_pj = 2.11;
+  double call_ret_pj = 1.63;
+  double other_op_pj = 1.70;
+  double list_op_pj = 3.34;
+  double clock_pj = 13.4;
+  double static_mw = 6.3e-5;
 
   template <class V> void visit(V& v) {
     using config::IntRange;
@@ -70,6 +87,15 @@ struct CarsConfig {
               "extra issue-stage cycles for every instruction (free-register check, CARS IV-B)");
     v.integer("opcoll_cycles", opcoll_cycles, IntRange{0, 8}, "cycle",
               "extra operand-collector cycles for every instruction (the rename, CARS IV-B)");
+    const RealRange pj{0.0, 1e6};
+    v.real("rename_pj", rename_pj, pj, "pJ", "energy of one rename (an operand index through a rename port)");
+    v.real("push_pop_pj", push_pop_pj, pj, "pJ", "energy of one push or pop of the rename unit");
+    v.real("call_ret_pj", call_ret_pj, pj, "pJ", "energy of one call or return of the rename unit");
+    v.real("other_op_pj", other_op_pj, pj, "pJ", "energy of one launch, spill or fill operation of the rename unit");
+    v.real("list_op_pj", list_op_pj, pj, "pJ",
+           "energy of one stalled-warp list operation (deactivate, remove, warp status check)");
+    v.real("clock_pj", clock_pj, pj, "pJ", "clock energy of both units' flops per SM cycle");
+    v.real("static_mw", static_mw, RealRange{0.0, 1e6}, "mW", "leakage of both units in one SM");
   }
 };
 

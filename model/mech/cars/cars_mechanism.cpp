@@ -332,6 +332,19 @@ class Cars final : public mech::Mechanism {
 
   bool rtlInLoop() const override { return c_.rtl; }
 
+  // The rename unit's and the stalled-warp list's operations at the energies
+  // of their gate-level simulation (cars_config.h, docs/cost.md).
+  std::vector<energy::Structure> energyStructures(const stats::Group& g) const override {
+    const auto& s = dynamic_cast<const CarsLaunchStats&>(g);
+    auto n = [](const stats::Scalar& x) { return static_cast<uint64_t>(x.get()); };
+    return {{"rename", n(s.renames), c_.rename_pj, 0.0},
+            {"push_pop", n(s.push_ops) + n(s.pop_ops), c_.push_pop_pj, 0.0},
+            {"call_ret", n(s.call_ops) + n(s.ret_ops), c_.call_ret_pj, 0.0},
+            {"other_ops", n(s.launch_ops) + n(s.spill_ops) + n(s.fill_ops), c_.other_op_pj, 0.0},
+            {"stalled_list", n(s.list_ops), c_.list_op_pj, 0.0},
+            {"clock", n(s.cycles), c_.clock_pj, c_.static_mw * 1e-3}};
+  }
+
  private:
   // The stack of a warp given `regs` registers: what the frame leaves,
   // within the free counter and the register file.
@@ -396,7 +409,7 @@ mech::MechanismInfo carsMechanismInfo() {
              "the barrier context switch; adaptive allocation (Fig. 5) or fixed low/high/Nxlow levels; the "
              "stalled-warp list and the warp status check; +1 issue and +1 operand-collector cycle; the paper's "
              "baselines and figures, the fully inlined baseline included (scripts/cars_repro.sh); the stalled-warp "
-             "list as RTL in lockstep. Open: energy per rename and per push/pop";
+             "list as RTL in lockstep; the energy of both units per operation, from their gate-level simulation";
   m.paper = "CARS: a contention-aware register stacking mechanism for GPU function calls";
   m.section.name = "cars";
   m.section.desc = "CARS rename unit (CARS paper, section IV-B) and its co-simulation";
