@@ -104,9 +104,12 @@ class Linker {
                                     sb.is_function ? "function" : "variable"));
           // (global_symbols holds variables only: a function's address
           // symbol of B is new, its function mapped.)
-          // (Two definitions of a variable are an error: the IR keeps no
-          // .weak for variables.)
-          if (!sb.is_function) take_sym_[s] = bWins(sa.is_extern, false, sb.is_extern, false, "variable", sb.name);
+          // Two definitions of a variable: as for functions, a .weak one
+          // (nvcc -rdc emits a class's vtable .weak in every unit that
+          // builds its objects) gives way to a strong one, of two .weak ones
+          // the first stays, two strong ones are an error.
+          if (!sb.is_function)
+            take_sym_[s] = bWins(sa.is_extern, sa.is_weak, sb.is_extern, sb.is_weak, "variable", sb.name);
           if (!sb.is_function && !sa.is_extern && !sb.is_extern && sa.size != sb.size)
             throw Error(fmt::format("link {} + {}: variable '{}' has {} bytes in the first and {} in the second",
                                     a_.file, b_.file, sb.name, sa.size, sb.size));

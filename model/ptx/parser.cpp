@@ -157,7 +157,7 @@ void Parser::parseTopLevel() {
   else if (k.is(Tok::Directive, ".local")) sp = Space::Local;
   if (sp != Space::None) {
     next();
-    return parseVariable(sp, is_extern, is_visible || is_weak, nullptr);
+    return parseVariable(sp, is_extern, is_visible || is_weak, nullptr, is_weak);
   }
   if (k.kind == Tok::Directive) fail(k, fmt::format("unsupported directive '{}' at module scope", k.text));
   fail(k, fmt::format("unexpected {} at module scope", describe(k)));
@@ -298,13 +298,14 @@ uint32_t Parser::functionSymbol(uint32_t function) {
   return idx;
 }
 
-void Parser::parseVariable(Space space, bool is_extern, bool is_visible, FnCtx* fn) {
+void Parser::parseVariable(Space space, bool is_extern, bool is_visible, FnCtx* fn, bool is_weak) {
   Decl d = parseDeclarator(space, true, false);
   for (;;) {
     if (d.type == Type::Pred) fail(d.loc, "a variable cannot be a predicate");
     Symbol s = symbolFrom(d);
     s.is_extern = is_extern;
     s.is_visible = is_visible;
+    s.is_weak = is_weak;
     if (acceptPunct('=')) {
       if (is_extern) fail(peek(), "an extern variable cannot have an initialiser");
       if (space != Space::Global && space != Space::Const) {

@@ -107,7 +107,7 @@ class Parser {
   void parseFunction(bool is_entry, bool is_extern, bool is_visible, bool is_weak);
   void parseParamList(std::vector<Decl>& out, bool in_prototype);
   Decl parseDeclarator(Space space, bool allow_dims, bool allow_ptr);
-  void parseVariable(Space space, bool is_extern, bool is_visible, FnCtx* fn);
+  void parseVariable(Space space, bool is_extern, bool is_visible, FnCtx* fn, bool is_weak = false);
   void parseInitializer(Symbol& sym, Type type, uint64_t elem_bytes);
   uint32_t addSymbol(Symbol sym, FnCtx* fn);  // fails at sym.loc on a duplicate
   uint32_t functionSymbol(uint32_t function);

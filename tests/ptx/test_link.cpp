@@ -216,3 +216,29 @@ TEST_CASE("link: an extern constant binds to the other unit's table", "[ptx][lin
     CHECK(s.size == size);
   }
 }
+
+// Both units build objects of one class: nvcc -rdc emits the class's vtable
+// .weak in each, and one copy is kept, as nvlink keeps one (a strong
+// definition beats a weak one; of two weak ones the first stays).
+TEST_CASE("link: a weak variable defined in both units keeps one copy", "[ptx][link]") {
+  auto unit = [](const std::string& linkage, int first) {
+    return std::string(kHeader) + linkage + " .global .align 4 .u32 table[2] = {" + std::to_string(first) + ", 9};\n";
+  };
+  auto two = [](const std::string& a, const std::string& b) {
+    std::vector<Module> mods;
+    mods.push_back(parseString(a, "a.ptx"));
+    mods.push_back(parseString(b, "b.ptx"));
+    return link(std::move(mods));
+  };
+  auto first = [](const Module& m) {
+    const Symbol& s = m.symbols[m.global_symbols.at("table")];
+    REQUIRE(s.init.size() == 8);
+    return static_cast<int>(s.init[0]);
+  };
+  CHECK(first(two(unit(".weak", 1), unit(".weak", 2))) == 1);
+  CHECK(first(two(unit(".weak", 1), unit(".visible", 2))) == 2);
+  CHECK(first(two(unit(".visible", 1), unit(".weak", 2))) == 1);
+  const Module w = two(unit(".weak", 1), unit(".weak", 2));
+  CHECK(w.symbols[w.global_symbols.at("table")].is_weak);
+  CHECK_THROWS_WITH(two(unit(".visible", 1), unit(".visible", 2)), Catch::Contains("variable 'table'"));
+}

@@ -92,7 +92,8 @@ bool isSignedType(Type t) { return t == Type::S8 || t == Type::S16 || t == Type:
 std::string declareSymbol(const Module& m, const Symbol& s, const std::string& name) {
   std::string d;
   if (s.is_extern) d += ".extern ";
-  if (s.is_visible) d += ".visible ";
+  if (s.is_weak) d += ".weak ";
+  else if (s.is_visible) d += ".visible ";
   d += fmt::format(".{}", ptxSpaceName(s.space));
   if (s.align) d += fmt::format(" .align {}", s.align);
   d += fmt::format(" .{} {}", ptxTypeName(s.type), name);
