@@ -5,9 +5,10 @@
 // - a declaration binds to the definition of the same name, whichever
 //   module has it; declarations that stay unbound stay extern (the back end
 //   and the run then report them where they are used, as for one module);
-// - two definitions of one function: a .weak one gives way to a strong one,
-//   two .weak ones keep the first module's; two strong ones are an error, as
-//   are two definitions of one variable;
+// - two definitions of one function or variable: a .weak one gives way to a
+//   strong one, two .weak ones keep the first module's (nvcc -rdc emits a
+//   class's vtable .weak in every unit that builds its objects); two strong
+//   ones are an error;
 // - a function's declarations and definition must agree on the number of
 //   parameters and results, and the modules on .target's architecture and
 //   .address_size.
