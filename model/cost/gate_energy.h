@@ -31,8 +31,9 @@
 
 namespace rfsim::cost {
 
-// Nominal input transition for the internal-energy tables (ns): the output
-// transition of an X1 cell driving a fan-out of four in OSU018.
+// Nominal input transition for the internal-energy tables (ns), a chosen
+// value inside the OSU018 tables' range (0.06 to 1.8 ns); a DFFSR clock
+// pin's energy differs by 12 % between 0.06 and 0.24 ns.
 inline constexpr double kNominalTransitionNs = 0.2;
 
 struct PhaseEnergy {

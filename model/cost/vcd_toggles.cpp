@@ -14,6 +14,21 @@ namespace rfsim::cost {
 
 namespace {
 
+// `$var type width code name [range] $end`, the keyword already read; the
+// name without the backslash of an escaped identifier.
+struct VarDecl {
+  unsigned width = 0;
+  std::string code, name, range;
+};
+VarDecl readVar(std::istringstream& ss) {
+  VarDecl d;
+  std::string type;
+  ss >> type >> d.width >> d.code >> d.name >> d.range;
+  if (d.range == "$end") d.range.clear();
+  if (!d.name.empty() && d.name[0] == '\\') d.name.erase(0, 1);
+  return d;
+}
+
 struct Var {
   std::vector<std::vector<BitToggles>*> bits;  // index 0 = least significant bit; one per alias set
   std::string value;                           // current value, most significant bit first
@@ -66,22 +81,19 @@ VcdToggles countToggles(const std::filesystem::path& path, const std::vector<uin
       } else if (kw == "$enddefinitions") {
         header = false;
       } else if (kw == "$var" && depth == 1) {
-        std::string type, id, name, range;
-        unsigned width = 0;
-        ss >> type >> width >> id >> name >> range;
-        if (width == 0 || id.empty() || name.empty()) fail(lineno, "malformed $var");
-        if (!name.empty() && name[0] == '\\') name.erase(0, 1);
+        VarDecl d = readVar(ss);
+        if (d.width == 0 || d.code.empty() || d.name.empty()) fail(lineno, "malformed $var");
         int lsb = 0;
-        if (!range.empty() && range[0] == '[') {
-          const size_t colon = range.find(':');
-          lsb = std::stoi(range.substr(colon == std::string::npos ? 1 : colon + 1));
-          if (width == 1 && colon == std::string::npos) name += range, range.clear();
+        if (!d.range.empty() && d.range[0] == '[') {
+          const size_t colon = d.range.find(':');
+          lsb = std::stoi(d.range.substr(colon == std::string::npos ? 1 : colon + 1));
+          if (d.width == 1 && colon == std::string::npos) d.name += d.range;  // "bus [3]" -> "bus[3]"
         }
-        Var& v = vars[id];
-        if (!v.bits.empty() && v.bits.size() != width) fail(lineno, "an identifier code reused with another width");
-        if (v.bits.empty()) v.bits.resize(width, nullptr);
-        for (unsigned i = 0; i < width; ++i) {
-          const std::string key = width == 1 ? name : fmt::format("{}[{}]", name, lsb + static_cast<int>(i));
+        Var& v = vars[d.code];
+        if (!v.bits.empty() && v.bits.size() != d.width) fail(lineno, "an identifier code reused with another width");
+        if (v.bits.empty()) v.bits.resize(d.width, nullptr);
+        for (unsigned i = 0; i < d.width; ++i) {
+          const std::string key = d.width == 1 ? d.name : fmt::format("{}[{}]", d.name, lsb + static_cast<int>(i));
           auto& slot = out.bits[key];
           if (slot.empty()) slot.resize(windows);
           if (!v.bits[i]) v.bits[i] = &slot;  // aliases of one code count once, under the first name
@@ -116,10 +128,6 @@ VcdToggles countToggles(const std::filesystem::path& path, const std::vector<uin
   return out;
 }
 
-}  // namespace rfsim::cost
-
-namespace rfsim::cost {
-
 void filterVcd(const std::filesystem::path& in_path, const std::filesystem::path& out_path,
                const std::vector<std::string>& keep) {
   std::ifstream in(in_path);
@@ -144,11 +152,9 @@ void filterVcd(const std::filesystem::path& in_path, const std::filesystem::path
       } else if (kw == "$enddefinitions") {
         header = false;
       } else if (kw == "$var") {
-        std::string type, width, id, name;
-        ss >> type >> width >> id >> name;
-        if (!name.empty() && name[0] == '\\') name.erase(0, 1);
-        if (depth != 1 || !names.count(name)) continue;
-        codes.insert(id);
+        const VarDecl d = readVar(ss);
+        if (depth != 1 || !names.count(d.name)) continue;
+        codes.insert(d.code);
       } else if (depth > 1) {
         continue;
       }

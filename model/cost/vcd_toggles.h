@@ -29,10 +29,6 @@ struct VcdToggles {
 // line on a malformed file.
 VcdToggles countToggles(const std::filesystem::path& vcd, const std::vector<uint64_t>& bounds);
 
-}  // namespace rfsim::cost
-
-namespace rfsim::cost {
-
 // Copies a VCD keeping only the top scope's variables named in `keep` (and
 // their value changes), so that a co-simulation compares the ports alone.
 void filterVcd(const std::filesystem::path& in, const std::filesystem::path& out,
