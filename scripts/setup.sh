@@ -9,7 +9,7 @@ build=${RFSIM_BUILD_DIR:-$here/build}
 packages=(
   build-essential cmake ninja-build pkg-config
   libsystemc-dev verilator gtkwave catch2 libyaml-cpp-dev
-  nlohmann-json3-dev libcli11-dev libfmt-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev libzstd-dev liblz4-dev
   yosys opensta
   xvfb x11-apps imagemagick xdotool jq time
   python3 python3-matplotlib python3-tqdm

@@ -77,7 +77,18 @@ struct BackendOptions {
   bool print = false;              // print the machine program instead of the reports
 };
 
+// rfsim exec: an unmodified CUDA application on the model (docs/cudart.md).
+struct ExecOptions {
+  ConfigOptions config;
+  OutputOptions output;
+  bool timing = false;
+  bool quiet = false;
+  std::string name;               // --name: the application's name in stats.json (default: the program's)
+  std::vector<std::string> argv;  // the command line after --
+};
+
 int runCommand(const RunOptions& o);
+int execCommand(const ExecOptions& o);
 int backendCommand(const BackendOptions& o);
 int ptxCommand(const PtxOptions& o);
 int runWorkloads(const RunOptions& o);

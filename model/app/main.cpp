@@ -171,6 +171,16 @@ int sc_main(int argc, char* argv[]) {
   be_cmd->add_flag("--markdown", be.markdown, "print only the ptxas comparison, as Markdown table rows");
   be_cmd->add_flag("--print", be.print, "print the machine program (PTX text over R0..R254, P0..P6) instead");
 
+  ExecOptions ex;
+  auto* exec_cmd = app.add_subcommand("exec", "run an unmodified CUDA application (built by nvcc 13 with -cudart "
+                                              "shared) on the model: rfsim exec [options] -- ./app args...");
+  addConfigOptions(exec_cmd, ex.config);
+  addOutputOptions(exec_cmd, ex.output, "exec");
+  exec_cmd->add_flag("--timing", ex.timing, "run every launch on the GPU timing model (default: functional)");
+  exec_cmd->add_flag("-q,--quiet", ex.quiet, "no line per kernel launch");
+  exec_cmd->add_option("--name", ex.name, "the application's name in stats.json (default: the program's file name)");
+  exec_cmd->add_option("command", ex.argv, "the application and its arguments (after --)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -196,6 +206,7 @@ int sc_main(int argc, char* argv[]) {
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);
     if (*be_cmd) return backendCommand(be);
+    if (*exec_cmd) return execCommand(ex);
   } catch (const rfsim::Error& e) {
     std::cerr << "rfsim: error: " << e.what() << "\n";
     return 1;

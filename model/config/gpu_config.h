@@ -18,10 +18,15 @@ namespace rfsim::config {
 struct GpuTop {
   uint32_t num_sms = 80;
   double clock_mhz = 1132.0;
+  // What the CUDA runtime library reports (cudaGetDeviceProperties' major
+  // and minor): applications choose code paths and check limits by it.
+  uint32_t compute_capability = 70;
 
   template <class V> void visit(V& v) {
     v.integer("num_sms", num_sms, IntRange{1, 1024}, "SM", "streaming multiprocessors on the chip");
     v.real("clock_mhz", clock_mhz, RealRange{1.0, 10000.0}, "MHz", "core clock");
+    v.integer("compute_capability", compute_capability, IntRange{10, 120}, "",
+              "compute capability the CUDA runtime library reports, major * 10 + minor (70: 7.0)");
   }
 };
 

@@ -1,5 +1,9 @@
 #include "func/memory.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -23,9 +27,48 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, AllocKind kind, std::string name
   a.kind = kind;
   a.name = std::move(name);
   a.bytes.assign(bytes, 0);
+  a.data = a.bytes.data();
   allocs_.emplace(base, std::move(a));
   live_ += bytes;
   return base;
+}
+
+uint64_t GlobalMemory::allocateMapped(uint64_t bytes, AllocKind kind, std::string name) {
+  if (bytes > capacity_ || live_ + bytes > capacity_)
+    throw Error(fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use",
+                            bytes, live_, capacity_));
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t span = std::max<uint64_t>((bytes + page - 1) / page * page, page);
+  // The next page-aligned device address that is free in the process too
+  // (the process's own mappings live far above the device's window, but a
+  // library may have taken one: then skip past it).
+  for (int tries = 0; tries < 64; ++tries) {
+    const uint64_t base = (next_ + page - 1) / page * page;
+    void* p = mmap(reinterpret_cast<void*>(base), span, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == MAP_FAILED || reinterpret_cast<uint64_t>(p) != base) {
+      if (p != MAP_FAILED) munmap(p, span);  // a kernel without MAP_FIXED_NOREPLACE placed it elsewhere
+      next_ = base + span + (64ull << 20);
+      continue;
+    }
+    next_ = base + span + kAllocAlign;
+    Allocation a;
+    a.base = base;
+    a.size = bytes;
+    a.kind = kind;
+    a.name = std::move(name);
+    a.data = static_cast<uint8_t*>(p);
+    a.mapped = span;
+    allocs_.emplace(base, std::move(a));
+    live_ += bytes;
+    return base;
+  }
+  throw Error(fmt::format("cannot map {} bytes of shared host/device memory near {}", bytes, hex(next_)));
+}
+
+GlobalMemory::~GlobalMemory() {
+  for (auto& [base, a] : allocs_)
+    if (a.mapped) munmap(a.data, a.mapped);
 }
 
 void GlobalMemory::release(uint64_t base, AllocKind kind) {
@@ -38,6 +81,7 @@ void GlobalMemory::release(uint64_t base, AllocKind kind) {
   for (Allocation*& a : recent_)
     if (a == &it->second) a = nullptr;
   live_ -= it->second.size;
+  if (it->second.mapped) munmap(it->second.data, it->second.mapped);
   allocs_.erase(it);
 }
 
@@ -56,7 +100,7 @@ uint8_t* GlobalMemory::translateSlow(uint64_t addr, uint64_t n) {
   if (addr - a.base >= a.size || n > a.size - (addr - a.base)) return nullptr;
   last_ = &a;
   recent_[recent_next_++ % recent_.size()] = &a;
-  return a.bytes.data() + (addr - a.base);
+  return a.data + (addr - a.base);
 }
 
 std::string GlobalMemory::describe(uint64_t addr) const {
@@ -84,17 +128,17 @@ const Allocation* GlobalMemory::checkedRange(uint64_t addr, uint64_t n, const ch
 
 void GlobalMemory::write(uint64_t dst, const void* src, uint64_t n) {
   const Allocation* a = checkedRange(dst, n, "memcpy to device");
-  if (n) std::memcpy(const_cast<uint8_t*>(a->bytes.data()) + (dst - a->base), src, n);
+  if (n) std::memcpy(a->data + (dst - a->base), src, n);
 }
 
 void GlobalMemory::read(void* dst, uint64_t src, uint64_t n) const {
   const Allocation* a = checkedRange(src, n, "memcpy from device");
-  if (n) std::memcpy(dst, a->bytes.data() + (src - a->base), n);
+  if (n) std::memcpy(dst, a->data + (src - a->base), n);
 }
 
 void GlobalMemory::fill(uint64_t dst, uint8_t value, uint64_t n) {
   const Allocation* a = checkedRange(dst, n, "memset");
-  if (n) std::memset(const_cast<uint8_t*>(a->bytes.data()) + (dst - a->base), value, n);
+  if (n) std::memset(a->data + (dst - a->base), value, n);
 }
 
 uint64_t GlobalMemory::liveBytes(AllocKind kind) const {

@@ -43,14 +43,19 @@ inline bool inWindow(uint64_t addr, uint64_t window) {
   return addr - window < kWindowSize;
 }
 
-enum class AllocKind : uint8_t { Malloc, Global, Const, Heap };
+// Managed: cudaMallocManaged and __managed__ variables; Host: page-locked
+// host memory (cudaMallocHost, cudaHostAlloc). Both are mapped: the host
+// reads and writes them at the very address the device uses.
+enum class AllocKind : uint8_t { Malloc, Global, Const, Heap, Managed, Host };
 
 struct Allocation {
   uint64_t base = 0;
   uint64_t size = 0;  // bytes requested; accesses past it are out of bounds
   AllocKind kind = AllocKind::Malloc;
   std::string name;   // module variable name, or empty
-  std::vector<uint8_t> bytes;
+  uint8_t* data = nullptr;     // the bytes: bytes.data(), or the host mapping at `base`
+  std::vector<uint8_t> bytes;  // storage of an unmapped allocation
+  uint64_t mapped = 0;         // bytes mapped at `base` (mapped allocations), else 0
 };
 
 // Allocations never overlap and are separated by at least one unmapped
@@ -60,9 +65,17 @@ struct Allocation {
 class GlobalMemory {
  public:
   explicit GlobalMemory(uint64_t capacity_bytes = 16ull << 30) : capacity_(capacity_bytes) {}
+  ~GlobalMemory();
+  GlobalMemory(const GlobalMemory&) = delete;
+  GlobalMemory& operator=(const GlobalMemory&) = delete;
 
   // Throws rfsim::Error when the live bytes would pass the capacity.
   uint64_t allocate(uint64_t bytes, AllocKind kind, std::string name = {});
+  // An allocation the host process shares: its bytes are mapped into the
+  // process at the device address itself, so the returned number is a
+  // valid host pointer too (unified addressing of managed and mapped host
+  // memory). Throws rfsim::Error when no such mapping can be made.
+  uint64_t allocateMapped(uint64_t bytes, AllocKind kind, std::string name = {});
   // Throws rfsim::Error unless `base` is the start of a live allocation of
   // one of the kinds a caller may free (`kind`).
   void release(uint64_t base, AllocKind kind);
@@ -75,7 +88,7 @@ class GlobalMemory {
     for (Allocation* a : recent_) {
       if (a && addr - a->base < a->size && n <= a->size - (addr - a->base)) {
         last_ = a;
-        return a->bytes.data() + (addr - a->base);
+        return a->data + (addr - a->base);
       }
     }
     return translateSlow(addr, n);

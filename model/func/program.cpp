@@ -154,8 +154,10 @@ void Program::allocateVariables(const Program* variables_of) {
       if (found) continue;
     }
     if (sym.is_extern && sym.size == 0) continue;
-    const uint64_t a = memory_.allocate(std::max<uint64_t>(sym.size, 1),
-                                        sym.space == Space::Const ? AllocKind::Const : AllocKind::Global, sym.name);
+    const AllocKind kind = sym.space == Space::Const ? AllocKind::Const : AllocKind::Global;
+    // A __managed__ variable lives where the host can read it at the same address.
+    const uint64_t a = sym.is_managed ? memory_.allocateMapped(std::max<uint64_t>(sym.size, 1), AllocKind::Managed, sym.name)
+                                      : memory_.allocate(std::max<uint64_t>(sym.size, 1), kind, sym.name);
     owned_allocs_.push_back(a);
     places_[s].addr = a;
   }

@@ -241,6 +241,7 @@ struct Symbol {
   bool is_extern = false;
   bool is_visible = false;
   bool is_weak = false;       // .weak/.common variable: the linker keeps one definition (a strong one if any)
+  bool is_managed = false;    // .attribute(.managed): __managed__, shared with the host (unified memory)
   bool is_function = false;   // a function's address (`mov.u64 %rd, func`)
   uint32_t function = 0;      // when is_function
   int32_t owner = -1;         // function index for function-scoped symbols; -1 for module scope

@@ -191,7 +191,10 @@ Decl Parser::parseDeclarator(Space space, bool allow_dims, bool allow_ptr) {
     } else if (w == "attribute") {
       next();
       expectPunct('(', "after .attribute");
-      while (!peek().punct(')') && peek().kind != Tok::End) next();
+      while (!peek().punct(')') && peek().kind != Tok::End) {
+        if (peek().text == ".managed" || peek().text == "managed") d.managed = true;
+        next();
+      }
       expectPunct(')', "closing .attribute");
     } else if (typeFromWord(w) != Type::None) {
       if (d.type != Type::None) fail(t, fmt::format("second type '{}' in a declaration", t.text));
@@ -306,6 +309,7 @@ void Parser::parseVariable(Space space, bool is_extern, bool is_visible, FnCtx* 
     s.is_extern = is_extern;
     s.is_visible = is_visible;
     s.is_weak = is_weak;
+    s.is_managed = d.managed;
     if (acceptPunct('=')) {
       if (is_extern) fail(peek(), "an extern variable cannot have an initialiser");
       if (space != Space::Global && space != Space::Const) {

@@ -23,6 +23,7 @@ struct Decl {
   SrcLoc loc;
   uint64_t count = 1;
   bool unsized = false;  // `[]`
+  bool managed = false;  // `.attribute(.managed)`: a __managed__ variable
 };
 
 // Bounds that keep a hostile or corrupted file from asking for absurd

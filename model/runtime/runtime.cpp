@@ -130,6 +130,8 @@ void Device::memcpyDtoH(void* dst, uint64_t src, size_t bytes) { impl_->memory.r
 
 void Device::memset(uint64_t dst, uint8_t value, size_t bytes) { impl_->memory.fill(dst, value, bytes); }
 
+func::GlobalMemory& Device::memory() { return impl_->memory; }
+
 uint64_t Device::symbolAddress(const std::string& name) const { return impl_->loaded().symbolAddress(name); }
 
 LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,

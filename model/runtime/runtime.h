@@ -36,6 +36,9 @@ class Group;
 namespace rfsim::gpu {
 class Simulation;
 }
+namespace rfsim::func {
+class GlobalMemory;
+}
 
 namespace rfsim::rt {
 
@@ -130,6 +133,9 @@ class Device {
   void memcpyHtoD(uint64_t dst, const void* src, size_t bytes);
   void memcpyDtoH(void* dst, uint64_t src, size_t bytes);
   void memset(uint64_t dst, uint8_t value, size_t bytes);
+  // The device's global memory (allocations of every kind; the CUDA runtime
+  // library's managed and page-locked memory).
+  func::GlobalMemory& memory();
   // Address of a module-scope variable (a __device__ or __constant__ global).
   uint64_t symbolAddress(const std::string& name) const;
 

@@ -1,0 +1,282 @@
+// The device (the configured GPU), errors, streams and events. Kernels run
+// to completion when launched, so every stream is always idle; an event
+// records the simulated time (timing runs), so an application that times
+// its kernels with events prints the modelled kernel time.
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cudart/api.h"
+#include "runtime/runtime.h"
+
+using namespace rfsim::cudart;
+
+namespace {
+
+const char* kRuntimeNote = "events measure simulated time: a functional run has none (rfsim exec --timing)";
+
+}  // namespace
+
+RFSIM_API cudaError_t cudaGetDeviceCount(int* n) {
+  return guarded("cudaGetDeviceCount", [&](Session&) {
+    if (!n) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    *n = 1;
+  });
+}
+
+RFSIM_API cudaError_t cudaSetDevice(int d) {
+  return guarded("cudaSetDevice", [&](Session&) {
+    if (d != 0) throw CudaError{cudaErrorInvalidDevice, fmt::format("device {}: the model has one GPU, device 0", d)};
+  });
+}
+
+RFSIM_API cudaError_t cudaGetDevice(int* d) {
+  return guarded("cudaGetDevice", [&](Session&) {
+    if (!d) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    *d = 0;
+  });
+}
+
+RFSIM_API cudaError_t cudaSetDeviceFlags(unsigned) { return guarded("cudaSetDeviceFlags", [](Session&) {}); }
+RFSIM_API cudaError_t cudaChooseDevice(int* d, const void*) { return cudaGetDevice(d); }
+
+RFSIM_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
+  return guarded("cudaGetDeviceProperties", [&](Session& s) {
+    if (!p) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    if (d != 0) throw CudaError{cudaErrorInvalidDevice, fmt::format("device {}: the model has one GPU, device 0", d)};
+    const auto& c = s.config();
+    std::memset(p, 0, sizeof *p);
+    std::snprintf(p->name, sizeof p->name, "rfsim %s", c.name.c_str());
+    p->totalGlobalMem = 16ull << 30;
+    p->sharedMemPerBlock = std::min<size_t>(c.shared.size_kb * 1024u, 48u * 1024u);
+    p->sharedMemPerBlockOptin = c.shared.size_kb * 1024u;
+    p->sharedMemPerMultiprocessor = c.shared.size_kb * 1024u;
+    p->regsPerMultiprocessor = static_cast<int>(c.regfile.size_kb * 256u);
+    p->regsPerBlock = std::min(p->regsPerMultiprocessor, 65536);
+    p->warpSize = static_cast<int>(c.sm.warp_size);
+    p->memPitch = SIZE_MAX / 2;
+    p->maxThreadsPerBlock = 1024;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff;
+    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    p->totalConstMem = 64 * 1024;
+    p->major = static_cast<int>(c.gpu.compute_capability / 10);
+    p->minor = static_cast<int>(c.gpu.compute_capability % 10);
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->multiProcessorCount = static_cast<int>(c.gpu.num_sms);
+    p->canMapHostMemory = 1;
+    p->concurrentKernels = 1;
+    p->unifiedAddressing = 1;
+    p->managedMemory = 1;
+    p->concurrentManagedAccess = 0;
+    p->l2CacheSize = static_cast<int>(c.l2.cache.size_kb * 1024u);
+    p->maxThreadsPerMultiProcessor = static_cast<int>(c.sm.max_threads);
+    p->maxBlocksPerMultiProcessor = static_cast<int>(c.sm.max_blocks);
+    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+    p->asyncEngineCount = 1;
+    p->memoryBusWidth = static_cast<int>(c.dram.bus_bytes * 4u * c.dram.num_channels);  // bus_bytes: both edges of a DDR clock
+    p->streamPrioritiesSupported = 1;
+    p->cooperativeLaunch = 0;
+  });
+}
+
+RFSIM_API cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
+  return guarded("cudaDeviceGetAttribute", [&](Session& s) {
+    if (!v) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    if (d != 0) throw CudaError{cudaErrorInvalidDevice, fmt::format("device {}: the model has one GPU, device 0", d)};
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) throw CudaError{cudaErrorInitializationError, "no device"};
+    switch (attr) {
+      case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
+      case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;
+      case cudaDevAttrMaxBlockDimY: *v = p.maxThreadsDim[1]; break;
+      case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[2]; break;
+      case cudaDevAttrMaxGridDimX: *v = p.maxGridSize[0]; break;
+      case cudaDevAttrMaxGridDimY: *v = p.maxGridSize[1]; break;
+      case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[2]; break;
+      case cudaDevAttrMaxSharedMemoryPerBlock: *v = static_cast<int>(p.sharedMemPerBlock); break;
+      case cudaDevAttrTotalConstantMemory: *v = static_cast<int>(p.totalConstMem); break;
+      case cudaDevAttrWarpSize: *v = p.warpSize; break;
+      case cudaDevAttrMaxPitch: *v = 0x7fffffff; break;
+      case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
+      case cudaDevAttrClockRate: *v = static_cast<int>(s.config().gpu.clock_mhz * 1000.0); break;  // kHz
+      case cudaDevAttrTextureAlignment: *v = static_cast<int>(p.textureAlignment); break;
+      case cudaDevAttrGpuOverlap: *v = 1; break;
+      case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
+      case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated: case cudaDevAttrComputeMode: *v = 0; break;
+      case cudaDevAttrCanMapHostMemory: *v = 1; break;
+      case cudaDevAttrConcurrentKernels: *v = 1; break;
+      case cudaDevAttrEccEnabled: case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: *v = 0; break;
+      case cudaDevAttrMemoryClockRate: *v = static_cast<int>(s.config().dram.clock_mhz * 1000.0); break;
+      case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; break;
+      case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; break;
+      case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
+      case cudaDevAttrAsyncEngineCount: *v = p.asyncEngineCount; break;
+      case cudaDevAttrUnifiedAddressing: *v = 1; break;
+      case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
+      case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
+      case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+      case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
+      case cudaDevAttrManagedMemory: *v = 1; break;
+      case cudaDevAttrConcurrentManagedAccess: *v = 0; break;
+      case cudaDevAttrCooperativeLaunch: *v = 0; break;
+      case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = static_cast<int>(p.sharedMemPerBlockOptin); break;
+      case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+      default:
+        throw CudaError{cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr)};
+    }
+  });
+}
+
+RFSIM_API cudaError_t cudaDeviceSynchronize() { return guarded("cudaDeviceSynchronize", [](Session&) {}); }
+RFSIM_API cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+// Resets nothing the application can still see: allocations stay (their
+// pointers are dead to the application anyway); the results are written at
+// exit, reset or not.
+RFSIM_API cudaError_t cudaDeviceReset() { return guarded("cudaDeviceReset", [](Session&) {}); }
+RFSIM_API cudaError_t cudaDeviceSetCacheConfig(int) { return guarded("cudaDeviceSetCacheConfig", [](Session&) {}); }
+RFSIM_API cudaError_t cudaDeviceSetSharedMemConfig(int) {
+  return guarded("cudaDeviceSetSharedMemConfig", [](Session&) {});
+}
+RFSIM_API cudaError_t cudaDeviceSetLimit(int, size_t) { return guarded("cudaDeviceSetLimit", [](Session&) {}); }
+RFSIM_API cudaError_t cudaDeviceGetLimit(size_t* v, int limit) {
+  return guarded("cudaDeviceGetLimit", [&](Session&) {
+    if (!v) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    // cudaLimitStackSize 0, PrintfFifoSize 1, MallocHeapSize 2.
+    *v = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == 2 ? (8u << 20) : 0;
+  });
+}
+RFSIM_API cudaError_t cudaDriverGetVersion(int* v) {
+  if (v) *v = 13000;
+  return v ? cudaSuccess : cudaErrorInvalidValue;
+}
+RFSIM_API cudaError_t cudaRuntimeGetVersion(int* v) { return cudaDriverGetVersion(v); }
+RFSIM_API cudaError_t cudaProfilerStart() { return cudaSuccess; }
+RFSIM_API cudaError_t cudaProfilerStop() { return cudaSuccess; }
+
+// ---------------------------------------------------------------- errors
+
+RFSIM_API cudaError_t cudaGetLastError() {
+  Session& s = Session::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  const cudaError_t e = s.sticky != cudaSuccess ? s.sticky : s.last_error;
+  s.last_error = cudaSuccess;
+  return e;
+}
+
+RFSIM_API cudaError_t cudaPeekAtLastError() {
+  Session& s = Session::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  return s.sticky != cudaSuccess ? s.sticky : s.last_error;
+}
+
+RFSIM_API const char* cudaGetErrorString(cudaError_t e) { return errorString(e); }
+RFSIM_API const char* cudaGetErrorName(cudaError_t e) { return errorName(e); }
+
+// ---------------------------------------------------------------- streams and events
+
+namespace {
+
+Stream* streamOf(Session& s, void* h) {
+  if (!h) return nullptr;  // the default stream
+  auto it = s.streams.find(h);
+  if (it == s.streams.end()) throw CudaError{cudaErrorInvalidResourceHandle, fmt::format("{} is not a live stream", h)};
+  return it->second.get();
+}
+
+Event& eventOf(Session& s, void* h) {
+  auto it = s.events.find(h);
+  if (it == s.events.end()) throw CudaError{cudaErrorInvalidResourceHandle, fmt::format("{} is not a live event", h)};
+  return *it->second;
+}
+
+}  // namespace
+
+RFSIM_API cudaError_t cudaStreamCreate(void** st) {
+  return guarded("cudaStreamCreate", [&](Session& s) {
+    if (!st) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    auto p = std::make_unique<Stream>();
+    *st = p.get();
+    s.streams.emplace(*st, std::move(p));
+  });
+}
+RFSIM_API cudaError_t cudaStreamCreateWithFlags(void** st, unsigned) { return cudaStreamCreate(st); }
+RFSIM_API cudaError_t cudaStreamCreateWithPriority(void** st, unsigned, int) { return cudaStreamCreate(st); }
+RFSIM_API cudaError_t cudaStreamDestroy(void* st) {
+  return guarded("cudaStreamDestroy", [&](Session& s) {
+    streamOf(s, st);
+    s.streams.erase(st);
+  });
+}
+RFSIM_API cudaError_t cudaStreamSynchronize(void* st) {
+  return guarded("cudaStreamSynchronize", [&](Session& s) { streamOf(s, st); });
+}
+RFSIM_API cudaError_t cudaStreamQuery(void* st) {
+  return guarded("cudaStreamQuery", [&](Session& s) { streamOf(s, st); });
+}
+RFSIM_API cudaError_t cudaStreamWaitEvent(void* st, void* ev, unsigned) {
+  return guarded("cudaStreamWaitEvent", [&](Session& s) {
+    streamOf(s, st);
+    eventOf(s, ev);
+  });
+}
+
+RFSIM_API cudaError_t cudaEventCreate(void** ev) {
+  return guarded("cudaEventCreate", [&](Session& s) {
+    if (!ev) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    auto p = std::make_unique<Event>();
+    *ev = p.get();
+    s.events.emplace(*ev, std::move(p));
+  });
+}
+RFSIM_API cudaError_t cudaEventCreateWithFlags(void** ev, unsigned) { return cudaEventCreate(ev); }
+RFSIM_API cudaError_t cudaEventDestroy(void* ev) {
+  return guarded("cudaEventDestroy", [&](Session& s) {
+    eventOf(s, ev);
+    s.events.erase(ev);
+  });
+}
+RFSIM_API cudaError_t cudaEventRecord(void* ev, void* st) {
+  return guarded("cudaEventRecord", [&](Session& s) {
+    streamOf(s, st);
+    Event& e = eventOf(s, ev);
+    e.recorded = true;
+    e.ms = s.nowMs();  // every launch before it has run: its time is now
+  });
+}
+RFSIM_API cudaError_t cudaEventRecordWithFlags(void* ev, void* st, unsigned) { return cudaEventRecord(ev, st); }
+RFSIM_API cudaError_t cudaEventSynchronize(void* ev) {
+  return guarded("cudaEventSynchronize", [&](Session& s) { eventOf(s, ev); });
+}
+RFSIM_API cudaError_t cudaEventQuery(void* ev) {
+  return guarded("cudaEventQuery", [&](Session& s) { eventOf(s, ev); });
+}
+RFSIM_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
+  return guarded("cudaEventElapsedTime", [&](Session& s) {
+    if (!ms) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    const Event &a = eventOf(s, start), &b = eventOf(s, end);
+    if (!a.recorded || !b.recorded) throw CudaError{cudaErrorInvalidResourceHandle, "an event was never recorded"};
+    if (!s.config().name.empty() && s.nowMs() == 0.0 && !s.warned_functional_time) {
+      s.warned_functional_time = true;
+      std::cerr << "rfsim cudart: cudaEventElapsedTime: " << kRuntimeNote << "\n";
+    }
+    *ms = static_cast<float>(b.ms - a.ms);
+  });
+}
+
+// ---------------------------------------------------------------- textures
+
+RFSIM_API cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return cudaChannelFormatDesc{x, y, z, w, f};
+}
+
+RFSIM_API cudaError_t cudaCreateTextureObject(void*, const void*, const void*, const void*) {
+  return guarded("cudaCreateTextureObject", [](Session&) {
+    throw CudaError{cudaErrorNotSupported,
+                    "texture objects are not modelled: read the array through a pointer (__ldg) instead"};
+  });
+}

@@ -1,0 +1,184 @@
+// Registration (the calls nvcc's generated host code makes before main),
+// kernel launch, and what the runtime says about kernels.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "backend/backend.h"
+#include "config/occupancy.h"
+#include "cudart/api.h"
+#include "runtime/runtime.h"
+
+using namespace rfsim::cudart;
+using rfsim::cudart::dim3;
+
+namespace {
+
+// Registration runs before main(): an exception must not escape into the
+// application's static constructors.
+template <class F>
+void registration(const char* fn, F&& f) {
+  Session& s = Session::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  try {
+    f(s);
+  } catch (const std::exception& e) {
+    reportError(fn, cudaErrorInvalidKernelImage, e.what());
+  }
+}
+
+const rfsim::ptx::Function* entryOf(Session& s, const void* fun) {
+  const std::string& name = s.kernelName(fun);
+  for (const auto& f : s.device().module().functions)
+    if (f.is_entry && f.name == name) return &f;
+  throw CudaError{cudaErrorInvalidDeviceFunction, "no .entry " + name + " in the loaded PTX"};
+}
+
+// Static shared memory of a kernel: its own .shared variables and the module's.
+size_t staticShared(const rfsim::ptx::Module& m, const rfsim::ptx::Function& f) {
+  size_t n = 0;
+  for (uint32_t i : f.locals)
+    if (m.symbols[i].space == rfsim::ptx::Space::Shared) n += m.symbols[i].size;
+  for (const auto& sym : m.symbols)
+    if (sym.owner < 0 && sym.space == rfsim::ptx::Space::Shared && !sym.is_extern) n += sym.size;
+  return n;
+}
+
+}  // namespace
+
+RFSIM_API void** __cudaRegisterFatBinary(void* fat_cubin) {
+  void** h = nullptr;
+  registration("__cudaRegisterFatBinary", [&](Session& s) { h = s.registerFatbin(fat_cubin); });
+  return h;
+}
+
+RFSIM_API void __cudaRegisterFatBinaryEnd(void**) {}
+
+RFSIM_API void __cudaUnregisterFatBinary(void** handle) {
+  registration("__cudaUnregisterFatBinary", [&](Session& s) { s.unregisterFatbin(handle); });
+}
+
+RFSIM_API void __cudaRegisterFunction(void** handle, const char* host_fun, char*, const char* device_name, int,
+                                      uint3*, uint3*, dim3*, dim3*, int*) {
+  registration("__cudaRegisterFunction", [&](Session& s) { s.registerFunction(handle, host_fun, device_name); });
+}
+
+RFSIM_API void __cudaRegisterVar(void** handle, char* host_var, char*, const char* device_name, int, size_t size,
+                                 int constant, int) {
+  registration("__cudaRegisterVar",
+               [&](Session& s) { s.registerVar(handle, host_var, device_name, size, constant != 0); });
+}
+
+RFSIM_API void __cudaRegisterManagedVar(void** handle, void** host_ptr, char*, const char* device_name, int,
+                                        size_t size, int, int) {
+  registration("__cudaRegisterManagedVar",
+               [&](Session& s) { s.registerManagedVar(handle, host_ptr, device_name, size); });
+}
+
+RFSIM_API char __cudaInitModule(void**) {
+  return guarded("__cudaInitModule", [](Session& s) { s.device(); }) == cudaSuccess;
+}
+
+RFSIM_API unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void* stream) {
+  Session& s = Session::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  s.pushConfig(grid, block, shared, stream);
+  return 0;
+}
+
+RFSIM_API cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
+  return guarded("__cudaPopCallConfiguration", [&](Session& s) {
+    if (!s.popConfig(grid, block, shared, static_cast<void**>(stream)))
+      throw CudaError{cudaErrorMissingConfiguration, "a launch without <<<...>>> configuration"};
+  });
+}
+
+RFSIM_API cudaError_t __cudaGetKernel(void** kernel, const void* fun) {
+  return guarded("__cudaGetKernel", [&](Session& s) {
+    s.kernelName(fun);
+    *kernel = const_cast<void*>(fun);  // the handle is the host stub itself
+  });
+}
+
+RFSIM_API cudaError_t __cudaLaunchKernel(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                         void* stream) {
+  return guarded("kernel launch", [&](Session& s) { s.launch(kernel, grid, block, args, shared, stream); });
+}
+
+RFSIM_API cudaError_t __cudaLaunchKernel_ptsz(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                              void* stream) {
+  return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+RFSIM_API cudaError_t cudaLaunchKernel(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
+                                       void* stream) {
+  return guarded("cudaLaunchKernel", [&](Session& s) { s.launch(fun, grid, block, args, shared, stream); });
+}
+
+RFSIM_API cudaError_t cudaLaunchKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
+                                            void* stream) {
+  return cudaLaunchKernel(fun, grid, block, args, shared, stream);
+}
+
+RFSIM_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* fun) {
+  return guarded("cudaFuncGetAttributes", [&](Session& s) {
+    if (!attr) throw CudaError{cudaErrorInvalidValue, "null attributes pointer"};
+    const rfsim::ptx::Function* f = entryOf(s, fun);
+    const rfsim::backend::CompiledModule* cm = s.device().compiled();
+    const rfsim::backend::FunctionReport* rep = cm ? cm->find(f->name) : nullptr;
+    *attr = cudaFuncAttributes{};
+    attr->numRegs = rep ? static_cast<int>(rep->tree_regs) : 0;
+    attr->localSizeBytes = rep ? rep->frame_bytes : 0;
+    attr->sharedSizeBytes = staticShared(s.device().module(), *f);
+    const auto& cfg = s.config();
+    int max_threads = 1024;
+    if (f->maxntid[0]) max_threads = static_cast<int>(f->maxntid[0] * std::max(1u, f->maxntid[1]) * std::max(1u, f->maxntid[2]));
+    if (attr->numRegs > 0)
+      max_threads = std::min(max_threads,
+                             static_cast<int>(cfg.regfile.size_kb * 256u / static_cast<unsigned>(attr->numRegs)) / 32 * 32);
+    attr->maxThreadsPerBlock = max_threads;
+    const auto& mod = s.device().module();
+    attr->ptxVersion = static_cast<int>(mod.version_major * 10 + mod.version_minor);
+    attr->binaryVersion = static_cast<int>(cfg.gpu.compute_capability);
+    attr->maxDynamicSharedSizeBytes =
+        static_cast<int>(std::min<size_t>(cfg.shared.size_kb * 1024u, 48u * 1024u) - attr->sharedSizeBytes);
+    attr->preferredShmemCarveout = -1;
+  });
+}
+
+RFSIM_API cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
+  return guarded("cudaFuncSetCacheConfig", [&](Session& s) { s.kernelName(fun); });  // accepted, no effect
+}
+
+RFSIM_API cudaError_t cudaFuncSetAttribute(const void* fun, int, int) {
+  return guarded("cudaFuncSetAttribute", [&](Session& s) { s.kernelName(fun); });  // accepted, no effect
+}
+
+RFSIM_API cudaError_t cudaFuncSetSharedMemConfig(const void* fun, int) {
+  return guarded("cudaFuncSetSharedMemConfig", [&](Session& s) { s.kernelName(fun); });
+}
+
+RFSIM_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* fun,
+                                                                            int block_size, size_t dyn_shared,
+                                                                            unsigned) {
+  return guarded("cudaOccupancyMaxActiveBlocksPerMultiprocessor", [&](Session& s) {
+    if (!blocks || block_size <= 0) throw CudaError{cudaErrorInvalidValue, "null result or block size <= 0"};
+    const rfsim::ptx::Function* f = entryOf(s, fun);
+    const rfsim::backend::CompiledModule* cm = s.device().compiled();
+    const rfsim::backend::FunctionReport* rep = cm ? cm->find(f->name) : nullptr;
+    rfsim::config::KernelFootprint k;
+    k.threads_per_block = static_cast<uint32_t>(block_size);
+    k.regs_per_thread = rep ? rep->tree_regs : 0;
+    k.shared_per_block = static_cast<uint32_t>(staticShared(s.device().module(), *f) + dyn_shared);
+    try {
+      *blocks = static_cast<int>(rfsim::config::computeOccupancy(s.config(), k, f->name).blocks);
+    } catch (const rfsim::Error&) {
+      *blocks = 0;  // the kernel cannot run with this block size
+    }
+  });
+}
+
+RFSIM_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* fun, int block_size,
+                                                                   size_t dyn_shared) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, fun, block_size, dyn_shared, 0);
+}

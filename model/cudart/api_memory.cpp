@@ -1,0 +1,186 @@
+// Memory: device allocations, copies, symbols, page-locked host memory and
+// managed memory (one address for host and device: func::GlobalMemory maps
+// those allocations into the process at their device address).
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cudart/api.h"
+#include "func/memory.h"
+#include "runtime/runtime.h"
+
+using namespace rfsim::cudart;
+using rfsim::func::AllocKind;
+
+namespace {
+
+uint64_t addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+bool onDevice(Session& s, const void* p) { return s.device().memory().find(addr(p)) != nullptr; }
+
+void copy(Session& s, void* dst, const void* src, size_t n, int kind, const char* what) {
+  if (n == 0) return;
+  if (!dst || !src) throw CudaError{cudaErrorInvalidValue, fmt::format("{}: null {} pointer", what, dst ? "source" : "destination")};
+  rfsim::rt::Device& d = s.device();
+  if (kind == cudaMemcpyDefault) {
+    const bool dd = onDevice(s, dst), sd = onDevice(s, src);
+    kind = dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+              : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+  }
+  switch (kind) {
+    case cudaMemcpyHostToHost: std::memmove(dst, src, n); break;
+    case cudaMemcpyHostToDevice: d.memcpyHtoD(addr(dst), src, n); break;
+    case cudaMemcpyDeviceToHost: d.memcpyDtoH(dst, addr(src), n); break;
+    case cudaMemcpyDeviceToDevice: {
+      std::vector<uint8_t> tmp(n);
+      d.memcpyDtoH(tmp.data(), addr(src), n);
+      d.memcpyHtoD(addr(dst), tmp.data(), n);
+      break;
+    }
+    default: throw CudaError{cudaErrorInvalidMemcpyDirection, fmt::format("{}: direction {} is not a cudaMemcpyKind", what, kind)};
+  }
+}
+
+cudaError_t allocate(const char* fn, void** p, size_t n, AllocKind kind) {
+  return guarded(fn, [&](Session& s) {
+    if (!p) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    *p = nullptr;
+    if (n == 0) return;
+    rfsim::func::GlobalMemory& m = s.device().memory();
+    try {
+      *p = reinterpret_cast<void*>(kind == AllocKind::Malloc ? m.allocate(n, kind) : m.allocateMapped(n, kind));
+    } catch (const rfsim::Error& e) {
+      throw CudaError{cudaErrorMemoryAllocation, e.what()};
+    }
+  });
+}
+
+cudaError_t release(const char* fn, void* p, bool host) {
+  return guarded(fn, [&](Session& s) {
+    if (!p) return;
+    rfsim::func::GlobalMemory& m = s.device().memory();
+    const rfsim::func::Allocation* a = m.find(addr(p));
+    const bool ok = a && a->base == addr(p) &&
+                    (host ? a->kind == AllocKind::Host : a->kind == AllocKind::Malloc || a->kind == AllocKind::Managed);
+    if (!ok)
+      throw CudaError{cudaErrorInvalidValue,
+                      fmt::format("{} is not the start of a live {} allocation{} (freed twice, or never allocated?)",
+                                  p, host ? "cudaMallocHost/cudaHostAlloc" : "cudaMalloc/cudaMallocManaged",
+                                  m.describe(addr(p)))};
+    m.release(addr(p), a->kind);
+  });
+}
+
+}  // namespace
+
+RFSIM_API cudaError_t cudaMalloc(void** p, size_t n) { return allocate("cudaMalloc", p, n, AllocKind::Malloc); }
+RFSIM_API cudaError_t cudaMallocManaged(void** p, size_t n, unsigned) {
+  return allocate("cudaMallocManaged", p, n, AllocKind::Managed);
+}
+RFSIM_API cudaError_t cudaMallocHost(void** p, size_t n) { return allocate("cudaMallocHost", p, n, AllocKind::Host); }
+RFSIM_API cudaError_t cudaHostAlloc(void** p, size_t n, unsigned) {
+  return allocate("cudaHostAlloc", p, n, AllocKind::Host);
+}
+RFSIM_API cudaError_t cudaFree(void* p) { return release("cudaFree", p, false); }
+RFSIM_API cudaError_t cudaFreeHost(void* p) { return release("cudaFreeHost", p, true); }
+
+RFSIM_API cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned) {
+  return guarded("cudaHostGetDevicePointer", [&](Session& s) {
+    if (!dev || !onDevice(s, host))
+      throw CudaError{cudaErrorInvalidValue, fmt::format("{} is not page-locked memory from cudaHostAlloc", host)};
+    *dev = host;  // unified addressing: the same number
+  });
+}
+
+RFSIM_API cudaError_t cudaHostRegister(void* p, size_t, unsigned) {
+  // Accepted for copies (page-locking changes no result here); a kernel
+  // cannot reach such memory, and faults naming the address if it tries.
+  return guarded("cudaHostRegister", [&](Session&) {
+    if (!p) throw CudaError{cudaErrorInvalidValue, "null pointer"};
+  });
+}
+RFSIM_API cudaError_t cudaHostUnregister(void*) { return guarded("cudaHostUnregister", [](Session&) {}); }
+
+RFSIM_API cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+  if (!pitch) return guarded("cudaMallocPitch", [](Session&) { throw CudaError{cudaErrorInvalidValue, "null pitch"}; });
+  *pitch = (width + 511) / 512 * 512;
+  return allocate("cudaMallocPitch", p, *pitch * height, AllocKind::Malloc);
+}
+
+RFSIM_API cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, int kind) {
+  return guarded("cudaMemcpy", [&](Session& s) { copy(s, dst, src, n, kind, "cudaMemcpy"); });
+}
+RFSIM_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, void*) {
+  return guarded("cudaMemcpyAsync", [&](Session& s) { copy(s, dst, src, n, kind, "cudaMemcpyAsync"); });
+}
+
+RFSIM_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, int kind) {
+  return guarded("cudaMemcpy2D", [&](Session& s) {
+    if (width > dpitch || width > spitch) throw CudaError{cudaErrorInvalidValue, "width is larger than a pitch"};
+    for (size_t r = 0; r < height; ++r)
+      copy(s, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind,
+           "cudaMemcpy2D");
+  });
+}
+
+RFSIM_API cudaError_t cudaMemset(void* p, int value, size_t n) {
+  return guarded("cudaMemset", [&](Session& s) {
+    if (n) s.device().memset(addr(p), static_cast<uint8_t>(value), n);
+  });
+}
+RFSIM_API cudaError_t cudaMemsetAsync(void* p, int value, size_t n, void*) { return cudaMemset(p, value, n); }
+
+RFSIM_API cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, int kind) {
+  return guarded("cudaMemcpyToSymbol", [&](Session& s) {
+    size_t size = 0;
+    const uint64_t a = s.symbol(symbol, &size);
+    if (offset + n > size)
+      throw CudaError{cudaErrorInvalidValue, fmt::format("{} bytes at offset {} pass the end of the {}-byte symbol", n, offset, size)};
+    copy(s, reinterpret_cast<void*>(a + offset), src, n, kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyHostToDevice,
+         "cudaMemcpyToSymbol");
+  });
+}
+RFSIM_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset, int kind,
+                                              void*) {
+  return cudaMemcpyToSymbol(symbol, src, n, offset, kind);
+}
+
+RFSIM_API cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int kind) {
+  return guarded("cudaMemcpyFromSymbol", [&](Session& s) {
+    size_t size = 0;
+    const uint64_t a = s.symbol(symbol, &size);
+    if (offset + n > size)
+      throw CudaError{cudaErrorInvalidValue, fmt::format("{} bytes at offset {} pass the end of the {}-byte symbol", n, offset, size)};
+    copy(s, dst, reinterpret_cast<const void*>(a + offset), n,
+         kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDeviceToHost, "cudaMemcpyFromSymbol");
+  });
+}
+RFSIM_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset, int kind,
+                                                void*) {
+  return cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
+}
+
+RFSIM_API cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
+  return guarded("cudaGetSymbolAddress", [&](Session& s) {
+    if (!p) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    *p = reinterpret_cast<void*>(s.symbol(symbol));
+  });
+}
+
+RFSIM_API cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+  return guarded("cudaGetSymbolSize", [&](Session& s) {
+    if (!size) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    s.symbol(symbol, size);
+  });
+}
+
+RFSIM_API cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+  return guarded("cudaMemGetInfo", [&](Session& s) {
+    const uint64_t cap = 16ull << 30;  // func::GlobalMemory's capacity
+    const uint64_t live = s.device().memory().liveBytes();
+    if (free_bytes) *free_bytes = cap - live;
+    if (total) *total = cap;
+  });
+}

@@ -1,0 +1,145 @@
+// The state of the CUDA runtime library (libcudart.so.13) in one
+// application process: the configuration and mechanisms chosen by the
+// environment (rfsim exec sets it), the fatbins, kernels and variables nvcc's
+// registration code hands over before main(), the model's device, and the
+// results folder written when the process exits.
+//
+// Environment (docs/cudart.md): RFSIM_CONFIG (a configuration name or file,
+// default v100), RFSIM_MECH (mechanisms), RFSIM_SET (key=value overrides,
+// one per line), RFSIM_TIMING (1: the timing model), RFSIM_OUT (the results
+// folder), RFSIM_QUIET (1: no per-launch lines).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cudart/cuda_abi.h"
+#include "config/gpu_config.h"
+#include "runtime/fatbin.h"
+
+namespace rfsim {
+class ResultsDir;
+}
+namespace rfsim::rt {
+class Device;
+}
+namespace rfsim::mech {
+class Mechanism;
+}
+
+namespace rfsim::cudart {
+
+// What an API call returns to the application, with the message printed.
+struct CudaError {
+  cudaError_t code;
+  std::string message;
+};
+
+struct Stream {
+  double last_ms = 0.0;  // simulated time when its last work finished
+};
+struct Event {
+  bool recorded = false;
+  double ms = 0.0;  // simulated time when recorded
+};
+
+class Session {
+ public:
+  // The one session of the process (made at the first call, never destroyed:
+  // the exit handler writes the results while static objects may be gone).
+  static Session& get();
+
+  std::recursive_mutex mu;
+
+  // Registration (nvcc's module constructors, before main).
+  void** registerFatbin(const void* wrapper);
+  void registerFunction(void** handle, const void* host_fun, const char* device_name);
+  void registerVar(void** handle, const void* host_var, const char* device_name, size_t size, bool constant);
+  void registerManagedVar(void** handle, void** host_ptr, const char* device_name, size_t size);
+  void unregisterFatbin(void** handle);
+
+  // The device with every registered module loaded (loaded at the first call).
+  rt::Device& device();
+  const config::GpuConfig& config();
+
+  // The kernel a host stub stands for; throws CudaError.
+  const std::string& kernelName(const void* host_fun);
+  // A registered variable's device address and size; throws CudaError.
+  uint64_t symbol(const void* host_var, size_t* size = nullptr);
+
+  // Launch configuration stack (<<<...>>>).
+  void pushConfig(dim3 grid, dim3 block, size_t shared, void* stream);
+  bool popConfig(dim3* grid, dim3* block, size_t* shared, void** stream);
+  // Runs a kernel to completion; a fault becomes CudaError (sticky).
+  void launch(const void* host_fun, dim3 grid, dim3 block, void** args, size_t shared, void* stream);
+
+  // Errors: the last error (cudaGetLastError resets it) and the sticky one
+  // a kernel fault leaves (every later call returns it, as on hardware).
+  cudaError_t last_error = cudaSuccess;
+  cudaError_t sticky = cudaSuccess;
+
+  // Simulated time since the process started, in ms (timing runs; 0 in
+  // functional runs).
+  double nowMs() const { return now_ms_; }
+  std::map<void*, std::unique_ptr<Stream>> streams;
+  std::map<void*, std::unique_ptr<Event>> events;
+  bool warned_functional_time = false;
+
+  // Writes stats.json, the configuration and the manifest (idempotent;
+  // the exit handler calls it).
+  void finish() noexcept;
+
+ private:
+  Session();
+  void loadModules();
+  void openResults();
+
+  struct Module {
+    std::vector<rt::Fatbin> fatbins;
+    std::string what;
+  };
+  std::map<void**, std::unique_ptr<Module>> modules_;  // by handle
+  std::vector<void**> order_;                          // handles in registration order
+  std::map<const void*, std::string> kernels_;        // host stub -> kernel name
+  struct Var {
+    std::string name;
+    size_t size = 0;
+    bool constant = false;
+    void** managed_ptr = nullptr;  // __managed__: the host's pointer to fill
+  };
+  std::map<const void*, Var> vars_;
+  struct Config {
+    dim3 grid, block;
+    size_t shared = 0;
+    void* stream = nullptr;
+  };
+  std::vector<Config> configs_;
+
+  std::unique_ptr<config::GpuConfig> cfg_;
+  std::vector<std::unique_ptr<mech::Mechanism>> mechs_;
+  std::unique_ptr<rt::Device> dev_;
+  std::unique_ptr<ResultsDir> dir_;
+  bool timing_ = false, quiet_ = false, finished_ = false;
+  std::string app_, command_;
+  std::vector<std::string> ptx_files_;
+  nlohmann::json launches_ = nlohmann::json::array();  // one line per launch
+  std::map<std::string, nlohmann::json> per_kernel_;
+  double now_ms_ = 0.0;
+  double host_seconds_ = 0.0;
+  std::string failure_;  // the first kernel fault
+};
+
+// Runs an API function's body, turning exceptions into the error code the
+// application sees (printed once on stderr with the function's name).
+template <class F>
+cudaError_t guarded(const char* fn, F&& body);
+
+}  // namespace rfsim::cudart
+
+#include "cudart/session_inl.h"
