@@ -145,6 +145,7 @@ struct Decoder {
     d.kind = DKind::Vec;
     d.vec_n = o.vec_n;
     d.value = static_cast<uint64_t>(o.imm);
+    d.value_hi = static_cast<uint64_t>(o.imm_hi);
     for (unsigned i = 0; i < o.vec_n && i < 4; ++i) {
       if (o.regs[i] == ptx::kNoReg) continue;
       const DOperand e = machineReg(in, o, o.regs[i], dst, 0);
@@ -199,6 +200,7 @@ struct Decoder {
         d.kind = DKind::Vec;
         d.vec_n = o.vec_n;
         d.value = static_cast<uint64_t>(o.imm);  // kNoReg source elements: immediates packed here
+        d.value_hi = static_cast<uint64_t>(o.imm_hi);
         for (unsigned i = 0; i < o.vec_n && i < 4; ++i) {
           checkReg(in, o.regs[i]);
           d.regs[i] = o.regs[i];

@@ -61,6 +61,7 @@ struct DOperand {
   uint8_t vec_n = 0;
   uint32_t reg = ptx::kNoReg;
   uint64_t value = 0;
+  uint64_t value_hi = 0;  // Vec source: bits 64..127 of the immediate elements (ptx::Operand::imm_hi)
   std::array<uint32_t, 4> regs{ptx::kNoReg, ptx::kNoReg, ptx::kNoReg, ptx::kNoReg};
   std::array<uint64_t, 4> masks{~0ull, ~0ull, ~0ull, ~0ull};  // destination register widths
   uint64_t mask = ~0ull;  // destination register width (Reg); read mask (RegNarrow)

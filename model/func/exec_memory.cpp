@@ -188,6 +188,7 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
     for (unsigned j = 0; j < n && j < src.vec_n; ++j) {
       if (src.regs[j] != ptx::kNoReg) col[j] = w.reg(src.regs[j]);
       else if (j * eb * 8 < 64) imm[j] = src.value >> (j * eb * 8);
+      else if (j * eb * 8 < 128) imm[j] = src.value_hi >> (j * eb * 8 - 64);
       if (src.pair && col[j]) {
         for (uint32_t m = act; m; m &= m - 1) {
           const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));

@@ -16,6 +16,27 @@ unsigned typeBits(Type t) {
   return 0;
 }
 
+uint64_t vecImm(const Operand& o, unsigned i, unsigned w) {
+  const unsigned lo = i * w;
+  if (w == 0 || lo + w > 128) return 0;
+  const uint64_t mask = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  const auto a = static_cast<uint64_t>(o.imm), b = static_cast<uint64_t>(o.imm_hi);
+  if (lo >= 64) return (b >> (lo - 64)) & mask;
+  // Elements are at most 64 bits wide and w divides 64: one never straddles bit 64.
+  return (a >> lo) & mask;
+}
+
+bool setVecImm(Operand& o, unsigned i, unsigned w, uint64_t v) {
+  const uint64_t mask = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  v &= mask;
+  if (v == 0) return true;
+  const unsigned lo = i * w;
+  if (w == 0 || lo + w > 128) return false;
+  if (lo >= 64) o.imm_hi = static_cast<int64_t>(static_cast<uint64_t>(o.imm_hi) | v << (lo - 64));
+  else o.imm = static_cast<int64_t>(static_cast<uint64_t>(o.imm) | v << lo);
+  return true;
+}
+
 bool isSigned(Type t) {
   return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
 }

@@ -122,8 +122,9 @@ enum class OperandKind : uint8_t {
   None,
   Reg,      // regs[0]
   Vec,      // {regs[0..vec_n)}: vector operand of ld/st/mov (a sink `_` is kNoReg; in a
-            // source, kNoReg is an immediate element, its value in imm at bits [i*w, (i+1)*w),
-            // w the element width: typeBits(type) / vec_n for mov, typeBits(type) for ld/st)
+            // source, kNoReg is an immediate element, its value at bits [i*w, (i+1)*w) of the
+            // 128 bits imm_hi:imm (vecImm/setVecImm), w the element width: typeBits(type) /
+            // vec_n for mov, typeBits(type) for ld/st)
   Imm,      // imm: integer value, or the IEEE bits of a float literal (0f..., 0d..., 1.5)
   SReg,     // sreg, dim (0=x 1=y 2=z; 0 for scalar special registers)
   Sym,      // sym: the address of a variable, or a function (for indirect calls/function pointers)
@@ -141,16 +142,23 @@ struct Operand {
   SReg sreg = SReg::None;
   uint8_t dim = 0;
   bool negate = false;  // `!%p` as a source predicate
-  std::array<uint32_t, 4> regs{kNoReg, kNoReg, kNoReg, kNoReg};
-  int64_t imm = 0;
-  uint32_t sym = kNoSym;   // index into Module::symbols
-  uint32_t block = 0;      // Label
   // Machine programs only (back end, ptx/machine.h): the width in bits of the
   // value in the register(s): 1 (predicate), 16, 32 or 64 (an aligned pair
   // regs[i], regs[i]+1, low word in the even register). 0 in a PTX program,
   // where the register's declared type gives the width.
   uint8_t mbits = 0;
+  std::array<uint32_t, 4> regs{kNoReg, kNoReg, kNoReg, kNoReg};
+  int64_t imm = 0;
+  int64_t imm_hi = 0;      // Vec: bits 64..127 of the immediate elements (a .v4.b32 or .v2.b64 source)
+  uint32_t sym = kNoSym;   // index into Module::symbols
+  uint32_t block = 0;      // Label
 };
+
+// The immediate elements of a Vec source: element i of width w (8..64 bits)
+// at bits [i*w, (i+1)*w) of imm_hi:imm. An element past bit 128 (a 256-bit
+// .v4.b64 access) reads as 0; setVecImm returns false for a nonzero one.
+uint64_t vecImm(const Operand& o, unsigned i, unsigned w);
+bool setVecImm(Operand& o, unsigned i, unsigned w, uint64_t v);
 
 // ---------------------------------------------------------------------------
 // Instructions.

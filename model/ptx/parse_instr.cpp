@@ -238,15 +238,13 @@ Operand Parser::parseOperand(FnCtx& fn, Instr& in, bool is_dst, unsigned index) 
     for (unsigned i = 0; i < n; ++i) {
       const Token& e = *elems[i];
       if (e.kind != Tok::Ident) {
-        // An immediate element (`{0, %rs1}` in cuda_bf16.h's inline asm):
-        // regs[i] stays kNoReg, the value sits in imm at the element's bits.
+        // An immediate element (`{0, %rs1}` in cuda_bf16.h's inline asm,
+        // `st.param.v4.b32 [param0+0], {%r1, 2, 3, 4}` in nvcc's call
+        // sequences): regs[i] stays kNoReg, the value sits in imm_hi:imm at
+        // the element's bits.
         const unsigned w = typeBits(elem_want);
         const auto v = static_cast<uint64_t>(parseImmediate(e, elem_want).imm);
-        const uint64_t masked = w >= 64 ? v : v & ((uint64_t{1} << w) - 1);
-        if (masked != 0) {
-          if (uint64_t{w} * (i + 1) > 64) fail(e, "immediate vector elements beyond the first 64 bits must be 0");
-          op.imm = static_cast<int64_t>(static_cast<uint64_t>(op.imm) | masked << (w * i));
-        }
+        if (!setVecImm(op, i, w, v)) fail(e, "immediate vector elements beyond the first 128 bits must be 0");
         continue;
       }
       if (e.text == "_") {  // sink

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "ptx/analysis/printer.h"
 #include "ptx_test_util.h"
 
 using namespace rfsim;
@@ -305,6 +306,38 @@ TEST_CASE("parser: vector operands, sinks and vector mov", "[ptx]") {
   const Instr& fimm = instrAt(f, 6);
   CHECK(fimm.src[1].regs[1] == kNoReg);
   CHECK(static_cast<uint64_t>(fimm.src[1].imm) == 0x3F800000ull << 32);
+}
+
+TEST_CASE("parser: immediate vector elements past 64 bits", "[ptx]") {
+  // nvcc's call sequences pass constants inside 128-bit vector stores:
+  // elements 2 and 3 of a .v4.b32, element 1 of a .v2.f64 / .v2.b64.
+  const Module m = parse(kernel(
+      "st.global.v4.b32 [%rd1], {%r1, 2, 3, 4};\n"
+      "st.global.v2.f64 [%rd1], {%fd1, 0d4000000000000000};\n"
+      "st.global.v2.b64 [%rd1+16], {3, 4294967296};\n"
+      "st.global.v4.b16 [%rd1], {%rs1, 2, -3, 4};\n"));
+  const Function& f = m.functions[0];
+  const Operand& v4 = instrAt(f, 0).src[1];
+  CHECK(v4.regs[0] == regId(f, "%r1"));
+  CHECK(v4.regs[2] == kNoReg);
+  CHECK(vecImm(v4, 1, 32) == 2);
+  CHECK(vecImm(v4, 2, 32) == 3);
+  CHECK(vecImm(v4, 3, 32) == 4);
+  CHECK(static_cast<uint64_t>(v4.imm_hi) == (uint64_t{4} << 32 | 3));
+  const Operand& d2 = instrAt(f, 1).src[1];
+  CHECK(vecImm(d2, 1, 64) == 0x4000000000000000ull);
+  CHECK(d2.imm == 0);
+  const Operand& l2 = instrAt(f, 2).src[1];
+  CHECK(vecImm(l2, 0, 64) == 3);
+  CHECK(vecImm(l2, 1, 64) == 4294967296ull);
+  CHECK(vecImm(instrAt(f, 3).src[1], 2, 16) == 0xfffd);
+  // The printer writes them back as they were.
+  CHECK(printInstr(m, f, instrAt(f, 0)).find("{%r1, 2, 3, 4}") != std::string::npos);
+  CHECK(printInstr(m, f, instrAt(f, 1)).find("{%fd1, 0d4000000000000000}") != std::string::npos);
+  CHECK(printInstr(m, f, instrAt(f, 2)).find("{3, 4294967296}") != std::string::npos);
+  // A 256-bit access (ld/st.global.v4.b64, sm_100) keeps at most 128 bits of immediates.
+  CHECK(parseError(kernel("st.global.v4.b64 [%rd1], {%rd1, %rd2, %rd3, 4};"))
+            .find("immediate vector elements beyond the first 128 bits must be 0") != std::string::npos);
 }
 
 TEST_CASE("parser: address operands", "[ptx]") {

@@ -223,13 +223,12 @@ std::string spellOperand(const Module& m, const Function& fn, const FunctionName
       return (o.negate ? "!" : "") + regName(fn, o.regs[0]);
     case OperandKind::Vec: {
       std::string s = "{";
-      // In a source, a kNoReg element is an immediate: bits [i*w, (i+1)*w) of imm.
+      // In a source, a kNoReg element is an immediate: bits [i*w, (i+1)*w) of imm_hi:imm.
       const unsigned w = typeBytes(t) * 8;
       for (unsigned i = 0; i < o.vec_n && i < o.regs.size(); ++i) {
         s += i ? ", " : "";
-        if (is_src && o.regs[i] == kNoReg && w > 0 && w * (i + 1) <= 64) {
-          const uint64_t bits = (static_cast<uint64_t>(o.imm) >> (w * i)) & (w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
-          s += spellImm(static_cast<int64_t>(bits), t);
+        if (is_src && o.regs[i] == kNoReg && w > 0 && w * (i + 1) <= 128) {
+          s += spellImm(static_cast<int64_t>(vecImm(o, i, w)), t);
         } else {
           s += regName(fn, o.regs[i]);
         }
