@@ -1,12 +1,11 @@
-// Lowering a PTX function to the working form over values (lower.h).
+// Lowering a PTX function to the working form over values (lower.h): the
+// function as a whole, its .local variables and pinned extension registers;
+// the calling convention is in lower_params.cpp.
 #include "backend/lower.h"
 
 #include <algorithm>
-#include <map>
 
-#include <fmt/format.h>
-
-#include "common/error.h"
+#include "backend/lower_internal.h"
 #include "ptx/analysis/cfg.h"
 #include "ptx/isa_ext.h"
 
@@ -20,86 +19,7 @@ mach::ParamShape paramShape(const Symbol& s) {
   return {s.size, s.align ? s.align : natural};
 }
 
-namespace {
-
-Type typeOfBits(unsigned bits) {
-  switch (bits) {
-    case 1: return Type::Pred;
-    case 16: return Type::B16;
-    case 64: return Type::B64;
-    default: return Type::B32;
-  }
-}
-
-Operand regOp(uint32_t v, unsigned bits) { return regOperand(v, bits); }
-Operand immOp(int64_t v) { return immOperand(v); }
-Operand spAddr(int64_t off) { return stackAddr(physId(mach::kSP), off); }
-
-// Where one parameter-like symbol's bytes live inside this function.
-struct Store {
-  bool in_regs = false;
-  uint32_t first = 0, nregs = 0;  // argument registers
-  bool pair = false;              // a 64-bit scalar kept in one pair value
-  uint32_t pair_vreg = kNoReg;
-  bool pair_written = false;      // a st.param wrote pair_vreg
-  std::vector<uint32_t> words;    // 32-bit values, one per register
-  int64_t stack = 0;              // !in_regs: R1-relative offset of byte 0
-};
-
-class Lowerer {
- public:
-  Lowerer(const Module& m, uint32_t index) : m_(m), src_(m.functions[index]) {
-    mf_.index = index;
-    mf_.fn = src_;
-  }
-
-  MFunction run();
-
- private:
-  [[noreturn]] void fail(const Instr& in, const std::string& what) const {
-    throw Error(fmt::format("{}:{}: {} {}: {}", m_.file, in.loc.line, src_.is_entry ? "kernel" : "function",
-                            src_.name, what));
-  }
-  void setWidths();
-  void ensureEntryBlock();
-  void scanAccesses();
-  void placeOwnParams();
-  void placeCalls();
-  Store& store(uint32_t sym) { return stores_.at(sym); }
-  uint32_t word(Store& s, uint32_t k) {
-    if (s.words[k] == kNoReg) s.words[k] = mf_.newVreg(Type::B32, 32);
-    return s.words[k];
-  }
-  void makeStore(uint32_t sym, const mach::ParamLoc& loc, int64_t stack_base);
-
-  Instr mk(Op op, Type t, const Instr& at, MRole role = MRole::ArgMove) const {
-    Instr in;
-    in.op = op;
-    in.type = t;
-    in.loc = at.loc;
-    in.role = role;
-    return in;
-  }
-  void emitMov(std::vector<Instr>& out, const Instr& at, uint32_t dst, unsigned dbits, const Operand& src);
-  void readStore(std::vector<Instr>& out, const Instr& at, Store& s, int64_t off, unsigned bytes, const Operand& dst,
-                 Type type);
-  void writeStore(std::vector<Instr>& out, const Instr& at, Store& s, int64_t off, unsigned bytes, Operand src,
-                  Type type);
-  void lowerParamAccess(std::vector<Instr>& out, const Instr& in);
-  void lowerCall(std::vector<Instr>& out, Instr in);
-  void lowerRet(std::vector<Instr>& out, const Instr& in);
-  bool lowerLocalSymbols(std::vector<Instr>& out, Instr& in);
-  void entryMoves(std::vector<Instr>& out);
-  void pinExtRegisters();
-
-  const Module& m_;
-  const Function& src_;
-  MFunction mf_;
-  std::map<uint32_t, Store> stores_;          // by symbol
-  std::map<uint32_t, bool> only_whole64_;     // symbol: every access is 8 bytes at offset 0
-  std::map<uint32_t, uint32_t> local_off_;    // .local symbol -> offset in the frame
-  std::vector<uint32_t> own_params_, own_rets_;
-};
+namespace lowering {
 
 void Lowerer::setWidths() {
   const size_t n = mf_.fn.regs.size();
@@ -167,294 +87,6 @@ void Lowerer::scanAccesses() {
     }
 }
 
-void Lowerer::makeStore(uint32_t sym, const mach::ParamLoc& loc, int64_t stack_base) {
-  Store s;
-  s.in_regs = loc.in_regs;
-  if (loc.in_regs) {
-    s.first = loc.first_reg;
-    s.nregs = loc.nregs;
-    const Symbol& y = m_.symbols[sym];
-    auto it = only_whole64_.find(sym);
-    s.pair = y.size == 8 && loc.nregs == 2 && loc.first_reg % 2 == 0 && (it == only_whole64_.end() || it->second);
-    if (s.pair) s.pair_vreg = mf_.newVreg(Type::B64, 64);
-    else s.words.assign(loc.nregs, kNoReg);
-  } else {
-    s.stack = stack_base + loc.stack_off;
-  }
-  stores_[sym] = std::move(s);
-}
-
-void Lowerer::placeOwnParams() {
-  if (src_.is_entry) return;
-  // The return address (machine.h): a leaf leaves it in R20:R21 from entry
-  // to ret; a function that calls saves and restores it in its frame
-  // (frame.cpp), since its calls change the pair.
-  if (src_.calls.empty()) {
-    for (uint32_t k = 0; k < 2; ++k) {
-      mf_.entry_defs.push_back(physId(mach::kRetAddr + k));
-      mf_.ret_uses.push_back(physId(mach::kRetAddr + k));
-    }
-  }
-  std::vector<mach::ParamShape> ps, rs;
-  for (uint32_t s : src_.params) ps.push_back(paramShape(m_.symbols[s]));
-  for (uint32_t s : src_.rets) rs.push_back(paramShape(m_.symbols[s]));
-  const mach::ParamLayout pl = mach::layoutParams(ps), rl = mach::layoutParams(rs);
-  mf_.in_args_bytes = pl.stack_bytes + rl.stack_bytes;
-  for (size_t i = 0; i < src_.params.size(); ++i) {
-    makeStore(src_.params[i], pl.locs[i], kIncomingBias);
-    own_params_.push_back(src_.params[i]);
-  }
-  for (size_t i = 0; i < src_.rets.size(); ++i) {
-    makeStore(src_.rets[i], rl.locs[i], kIncomingBias + pl.stack_bytes);
-    own_rets_.push_back(src_.rets[i]);
-  }
-  for (uint32_t s : own_params_) {
-    const Store& st = stores_[s];
-    for (uint32_t j = 0; j < st.nregs; ++j) mf_.entry_defs.push_back(physId(st.first + j));
-  }
-  for (uint32_t s : own_rets_) {
-    const Store& st = stores_[s];
-    for (uint32_t j = 0; j < st.nregs; ++j) mf_.ret_uses.push_back(physId(st.first + j));
-  }
-}
-
-// The argument and result symbols of every call site, laid out by the
-// callee's declaration (direct calls) or by the symbols themselves.
-void Lowerer::placeCalls() {
-  for (const auto& c : src_.calls) {
-    std::vector<mach::ParamShape> ps, rs;
-    const Function* callee = c.indirect ? nullptr : &m_.functions[c.callee];
-    for (size_t i = 0; i < c.args.size(); ++i) {
-      const uint32_t s = callee && i < callee->params.size() ? callee->params[i] : c.args[i];
-      ps.push_back(paramShape(m_.symbols[s]));
-    }
-    for (size_t i = 0; i < c.rets.size(); ++i) {
-      const uint32_t s = callee && i < callee->rets.size() ? callee->rets[i] : c.rets[i];
-      rs.push_back(paramShape(m_.symbols[s]));
-    }
-    const mach::ParamLayout pl = mach::layoutParams(ps), rl = mach::layoutParams(rs);
-    mf_.out_args_bytes = std::max(mf_.out_args_bytes, pl.stack_bytes + rl.stack_bytes);
-    for (size_t i = 0; i < c.args.size(); ++i)
-      if (!stores_.count(c.args[i])) makeStore(c.args[i], pl.locs[i], 0);
-    for (size_t i = 0; i < c.rets.size(); ++i)
-      if (!stores_.count(c.rets[i])) makeStore(c.rets[i], rl.locs[i], pl.stack_bytes);
-  }
-}
-
-void Lowerer::emitMov(std::vector<Instr>& out, const Instr& at, uint32_t dst, unsigned dbits, const Operand& src) {
-  Instr in = mk(Op::Mov, typeOfBits(dbits), at);
-  in.ndst = 1;
-  in.dst[0] = regOp(dst, dbits);
-  in.nsrc = 1;
-  in.src[0] = src;
-  out.push_back(in);
-}
-
-void Lowerer::readStore(std::vector<Instr>& out, const Instr& at, Store& s, int64_t off, unsigned bytes,
-                        const Operand& dst, Type type) {
-  const uint32_t d = dst.regs[0];
-  const unsigned dbits = dst.mbits;
-  if (s.pair) {
-    if (off != 0 || bytes != 8) fail(at, "partial access to a 64-bit register parameter");
-    emitMov(out, at, d, 64, regOp(s.pair_vreg, 64));
-    return;
-  }
-  if (off < 0 || off + static_cast<int64_t>(bytes) > 4 * static_cast<int64_t>(s.nregs)) fail(at, "parameter access out of its bounds");
-  const uint32_t k = static_cast<uint32_t>(off / 4), pos = static_cast<uint32_t>(off % 4);
-  if (bytes == 4 && pos == 0) {
-    emitMov(out, at, d, dbits, regOp(word(s, k), 32));
-  } else if (bytes == 8 && pos == 0) {
-    Operand v;
-    v.kind = OperandKind::Vec;
-    v.vec_n = 2;
-    v.regs[0] = word(s, k);
-    v.regs[1] = word(s, k + 1);
-    v.mbits = 32;
-    emitMov(out, at, d, 64, v);
-  } else if (bytes < 4 && pos + bytes <= 4) {
-    const bool sgn = isSigned(type);
-    const uint32_t t = dbits == 32 ? d : mf_.newVreg(Type::B32, 32);
-    Instr e = mk(Op::Bfe, sgn ? Type::S32 : Type::U32, at);
-    e.ndst = 1;
-    e.dst[0] = regOp(t, 32);
-    e.nsrc = 3;
-    e.src[0] = regOp(word(s, k), 32);
-    e.src[1] = immOp(8 * pos);
-    e.src[2] = immOp(8 * bytes);
-    out.push_back(e);
-    if (t != d) {
-      Instr c = mk(Op::Cvt, dbits == 16 ? (sgn ? Type::S16 : Type::U16) : (sgn ? Type::S64 : Type::U64), at);
-      c.type2 = sgn ? Type::S32 : Type::U32;
-      c.ndst = 1;
-      c.dst[0] = regOp(d, dbits);
-      c.nsrc = 1;
-      c.src[0] = regOp(t, 32);
-      out.push_back(c);
-    }
-  } else {
-    fail(at, fmt::format("a {}-byte access at offset {} of a register-passed parameter is not supported", bytes, off));
-  }
-}
-
-void Lowerer::writeStore(std::vector<Instr>& out, const Instr& at, Store& s, int64_t off, unsigned bytes, Operand src,
-                         Type type) {
-  (void)type;
-  if (s.pair) {
-    if (off != 0 || bytes != 8) fail(at, "partial access to a 64-bit register parameter");
-    emitMov(out, at, s.pair_vreg, 64, src);
-    s.pair_written = true;
-    return;
-  }
-  if (off < 0 || off + static_cast<int64_t>(bytes) > 4 * static_cast<int64_t>(s.nregs)) fail(at, "parameter access out of its bounds");
-  const uint32_t k = static_cast<uint32_t>(off / 4), pos = static_cast<uint32_t>(off % 4);
-  if (bytes == 4 && pos == 0) {
-    if (src.kind == OperandKind::Reg) src.mbits = 32;
-    emitMov(out, at, word(s, k), 32, src);
-  } else if (bytes == 8 && pos == 0) {
-    if (src.kind == OperandKind::Imm) {
-      emitMov(out, at, word(s, k), 32, immOp(src.imm & 0xffffffff));
-      emitMov(out, at, word(s, k + 1), 32, immOp((src.imm >> 32) & 0xffffffff));
-      return;
-    }
-    Instr in = mk(Op::Mov, Type::B64, at);
-    in.ndst = 1;
-    in.dst[0].kind = OperandKind::Vec;
-    in.dst[0].vec_n = 2;
-    in.dst[0].regs[0] = word(s, k);
-    in.dst[0].regs[1] = word(s, k + 1);
-    in.dst[0].mbits = 32;
-    in.nsrc = 1;
-    in.src[0] = src;
-    out.push_back(in);
-  } else if (bytes < 4 && pos + bytes <= 4) {
-    Operand v = src;
-    if (src.kind == OperandKind::Reg && src.mbits != 32) {
-      const uint32_t t = mf_.newVreg(Type::B32, 32);
-      Instr c = mk(Op::Cvt, Type::U32, at);
-      c.type2 = src.mbits == 16 ? Type::U16 : Type::U64;
-      c.ndst = 1;
-      c.dst[0] = regOp(t, 32);
-      c.nsrc = 1;
-      c.src[0] = src;
-      out.push_back(c);
-      v = regOp(t, 32);
-    }
-    const uint32_t w = word(s, k);
-    Instr b = mk(Op::Bfi, Type::B32, at);
-    b.ndst = 1;
-    b.dst[0] = regOp(w, 32);
-    b.nsrc = 4;
-    b.src[0] = v;
-    b.src[1] = regOp(w, 32);
-    b.src[2] = immOp(8 * pos);
-    b.src[3] = immOp(8 * bytes);
-    out.push_back(b);
-  } else {
-    fail(at, fmt::format("a {}-byte access at offset {} of a register-passed parameter is not supported", bytes, off));
-  }
-}
-
-// ld.param / st.param on a parameter, result or call-sequence symbol.
-void Lowerer::lowerParamAccess(std::vector<Instr>& out, const Instr& in) {
-  const Operand& a = in.src[0];
-  Store& s = store(a.sym);
-  if (!s.in_regs) {
-    Instr l = in;
-    l.space = Space::Local;
-    l.src[0] = spAddr(s.stack + a.imm);
-    l.role = MRole::ArgStack;
-    out.push_back(l);
-    return;
-  }
-  const unsigned eb = typeBits(in.type) / 8;
-  const bool is_ld = in.op == Op::Ld;
-  const Operand& val = is_ld ? in.dst[0] : in.src[1];
-  if (in.guard.kind == OperandKind::Reg) fail(in, "a guarded ld.param/st.param is not supported by the back end");
-  if (val.kind == OperandKind::Vec) {
-    for (unsigned i = 0; i < val.vec_n; ++i) {
-      Operand e;
-      if (val.regs[i] == kNoReg) {
-        if (is_ld) continue;
-        const unsigned w = typeBits(in.type);
-        e = immOp(static_cast<int64_t>((static_cast<uint64_t>(val.imm) >> (i * w)) & (w == 64 ? ~0ull : (1ull << w) - 1)));
-      } else {
-        e = regOp(val.regs[i], val.mbits);
-      }
-      if (is_ld) readStore(out, in, s, a.imm + i * eb, eb, e, in.type);
-      else writeStore(out, in, s, a.imm + i * eb, eb, e, in.type);
-    }
-    return;
-  }
-  if (is_ld) readStore(out, in, s, a.imm, eb, val, in.type);
-  else writeStore(out, in, s, a.imm, eb, val, in.type);
-}
-
-void Lowerer::lowerCall(std::vector<Instr>& out, Instr in) {
-  CallInfo& c = mf_.fn.calls[in.call];
-  // The return address into R20:R21 (machine.h): a token naming the call site.
-  emitMov(out, in, physId(mach::kRetAddr), 64,
-          immOp(static_cast<int64_t>((uint64_t{mf_.index} << 32) | in.call)));
-  c.machine_uses.push_back(physId(mach::kRetAddr));
-  c.machine_uses.push_back(physId(mach::kRetAddr + 1));
-  // An argument the call sequence never wrote (nvcc declares a .param for
-  // a parameter the callee does not use, under -rdc, and stores nothing in
-  // it) is passed as whatever its register holds: nothing is moved.
-  for (uint32_t sym : c.args) {
-    Store& s = store(sym);
-    if (!s.in_regs) continue;
-    if (s.pair && !s.pair_written) continue;
-    if (s.pair) {
-      Instr mv = mk(Op::Mov, Type::B64, in);
-      mv.ndst = 1;
-      mv.dst[0] = regOp(physId(s.first), 64);
-      mv.nsrc = 1;
-      mv.src[0] = regOp(s.pair_vreg, 64);
-      out.push_back(mv);
-      c.machine_uses.push_back(physId(s.first));
-      c.machine_uses.push_back(physId(s.first + 1));
-      continue;
-    }
-    for (uint32_t j = 0; j < s.nregs; ++j) {
-      if (s.words[j] == kNoReg) continue;
-      emitMov(out, in, physId(s.first + j), 32, regOp(word(s, j), 32));
-      c.machine_uses.push_back(physId(s.first + j));
-    }
-  }
-  std::vector<Instr> after;
-  for (uint32_t sym : c.rets) {
-    Store& s = store(sym);
-    if (!s.in_regs) continue;
-    for (uint32_t j = 0; j < s.nregs; ++j) c.machine_defs.push_back(physId(s.first + j));
-    if (s.pair) {
-      emitMov(after, in, s.pair_vreg, 64, regOp(physId(s.first), 64));
-      continue;
-    }
-    for (uint32_t j = 0; j < s.nregs; ++j) emitMov(after, in, word(s, j), 32, regOp(physId(s.first + j), 32));
-  }
-  c.args.clear();
-  c.rets.clear();
-  out.push_back(in);
-  out.insert(out.end(), after.begin(), after.end());
-}
-
-void Lowerer::lowerRet(std::vector<Instr>& out, const Instr& in) {
-  for (uint32_t sym : own_rets_) {
-    Store& s = store(sym);
-    if (!s.in_regs) continue;
-    if (s.pair) {
-      Instr mv = mk(Op::Mov, Type::B64, in);
-      mv.ndst = 1;
-      mv.dst[0] = regOp(physId(s.first), 64);
-      mv.nsrc = 1;
-      mv.src[0] = regOp(s.pair_vreg, 64);
-      out.push_back(mv);
-      continue;
-    }
-    for (uint32_t j = 0; j < s.nregs; ++j) emitMov(out, in, physId(s.first + j), 32, regOp(word(s, j), 32));
-  }
-  out.push_back(in);
-}
-
 // `mov %rd, __local_depot0` and [__local_depot0 + k]: R1-relative.
 bool Lowerer::lowerLocalSymbols(std::vector<Instr>& out, Instr& in) {
   for (unsigned k = 0; k < in.nsrc; ++k) {
@@ -497,25 +129,13 @@ bool Lowerer::lowerLocalSymbols(std::vector<Instr>& out, Instr& in) {
   return false;
 }
 
-void Lowerer::entryMoves(std::vector<Instr>& out) {
-  const Instr at = mf_.fn.blocks[0].instrs.empty() ? Instr{} : mf_.fn.blocks[0].instrs[0];
-  for (uint32_t sym : own_params_) {
-    Store& s = store(sym);
-    if (!s.in_regs) continue;
-    if (s.pair) {
-      emitMov(out, at, s.pair_vreg, 64, regOp(physId(s.first), 64));
-      continue;
-    }
-    for (uint32_t j = 0; j < s.nregs; ++j) emitMov(out, at, word(s, j), 32, regOp(physId(s.first + j), 32));
-  }
-}
-
 MFunction Lowerer::run() {
   setWidths();
   ensureEntryBlock();
   scanAccesses();
   placeOwnParams();
   placeCalls();
+  analyzeWrites();
   // .local variables: after the outgoing-argument area.
   uint32_t loff = 0;
   for (uint32_t s : src_.locals) {
@@ -532,6 +152,7 @@ MFunction Lowerer::run() {
   Function& fn = mf_.fn;
   for (size_t b = 0; b < fn.blocks.size(); ++b) {
     std::vector<Instr> out;
+    cur_written_ = written_in_[b];
     if (b == 0) entryMoves(out);
     for (Instr in : fn.blocks[b].instrs) {
       if (lowerLocalSymbols(out, in)) continue;
@@ -584,10 +205,10 @@ void Lowerer::pinExtRegisters() {
       });
 }
 
-}  // namespace
+}  // namespace lowering
 
 MFunction lowerFunction(const Module& m, uint32_t index) {
-  Lowerer l(m, index);
+  lowering::Lowerer l(m, index);
   return l.run();
 }
 

@@ -80,6 +80,9 @@ struct Abi {
 // not fit below R16, and every one after it, goes on the stack instead, in
 // the caller's outgoing-argument area at the bottom of its frame (offsets
 // aligned to the parameter's alignment). Results follow the same rule from R4.
+// An aggregate's bytes fill its registers in order, 4 a register (a field
+// of 8 bytes takes two registers, not an aligned pair); a register none of
+// whose bytes the writer stores (padding) is not passed.
 struct ParamShape {
   uint64_t size = 0;   // bytes
   uint32_t align = 4;  // bytes
