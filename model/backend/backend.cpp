@@ -143,6 +143,23 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
   out.callgraph = ptx::buildCallGraph(m);
   const uint32_t nf = static_cast<uint32_t>(m.functions.size());
 
+  // What R1 is aligned to in each function: the most its own frame needs
+  // (ownStackAlign) over everything it may call, so a callee whose frame
+  // needs 16 finds R1 16-aligned on entry. A kernel's R1 starts at the top
+  // of local memory, aligned to more than any of this.
+  std::vector<uint32_t> stack_align(nf, 8);
+  for (uint32_t fi = 0; fi < nf; ++fi)
+    if (!m.functions[fi].is_extern && !m.functions[fi].blocks.empty()) stack_align[fi] = ownStackAlign(m, fi);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t fi : out.callgraph.bottom_up)
+      for (uint32_t c : out.callgraph.callees[fi])
+        if (stack_align[c] > stack_align[fi]) {
+          stack_align[fi] = stack_align[c];
+          changed = true;
+        }
+  }
+
   std::vector<int> report_of(nf, -1);
   std::vector<ptx::Function> done(nf);
   std::vector<std::optional<std::vector<uint32_t>>> clobbers(nf);
@@ -160,6 +177,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     for (const auto& bb : fn.blocks) rep.instrs_in += static_cast<uint32_t>(bb.instrs.size());
 
     MFunction mf = lowerFunction(m, fi);
+    mf.stack_align = stack_align[fi];
     if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
     RaOptions ro;
     ro.max_regs = rep.max_regs;

@@ -167,7 +167,8 @@ FinishedFunction finishFunction(MFunction& mf, const RaResult& ra, const mach::A
   // Frame layout.
   const uint32_t spill_base = mf.out_args_bytes + mf.locals_bytes;
   const uint32_t save_base = mach::alignUp(spill_base + mf.spill_bytes, 4);
-  const uint32_t frame = mach::alignUp(save_base + 4 * static_cast<uint32_t>(out.callee_saved.size()), 8);
+  const uint32_t frame = mach::alignUp(save_base + 4 * static_cast<uint32_t>(out.callee_saved.size()),
+                                       std::max<uint32_t>(8, mf.stack_align));
   out.frame_bytes = frame;
   for (auto& bb : fn.blocks)
     for (Instr& in : bb.instrs) {

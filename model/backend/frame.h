@@ -8,7 +8,9 @@
 //   [out, +locals)      its .local variables
 //   [.., +spill)        pressure-spill slots (regalloc.h)
 //   [.., +saves)        callee-saved registers it uses (4 bytes each)
-//   frame size F        rounded up to 8; incoming stack arguments at [R1 + F + ...]
+//   frame size F        rounded up to MFunction::stack_align (8, or 16 where an
+//                       .align 16 local or stack argument needs it);
+//                       incoming stack arguments at [R1 + F + ...]
 //
 // Prologue (block 0): `sub.u32 R1, R1, F` (MRole::StackAdj) then one
 // `st.local.b32 [R1+off], Rn` per saved register (MRole::Save). Before every

@@ -19,6 +19,10 @@ mach::ParamShape paramShape(const Symbol& s) {
   return {s.size, s.align ? s.align : natural};
 }
 
+uint32_t localAlign(const Symbol& s) {
+  return std::max<uint32_t>(s.align ? s.align : std::max(1u, typeBits(s.type) / 8), 4);
+}
+
 namespace lowering {
 
 void Lowerer::setWidths() {
@@ -136,12 +140,16 @@ MFunction Lowerer::run() {
   placeOwnParams();
   placeCalls();
   analyzeWrites();
-  // .local variables: after the outgoing-argument area.
+  // .local variables: after the outgoing-argument area, which is made a
+  // multiple of their largest alignment (R1 is aligned to it: ownStackAlign).
   uint32_t loff = 0;
+  for (uint32_t s : src_.locals)
+    if (m_.symbols[s].space == Space::Local)
+      mf_.out_args_bytes = mach::alignUp(mf_.out_args_bytes, localAlign(m_.symbols[s]));
   for (uint32_t s : src_.locals) {
     const Symbol& y = m_.symbols[s];
     if (y.space != Space::Local) continue;
-    const uint32_t a = std::max<uint32_t>(y.align ? y.align : std::max(1u, typeBits(y.type) / 8), 4);
+    const uint32_t a = localAlign(y);
     loff = mach::alignUp(loff, a);
     local_off_[s] = loff;
     mf_.local_off.emplace_back(s, loff);

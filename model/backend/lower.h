@@ -32,6 +32,16 @@ inline constexpr int64_t kIncomingBias = int64_t{1} << 40;
 
 // The shape the convention sees for a parameter symbol.
 ptx::mach::ParamShape paramShape(const ptx::Symbol& s);
+// Where a .local variable of a function goes in its frame: its alignment
+// (declared, else natural), at least 4.
+uint32_t localAlign(const ptx::Symbol& s);
+// The alignment function `index`'s own frame needs of R1: 8 (the
+// convention's, docs/abi.md), or more for a .local variable or a
+// stack-passed argument or result of one of its calls aligned to more (an
+// `.align 16` aggregate past R15). compileModule raises it to the most over
+// the functions it may call, so R1 is aligned to it from the kernel down
+// (MFunction::stack_align).
+uint32_t ownStackAlign(const ptx::Module& m, uint32_t index);
 
 // `m` must have its CFGs built. Throws rfsim::Error naming file:line for PTX
 // the back end cannot place.

@@ -56,13 +56,13 @@ void Lowerer::placeOwnParams() {
   for (uint32_t s : src_.params) ps.push_back(paramShape(m_.symbols[s]));
   for (uint32_t s : src_.rets) rs.push_back(paramShape(m_.symbols[s]));
   const mach::ParamLayout pl = mach::layoutParams(ps), rl = mach::layoutParams(rs);
-  mf_.in_args_bytes = pl.stack_bytes + rl.stack_bytes;
+  mf_.in_args_bytes = mach::resultsOffset(pl, rl) + rl.stack_bytes;
   for (size_t i = 0; i < src_.params.size(); ++i) {
     makeStore(src_.params[i], pl.locs[i], kIncomingBias);
     own_params_.push_back(src_.params[i]);
   }
   for (size_t i = 0; i < src_.rets.size(); ++i) {
-    makeStore(src_.rets[i], rl.locs[i], kIncomingBias + pl.stack_bytes);
+    makeStore(src_.rets[i], rl.locs[i], kIncomingBias + mach::resultsOffset(pl, rl));
     own_rets_.push_back(src_.rets[i]);
   }
   for (uint32_t s : own_params_) {
@@ -96,7 +96,7 @@ std::pair<mach::ParamLayout, mach::ParamLayout> callLayouts(const Module& m, con
 void Lowerer::placeCalls() {
   for (const auto& c : src_.calls) {
     const auto [pl, rl] = callLayouts(m_, c);
-    const uint32_t roff = pl.stack_bytes;
+    const uint32_t roff = mach::resultsOffset(pl, rl);
     mf_.out_args_bytes = std::max(mf_.out_args_bytes, roff + rl.stack_bytes);
     for (size_t i = 0; i < c.args.size(); ++i)
       if (!stores_.count(c.args[i])) makeStore(c.args[i], pl.locs[i], 0);
@@ -395,3 +395,19 @@ void Lowerer::entryMoves(std::vector<Instr>& out) {
 
 }  // namespace rfsim::backend::lowering
 
+namespace rfsim::backend {
+
+uint32_t ownStackAlign(const ptx::Module& m, uint32_t index) {
+  const ptx::Function& fn = m.functions[index];
+  uint32_t a = 8;
+  for (uint32_t s : fn.locals)
+    if (m.symbols[s].space == ptx::Space::Local) a = std::max(a, localAlign(m.symbols[s]));
+  for (const ptx::CallInfo& c : fn.calls) {
+    const auto [pl, rl] = lowering::callLayouts(m, c);
+    if (pl.stack_bytes) a = std::max(a, pl.stack_align);
+    if (rl.stack_bytes) a = std::max(a, rl.stack_align);
+  }
+  return a;
+}
+
+}  // namespace rfsim::backend

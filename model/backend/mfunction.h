@@ -62,6 +62,9 @@ struct MFunction {
   uint32_t locals_bytes = 0;
   std::vector<std::pair<uint32_t, uint32_t>> local_off;  // (symbol, offset in the locals area)
   uint32_t in_args_bytes = 0;
+  // What R1 is aligned to in this function (a power of two, at least 8):
+  // the frame size is a multiple of it (lower.h: ownStackAlign).
+  uint32_t stack_align = 8;
   // Added by the allocator: bytes of spill slots. Spill and Fill
   // instructions address [R1 + slot offset] inside the spill area; frame
   // layout adds the area's offset.

@@ -37,6 +37,7 @@ ParamLayout layoutParams(const std::vector<ParamShape>& params) {
     spilled = true;
     const uint32_t a = std::max<uint32_t>(p.align, 4);
     off = alignUp(off, a);
+    out.stack_align = std::max(out.stack_align, a);
     out.locs[i] = {false, 0, 0, off};
     off += static_cast<uint32_t>(p.size);
   }

@@ -96,11 +96,19 @@ struct ParamLoc {
 struct ParamLayout {
   std::vector<ParamLoc> locs;
   uint32_t stack_bytes = 0;  // size of the stack part, rounded up to 8
+  uint32_t stack_align = 4;  // the largest alignment of a stack-passed one (at least 4)
 };
 ParamLayout layoutParams(const std::vector<ParamShape>& params);
 
-// The outgoing-argument area of a call holds the stack-passed parameters,
-// then (8-aligned) the stack-passed results.
 inline uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// The outgoing-argument area of a call holds the stack-passed parameters,
+// then the stack-passed results, at this offset: after the parameters,
+// aligned to 8 or to the results' alignment when larger. The area sits at
+// the caller's R1, which is aligned to at least the largest alignment it
+// holds (the back end's frames keep it so: docs/abi.md "Stack frame").
+inline uint32_t resultsOffset(const ParamLayout& params, const ParamLayout& results) {
+  return alignUp(params.stack_bytes, results.stack_align > 8 ? results.stack_align : 8);
+}
 
 }  // namespace rfsim::ptx::mach
