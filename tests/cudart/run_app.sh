@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# One CUDA test program (tests/cudart/apps) built by nvcc and run by
+# `rfsim exec` on the model, with what the case expects checked.
+#   run_app.sh CASE BUILD_DIR
+# Exits 77 (ctest: skipped) with a message where nvcc does not exist.
+set -uo pipefail
+case_name=$1
+build=$(cd "$2" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+nvcc=${NVCC:-$(command -v nvcc || true)}
+[[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+if [[ -z $nvcc ]]; then
+  echo "SKIPPED: nvcc not found (CUDA 13); the CUDA test programs need it to be built"
+  exit 77
+fi
+work=$build/cudart-tests/$case_name
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+rfsim=$build/rfsim
+ptx=(-gencode arch=compute_75,code=compute_75)
+
+fail() { echo "FAIL ($case_name): $*"; exit 1; }
+compile() {  # output, nvcc arguments...
+  local out=$1
+  shift
+  "$nvcc" "$@" -o "$out" || fail "nvcc $*"
+}
+# run EXPECTED_STATUS rfsim-exec-options... -- app args...: stdout+stderr in log
+run() {
+  local want=$1
+  shift
+  "$rfsim" exec "$@" > log 2>&1
+  local got=$?
+  cat log
+  [[ $got == "$want" ]] || fail "rfsim exec exited with $got, expected $want"
+}
+expect() { grep -q -- "$1" log || fail "the output lacks '$1'"; }
+stat_of() {  # a jq path into stats.json
+  jq -r "$1" out/stats.json
+}
+
+case $case_name in
+  args)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/args.cu"
+    run 0 -q -o out -- ./app 80
+    expect "args: all checks passed"
+    expect "device printf: i=5 f=1.25 d=0.500"
+    expect "cudaGraphCreate is not implemented"
+    [[ $(stat_of '.workloads.app.summary.launches.value') == 1 ]] || fail "one launch expected in stats.json"
+    ;;
+  args-lz4 | args-plain)
+    mode=--compress-mode=speed
+    [[ $case_name == args-plain ]] && mode=--no-compress
+    compile app -cudart shared "${ptx[@]}" $mode "$here/apps/args.cu"
+    run 0 -q --set gpu.num_sms=4 -o out -- ./app 4
+    expect "args: all checks passed"
+    ;;
+  symbols)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/symbols.cu"
+    run 0 -o out -- ./app
+    expect "symbols: all checks passed"
+    expect "rfsim: 1 kernel _Z3usePfPi<<<(1,1,1), (32,1,1)>>>"
+    ;;
+  events)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
+    run 0 -q -o out -- ./app functional
+    expect "events: all checks passed"
+    ;;
+  events-timing)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
+    run 0 --timing --set gpu.num_sms=2 -o out -- ./app timing
+    expect "events: all checks passed"
+    expect "cycles, IPC"
+    [[ $(stat_of '.workloads.app.total.gpu.cycles.value') -gt 0 ]] || fail "no cycles in stats.json"
+    [[ -f out/hierarchy.json ]] || fail "no hierarchy.json"
+    ;;
+  fault)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/fault.cu"
+    # The application handles the error and exits 0; rfsim exec says a kernel failed.
+    run 1 -q -o out -- ./app
+    expect "cudaDeviceSynchronize returned cudaErrorIllegalAddress"
+    expect "kernel _Z4wildPi<<<(1,1,1), (32,1,1)>>>"
+    expect "out of bounds at"
+    [[ $(stat_of '.workloads.app.passed') == false ]] || fail "stats.json says the run passed"
+    ;;
+  exit-midway)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/exit_midway.cu"
+    run 3 -q -o out -- ./app
+    [[ -f out/manifest.json ]] || fail "no manifest.json: the results are not whole"
+    [[ $(stat_of '.workloads.app.summary.launches.value') == 1 ]] || fail "one launch expected"
+    ;;
+  rdc)
+    compile app -cudart shared -rdc=true "${ptx[@]}" "$here/apps/rdc_main.cu" "$here/apps/rdc_lib.cu"
+    run 0 -q -o out -- ./app
+    expect "rdc: all checks passed"
+    [[ $(stat_of '.run.ptx | length') == 2 ]] || fail "two PTX modules expected (the device runtime left out)"
+    ;;
+  static-runtime)
+    compile app "${ptx[@]}" "$here/apps/exit_midway.cu"  # nvcc's default: the static CUDA runtime
+    run 1 -q -o out -- ./app
+    expect "rebuild it with nvcc -cudart shared"
+    ;;
+  sass-only)
+    compile app -cudart shared -gencode arch=compute_75,code=sm_75 "$here/apps/exit_midway.cu"
+    run 1 -q -o out -- ./app
+    expect "holds only SASS (sm_75"
+    expect "gencode arch=compute_75,code=compute_75"
+    ;;
+  *) fail "unknown case" ;;
+esac
+echo "PASS ($case_name)"
