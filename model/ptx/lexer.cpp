@@ -45,7 +45,7 @@ class Lexer {
         t.text = s_.substr(b, i_ - b);
       } else if (c == '"') {
         string(t);
-      } else if (std::strchr("{}[](),;:+-@!|<>=", c) != nullptr) {
+      } else if (c != '\0' && std::strchr("{}[](),;:+-@!|<>=", c) != nullptr) {
         t.kind = Tok::Punct;
         t.text = std::string(1, c);
         ++i_;
@@ -60,12 +60,16 @@ class Lexer {
   uint32_t col() const { return static_cast<uint32_t>(i_ - line_start_ + 1); }
 
   [[noreturn]] void fail(uint32_t line, uint32_t col, const std::string& msg) const {
-    throw Error(fmt::format("{}:{}:{}: {}", file_, line, col, msg));
+    throw Error(fmt::format("{}:{}:{}: {}", file_, line, col, escapeControl(msg)));
   }
 
+  // A character outside printable ASCII as \xNN (control characters as
+  // escapeControl writes them).
   static std::string printable(char c) {
-    if (std::isprint(static_cast<unsigned char>(c))) return std::string(1, c);
-    return fmt::format("\\x{:02x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isprint(u)) return std::string(1, c);
+    if (u < 0x80) return escapeControl(std::string(1, c));
+    return fmt::format("\\x{:02x}", static_cast<unsigned>(u));
   }
 
   void newline() {
@@ -244,7 +248,29 @@ class Lexer {
 }  // namespace
 
 std::vector<Token> lex(const std::string& text, const std::string& file_name) {
-  return Lexer(text, file_name).run();
+  size_t n = text.size();
+  while (n > 0 && text[n - 1] == '\0') --n;
+  if (n == text.size()) return Lexer(text, file_name).run();
+  const std::string trimmed = text.substr(0, n);
+  return Lexer(trimmed, file_name).run();
+}
+
+std::string escapeControl(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '\0': out += "\\0"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", static_cast<unsigned>(u));
+        else out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace rfsim::ptx

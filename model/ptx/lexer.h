@@ -34,6 +34,13 @@ struct Token {
 
 // Splits `text` into tokens ending with one Tok::End. Throws rfsim::Error
 // "file:line:col: message" on a character or literal PTX does not have.
+// NUL bytes at the end of `text` end the input (PTX taken out of a CUDA
+// fatbin is padded with them); one anywhere else is a bad token.
 std::vector<Token> lex(const std::string& text, const std::string& file_name);
+
+// `s` with NUL and the other ASCII control characters written as escapes
+// (\0, \t, \n, \r, \x1b, ...), so a message quoting source text shows
+// them instead of ending or breaking at them.
+std::string escapeControl(const std::string& s);
 
 }  // namespace rfsim::ptx

@@ -69,7 +69,7 @@ std::string Parser::where(const SrcLoc& loc) const {
 void Parser::fail(const Token& t, const std::string& msg) const { fail(locOf(t), msg); }
 
 void Parser::fail(const SrcLoc& loc, const std::string& msg) const {
-  throw Error(where(loc) + ": " + msg);
+  throw Error(where(loc) + ": " + escapeControl(msg));
 }
 
 Module Parser::run() {

@@ -83,3 +83,39 @@ TEST_CASE("lexer: errors name file, line, column and the token", "[ptx]") {
   CHECK_THROWS_WITH(lex("99999999999999999999", "a.ptx"), Catch::Contains("does not fit in 64 bits"));
   CHECK_THROWS_AS(lex("\x01", "a.ptx"), Error);
 }
+
+TEST_CASE("lexer: NUL bytes at the end of the text end the input", "[ptx]") {
+  // PTX taken out of a CUDA fatbin ends in NUL padding.
+  const auto t = lex("ret;\n" + std::string(4, '\0'), "x.ptx");
+  REQUIRE(t.size() == 3);
+  CHECK(t[0].text == "ret");
+  CHECK(t[1].punct(';'));
+  CHECK(t[2].kind == Tok::End);
+  CHECK(t[2].line == 2);
+  CHECK(t[2].col == 1);
+  const auto only = lex(std::string(3, '\0'), "x.ptx");
+  REQUIRE(only.size() == 1);
+  CHECK(only[0].kind == Tok::End);
+}
+
+TEST_CASE("lexer: a NUL or control character inside the text is a bad token, shown escaped", "[ptx]") {
+  auto message = [](const std::string& text) {
+    try {
+      lex(text, "x.ptx");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // Before the trailing padding, a NUL is not the end.
+  CHECK(message("ret;\n  " + std::string(1, '\0') + "ret;" + std::string(2, '\0')) == "x.ptx:2:3: bad token '\\0'");
+  CHECK(message("ret;\x1b") == "x.ptx:1:5: bad token '\\x1b'");
+  CHECK(message("ret;\x7f") == "x.ptx:1:5: bad token '\\x7f'");
+  CHECK(message("ret; \xc3\xa9") == "x.ptx:1:6: bad token '\\xc3'");
+}
+
+TEST_CASE("lexer: escapeControl writes control characters as escapes", "[ptx]") {
+  CHECK(escapeControl(std::string("a\0b", 3)) == "a\\0b");
+  CHECK(escapeControl("\t\n\r\x01 ok") == "\\t\\n\\r\\x01 ok");
+  CHECK(escapeControl("caf\xc3\xa9") == "caf\xc3\xa9");  // UTF-8 stays as it is
+}

@@ -1,5 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
 #include "ptx_test_util.h"
 
 using namespace rfsim;
@@ -85,6 +91,27 @@ TEST_CASE("parser: errors name the offending token with file:line:col", "[ptx]")
     const std::string msg = parseError(c.body);
     CHECK_THAT(msg, Catch::Contains(c.message));
   }
+}
+
+TEST_CASE("parser: PTX padded with NUL bytes parses, a NUL inside it is named and shown escaped", "[ptx]") {
+  // As PTX comes out of a CUDA fatbin: the text, then NUL padding.
+  const std::string text = std::string(kHeader) + kernel("add.s32 %r1, %r2, 1;");
+  const Module m = parseString(text + std::string(4, '\0'), "fatbin.ptx");
+  REQUIRE(m.functions.size() == 1);
+  CHECK(instrCount(m.functions[0]) == 2);
+  const auto path = std::filesystem::temp_directory_path() / ("rfsim_nul_" + std::to_string(::getpid()) + ".ptx");
+  std::ofstream(path, std::ios::binary) << text << std::string(2, '\0');
+  CHECK(parseFile(path).functions.size() == 1);
+  std::filesystem::remove(path);
+  // A NUL where the operand `1` was: named by line:col, escaped, and the
+  // message does not end at it.
+  std::string bad = kernel("add.s32 %r1, %r2, 1;");
+  bad[bad.find(", 1;") + 2] = '\0';
+  const std::string msg = parseError(bad);
+  CHECK(msg == "test.ptx:16:19: bad token '\\0'");
+  CHECK(msg.find('\0') == std::string::npos);
+  // Parser messages quoting a token escape its control characters too.
+  CHECK_THAT(parseError(kernel("add.s32 %r1, \"a\tb\", 1;")), Catch::Contains("'a\\tb'"));
 }
 
 TEST_CASE("parser: only rfsim::Error escapes, and errors name the file given", "[ptx]") {
