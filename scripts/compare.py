@@ -147,15 +147,39 @@ def resolve_workloads(spec, known):
     return chosen
 
 
+def parse_apps(specs, workloads):
+    """--app 'NAME: COMMAND' items -> {NAME: argv}, in order."""
+    apps = {}
+    for text in specs:
+        name, sep, command = text.partition(":")
+        name = name.strip()
+        if not sep or not command.strip():
+            raise UsageError(f"--app {text!r}: expected 'NAME: COMMAND', e.g. 'hotspot: ./hotspot 512 2 2 a b c'")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", name):
+            raise UsageError(f"--app {text!r}: the name must be letters, digits, '.', '_', '+', '-' (it names a folder)")
+        if name in apps or name in workloads:
+            raise UsageError(f"--app {name}: the name is taken by another workload or application")
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:
+            raise UsageError(f"--app {name}: {e}")
+        apps[name] = argv
+    return apps
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="rfsim compare",
         description="Run workloads x configurations x variants (one rfsim process each), compare them "
                     "against the baseline and write compare.json, compare.csv and a report (docs/compare.md).")
     ap.add_argument("--rfsim", default=os.path.join(REPO, "build", "rfsim"), help=argparse.SUPPRESS)
-    ap.add_argument("-w", "--workloads", required=True,
+    ap.add_argument("-w", "--workloads", default="",
                     help="workload names or tags, comma-separated (rfsim workloads lists both), or all; "
                          "NAME@large or NAME@small gives one workload its own input size")
+    ap.add_argument("--app", action="append", default=[], metavar="'NAME: COMMAND'",
+                    help="an unmodified CUDA application as a workload, run by rfsim exec in the folder "
+                         "compare was started from, e.g. --app 'hotspot: ./hotspot 512 2 2 temp.dat power.dat "
+                         "out.dat' (repeatable; docs/cudart.md)")
     ap.add_argument("-c", "--configs", default="v100",
                     help="configurations, comma-separated: names (v100, titanv, maxwell) or YAML files "
                          "(default: v100)")
@@ -173,6 +197,8 @@ def parse_args(argv):
     ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                     help="stop a run that takes longer than this (default: none)")
     args = ap.parse_args(argv)
+    if not args.workloads and not args.app:
+        ap.error("which workloads? -w NAMES and/or --app 'NAME: COMMAND'")
     if args.jobs < 1:
         ap.error("-j must be at least 1")
     for o in args.sets:
@@ -214,7 +240,8 @@ class Runner:
         shutil.rmtree(final + ".partial", ignore_errors=True)
         cmd = list(run["command"])
         if os.path.exists(final):
-            cmd.append("--overwrite")
+            # Before the application's own arguments, where rfsim exec has them.
+            cmd.insert(cmd.index("--") if "--" in cmd else len(cmd), "--overwrite")
         os.makedirs(os.path.dirname(final), exist_ok=True)
         log = os.path.join(self.out, run["log"])
         os.makedirs(os.path.dirname(log), exist_ok=True)
@@ -224,7 +251,7 @@ class Runner:
                 run["status"] = "not-run"
                 return run
             # Its own session, so that a timeout or a stop ends rfsim and anything it starts.
-            p = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            p = subprocess.Popen(cmd, cwd=run.get("cwd", REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True, errors="replace", start_new_session=True)
             self.active.add(p)
         try:
@@ -284,13 +311,31 @@ def plan(args, cwd):
         if any(x["name"] == variant["name"] for x in variants):
             raise UsageError(f"--variant {variant['name']}: defined twice")
         variants.append(variant)
-    workloads = resolve_workloads(args.workloads, list_workloads(args.rfsim))
+    workloads = resolve_workloads(args.workloads, list_workloads(args.rfsim)) if args.workloads else []
+    apps = parse_apps(args.app, workloads)
+    workloads += list(apps)
     runs = []
     # Config, then workload, then variant: a workload's baseline and variants finish together.
     for c in configs:
         for w in workloads:
             for v in variants:
                 rel = os.path.join("runs", c["name"], v["name"], w)
+                if w in apps:
+                    if v.get("code"):
+                        raise UsageError(f"--variant {v['name']}: @{v['code']} (another compilation) does not apply "
+                                         f"to the application {w}")
+                    cmd = [args.rfsim, "exec", "-q", "--timing", "--config", c["arg"], "--name", w]
+                    for o in args.sets:
+                        cmd += ["--set", o]
+                    if v["mechanisms"]:
+                        cmd += ["--mech", ",".join(v["mechanisms"])]
+                    for o in v["overrides"]:
+                        cmd += ["--set", o]
+                    cmd += ["--out", os.path.join(args.out, rel), "--"] + apps[w]
+                    runs.append({"config": c["name"], "variant": v["name"], "workload": w, "dir": rel,
+                                 "log": os.path.join("logs", c["name"], v["name"], w + ".log"),
+                                 "command": cmd, "cwd": cwd, "status": "not-run", "resumed": False})
+                    continue
                 name, size = split_size(w)
                 cmd = [args.rfsim, "run", "-q", "--workload", name, "--timing", "--config", c["arg"]]
                 for o in args.sets:
