@@ -2,7 +2,7 @@
 // call: the types and constants this library reads and writes, declared
 // here so that it builds without CUDA's headers (users need no CUDA
 // toolkit). Layouts follow CUDA 13.0's driver_types.h and vector_types.h;
-// tests/cudart/test_cuda_abi.cpp checks them against those headers where
+// tests/cudart/apps/abi_check.cu checks them against those headers where
 // the toolkit exists.
 #pragma once
 

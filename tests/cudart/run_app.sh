@@ -107,6 +107,12 @@ case $case_name in
     expect "holds only SASS (sm_75"
     expect "gencode arch=compute_75,code=compute_75"
     ;;
+  abi)
+    # Compiles only if model/cudart/cuda_abi.h matches CUDA's headers (static_asserts).
+    compile app -I"$here/../../model" "$here/apps/abi_check.cu"
+    ./app | tee log
+    expect "match the headers of CUDA"
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "PASS ($case_name)"
