@@ -98,7 +98,7 @@ TEST_CASE("lexer: NUL bytes at the end of the text end the input", "[ptx]") {
   CHECK(only[0].kind == Tok::End);
 }
 
-TEST_CASE("lexer: a NUL or control character inside the text is a bad token, shown escaped", "[ptx]") {
+TEST_CASE("lexer: a NUL or control character inside the text is a bad token shown escaped", "[ptx]") {
   auto message = [](const std::string& text) {
     try {
       lex(text, "x.ptx");

@@ -93,7 +93,7 @@ TEST_CASE("parser: errors name the offending token with file:line:col", "[ptx]")
   }
 }
 
-TEST_CASE("parser: PTX padded with NUL bytes parses, a NUL inside it is named and shown escaped", "[ptx]") {
+TEST_CASE("parser: PTX padded with NUL bytes parses and a NUL inside it is named and shown escaped", "[ptx]") {
   // As PTX comes out of a CUDA fatbin: the text, then NUL padding.
   const std::string text = std::string(kHeader) + kernel("add.s32 %r1, %r2, 1;");
   const Module m = parseString(text + std::string(4, '\0'), "fatbin.ptx");
