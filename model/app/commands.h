@@ -84,6 +84,7 @@ struct ExecOptions {
   bool timing = false;
   bool quiet = false;
   std::string name;               // --name: the application's name in stats.json (default: the program's)
+  uint64_t launch_stats = 100;    // --launch-stats: launches that keep their full statistics in stats.json
   std::vector<std::string> argv;  // the command line after --
 };
 

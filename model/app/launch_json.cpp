@@ -1,7 +1,8 @@
-// The stats.json tree of a device's timing launches (docs/statistics.md),
-// shared by `rfsim run --workload` and the CUDA runtime library (rfsim exec).
+// The stats.json tree of timing launches (docs/statistics.md), shared by
+// `rfsim run --workload` and the CUDA runtime library (rfsim exec).
 #include "app/launch_json.h"
 
+#include <algorithm>
 #include <map>
 
 #include "energy/energy_model.h"
@@ -28,53 +29,94 @@ std::unique_ptr<energy::EnergyStats> energyOf(const config::GpuConfig& cfg, cons
   return std::make_unique<energy::EnergyStats>(nullptr, cfg, gpu, extra);
 }
 
-// One workload's launches in the stats.json tree (docs/statistics.md):
-// each launch's GPU, energy and mechanism statistics, and their total
-// (counts summed, ratios recomputed from the sums, high-water marks kept;
-// the energy of the summed counts). `nj_per_warp_instr`: the total's.
-nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, const std::vector<mech::Mechanism*>& mechs,
-                            nlohmann::json& total, double& nj_per_warp_instr) {
-  nlohmann::json launches = nlohmann::json::array();
-  std::vector<rt::LaunchRecord> recs = dev.takeLaunchRecords();
-  if (recs.empty()) return launches;
-  const auto& first = dynamic_cast<const gpu::GpuStats&>(*recs.front().gpu);
-  gpu::GpuStats sum(nullptr, "gpu", cfg, static_cast<uint32_t>(first.sm_cycles.size()));
-  for (const auto& r : recs) {
+// A sum of launches: the GPU's statistics, and each mechanism's group (the
+// first group of a name takes the counts of the later ones: a mechanism's
+// groups have the same shape every launch).
+struct LaunchAccumulator::Sum {
+  std::unique_ptr<gpu::GpuStats> gpu;
+  std::vector<std::unique_ptr<stats::Group>> groups;
+  uint64_t launches = 0;
+
+  void add(const config::GpuConfig& cfg, const rt::LaunchRecord& r, std::vector<std::unique_ptr<stats::Group>> mech) {
+    const auto& g = dynamic_cast<const gpu::GpuStats&>(*r.gpu);
+    if (!gpu) gpu = std::make_unique<gpu::GpuStats>(nullptr, "gpu", cfg, static_cast<uint32_t>(g.sm_cycles.size()));
+    stats::accumulate(*gpu, g, stats::Accumulate::kOverTime);
+    for (auto& m : mech) {
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x->name() == m->name(); });
+      if (it == groups.end())
+        groups.push_back(std::move(m));
+      else
+        stats::accumulate(**it, *m, stats::Accumulate::kOverTime);
+    }
+    ++launches;
+  }
+
+  nlohmann::json json(const config::GpuConfig& cfg, const std::vector<mech::Mechanism*>& mechs,
+                      double* nj_per_warp_instr) const {
+    nlohmann::json mt = nlohmann::json::object();
+    std::vector<const stats::Group*> gs;
+    for (const auto& g : groups) {
+      mt[g->name()] = stats::groupToJson(*g);
+      gs.push_back(g.get());
+    }
+    const auto e = energyOf(cfg, *gpu, gs, mechs);
+    if (nj_per_warp_instr) *nj_per_warp_instr = e->per_warp_instr.get();
+    return {{"gpu", stats::groupToJson(*gpu)}, {"energy", stats::groupToJson(*e)}, {"mechanisms", mt}};
+  }
+};
+
+LaunchAccumulator::LaunchAccumulator(const config::GpuConfig& cfg, std::vector<mech::Mechanism*> mechs,
+                                     uint64_t detail_limit)
+    : cfg_(cfg), mechs_(std::move(mechs)), detail_limit_(detail_limit), total_(std::make_unique<Sum>()) {}
+
+LaunchAccumulator::~LaunchAccumulator() = default;
+
+void LaunchAccumulator::add(rt::LaunchRecord&& r) {
+  if (launches_.size() < detail_limit_) {
     nlohmann::json m = nlohmann::json::object();
     std::vector<const stats::Group*> groups;
     for (const auto& g : r.mechanisms) {
       m[g->name()] = stats::groupToJson(*g);
       groups.push_back(g.get());
     }
-    launches.push_back({{"kernel", r.kernel},
-                        {"variant", r.variant},
-                        {"regs_per_thread", r.regs_per_thread},
-                        {"blocks_per_sm", r.blocks_per_sm},
-                        {"cycles", r.cycles},
-                        {"gpu", stats::groupToJson(*r.gpu)},
-                        {"energy", stats::groupToJson(*energyOf(cfg, *r.gpu, groups, mechs))},
-                        {"mechanisms", m}});
-    stats::accumulate(sum, *r.gpu, stats::Accumulate::kOverTime);
+    launches_.push_back({{"kernel", r.kernel},
+                         {"variant", r.variant},
+                         {"regs_per_thread", r.regs_per_thread},
+                         {"blocks_per_sm", r.blocks_per_sm},
+                         {"cycles", r.cycles},
+                         {"gpu", stats::groupToJson(*r.gpu)},
+                         {"energy", stats::groupToJson(*energyOf(cfg_, *r.gpu, groups, mechs_))},
+                         {"mechanisms", m}});
+  } else {
+    ++left_out_;
   }
-  // Each mechanism's groups have the same shape every launch: the first
-  // group of each name takes the counts of the later ones of that name, once
-  // every launch is written above.
-  nlohmann::json mt = nlohmann::json::object();
-  std::vector<const stats::Group*> groups;
-  std::map<std::string, stats::Group*> by_name;
-  for (auto& r : recs)
-    for (auto& g : r.mechanisms) {
-      auto [it, fresh] = by_name.try_emplace(g->name(), g.get());
-      if (fresh)
-        groups.push_back(g.get());
-      else
-        stats::accumulate(*it->second, *g, stats::Accumulate::kOverTime);
-    }
-  for (const stats::Group* g : groups) mt[g->name()] = stats::groupToJson(*g);
-  const auto e = energyOf(cfg, sum, groups, mechs);
-  nj_per_warp_instr = e->per_warp_instr.get();
-  total = {{"gpu", stats::groupToJson(sum)}, {"energy", stats::groupToJson(*e)}, {"mechanisms", mt}};
-  return launches;
+  // Per kernel, the GPU's statistics (the mechanisms' groups are summed in
+  // the total only: they cannot be copied).
+  auto& k = per_kernel_[r.kernel];
+  if (!k) k = std::make_unique<Sum>();
+  k->add(cfg_, r, {});
+  total_->add(cfg_, r, std::move(r.mechanisms));
+}
+
+nlohmann::json LaunchAccumulator::total(double* nj_per_warp_instr) const {
+  if (!total_->gpu) return nlohmann::json::object();
+  return total_->json(cfg_, mechs_, nj_per_warp_instr);
+}
+
+nlohmann::json LaunchAccumulator::perKernel() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, s] : per_kernel_)
+    out[name] = {{"launches", s->launches}, {"gpu", stats::groupToJson(*s->gpu)}};
+  return out;
+}
+
+nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, const std::vector<mech::Mechanism*>& mechs,
+                            nlohmann::json& total, double& nj_per_warp_instr) {
+  LaunchAccumulator acc(cfg, mechs);
+  for (rt::LaunchRecord& r : dev.takeLaunchRecords()) acc.add(std::move(r));
+  if (acc.count() == 0) return nlohmann::json::array();
+  total = acc.total(&nj_per_warp_instr);
+  return acc.launches();
 }
 
 }  // namespace rfsim::app

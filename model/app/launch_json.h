@@ -2,7 +2,10 @@
 // shared by `rfsim run --workload` and the CUDA runtime library (rfsim exec).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +14,7 @@
 
 namespace rfsim::rt {
 class Device;
+struct LaunchRecord;
 }
 namespace rfsim::mech {
 class Mechanism;
@@ -29,6 +33,33 @@ namespace rfsim::app {
 std::unique_ptr<energy::EnergyStats> energyOf(const config::GpuConfig& cfg, const stats::Group& gpu,
                                               const std::vector<const stats::Group*>& groups,
                                               const std::vector<mech::Mechanism*>& mechs);
+
+// Timing launches summed as they come, so that memory stays bounded however
+// many launches an application makes: the total (GPU, energy, mechanisms),
+// a sum per kernel name (GPU statistics), and the full statistics of the
+// first `detail_limit` launches (the later ones are counted in the sums only).
+class LaunchAccumulator {
+ public:
+  LaunchAccumulator(const config::GpuConfig& cfg, std::vector<mech::Mechanism*> mechs,
+                    uint64_t detail_limit = UINT64_MAX);
+  ~LaunchAccumulator();
+  void add(rt::LaunchRecord&& r);
+  uint64_t count() const { return launches_.size() + left_out_; }
+  uint64_t leftOut() const { return left_out_; }  // launches without their own entry
+  const nlohmann::json& launches() const { return launches_; }
+  nlohmann::json total(double* nj_per_warp_instr = nullptr) const;
+  nlohmann::json perKernel() const;
+
+ private:
+  struct Sum;
+  const config::GpuConfig& cfg_;
+  std::vector<mech::Mechanism*> mechs_;
+  uint64_t detail_limit_;
+  uint64_t left_out_ = 0;
+  nlohmann::json launches_ = nlohmann::json::array();
+  std::unique_ptr<Sum> total_;
+  std::map<std::string, std::unique_ptr<Sum>> per_kernel_;
+};
 
 // The launch records `dev` holds (taken from it): each launch's GPU, energy
 // and mechanism statistics as a JSON array, and in `total` their sum (counts

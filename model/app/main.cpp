@@ -178,6 +178,10 @@ int sc_main(int argc, char* argv[]) {
   addOutputOptions(exec_cmd, ex.output, "exec");
   exec_cmd->add_flag("--timing", ex.timing, "run every launch on the GPU timing model (default: functional)");
   exec_cmd->add_flag("-q,--quiet", ex.quiet, "no line per kernel launch");
+  exec_cmd->add_option("--launch-stats", ex.launch_stats,
+                       "with --timing: how many launches keep their full statistics in stats.json (every launch "
+                       "is in the sums and has its one-line entry)")
+      ->capture_default_str();
   exec_cmd->add_option("--name", ex.name, "the application's name in stats.json (default: the program's file name)");
   exec_cmd->add_option("command", ex.argv, "the application and its arguments (after --)")->required();
 

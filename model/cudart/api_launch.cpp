@@ -34,16 +34,6 @@ const rfsim::ptx::Function* entryOf(Session& s, const void* fun) {
   throw CudaError{cudaErrorInvalidDeviceFunction, "no .entry " + name + " in the loaded PTX"};
 }
 
-// Static shared memory of a kernel: its own .shared variables and the module's.
-size_t staticShared(const rfsim::ptx::Module& m, const rfsim::ptx::Function& f) {
-  size_t n = 0;
-  for (uint32_t i : f.locals)
-    if (m.symbols[i].space == rfsim::ptx::Space::Shared) n += m.symbols[i].size;
-  for (const auto& sym : m.symbols)
-    if (sym.owner < 0 && sym.space == rfsim::ptx::Space::Shared && !sym.is_extern) n += sym.size;
-  return n;
-}
-
 }  // namespace
 
 RFSIM_API void** __cudaRegisterFatBinary(void* fat_cubin) {
@@ -129,7 +119,7 @@ RFSIM_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void
     *attr = cudaFuncAttributes{};
     attr->numRegs = rep ? static_cast<int>(rep->tree_regs) : 0;
     attr->localSizeBytes = rep ? rep->frame_bytes : 0;
-    attr->sharedSizeBytes = staticShared(s.device().module(), *f);
+    attr->sharedSizeBytes = staticSharedBytes(s.device().module(), *f);
     const auto& cfg = s.config();
     int max_threads = 1024;
     if (f->maxntid[0]) max_threads = static_cast<int>(f->maxntid[0] * std::max(1u, f->maxntid[1]) * std::max(1u, f->maxntid[2]));
@@ -169,7 +159,7 @@ RFSIM_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
     rfsim::config::KernelFootprint k;
     k.threads_per_block = static_cast<uint32_t>(block_size);
     k.regs_per_thread = rep ? rep->tree_regs : 0;
-    k.shared_per_block = static_cast<uint32_t>(staticShared(s.device().module(), *f) + dyn_shared);
+    k.shared_per_block = static_cast<uint32_t>(staticSharedBytes(s.device().module(), *f) + dyn_shared);
     try {
       *blocks = static_cast<int>(rfsim::config::computeOccupancy(s.config(), k, f->name).blocks);
     } catch (const rfsim::Error&) {

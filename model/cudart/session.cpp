@@ -64,6 +64,8 @@ Session& Session::get() {
   return *s;
 }
 
+Session::~Session() = default;
+
 Session::Session() {
   // SystemC reads this once, when its first kernel is made.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -147,6 +149,18 @@ rt::Device& Session::device() {
     o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
     for (auto& m : mechs_) o.mechanisms.push_back(m.get());
     dev_ = std::make_unique<rt::Device>(o);
+    if (timing_) {
+      std::vector<mech::Mechanism*> ms;
+      for (auto& m : mechs_) ms.push_back(m.get());
+      const std::string n = env("RFSIM_LAUNCH_STATS", "100");
+      uint64_t limit = 100;
+      try {
+        limit = std::stoull(n);
+      } catch (const std::exception&) {
+        throw CudaError{cudaErrorInitializationError, "RFSIM_LAUNCH_STATS=" + n + ": expected a number of launches"};
+      }
+      acc_ = std::make_unique<app::LaunchAccumulator>(*cfg_, ms, limit);
+    }
     loadModules();
   }
   return *dev_;

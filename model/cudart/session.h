@@ -7,7 +7,8 @@
 // Environment (docs/cudart.md): RFSIM_CONFIG (a configuration name or file,
 // default v100), RFSIM_MECH (mechanisms), RFSIM_SET (key=value overrides,
 // one per line), RFSIM_TIMING (1: the timing model), RFSIM_OUT (the results
-// folder), RFSIM_QUIET (1: no per-launch lines).
+// folder), RFSIM_QUIET (1: no per-launch lines), RFSIM_LAUNCH_STATS (how many
+// launches keep their full statistics in stats.json; default 100).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@
 
 #include "cudart/cuda_abi.h"
 #include "config/gpu_config.h"
+#include "ptx/ir.h"
 #include "runtime/fatbin.h"
 
 namespace rfsim {
@@ -31,6 +33,9 @@ class Device;
 }
 namespace rfsim::mech {
 class Mechanism;
+}
+namespace rfsim::app {
+class LaunchAccumulator;
 }
 
 namespace rfsim::cudart {
@@ -97,6 +102,7 @@ class Session {
 
  private:
   Session();
+  ~Session();
   void loadModules();
   void openResults();
 
@@ -124,6 +130,7 @@ class Session {
   std::unique_ptr<config::GpuConfig> cfg_;
   std::vector<std::unique_ptr<mech::Mechanism>> mechs_;
   std::unique_ptr<rt::Device> dev_;
+  std::unique_ptr<app::LaunchAccumulator> acc_;  // timing runs: the launches' statistics, summed
   std::unique_ptr<ResultsDir> dir_;
   bool timing_ = false, quiet_ = false, finished_ = false;
   std::string app_, command_;
@@ -134,6 +141,10 @@ class Session {
   double host_seconds_ = 0.0;
   std::string failure_;  // the first kernel fault
 };
+
+// Static shared memory of a kernel: its own .shared variables and the
+// module's (an upper bound where a module holds several kernels' arrays).
+size_t staticSharedBytes(const ptx::Module& m, const ptx::Function& f);
 
 // Runs an API function's body, turning exceptions into the error code the
 // application sees (printed once on stderr with the function's name).

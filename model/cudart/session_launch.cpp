@@ -11,6 +11,7 @@
 #include "app/launch_json.h"
 #include "backend/backend.h"
 #include "common/results_dir.h"
+#include "config/occupancy.h"
 #include "cudart/session.h"
 #include "mech/mechanism.h"
 #include "runtime/runtime.h"
@@ -27,6 +28,21 @@ cudaError_t faultOf(const std::string& m) {
   if (has("unsupported") || has("illegal instruction")) return cudaErrorIllegalInstruction;
   return cudaErrorLaunchFailure;
 }
+
+}  // namespace
+
+size_t staticSharedBytes(const ptx::Module& m, const ptx::Function& f) {
+  size_t n = 0;
+  for (uint32_t i : f.locals)
+    if (m.symbols[i].space == ptx::Space::Shared) n += m.symbols[i].size;
+  for (const auto& sym : m.symbols)
+    if (sym.owner < 0 && sym.space == ptx::Space::Shared && !sym.is_extern) n += sym.size;
+  return n;
+}
+
+namespace {
+
+void exitHandler() { Session::get().finish(); }
 
 nlohmann::json stat(double v, const char* unit) { return {{"value", v}, {"unit", unit}}; }
 nlohmann::json dims(dim3 d) { return nlohmann::json::array({d.x, d.y, d.z}); }
@@ -56,6 +72,21 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
     if (!args || !args[i])
       throw CudaError{cudaErrorInvalidValue, fmt::format("{}: argument {} is a null pointer", where, i)};
     ka.raw(args[i], mod.symbols[fn->params[i]].size);
+  }
+  // Resources, as the hardware checks them before any block runs: the
+  // launch fails, the context lives (config/occupancy.h).
+  {
+    const backend::CompiledModule* cm = d.compiled();
+    const backend::FunctionReport* rep = cm ? cm->find(kernel) : nullptr;
+    config::KernelFootprint k;
+    k.threads_per_block = static_cast<uint32_t>(threads);
+    k.regs_per_thread = rep ? rep->tree_regs : 0;
+    k.shared_per_block = static_cast<uint32_t>(std::min<uint64_t>(staticSharedBytes(mod, *fn) + shared, UINT32_MAX));
+    try {
+      config::computeOccupancy(cfg, k, kernel);
+    } catch (const Error& e) {
+      throw CudaError{cudaErrorLaunchOutOfResources, where + ": " + e.what()};
+    }
   }
   rt::LaunchStats s;
   try {
@@ -91,19 +122,33 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
   k["thread_instrs"] = k.value("thread_instrs", uint64_t{0}) + s.thread_instrs;
   k["host_seconds"] = k.value("host_seconds", 0.0) + s.host_seconds;
   k["regs_per_thread"] = regs;
+  // The exit handler again: exit() runs handlers and the destructors of
+  // function-local statics in the reverse order of their registration, and
+  // this launch may have made statics (tables of the model's) that the
+  // results need; registered after them, the handler runs before they go.
+  // (finish() runs once however often it is registered.)
+  std::atexit(exitHandler);
+  uint32_t bps = 0;
+  std::string variant = "base";
+  if (timing_) {
+    // Summed now, so that memory stays bounded over many launches.
+    for (rt::LaunchRecord& r : d.takeLaunchRecords()) {
+      bps = r.blocks_per_sm;
+      variant = r.variant;
+      launches_.back()["blocks_per_sm"] = bps;
+      launches_.back()["variant"] = variant;
+      acc_->add(std::move(r));
+    }
+  }
   if (quiet_) return;
   const std::string head = fmt::format("rfsim: {} {}", launches_.size(), where);
-  if (timing_) {
-    const auto& recs = d.launchRecords();
-    const uint32_t bps = recs.empty() ? 0 : recs.back().blocks_per_sm;
-    const std::string variant = recs.empty() ? "base" : recs.back().variant;
+  if (timing_)
     std::cerr << fmt::format("{}: {} cycles, IPC {:.2f}, {} regs, {} blocks/SM{}, {:.2f} s\n", head, s.cycles,
                              s.cycles ? double(s.warp_instrs) / double(s.cycles) : 0.0, regs, bps,
                              variant == "base" ? "" : ", variant " + variant, s.host_seconds);
-  } else {
+  else
     std::cerr << fmt::format("{}: {} warp-instrs, {} regs (functional), {:.2f} s\n", head, s.warp_instrs, regs,
                              s.host_seconds);
-  }
 }
 
 void Session::finish() noexcept {
@@ -117,22 +162,24 @@ void Session::finish() noexcept {
       else return;
     }
     const config::GpuConfig& cfg = config();
-    std::vector<mech::Mechanism*> ms;
-    for (auto& m : mechs_) ms.push_back(m.get());
     nlohmann::json w;
     w["passed"] = failure_.empty();
     w["detail"] = failure_.empty() ? fmt::format("{} launches", launches_.size()) : failure_;
     w["command"] = command_;
     nlohmann::json launches = launches_;
-    if (timing_ && dev_ && !dev_->launchRecords().empty()) {
-      nlohmann::json total;
-      double nj = 0.0;
-      nlohmann::json full = app::launchesJson(cfg, *dev_, ms, total, nj);
+    nlohmann::json kernels = per_kernel_;
+    if (acc_ && acc_->count()) {
+      // The full statistics of the first launches; the sums of all of them.
+      const nlohmann::json& full = acc_->launches();
       for (size_t i = 0; i < full.size() && i < launches.size(); ++i) launches[i].update(full[i]);
-      w["total"] = total;
+      w["total"] = acc_->total();
+      const nlohmann::json per = acc_->perKernel();
+      for (const auto& [name, k] : per.items())
+        if (kernels.contains(name)) kernels[name]["gpu"] = k.at("gpu");
+      w["launches_with_statistics"] = acc_->launches().size();
     }
     w["launches"] = launches;
-    w["kernels"] = per_kernel_;
+    w["kernels"] = kernels;
     uint64_t cycles = 0, wi = 0, ti = 0;
     for (const auto& l : launches_) {
       cycles += l["cycles"].get<uint64_t>();
