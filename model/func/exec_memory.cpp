@@ -45,7 +45,13 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
   uint64_t off = addr;
   switch (space) {
     case Space::Global: case Space::Const: break;
-    case Space::Shared: where = S; break;
+    case Space::Shared:
+      // Shared addresses are 32 bits on the hardware: a base register that
+      // went below 0 plus an offset that brings it back wraps around (nvcc
+      // -O2 writes `ld.shared.u32 %r, [%r4+68]` with %r4 = base - 64).
+      where = S;
+      off = addr & 0xffff'ffffull;
+      break;
     case Space::Local: where = L; break;
     case Space::Param:
       if (addr >= kFrameParamBase) {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/error.h"
+#include "func_helpers.h"
 #include "func/memory.h"
 
 using namespace rfsim;
@@ -51,4 +52,34 @@ TEST_CASE("host copies and capacity", "[func]") {
   m.read(&r, a, 4);
   CHECK(r == 0xffffffffu);
   CHECK_THROWS_WITH(m.allocate(2000, AllocKind::Malloc), Catch::Matchers::Contains("out of device memory"));
+}
+
+TEST_CASE("a shared address wraps at 32 bits like the hardware's", "[func]") {
+  // nvcc -O2 (Rodinia nw) loads [%r4+68] with %r4 = base - 64: below 0 in
+  // 32 bits, and back in range with the offset. Thread t reads s[1] + t.
+  const std::string ptx = test::ptxKernel("wrap", ".param .u64 out", R"(
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 s[64];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, s;
+  add.s32 %r4, %r3, %r2;
+  add.s32 %r5, %r1, 40;
+  st.shared.u32 [%r4], %r5;
+  bar.sync 0;
+  add.s32 %r6, %r4, -64;
+  ld.shared.u32 %r7, [%r6+68];
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+)");
+  test::Gpu g(ptx, "wrap.ptx");
+  const uint64_t out = g.zeros<uint32_t>(8);
+  g.dev.launch("wrap", {1}, {8}, rt::KernelArgs().ptr(out));
+  // Thread 0's %r6 is 0xffffffc0: +68 is shared address 4, s[1] = 41.
+  const auto v = g.download<uint32_t>(out, 7);
+  CHECK(v == std::vector<uint32_t>{41, 42, 43, 44, 45, 46, 47});
 }
