@@ -107,6 +107,12 @@ case $case_name in
     expect "holds only SASS (sm_75"
     expect "gencode arch=compute_75,code=compute_75"
     ;;
+  bad-ptx)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/bad_ptx.cu"
+    run 1 -q -o out -- ./app
+    expect "bad_ptx: cudaMalloc returned cudaErrorInvalidPtx"
+    expect "ptx/module0.ptx:[0-9]*:[0-9]*: unsupported instruction 'isspacep.global'"
+    ;;
   abi)
     # Compiles only if model/cudart/cuda_abi.h matches CUDA's headers (static_asserts).
     compile app -I"$here/../../model" "$here/apps/abi_check.cu"
