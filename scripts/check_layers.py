@@ -11,22 +11,26 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "model"
 
 # layer folder -> folders it must not include (higher layers)
 FORBIDDEN = {
-    "common": ["config", "stats", "ptx", "func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app"],
-    "ptx": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app"],
-    "func": ["runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app"],
-    "config": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app"],
-    "stats": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app"],
-    "backend": ["runtime", "sm", "mem", "gpu", "mech", "energy", "app"],
-    "mem": ["runtime", "backend", "sm", "gpu", "mech", "app"],
-    "sm": ["runtime", "backend", "gpu", "mech", "app"],
-    "gpu": ["runtime", "backend", "mech", "app"],
-    "energy": ["runtime", "backend", "mech", "app"],
-    "runtime": ["app"],
-    "mech": ["app"],
+    "common": ["config", "stats", "ptx", "func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
+    "ptx": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
+    "func": ["runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
+    "config": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
+    "stats": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
+    "backend": ["runtime", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
+    "mem": ["runtime", "backend", "sm", "gpu", "mech", "app", "cudart"],
+    "sm": ["runtime", "backend", "gpu", "mech", "app", "cudart"],
+    "gpu": ["runtime", "backend", "mech", "app", "cudart"],
+    "energy": ["runtime", "backend", "mech", "app", "cudart"],
+    "runtime": ["app", "cudart"],
+    "mech": ["app", "cudart"],
+    "app": ["cudart"],
 }
 # getenv is allowed only where the model looks up an external program on
-# PATH (the cost flow's tool runner), never to configure the model.
-GETENV_ALLOWED = {"cost/tool_runner.cpp"}
+# PATH (the cost flow's tool runner, rfsim exec), never to configure the
+# model -- except in the CUDA runtime library's session, inside an
+# application's process, where the environment is the only way in
+# (rfsim exec sets it; docs/cudart.md).
+GETENV_ALLOWED = {"cost/tool_runner.cpp", "app/cmd_exec.cpp", "cudart/session.cpp"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 

@@ -73,6 +73,7 @@ Session::Session() {
   command_ = commandLine();
   timing_ = env("RFSIM_TIMING") == "1";
   quiet_ = env("RFSIM_QUIET") == "1";
+  out_required_ = !env("RFSIM_OUT").empty();
 }
 
 void** Session::registerFatbin(const void* wrapper) {

@@ -133,6 +133,7 @@ class Session {
   std::unique_ptr<app::LaunchAccumulator> acc_;  // timing runs: the launches' statistics, summed
   std::unique_ptr<ResultsDir> dir_;
   bool timing_ = false, quiet_ = false, finished_ = false;
+  bool out_required_ = false;  // RFSIM_OUT names a folder: write it even without CUDA work
   std::string app_, command_;
   std::vector<std::string> ptx_files_;
   nlohmann::json launches_ = nlohmann::json::array();  // one line per launch

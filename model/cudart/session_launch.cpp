@@ -158,7 +158,7 @@ void Session::finish() noexcept {
   try {
     if (!dir_) {
       // rfsim exec names a folder and expects it, even when no CUDA call came.
-      if (std::getenv("RFSIM_OUT")) openResults();
+      if (out_required_) openResults();
       else return;
     }
     const config::GpuConfig& cfg = config();
