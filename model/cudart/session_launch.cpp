@@ -122,12 +122,6 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
   k["thread_instrs"] = k.value("thread_instrs", uint64_t{0}) + s.thread_instrs;
   k["host_seconds"] = k.value("host_seconds", 0.0) + s.host_seconds;
   k["regs_per_thread"] = regs;
-  // The exit handler again: exit() runs handlers and the destructors of
-  // function-local statics in the reverse order of their registration, and
-  // this launch may have made statics (tables of the model's) that the
-  // results need; registered after them, the handler runs before they go.
-  // (finish() runs once however often it is registered.)
-  std::atexit(exitHandler);
   uint32_t bps = 0;
   std::string variant = "base";
   if (timing_) {
@@ -140,6 +134,12 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
       acc_->add(std::move(r));
     }
   }
+  // The exit handler again: exit() runs handlers and the destructors of
+  // function-local statics in the reverse order of their registration, and
+  // this launch may have made statics (tables of the model's) that the
+  // results need; registered after them, the handler runs before they go.
+  // (finish() runs once however often it is registered.)
+  std::atexit(exitHandler);
   if (quiet_) return;
   const std::string head = fmt::format("rfsim: {} {}", launches_.size(), where);
   if (timing_)

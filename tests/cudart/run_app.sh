@@ -51,10 +51,14 @@ case $case_name in
     ;;
   args-lz4 | args-plain)
     mode=--compress-mode=speed
-    [[ $case_name == args-plain ]] && mode=--no-compress
+    timing=()
+    # The plain one on the timing model: one launch, then the results at exit.
+    [[ $case_name == args-plain ]] && mode=--no-compress && timing=(--timing)
     compile app -cudart shared "${ptx[@]}" $mode "$here/apps/args.cu"
-    run 0 -q --set gpu.num_sms=4 -o out -- ./app 4
+    run 0 -q "${timing[@]}" --set gpu.num_sms=4 -o out -- ./app 4
     expect "args: all checks passed"
+    expect "device printf: i=5"
+    [[ -f out/manifest.json ]] || fail "no manifest.json"
     ;;
   symbols)
     compile app -cudart shared "${ptx[@]}" "$here/apps/symbols.cu"
