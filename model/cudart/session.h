@@ -22,7 +22,6 @@
 
 #include "cudart/cuda_abi.h"
 #include "config/gpu_config.h"
-#include "ptx/ir.h"
 #include "runtime/fatbin.h"
 
 namespace rfsim {
@@ -142,10 +141,6 @@ class Session {
   double host_seconds_ = 0.0;
   std::string failure_;  // the first kernel fault
 };
-
-// Static shared memory of a kernel: its own .shared variables and the
-// module's (an upper bound where a module holds several kernels' arrays).
-size_t staticSharedBytes(const ptx::Module& m, const ptx::Function& f);
 
 // Runs an API function's body, turning exceptions into the error code the
 // application sees (printed once on stderr with the function's name).

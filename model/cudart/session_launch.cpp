@@ -29,18 +29,6 @@ cudaError_t faultOf(const std::string& m) {
   return cudaErrorLaunchFailure;
 }
 
-}  // namespace
-
-size_t staticSharedBytes(const ptx::Module& m, const ptx::Function& f) {
-  size_t n = 0;
-  for (uint32_t i : f.locals)
-    if (m.symbols[i].space == ptx::Space::Shared) n += m.symbols[i].size;
-  for (const auto& sym : m.symbols)
-    if (sym.owner < 0 && sym.space == ptx::Space::Shared && !sym.is_extern) n += sym.size;
-  return n;
-}
-
-namespace {
 
 void exitHandler() { Session::get().finish(); }
 
@@ -81,7 +69,7 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
     config::KernelFootprint k;
     k.threads_per_block = static_cast<uint32_t>(threads);
     k.regs_per_thread = rep ? rep->tree_regs : 0;
-    k.shared_per_block = static_cast<uint32_t>(std::min<uint64_t>(staticSharedBytes(mod, *fn) + shared, UINT32_MAX));
+    k.shared_per_block = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{d.staticSharedBytes()} + shared, UINT32_MAX));
     try {
       config::computeOccupancy(cfg, k, kernel);
     } catch (const Error& e) {

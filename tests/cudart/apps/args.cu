@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "check.h"
+
 struct Mixed {
   int a;
   double b;
@@ -17,14 +19,6 @@ __global__ void args(long long* out, int i, unsigned char u8, short s16, float f
   out[t] = t + i + u8 + s16 + (long long)(f * 4) + (long long)(d * 8) + ll + m.a + (long long)(m.b * 2) + m.c +
            (long long)(v.x + v.y + v.z + v.w) + p[t % 4];
 }
-
-#define CHECK(c)                                                  \
-  do {                                                            \
-    if (!(c)) {                                                   \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);    \
-      return 1;                                                   \
-    }                                                             \
-  } while (0)
 
 int main(int argc, char** argv) {
   const int sms = argc > 1 ? std::atoi(argv[1]) : 80;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "check.h"
+
 __global__ void work(float* x, int n, int reps) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -11,14 +13,6 @@ __global__ void work(float* x, int n, int reps) {
   for (int r = 0; r < reps; ++r) v = v * 1.0001f + 0.5f;
   x[i] = v;
 }
-
-#define CHECK(c)                                               \
-  do {                                                         \
-    if (!(c)) {                                                \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); \
-      return 1;                                                \
-    }                                                          \
-  } while (0)
 
 int main(int argc, char** argv) {
   const bool timing = argc > 1 && std::strcmp(argv[1], "timing") == 0;

@@ -2,6 +2,8 @@
 // FromSymbol, GetSymbolAddress; managed and page-locked host memory.
 #include <cstdio>
 
+#include "check.h"
+
 __device__ int table[8];
 __constant__ float coef[4];
 __managed__ int counter;
@@ -14,14 +16,6 @@ __global__ void use(float* out, int* managed) {
 }
 
 __global__ void viaPointer(int* tab) { tab[threadIdx.x] += 100; }
-
-#define CHECK(c)                                               \
-  do {                                                         \
-    if (!(c)) {                                                \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); \
-      return 1;                                                \
-    }                                                          \
-  } while (0)
 
 int main() {
   int ht[8];
