@@ -435,9 +435,25 @@ struct Decoder {
       if (d.dst[i].kind == DKind::Vec) reject(in, "vector destination");
     }
     for (unsigned i = 0; i < in.nsrc; ++i) {
-      d.src[i] = source(in, in.src[i], false);
+      d.src[i] = constBank(in, in.src[i]) ? paramValue(in, in.src[i]) : source(in, in.src[i], false);
       if (d.src[i].kind == DKind::Vec) reject(in, "vector source");
     }
+    return d;
+  }
+
+  // Machine programs: a kernel parameter named as the source of an
+  // arithmetic or move instruction is read as a value, from constant bank 0
+  // (backend/prealloc.h: foldParamOperands).
+  bool constBank(const ptx::Instr&, const ptx::Operand& o) const {
+    return m.machine && o.kind == OperandKind::Addr && o.regs[0] == ptx::kNoReg && o.sym != ptx::kNoSym &&
+           o.sym < places.size() && places[o.sym].place == Place::KernelParam;
+  }
+  DOperand paramValue(const ptx::Instr& in, const ptx::Operand& o) const {
+    if (o.mbits != 32 && o.mbits != 64) reject(in, "a parameter operand must be 32 or 64 bits wide");
+    DOperand d;
+    d.kind = DKind::ParamVal;
+    d.value = places[o.sym].addr + static_cast<uint64_t>(o.imm);
+    d.mask = o.mbits == 64 ? ~0ull : 0xffffffffull;
     return d;
   }
 

@@ -51,6 +51,8 @@ enum class DKind : uint8_t {
   // Machine programs only:
   RegPair,     // 64 bits in columns `reg` (low word) and `reg` + 1, plus `value`
   RegNarrow,   // column `reg` read through `mask` (a 16-bit operand), plus `value`
+  ParamVal,    // a kernel parameter as an operand (constant bank 0): the `mask`-wide
+               // value at byte `value` of the launch's parameter buffer
 };
 
 struct DOperand {

@@ -1,5 +1,7 @@
 // Operand reads and the data-processing instructions: the instruction's
 // lane function (semantics.h laneFunction, chosen at load) per active lane.
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -68,8 +70,19 @@ BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t
       }
       return {tmp.data(), 1, o.value, o.negate ? 1ull : 0ull};
     }
+    case DKind::ParamVal: tmp[0] = param(w, o); return {tmp.data(), 0, 0, 0};
     default: tmp[0] = 0; return {tmp.data(), 0, 0, 0};
   }
+}
+
+uint64_t BlockExecutor::param(const Warp& w, const DOperand& o) const {
+  const size_t bytes = o.mask == ~0ull ? 8 : 4;
+  if (o.value > setup_.params.size() || bytes > setup_.params.size() - o.value)
+    throw Error(fmt::format("warp {}: kernel parameter operand at byte {} past the {} bytes of parameters", w.id,
+                            o.value, setup_.params.size()));
+  uint64_t v = 0;
+  std::memcpy(&v, setup_.params.data() + o.value, bytes);
+  return v;
 }
 
 void BlockExecutor::writePair(Warp& w, const DOperand& o, const uint64_t* v, uint32_t act) {
@@ -91,6 +104,7 @@ uint64_t BlockExecutor::read(Warp& w, const DOperand& o, uint32_t lane) {
     case DKind::SReg: return sreg(w, o, lane);
     case DKind::RegPair: return ((w.reg(o.reg)[lane] | w.reg(o.reg + 1)[lane] << 32) + o.value) ^ (o.negate ? 1 : 0);
     case DKind::RegNarrow: return ((w.reg(o.reg)[lane] & o.mask) + o.value) ^ (o.negate ? 1 : 0);
+    case DKind::ParamVal: return param(w, o);
     default: return 0;
   }
 }

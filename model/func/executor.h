@@ -99,6 +99,7 @@ class BlockExecutor {
   Column column(Warp& w, const DOperand& o, uint32_t act, std::array<uint64_t, 32>& tmp);
   uint64_t read(Warp& w, const DOperand& o, uint32_t lane);
   uint64_t sreg(const Warp& w, const DOperand& o, uint32_t lane) const;
+  uint64_t param(const Warp& w, const DOperand& o) const;  // DKind::ParamVal
   void write(Warp& w, const DOperand& o, uint32_t lane, uint64_t v) {
     if (o.kind == DKind::RegPair) {
       w.reg(o.reg)[lane] = v & 0xffffffffu;
