@@ -103,6 +103,7 @@ int backendCommand(const BackendOptions& o) {
   backend::CompileOptions co;
   co.max_regs = o.max_regs;
   co.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
+  backend::applyCompilerConfig(co, cfg.compiler);
 
   nlohmann::json modules = nlohmann::json::array();
   // Application workloads and microbenchmarks are summarised apart: a

@@ -9,6 +9,7 @@
 
 #include "backend/frame.h"
 #include "backend/lower.h"
+#include "backend/prealloc.h"
 #include "common/error.h"
 #include "ptx/analysis/cfg.h"
 
@@ -124,6 +125,16 @@ void throwCheck(const ptx::Module& m, const std::string& fn, const std::string& 
 
 }  // namespace
 
+void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c) {
+  o.param_operands = c.param_operands;
+  o.imm_operands = c.imm_operands;
+  o.expansion_scratch = c.expansion_scratch;
+  o.schedule = c.schedule;
+  o.schedule_reg_target = c.schedule_reg_target;
+  o.reserved_registers = c.reserved_registers;
+  o.reg_banks = c.reg_banks;
+}
+
 CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) {
   CompiledModule out;
   out.machine = src;
@@ -178,11 +189,17 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
 
     MFunction mf = lowerFunction(m, fi);
     mf.stack_align = stack_align[fi];
+    if (opt.param_operands || opt.imm_operands) foldParamOperands(mf, m, opt.param_operands, opt.imm_operands);
+    if (opt.expansion_scratch) addExpansionScratch(mf);
+    if (opt.schedule) scheduleBlocks(mf, opt.schedule_reg_target);
     if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
     RaOptions ro;
-    ro.max_regs = rep.max_regs;
+    // The reserved registers are part of the limit (ptxas: -maxrregcount 32
+    // leaves R0..R29 to the code).
+    ro.max_regs = rep.max_regs - std::min(rep.max_regs, opt.reserved_registers);
     ro.abi = opt.abi;
     ro.is_entry = fn.is_entry;
+    ro.reg_banks = opt.reg_banks;
     rep.ra = allocateRegisters(mf, ro);
     FinishedFunction ff = finishFunction(mf, rep.ra, opt.abi);
     rep.alloc_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -228,7 +245,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       rep.checked_uses = checked->uses_checked;
       if (!checked->ok()) throwCheck(m, fn.name, "", *checked);
     }
-    rep.regs = ff.fn.machine_regs;
+    rep.regs = std::min<uint32_t>(ff.fn.machine_regs + opt.reserved_registers, 255);
     rep.frame_bytes = ff.frame_bytes;
     rep.spill_bytes = mf.spill_bytes;
     rep.spill_stores = ff.spill_stores;

@@ -18,6 +18,7 @@
 #include "backend/check.h"
 #include "backend/passes.h"
 #include "backend/regalloc.h"
+#include "config/gpu_config.h"
 #include "ptx/analysis/callgraph.h"
 #include "ptx/ir.h"
 #include "ptx/machine.h"
@@ -40,6 +41,24 @@ struct CompileOptions {
   // does the same for a callee defined in the same unit (measured: see
   // docs/abi.md); false: every call clobbers what the ABI allows.
   bool whole_program = true;
+  // Pre-allocation passes (prealloc.h), each on by default because it brings
+  // the register counts closer to ptxas' (docs/backend.md): kernel
+  // parameters as constant-bank operands; the scratch registers of
+  // operations ptxas expands; list scheduling with loads hoisted,
+  // keeping at most `schedule_reg_target` values live for it (0: no bound).
+  bool param_operands = true;
+  bool imm_operands = true;       // immediates moved into registers read as operands instead
+  bool expansion_scratch = true;  // registers of multi-instruction operations (div, rcp, sqrt, ...)
+  bool schedule = true;
+  uint32_t schedule_reg_target = 64;
+  // Registers a function's count includes beyond the highest one its code
+  // uses (usedRegisters): ptxas adds 2 on sm_75 to sm_90, in the -v report
+  // and in the count the cubin gives the driver (decoded SASS of probe
+  // kernels, docs/backend.md). They count towards the limit too.
+  uint32_t reserved_registers = 2;
+  // Register banks the allocator spreads an instruction's sources over
+  // (RaOptions::reg_banks): 2 per Volta/Turing sub-core.
+  uint32_t reg_banks = 2;
   bool check = true;  // run the checker and throw on any error it finds
   // The mechanism passes to run (passes.h); null: the baseline. Not owned.
   const Variant* variant = nullptr;
@@ -50,7 +69,7 @@ struct FunctionReport {
   uint32_t index = 0;
   bool entry = false;
   uint32_t max_regs = 0;        // the limit it was allocated under
-  uint32_t regs = 0;            // highest register used + 1 (R1 included)
+  uint32_t regs = 0;            // highest register used + 1 (R1 included) + CompileOptions::reserved_registers
   uint32_t tree_regs = 0;       // kernels: the most registers over everything reachable (what a launch allocates)
   std::vector<uint32_t> callee_saved;  // callee-saved registers it saves and restores (called functions)
   uint32_t fru = 0;             // CARS FRU: the callee-saved count for a function, `regs` for a kernel
@@ -83,5 +102,8 @@ struct CompiledModule {
 // passed parameter, the address of a parameter taken) and, with
 // options.check, for any error the checker finds.
 CompiledModule compileModule(const ptx::Module& m, const CompileOptions& options = {});
+
+// The configuration's compiler.* keys into `o`.
+void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c);
 
 }  // namespace rfsim::backend

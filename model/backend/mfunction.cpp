@@ -91,6 +91,7 @@ void forEachSlot(ptx::Instr& in, ptx::Function& fn, const std::function<void(con
     for (uint32_t& r : c.machine_uses) f({&r, 32, false, false, -3});
   }
   for (unsigned i = 0; i < in.ndst; ++i) operandSlots(in.dst[i], true, guarded, 10 + static_cast<int>(i), f);
+  if (hasScratch(in)) operandSlots(in.dst[1], true, false, 11, f);
   if (in.op == ptx::Op::Call && in.call < fn.calls.size())
     for (uint32_t& r : fn.calls[in.call].machine_defs) f({&r, 32, true, guarded, -3});
 }

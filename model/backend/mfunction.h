@@ -70,6 +70,10 @@ struct MFunction {
   // layout adds the area's offset.
   uint32_t spill_bytes = 0;
 
+  // Scratch registers of multi-instruction operations (prealloc.h:
+  // addExpansionScratch): virtual registers the allocator never spills.
+  std::vector<uint32_t> scratch_values;
+
   uint32_t newVreg(ptx::Type type, unsigned bits, uint32_t origin_of = ptx::kNoReg);
 };
 
@@ -82,7 +86,11 @@ struct MFunction {
 // (CallInfo::machine_uses/defs, physIds in an MFunction, one per 32-bit
 // register). Not reported, because they belong to the function: the
 // entry's defs (MFunction::entry_defs), each ret's uses (ret_uses), and the
-// registers a call clobbers (mach::Abi::clobberedByCall).
+// registers a call clobbers (mach::Abi::clobberedByCall). An instruction
+// with one destination may carry its expansion's scratch registers as a Vec
+// in dst[1] (prealloc.h: addExpansionScratch): reported as unguarded defs,
+// never read, so the allocator keeps them clear of every value live across
+// the instruction and they count in the function's registers.
 struct Slot {
   uint32_t* reg;        // the id in the operand
   unsigned mbits;       // width of the value (Operand::mbits; 64 for a call target, 32 for implicit ones)
@@ -91,5 +99,6 @@ struct Slot {
   int operand;          // src k: k (0..4); dst i: 10+i; guard: -1; call target: -2; implicit call use/def: -3
 };
 void forEachSlot(ptx::Instr& in, ptx::Function& fn, const std::function<void(const Slot&)>& f);
+inline bool hasScratch(const ptx::Instr& in) { return in.ndst == 1 && in.dst[1].kind == ptx::OperandKind::Vec; }
 
 }  // namespace rfsim::backend

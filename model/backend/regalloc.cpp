@@ -38,6 +38,9 @@ struct Graph {
   std::vector<std::vector<uint32_t>> moves;  // move partners (value ids: virtual or physId)
   std::vector<double> cost;                  // Chaitin: sum of 10^depth over defs and uses
   std::vector<uint32_t> first;               // position (layout order) of the first def, else of the first use
+  // Single-word values read together by one arithmetic instruction: the
+  // register-bank preference keeps them in different banks.
+  std::vector<std::vector<uint32_t>> bank_partners;
 };
 
 bool sameFile(RegClass a, RegClass b) { return (a == RegClass::Pred) == (b == RegClass::Pred); }
@@ -65,6 +68,24 @@ void interfere(Graph& g, uint32_t a, uint32_t b) {
   else addEdge(g, a, b);
 }
 
+// The operands an arithmetic instruction reads from the register file in
+// the same cycle: single-word virtual values, two or more of them.
+void bankPartners(Graph& g, const ptx::Instr& in, const ra::InstrEffects& fx) {
+  using ptx::Op;
+  if (in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red ||
+      in.op == Op::Call || in.op == Op::Mov)
+    return;
+  std::vector<uint32_t> srcs;
+  for (uint32_t u : fx.uses)
+    if (u < g.nv && g.cls[u] == RegClass::Gpr && std::find(srcs.begin(), srcs.end(), u) == srcs.end())
+      srcs.push_back(u);
+  if (srcs.size() < 2) return;
+  for (uint32_t a : srcs)
+    for (uint32_t b : srcs)
+      if (a != b && std::find(g.bank_partners[a].begin(), g.bank_partners[a].end(), b) == g.bank_partners[a].end())
+        g.bank_partners[a].push_back(b);
+}
+
 Graph buildGraph(MFunction& f, const RaOptions& opt) {
   Graph g;
   g.nv = static_cast<uint32_t>(f.fn.regs.size());
@@ -78,6 +99,7 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
   g.moves.assign(g.nv, {});
   g.cost.assign(g.nv, 0.0);
   g.first.assign(g.nv, std::numeric_limits<uint32_t>::max());
+  g.bank_partners.assign(opt.reg_banks > 1 ? g.nv : 0, {});
   std::vector<uint32_t> first_use(g.nv, std::numeric_limits<uint32_t>::max());
   std::vector<uint32_t> block_pos(f.fn.blocks.size() + 1, 0);
   for (size_t b = 0; b < f.fn.blocks.size(); ++b)
@@ -101,6 +123,7 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
         if (d.idx < g.nv) g.present[d.idx] = true, g.cost[d.idx] += w, g.first[d.idx] = std::min(g.first[d.idx], pos);
       for (uint32_t u : fx.uses)
         if (u < g.nv) g.present[u] = true, g.cost[u] += w, first_use[u] = std::min(first_use[u], pos);
+      if (opt.reg_banks > 1) bankPartners(g, instrs[k], fx);
       if (fx.ends_path) live.clear();
       for (size_t i = 0; i < fx.defs.size(); ++i) {
         const uint32_t d = fx.defs[i].idx;
@@ -156,6 +179,8 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
 // The registers of each class in the order they are offered.
 struct Palette {
   std::vector<uint32_t> gpr, pair, pred;
+  uint32_t banks = 1;  // RaOptions::reg_banks
+  RegSet saved;        // the callee-saved registers of a called function (each costs a save)
   RegSet no_pair;  // words whose aligned pair can never be allocated (R0 beside R1, the last odd one)
 };
 
@@ -177,6 +202,9 @@ Palette makePalette(const RaOptions& opt, bool pairs_down = false) {
     if (pairs_down) std::reverse(p.pair.begin() + static_cast<std::ptrdiff_t>(first), p.pair.end());
   }
   for (uint32_t k = 0; k < kNumPred; ++k) p.pred.push_back(kPredBase + k);
+  p.banks = std::max<uint32_t>(1, opt.reg_banks);
+  for (uint32_t r = 0; r < max; ++r)
+    if (saved(r)) p.saved.set(r);
   p.no_pair.set();
   for (uint32_t r : p.pair) p.no_pair.reset(r), p.no_pair.reset(r + 1);
   return p;
@@ -267,6 +295,23 @@ std::vector<uint32_t> selectColours(const Graph& g, const Palette& pal, const st
         colour[v] = r;
         break;
       }
+    }
+    // A single word read beside others by one instruction goes to a bank
+    // none of those already coloured is in (ptxas on Volta/Turing: the
+    // sixteen values of tests/backend/probes' h16, each added to one
+    // accumulator, sit in R5, R7, ..., R33), even above `high`; never a
+    // callee-saved register it would not take anyway.
+    if (colour[v] == kNone && g.cls[v] == RegClass::Gpr && pal.banks > 1 && !g.bank_partners.empty() &&
+        !g.bank_partners[v].empty()) {
+      uint64_t taken = 0;
+      for (uint32_t m : g.bank_partners[v])
+        if (colour[m] != kNone && g.cls[m] == RegClass::Gpr) taken |= uint64_t{1} << (colour[m] % pal.banks % 64);
+      if (taken && taken != (pal.banks >= 64 ? ~0ull : (uint64_t{1} << pal.banks) - 1))
+        for (uint32_t r : pal_v)
+          if (fits(g.cls[v], r, blocked) && !((taken >> (r % pal.banks % 64)) & 1) && !pal.saved.test(r)) {
+            colour[v] = r;
+            break;
+          }
     }
     // A single word then fills the free half of a pair whose other half is
     // taken, in palette order, so whole pairs stay free for 64-bit values;
@@ -385,6 +430,7 @@ RaResult allocateRegisters(MFunction& f, const RaOptions& opt) {
   const Palette pal = makePalette(opt);
   if (pal.gpr.empty()) throw Error(f.fn.name + ": max_regs " + std::to_string(opt.max_regs) + " leaves no register");
   std::vector<uint8_t> flags(f.fn.regs.size(), 0);
+  for (uint32_t v : f.scratch_values) flags.at(v) |= ra::kNoSpill;
   constexpr uint32_t kMaxRounds = 64;
   for (;;) {
     if (++res.rounds > kMaxRounds)

@@ -21,7 +21,8 @@
 // the lowest free register; in a called function, registers outside the
 // callee-saved range first (they cost no save), lowest first, then the
 // callee-saved ones; a move-related value prefers its partner's register
-// (biased colouring), so argument moves mostly vanish.
+// (biased colouring), so argument moves mostly vanish; a value read beside
+// others by one instruction prefers a bank they are not in (reg_banks).
 //
 // Spill choice: the node with the lowest cost / degree, cost = sum over its
 // defs and uses of 10^loop_depth (Chaitin 1982); temporaries created by
@@ -41,6 +42,10 @@ struct RaOptions {
   uint32_t max_regs = 255;  // GPRs R0..R(max_regs-1) may be used (maxrregcount); at least 16 + 2
   ptx::mach::Abi abi;
   bool is_entry = false;    // a kernel: no caller, so no callee-saved preference
+  // Register banks (register r in bank r % reg_banks) an instruction's
+  // single-word sources are spread over when a register in another bank is
+  // free; 1: no preference.
+  uint32_t reg_banks = 1;
 };
 
 struct RaResult {

@@ -257,6 +257,37 @@ struct DramConfig {
   }
 };
 
+// The back end's own passes before register allocation (backend/prealloc.h,
+// docs/backend.md): what ptxas does to the same PTX that changes how many
+// registers a kernel needs, each switchable to see its effect.
+struct CompilerConfig {
+  bool param_operands = true;
+  bool imm_operands = true;
+  bool expansion_scratch = true;
+  bool schedule = true;
+  uint32_t schedule_reg_target = 64;
+  uint32_t reserved_registers = 2;
+  uint32_t reg_banks = 2;
+
+  template <class V> void visit(V& v) {
+    v.boolean("param_operands", param_operands,
+              "read kernel parameters as constant-bank operands instead of loading them into registers");
+    v.boolean("imm_operands", imm_operands,
+              "read a value moved from an immediate as an immediate operand of the instructions that use it");
+    v.boolean("expansion_scratch", expansion_scratch,
+              "give operations ptxas expands into several instructions (IEEE div/rcp/sqrt, integer div/rem) "
+              "their scratch registers");
+    v.boolean("schedule", schedule, "list-schedule each block before allocation (loads hoisted, latency first)");
+    v.integer("schedule_reg_target", schedule_reg_target, IntRange{0, 255}, "register",
+              "live values the scheduler may reach by hoisting loads before it favours freeing ones (0: no bound)");
+    v.integer("reserved_registers", reserved_registers, IntRange{0, 8}, "register",
+              "registers a kernel's count includes beyond the highest one its code uses (ptxas for sm_75..sm_90: 2)");
+    v.integer("reg_banks", reg_banks, IntRange{1, 8}, "bank",
+              "register banks the allocator spreads one instruction's sources over (Volta/Turing: 2 per "
+              "sub-core; 1: no preference)");
+  }
+};
+
 // How the simulation runs (not the modelled hardware).
 struct SimConfig {
   std::string memory = "hierarchy";
@@ -309,6 +340,7 @@ struct GpuConfig {
   IcntConfig icnt;
   DramConfig dram;
   SimConfig sim;
+  CompilerConfig compiler;
   MechanismsConfig mechanisms;
   DemoConfig demo;
   EnergyConfig energy;
@@ -326,6 +358,7 @@ struct GpuConfig {
     v.section("icnt", icnt, "crossbar between the SMs and the L2 slices");
     v.section("dram", dram, "DRAM");
     v.section("sim", sim, "simulation settings (not the modelled hardware)");
+    v.section("compiler", compiler, "the back end's passes before register allocation (docs/backend.md)");
     v.section("demo", demo, "rename-unit demo traffic");
     v.section("mechanisms", mechanisms, "register-file mechanisms: which are on, and each one's settings");
     v.section("energy", energy, "per-event energies and static powers (model/energy, docs/energy.md)");

@@ -75,6 +75,7 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
   backend::CompileOptions co;
   co.max_regs = impl_->options.max_regs;
   co.regfile_regs = impl_->options.regfile_regs;
+  if (impl_->options.gpu) backend::applyCompilerConfig(co, impl_->options.gpu->compiler);
   if (impl_->options.machine) {
     auto cm = std::make_unique<backend::CompiledModule>(backend::compileModule(m, co));
     m = cm->machine;

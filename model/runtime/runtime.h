@@ -73,6 +73,7 @@ struct DeviceOptions {
   // the memory hierarchy) configured by *gpu, which must outlive the device; the
   // functional results are the same, and LaunchStats::cycles is filled.
   bool timing = false;
+  // Also the back end's compiler.* keys (null: their defaults).
   const config::GpuConfig* gpu = nullptr;
   // Timing runs: the waveform trace of SM 0 (sm/core/sm_trace.h) every
   // launch records into, one after the other; not owned, must outlive the

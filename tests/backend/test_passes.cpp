@@ -94,9 +94,10 @@ TEST_CASE("passes: registers per thread and tree registers are recomputed after 
   co.variant = &v;
   const backend::CompiledModule high = backend::compileModule(workload("saxpy"), co);
   REQUIRE(base.functions[0].regs < 60);
-  CHECK(high.functions[0].regs == 62);
-  CHECK(high.functions[0].tree_regs == 62);
-  CHECK(high.functions[0].fru == 62);
+  // R61 the highest: 62, and the two registers ptxas reserves (CompileOptions::reserved_registers).
+  CHECK(high.functions[0].regs == 62 + co.reserved_registers);
+  CHECK(high.functions[0].tree_regs == 62 + co.reserved_registers);
+  CHECK(high.functions[0].fru == 62 + co.reserved_registers);
   CHECK(high.passes == std::vector<std::string>{"test.move_pair"});
 }
 

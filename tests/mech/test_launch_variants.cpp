@@ -87,7 +87,7 @@ TEST_CASE("launch variants: two variants of one kernel, each launch with its own
   CHECK(recs[0].variant == "base");
   CHECK(recs[1].variant == "wide");
   CHECK(recs[0].regs_per_thread < 60);
-  CHECK(recs[1].regs_per_thread == 62);
+  CHECK(recs[1].regs_per_thread == 62 + 2);  // R61 the highest, and the 2 ptxas reserves
   // More registers per thread, fewer blocks fit (64K registers per SM).
   CHECK(recs[1].blocks_per_sm < recs[0].blocks_per_sm);
 }

@@ -1,0 +1,80 @@
+// The back end's own pre-allocation passes: transformations ptxas applies to
+// the same PTX that change how many registers a function needs. Each works
+// on a lowered function (mfunction.h) over virtual registers, before
+// allocation, and is switched by a CompileOptions field (from the
+// configuration keys backend.*, docs/backend.md). The value-following
+// checker sees their output as the code to allocate, and the whole-kernel
+// tests check the programs they produce against the CPU references.
+//
+//   foldParamOperands  kernel parameters read as constant-bank operands
+//   scheduleBlocks     latency-driven list scheduling within each block
+#pragma once
+
+#include <cstdint>
+
+#include "backend/mfunction.h"
+#include "ptx/ir.h"
+
+namespace rfsim::backend {
+
+// Kernel parameters as constant-bank operands (SASS `c[0x0][offset]`). On
+// the hardware a kernel's parameters live in constant bank 0 and an
+// instruction reads one as an operand; `ld.param` of a kernel parameter is
+// not a register write. In a kernel, every value that is a parameter (its
+// ld.param, or a cvta.to.global or move of one) is dropped, and each use
+// reads the parameter instead:
+//   * an arithmetic, logic, compare, select, convert or move instruction
+//     takes it as the source operand `[param + offset]` (one per
+//     instruction, as SASS allows one constant-bank operand);
+//   * any other use (an address base, a stored value, a second parameter
+//     in the same instruction) gets a move from the constant bank right
+//     before it (`mov.b32 %t, [param]`, SASS `MOV R, c[0x0][...]`), a
+//     register live for one instruction.
+// Returns how many parameter values it removed.
+struct FoldStats {
+  uint32_t values = 0;   // parameter values dropped
+  uint32_t folded = 0;   // uses that became constant-bank operands
+  uint32_t moves = 0;    // uses that got a move right before them
+};
+// With `imms`, a value moved from an immediate (`mov.f32 %f6, 0f3F000000`)
+// is treated the same way: SASS instructions take one immediate operand
+// (FFMA R, R, 0.5, R) and ptxas materialises a constant next to its use
+// rather than keeping it live. An instruction that already has an immediate
+// or constant-bank operand takes no second one.
+FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params = true, bool imms = true);
+
+// Latency-driven list scheduling over each basic block, before allocation
+// (prealloc_sched.cpp). Instructions keep every register, memory and
+// control dependence; among the ready ones the longest latency-weighted path
+// to the block's end goes first, so loads move ahead of the arithmetic
+// that does not need them and independent loads issue back to back, as
+// ptxas schedules for sm_70/sm_75. `reg_target` bounds the registers the
+// scheduler may keep live to hoist a load (0: no bound): while the
+// estimated live values reach it, the instruction that frees the most goes
+// first instead.
+struct ScheduleStats {
+  uint32_t blocks = 0;   // blocks whose order changed
+  uint32_t moved = 0;    // instructions not at their original position
+};
+ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target);
+
+}  // namespace rfsim::backend
+
+namespace rfsim::backend {
+
+// Scratch registers of the operations ptxas expands into several SASS
+// instructions (prealloc_scratch.cpp): IEEE division, reciprocal and square
+// root (a Newton iteration plus a slow path called as a subroutine), integer
+// division and remainder (a reciprocal estimate and correction steps), and
+// 64-bit integer division (a subroutine). The machine program keeps such an
+// operation as one instruction, so the functional model runs it exactly; its
+// expansion's temporaries become scratch values (dst[1], mfunction.h) that
+// take registers beside everything live across it, so the register count
+// and occupancy are those of the expanded code. Returns the scratch values
+// added.
+uint32_t addExpansionScratch(MFunction& mf);
+// The scratch registers (32-bit words) ptxas' expansion of `in` needs beside
+// its operands on sm_70/sm_75; 0 for a single SASS instruction.
+uint32_t expansionScratch(const ptx::Instr& in);
+
+}  // namespace rfsim::backend
