@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -130,6 +131,11 @@ int execCommand(const ExecOptions& o) {
                               exe, lib_dir, listing));
   }
 
+  // With --overwrite the folder may hold an earlier run's results, which stay
+  // until this run's are whole: only a manifest written by this run counts.
+  const fs::path manifest = out / "manifest.json";
+  std::optional<fs::file_time_type> earlier;
+  if (fs::exists(manifest)) earlier = fs::last_write_time(manifest);
   const auto t0 = std::chrono::steady_clock::now();
   const int status = spawn(o.argv, env);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -137,11 +143,13 @@ int execCommand(const ExecOptions& o) {
   const std::string how = WIFEXITED(status) ? fmt::format("exited with status {}", code)
                                             : fmt::format("was killed by signal {} ({})", WTERMSIG(status),
                                                           strsignal(WTERMSIG(status)));
-  if (!fs::exists(out / "manifest.json")) {
-    std::cerr << fmt::format("rfsim: error: {} {} after {:.1f} s without writing its results{}\n", name, how, wall,
+  if (!fs::exists(manifest) || (earlier && fs::last_write_time(manifest) == *earlier)) {
+    std::cerr << fmt::format("rfsim: error: {} {} after {:.1f} s without writing its results{}{}\n", name, how, wall,
                              fs::exists(out.string() + ".partial")
                                  ? fmt::format(" ({}.partial is incomplete)", out.string())
-                                 : " (did it make any CUDA call?)");
+                                 : " (did it make any CUDA call?)",
+                             earlier ? fmt::format("; the earlier results in {} are left as they were", out.string())
+                                     : "");
     return code ? code : 1;
   }
   std::ifstream f(out / "stats.json");

@@ -93,6 +93,13 @@ case $case_name in
     run 3 -q -o out -- ./app
     [[ -f out/manifest.json ]] || fail "no manifest.json: the results are not whole"
     [[ $(stat_of '.workloads.app.summary.launches.value') == 1 ]] || fail "one launch expected"
+    # A second run into the same folder that makes no CUDA call writes nothing:
+    # the first run's results stay, and are not reported as the second's.
+    cp out/manifest.json first-manifest.json
+    run 4 -q --overwrite -o out -- ./app early
+    expect "without writing its results"
+    grep -q "kernel launches" log && fail "the first run's results were reported as the second's"
+    cmp -s out/manifest.json first-manifest.json || fail "the first run's results changed"
     ;;
   rdc)
     compile app -cudart shared -rdc=true "${ptx[@]}" "$here/apps/rdc_main.cu" "$here/apps/rdc_lib.cu"
