@@ -315,7 +315,10 @@ TEST_CASE("regalloc: every workload function, roomy and tight, checks out", "[re
     }
   }
   WARN("slowest allocation: " << worst_fn << " (" << worst_instrs << " instructions) " << worst_ms << " ms");
-  CHECK(worst_ms < 500);
+  // Only a guard against a pathological slowdown (the slowest, the inlined
+  // deep_calls at 32 registers, takes about 0.4 s unloaded on 2 cores); the
+  // allocation times themselves are `rfsim backend`'s alloc-ms column.
+  CHECK(worst_ms < 5000);
 }
 
 TEST_CASE("regalloc: timing probe", "[.][regalloc-timing]") {
