@@ -67,8 +67,6 @@ bool nonRegister(const ptx::Operand& o) {
   return o.kind == OperandKind::Imm || (o.kind == OperandKind::Addr && o.regs[0] == ptx::kNoReg);
 }
 
-bool isVreg(const MFunction& mf, uint32_t v) { return v != ptx::kNoReg && !isPhysId(v) && v < mf.vbits.size(); }
-
 }  // namespace
 
 FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bool imms) {
@@ -76,12 +74,14 @@ FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bo
   ptx::Function& fn = mf.fn;
   params = params && fn.is_entry;
   if (!params && !imms) return st;
+  // Virtual registers are the ids below nv (physIds and kNoReg lie far above;
+  // the moves made below get ids from nv up).
   const uint32_t nv = static_cast<uint32_t>(mf.vbits.size());
   std::vector<uint32_t> defs(nv, 0);
   for (auto& bb : fn.blocks)
     for (auto& in : bb.instrs)
       forEachSlot(in, fn, [&](const Slot& s) {
-        if (s.def && isVreg(mf, *s.reg)) ++defs[*s.reg];
+        if (s.def && *s.reg < nv) ++defs[*s.reg];
       });
 
   // The parameter values: a single unguarded definition by ld.param of one
@@ -89,10 +89,11 @@ FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bo
   // cvta.to.global or move of such a value (cvta.to.global is the identity
   // on global addresses).
   std::vector<ParamValue> pv(nv);
+  auto folds = [&](uint32_t v) { return v < nv && pv[v].is; };
   auto singleDst = [&](const ptx::Instr& in) -> uint32_t {
     if (in.guard.kind == OperandKind::Reg || in.ndst != 1 || in.dst[0].kind != OperandKind::Reg) return ptx::kNoReg;
     const uint32_t d = in.dst[0].regs[0];
-    return isVreg(mf, d) && defs[d] == 1 ? d : ptx::kNoReg;
+    return d < nv && defs[d] == 1 ? d : ptx::kNoReg;
   };
   for (bool changed = true; changed;) {
     changed = false;
@@ -116,7 +117,7 @@ FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bo
         } else if ((in.op == Op::Mov || (in.op == Op::Cvta && in.mods.to && in.space == ptx::Space::Global)) &&
                    in.nsrc == 1 && in.src[0].kind == OperandKind::Reg && !in.src[0].negate) {
           const uint32_t s = in.src[0].regs[0];
-          if (!isVreg(mf, s) || !pv[s].is || pv[s].bits != bits || in.src[0].mbits != bits) continue;
+          if (!folds(s) || pv[s].bits != bits || in.src[0].mbits != bits) continue;
           pv[d] = pv[s];
           changed = true;
         }
@@ -132,21 +133,21 @@ FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bo
     out.reserve(bb.instrs.size());
     for (auto& in : bb.instrs) {
       const uint32_t d = singleDst(in);
-      if (d != ptx::kNoReg && pv[d].is) continue;  // a parameter value's definition
+      if (d != ptx::kNoReg && folds(d)) continue;  // a folded value's definition
       // SASS has one immediate or constant-bank operand per instruction.
       bool folded = false;
       for (unsigned k = 0; k < in.nsrc; ++k) folded |= nonRegister(in.src[k]);
       if (takesConstOperand(in))
         for (unsigned k = 0; k < in.nsrc; ++k) {
           ptx::Operand& o = in.src[k];
-          if (o.kind != OperandKind::Reg || o.negate || !isVreg(mf, o.regs[0]) || !pv[o.regs[0]].is) continue;
+          if (o.kind != OperandKind::Reg || o.negate || !folds(o.regs[0])) continue;
           if (folded || o.mbits != pv[o.regs[0]].bits) continue;
           o = constOperand(pv[o.regs[0]]);
           folded = true;
           ++st.folded;
         }
       forEachSlot(in, fn, [&](const Slot& s) {
-        if (s.def || !isVreg(mf, *s.reg) || !pv[*s.reg].is) return;
+        if (s.def || !folds(*s.reg)) return;
         const ParamValue& p = pv[*s.reg];
         const uint32_t t = mf.newVreg(p.bits == 64 ? ptx::Type::B64 : ptx::Type::B32, p.bits);
         ptx::Instr mv;

@@ -154,7 +154,6 @@ ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
     std::vector<ra::InstrEffects> eff(n);
     std::vector<MemRef> mem(n);
     std::vector<Node> g(n);
-    std::vector<bool> order(n);
     auto edge = [&](uint32_t from, uint32_t to, uint32_t lat) {
       if (from == to) return;
       g[from].succ.push_back({to, lat});
@@ -188,9 +187,8 @@ ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
         last_def[d] = static_cast<int32_t>(i);
         readers[d].clear();
       }
-      // Order points and the block's last instruction.
-      order[i] = orderPoint(in) || eff[i].is_call || eff[i].ends_path;
-      if (order[i]) {
+      // Order points (the block's branch, ret or exit among them, so it stays last).
+      if (orderPoint(in) || eff[i].is_call || eff[i].ends_path) {
         for (uint32_t j : since_order) edge(j, i, 0);
         if (last_order >= 0) edge(static_cast<uint32_t>(last_order), i, 0);
         last_order = static_cast<int32_t>(i);
@@ -206,11 +204,6 @@ ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
         mem_ops.push_back(i);
       }
     }
-    // A branch or fall-through ends the block: nothing moves below its last
-    // instruction when that is a control transfer.
-    const bool pinned_last = order[n - 1];
-    if (pinned_last)
-      for (uint32_t j = 0; j + 1 < n; ++j) edge(j, n - 1, 0);
     // Heights, bottom-up (edges go forward in program order).
     for (uint32_t i = n; i-- > 0;) {
       uint64_t h = 0;
@@ -241,15 +234,11 @@ ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
       return d;
     };
     while (!ready.empty()) {
-      size_t best = 0;
       const bool tight = reg_target && pressure + 2 >= reg_target;
-      int32_t best_d = 0;
-      for (size_t k = 0; k < ready.size(); ++k) {
+      size_t best = 0;
+      int32_t best_d = tight ? delta(ready[0]) : 0;
+      for (size_t k = 1; k < ready.size(); ++k) {
         const uint32_t i = ready[k], j = ready[best];
-        if (k == 0) {
-          best_d = tight ? delta(i) : 0;
-          continue;
-        }
         if (tight) {
           const int32_t d = delta(i);
           if (d < best_d || (d == best_d && i < j)) {

@@ -202,7 +202,7 @@ Palette makePalette(const RaOptions& opt, bool pairs_down = false) {
     if (pairs_down) std::reverse(p.pair.begin() + static_cast<std::ptrdiff_t>(first), p.pair.end());
   }
   for (uint32_t k = 0; k < kNumPred; ++k) p.pred.push_back(kPredBase + k);
-  p.banks = std::max<uint32_t>(1, opt.reg_banks);
+  p.banks = std::clamp<uint32_t>(opt.reg_banks, 1, 16);
   for (uint32_t r = 0; r < max; ++r)
     if (saved(r)) p.saved.set(r);
   p.no_pair.set();
@@ -303,12 +303,12 @@ std::vector<uint32_t> selectColours(const Graph& g, const Palette& pal, const st
     // callee-saved register it would not take anyway.
     if (colour[v] == kNone && g.cls[v] == RegClass::Gpr && pal.banks > 1 && !g.bank_partners.empty() &&
         !g.bank_partners[v].empty()) {
-      uint64_t taken = 0;
+      uint32_t taken = 0;  // a bit per bank
       for (uint32_t m : g.bank_partners[v])
-        if (colour[m] != kNone && g.cls[m] == RegClass::Gpr) taken |= uint64_t{1} << (colour[m] % pal.banks % 64);
-      if (taken && taken != (pal.banks >= 64 ? ~0ull : (uint64_t{1} << pal.banks) - 1))
+        if (colour[m] != kNone && g.cls[m] == RegClass::Gpr) taken |= 1u << (colour[m] % pal.banks);
+      if (taken && taken != (1u << pal.banks) - 1)
         for (uint32_t r : pal_v)
-          if (fits(g.cls[v], r, blocked) && !((taken >> (r % pal.banks % 64)) & 1) && !pal.saved.test(r)) {
+          if (fits(g.cls[v], r, blocked) && !((taken >> (r % pal.banks)) & 1) && !pal.saved.test(r)) {
             colour[v] = r;
             break;
           }
