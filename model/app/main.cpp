@@ -19,7 +19,7 @@
 namespace {
 
 void addConfigOptions(CLI::App* cmd, rfsim::app::ConfigOptions& c) {
-  cmd->add_option("-c,--config", c.file, "configuration: a YAML file, or v100 / titanv / maxwell")
+  cmd->add_option("-c,--config", c.file, "configuration: a YAML file, or v100 / titanv / maxwell / titanx")
       ->capture_default_str();
   cmd->add_option("--set", c.sets, "override one key, e.g. --set sm.max_warps=32 (repeatable)");
   cmd->add_option("--mech", c.mech,

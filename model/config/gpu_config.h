@@ -206,9 +206,12 @@ struct SharedMemConfig {
   uint32_t size_kb = 96;
   uint32_t num_banks = 32;
   uint32_t latency = 19;  // V100: Jia et al. 2018 measure 19 cycles; GPGPU-Sim SM7_QV100 smem_latency 19
+  uint32_t max_per_block_kb = 96;  // V100 with the opt-in attribute; 0: a block may take the whole SM's
 
   template <class V> void visit(V& v) {
     v.integer("size_kb", size_kb, IntRange{0, 1024}, "KiB", "shared memory per SM");
+    v.integer("max_per_block_kb", max_per_block_kb, IntRange{0, 1024}, "KiB",
+              "shared memory one block may use (0: the SM's size_kb)");
     v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "shared memory banks");
     v.integer("latency", latency, IntRange{1, 1000}, "cycle", "access latency without conflicts");
   }

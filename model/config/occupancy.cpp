@@ -61,6 +61,10 @@ Occupancy computeOccupancy(const config::GpuConfig& cfg, const KernelFootprint& 
     throw Error(fmt::format("{}: one block needs {} registers ({} warps x {}), more than the SM's {}", kernel,
                             uint64_t{o.warps_per_block} * o.regs_per_warp, o.warps_per_block, o.regs_per_warp,
                             regs_per_sm));
+  const uint32_t per_block_max = cfg.shared.max_per_block_kb ? cfg.shared.max_per_block_kb * 1024u : shared_per_sm;
+  if (k.shared_per_block > per_block_max)
+    throw Error(fmt::format("{}: one block needs {} bytes of shared memory, more than the {} a block may use", kernel,
+                            k.shared_per_block, per_block_max));
   if (o.blocks_by_shared == 0)
     throw Error(fmt::format("{}: one block needs {} bytes of shared memory, more than the SM's {}", kernel,
                             o.shared_alloc_per_block, shared_per_sm));
