@@ -187,21 +187,43 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     rep.max_regs = registerLimit(fn, opt);
     for (const auto& bb : fn.blocks) rep.instrs_in += static_cast<uint32_t>(bb.instrs.size());
 
-    MFunction mf = lowerFunction(m, fi);
-    mf.stack_align = stack_align[fi];
-    if (opt.param_operands || opt.imm_operands) foldParamOperands(mf, m, opt.param_operands, opt.imm_operands);
-    if (opt.expansion_scratch) addExpansionScratch(mf);
-    if (opt.schedule) scheduleBlocks(mf, opt.schedule_reg_target);
-    if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
-    RaOptions ro;
-    // The reserved registers are part of the limit (ptxas: -maxrregcount 32
-    // leaves R0..R29 to the code).
-    ro.max_regs = rep.max_regs - std::min(rep.max_regs, opt.reserved_registers);
-    ro.abi = opt.abi;
-    ro.is_entry = fn.is_entry;
-    ro.reg_banks = opt.reg_banks;
-    rep.ra = allocateRegisters(mf, ro);
-    FinishedFunction ff = finishFunction(mf, rep.ra, opt.abi);
+    MFunction mf;
+    FinishedFunction ff;
+    auto allocate = [&] {
+      mf = lowerFunction(m, fi);
+      mf.stack_align = stack_align[fi];
+      if (opt.param_operands || opt.imm_operands) foldParamOperands(mf, m, opt.param_operands, opt.imm_operands);
+      if (opt.expansion_scratch) addExpansionScratch(mf);
+      if (opt.schedule) scheduleBlocks(mf, opt.schedule_reg_target);
+      if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
+      RaOptions ro;
+      // The reserved registers are part of the limit (ptxas: -maxrregcount 32
+      // leaves R0..R29 to the code).
+      ro.max_regs = rep.max_regs - std::min(rep.max_regs, opt.reserved_registers);
+      ro.abi = opt.abi;
+      ro.is_entry = fn.is_entry;
+      ro.reg_banks = opt.reg_banks;
+      rep.ra = allocateRegisters(mf, ro);
+      ff = finishFunction(mf, rep.ra, opt.abi);
+    };
+    allocate();
+    // A variant's own register limit, given the count it got (RegDem's local
+    // variants: --maxrregcount at the demotion target): allocated again.
+    if (opt.variant && opt.variant->reg_limit) {
+      const uint32_t lim = opt.variant->reg_limit(fn, ff.fn.machine_regs + opt.reserved_registers);
+      if (lim && lim < rep.max_regs) {
+        const uint32_t was = rep.max_regs;
+        rep.max_regs = lim;
+        try {
+          allocate();
+        } catch (const Error& e) {
+          rep.notes.push_back(fmt::format("variant {}: no allocation within {} registers ({}); kept the one within {}",
+                                          opt.variant->name, lim, e.what(), was));
+          rep.max_regs = was;
+          allocate();
+        }
+      }
+    }
     rep.alloc_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     rep.callee_saved = ff.callee_saved;
 
@@ -216,7 +238,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       }
       std::vector<const FunctionReport*> finished(nf, nullptr);
       for (const auto& r : out.functions) finished[r.index] = &r;
-      MachinePassContext ctx{m, opt, rep, finished};
+      MachinePassContext ctx{m, opt, rep, finished, &m};
       for (const FunctionPass& p : opt.variant->post) {
         try {
           p.run(ff.fn, ff.values, ctx);

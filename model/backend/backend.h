@@ -86,6 +86,9 @@ struct FunctionReport {
   RaResult ra;
   uint64_t checked_uses = 0;    // register reads the checker compared
   double alloc_ms = 0.0;        // lowering + allocation + frame, wall time
+  // What the variant's machine passes did to it, or why one left it as it
+  // was ("regdem: 37 -> 32 registers, 7 demoted ..."), one line each.
+  std::vector<std::string> notes;
 };
 
 struct CompiledModule {

@@ -40,6 +40,9 @@ constexpr uint32_t kUndef = 0xfffffff2u;
 
 uint32_t entryToken(uint32_t r) { return kEntryBase + r; }
 
+// Keys of demoted registers' shared-memory slots among the stack slots.
+constexpr int64_t kSharedKey = int64_t{1} << 40;
+
 // The first register a register-stack push renames (ptx::ExtRegEffect): the
 // ABI's first callee-saved register.
 constexpr uint32_t kStackBase = 16;
@@ -356,6 +359,18 @@ class Checker {
       }
       loaded = true;
     }
+    // Demoted registers (RegDem): a 32-bit st.shared after a write copies the
+    // word out to its shared-memory slot, a ld.shared before a read brings it
+    // back; the read that follows checks the value that came back. The
+    // slots are keyed apart from the stack's (kSharedKey + offset).
+    if (in.role == ptx::MRole::DemStore && isSpillStore(in)) {
+      const uint32_t r = in.src[1].regs[0];
+      s.slots[kSharedKey + in.src[0].imm] = r < mach::kNumRegIds ? s.regs[r] : kUndef;
+    } else if (in.role == ptx::MRole::DemLoad && isSpillLoad(in)) {
+      const uint32_t r = in.dst[0].regs[0];
+      if (r < mach::kNumRegIds && r != mach::kRZ) s.regs[r] = s.slot(kSharedKey + in.src[0].imm);
+      loaded = true;
+    }
 
     // A register stack (ptx::ExtRegEffect): push renames R16.. to fresh,
     // undefined registers and keeps their values; pop brings them back.
@@ -543,6 +558,7 @@ class Checker {
   }
 
   static std::string slotName(int64_t off) {
+    if (off >= kSharedKey / 2) return fmt::format("shared [RDA+{}]", off - kSharedKey);
     return off < 0 ? fmt::format("[R1-{}]", -off) : fmt::format("[R1+{}]", off);
   }
 

@@ -45,6 +45,10 @@ struct MachinePassContext {
   const CompileOptions& options;
   FunctionReport& report;            // the function's report so far; a pass may change callee_saved
   const std::vector<const FunctionReport*>& finished;  // by function index: reports of finished functions, or null
+  // The module being compiled, for a pass that adds or sizes module symbols
+  // of its own (RegDem's demoted-register area in shared memory); the
+  // functions in it are not to be touched.
+  ptx::Module* edit = nullptr;
 };
 
 struct ModulePass {
@@ -65,7 +69,12 @@ struct Variant {
   std::string description;
   std::vector<ModulePass> pre;    // in order, on the PTX IR
   std::vector<FunctionPass> post; // in order, on each allocated function
-  bool empty() const { return pre.empty() && post.empty(); }
+  // A register limit of its own: given a function and the registers it got
+  // under the options' limit (highest + 1 + reserved), the limit to
+  // allocate it again under, as --maxrregcount would (0: keep). RegDem's
+  // local variants spill at the demotion target this way.
+  std::function<uint32_t(const ptx::Function& fn, uint32_t regs)> reg_limit;
+  bool empty() const { return pre.empty() && post.empty() && !reg_limit; }
 };
 
 // The registers `fn` uses: its highest general register + 1 (R1 counts, as

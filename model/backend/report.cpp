@@ -298,6 +298,7 @@ std::string functionTable(const CompiledModule& cm) {
                        fmt::format("{}/{}", r.saves, r.restores),
                        fmt::format("{}/{}", r.spill_store_bytes, r.spill_load_bytes),
                        fmt::format("{}/{}", r.instrs_in, r.instrs_out), r.alloc_ms);
+    for (const std::string& n : r.notes) out += fmt::format("  {}: {}\n", r.name, n);
   }
   return out;
 }
@@ -390,7 +391,8 @@ nlohmann::json reportJson(const CompiledModule& cm, const std::vector<KernelOccu
                    {"spilled_values", r.ra.spilled_values},
                    {"ra_rounds", r.ra.rounds},
                    {"checked_uses", r.checked_uses},
-                   {"alloc_ms", r.alloc_ms}});
+                   {"alloc_ms", r.alloc_ms},
+                   {"notes", r.notes}});
   }
   json cg = json::array();
   for (const CallGraphRow& r : callGraphRows(cm)) {

@@ -9,7 +9,7 @@
 
 namespace rfsim::func {
 
-static_assert(static_cast<size_t>(ptx::MRole::ArgStack) + 1 == rt::kNumMRoles, "rt::kNumMRoles counts ptx::MRole");
+static_assert(static_cast<size_t>(ptx::MRole::DemLoad) + 1 == rt::kNumMRoles, "rt::kNumMRoles counts ptx::MRole");
 
 BlockExecutor::BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats)
     : prog_(program),

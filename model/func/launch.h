@@ -18,7 +18,7 @@ struct Dim3 {
 };
 
 // Dynamic counts of one launch (functional execution).
-inline constexpr size_t kNumMRoles = 8;  // ptx::MRole values (Code .. ArgStack)
+inline constexpr size_t kNumMRoles = 10;  // ptx::MRole values (Code .. DemLoad)
 
 struct LaunchStats {
   uint64_t warp_instrs = 0;    // instructions issued per warp (one per active warp per instruction)

@@ -122,6 +122,8 @@ const char* mroleName(MRole r) {
     case MRole::StackAdj: return "stack-adjust";
     case MRole::ArgMove: return "arg-move";
     case MRole::ArgStack: return "arg-stack";
+    case MRole::DemStore: return "demote-store";
+    case MRole::DemLoad: return "demote-load";
   }
   return "?";
 }

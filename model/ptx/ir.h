@@ -202,6 +202,8 @@ enum class MRole : uint8_t {
   StackAdj,  // stack pointer adjustment of a prologue or epilogue
   ArgMove,   // a move into or out of an argument/result register (call sequence)
   ArgStack,  // a stack-passed argument or result (call sequence)
+  DemStore,  // st.shared of a register demoted to shared memory, after its write (RegDem)
+  DemLoad,   // ld.shared of a demoted register, before its read (RegDem)
 };
 const char* mroleName(MRole r);
 
