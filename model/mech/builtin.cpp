@@ -1,12 +1,14 @@
 // The mechanisms this build knows: one line per folder of model/mech/.
 #include "mech/cars/cars_mechanism.h"
 #include "mech/mechanism.h"
+#include "mech/regdem/regdem_mechanism.h"
 #include "mech/toy/toy_mechanism.h"
 
 namespace rfsim::mech {
 
 void registerMechanisms() {
   add(cars::carsMechanismInfo());
+  add(regdem::regdemMechanismInfo());
   add(toy::toyMechanismInfo());
 }
 
