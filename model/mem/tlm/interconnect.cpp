@@ -93,12 +93,13 @@ void Interconnect::configure(const config::GpuConfig& cfg) {
   latency_ps_ = uint64_t{cfg.icnt.latency} * period_ps_;
   bytes_per_cycle_ = cfg.icnt.bytes_per_cycle;
   map_ = AddressMap(cfg.l2.num_slices, cfg.l2.cache.line_bytes);
+  min_gap_ps_ = uint64_t{cfg.sim.quantum_cycles} * period_ps_;
   reset();
 }
 
 void Interconnect::reset() {
-  for (auto& q : slice_in_) q = BusyQueue{};
-  for (auto& q : sm_in_) q = BusyQueue{};
+  for (auto& q : slice_in_) q = BusyQueue{0, min_gap_ps_, {}};
+  for (auto& q : sm_in_) q = BusyQueue{0, min_gap_ps_, {}};
 }
 
 uint64_t Interconnect::idleAfterPs() const {
@@ -124,7 +125,7 @@ void Interconnect::b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc
   // Request direction: the slice's input port, then the wire; the request
   // is there when its tail flit is.
   const uint64_t flits_in = carries_data ? ceilDiv(bytes, bytes_per_cycle_) : 1;
-  const uint64_t start = slice_in_[slice].reserve(arrival, flits_in * period_ps_);
+  const uint64_t start = slice_in_[slice].reserve(arrival, flits_in * period_ps_, stamp);
   const uint64_t at_slice = start + (flits_in - 1) * period_ps_ + latency_ps_;
   ++c_.requests;
   c_.request_queue_ps += start - arrival;
@@ -141,7 +142,7 @@ void Interconnect::b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc
   // Reply direction: the SM's input port, from when the slice has the data.
   const uint64_t ready = stamp + toPs(d);
   const uint64_t flits_out = ceilDiv(bytes, bytes_per_cycle_);
-  const uint64_t start_out = sm_in_[static_cast<size_t>(sm)].reserve(ready, flits_out * period_ps_);
+  const uint64_t start_out = sm_in_[static_cast<size_t>(sm)].reserve(ready, flits_out * period_ps_, stamp);
   const uint64_t reply = start_out + (flits_out - 1) * period_ps_ + latency_ps_;
   ++c_.replies;
   c_.reply_queue_ps += start_out - ready;

@@ -113,6 +113,7 @@ class Interconnect final : public sc_core::sc_module {
   void b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 
   uint64_t period_ps_, latency_ps_;
+  uint64_t min_gap_ps_ = 0;  // BusyQueue::min_gap_ps: one quantum
   uint32_t bytes_per_cycle_;
   AddressMap map_;
   std::vector<BusyQueue> slice_in_;  // per slice

@@ -44,7 +44,7 @@ void L2Slice::configure(const config::GpuConfig& cfg) {
   latency_ps_ = uint64_t{cfg_.l2.cache.latency} * period_ps_;
   map_ = AddressMap(cfg_.l2.num_slices, cfg_.l2.cache.line_bytes);
   cache_ = std::move(cache);
-  port_ = BusyQueue{};
+  port_ = BusyQueue{0, uint64_t{cfg_.sim.quantum_cycles} * period_ps_, {}};
   // Sized for one pending fill per MSHR (a line with sector misses on its
   // way can have more), so requests rarely allocate.
   std::vector<Fill> heap;
@@ -72,7 +72,7 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   stamp_ps_ = toPs(sc_core::sc_time_stamp());
   const uint64_t arrival = stamp_ps_ + toPs(delay);
   const uint64_t occupancy = std::max<uint64_t>(1, ceilDiv(gp.get_data_length(), cfg_.l2.bytes_per_cycle));
-  const uint64_t t = port_.reserve(arrival, occupancy * period_ps_);
+  const uint64_t t = port_.reserve(arrival, occupancy * period_ps_, stamp_ps_);
   c_.port_queue_ps += t - arrival;
   drain(t);
   const bool atomic = ext->atomic;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 
 #include <systemc>
 #include <tlm>
@@ -62,11 +63,36 @@ inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // b_transport calls come, which under loosely-timed simulation is not
 // always arrival order: a request from an SM further ahead in its quantum
 // may take the resource before an earlier one (bounded by the quantum).
+// A request can also be stamped far beyond the quantum (an L1D that waited
+// for a free MSHR sends its miss when a fill frees one): the idle time it
+// skips, when at least `min_gap_ps` long, stays usable, and a request that
+// arrives before it takes the first such gap it fits in instead of queueing
+// behind the late one. Gaps shorter than that are not kept, so ordering
+// within a quantum stays as above. Gaps that end before `horizon` (the
+// simulation time of the call: no later request can arrive before it)
+// are forgotten.
 struct BusyQueue {
   uint64_t busy_until = 0;  // ps
+  uint64_t min_gap_ps = 0;  // 0: no gaps kept
+  std::map<uint64_t, uint64_t> gaps;  // idle [start, end) before busy_until, each >= min_gap_ps
 
   // Returns the start time.
-  uint64_t reserve(uint64_t arrival, uint64_t occupancy) {
+  uint64_t reserve(uint64_t arrival, uint64_t occupancy, uint64_t horizon = 0) {
+    while (!gaps.empty() && gaps.begin()->second <= horizon) gaps.erase(gaps.begin());
+    if (arrival < busy_until && !gaps.empty()) {
+      auto it = gaps.upper_bound(arrival);
+      if (it != gaps.begin()) --it;
+      for (; it != gaps.end(); ++it) {
+        const uint64_t s = std::max(it->first, arrival), e = it->second;
+        if (s + occupancy > e) continue;
+        const uint64_t g0 = it->first;
+        gaps.erase(it);
+        if (s - g0 >= min_gap_ps && s > g0) gaps.emplace(g0, s);
+        if (e - (s + occupancy) >= min_gap_ps && e > s + occupancy) gaps.emplace(s + occupancy, e);
+        return s;
+      }
+    }
+    if (min_gap_ps && arrival >= busy_until + min_gap_ps) gaps.emplace(busy_until, arrival);
     const uint64_t start = std::max(arrival, busy_until);
     busy_until = start + occupancy;
     return start;
