@@ -40,9 +40,7 @@ constexpr uint32_t kUndef = 0xfffffff2u;
 
 uint32_t entryToken(uint32_t r) { return kEntryBase + r; }
 
-// Keys of demoted registers' shared-memory slots among the stack slots.
-constexpr int64_t kSharedKey = int64_t{1} << 40;
-
+constexpr int64_t kSharedKey = int64_t{1} << 40;  // demoted registers' shared slots among the stack's
 // The first register a register-stack push renames (ptx::ExtRegEffect): the
 // ABI's first callee-saved register.
 constexpr uint32_t kStackBase = 16;
@@ -359,10 +357,8 @@ class Checker {
       }
       loaded = true;
     }
-    // Demoted registers (RegDem): a 32-bit st.shared after a write copies the
-    // word out to its shared-memory slot, a ld.shared before a read brings it
-    // back; the read that follows checks the value that came back. The
-    // slots are keyed apart from the stack's (kSharedKey + offset).
+    // Demoted registers (RegDem): st.shared copies a word to its shared slot
+    // (keyed kSharedKey + offset), ld.shared brings it back for the read after.
     if (in.role == ptx::MRole::DemStore && isSpillStore(in)) {
       const uint32_t r = in.src[1].regs[0];
       s.slots[kSharedKey + in.src[0].imm] = r < mach::kNumRegIds ? s.regs[r] : kUndef;
