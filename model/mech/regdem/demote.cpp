@@ -328,8 +328,10 @@ backend::FunctionPass demotePass(const config::GpuConfig& gpu_in, const RegDemCo
                           "kernel __launch_bounds__ or .reqntid)");
             if (fn.machine_regs > kTmpRdv) return note("not applied: the kernel uses more than 250 registers");
             const uint32_t shared = staticShared(ctx.module);
-            d.target = cfg.target ? cfg.target
-                                  : autoTarget(*gpu, d.regs_before, d.threads, shared, cfg.steps, cfg.min_regs);
+            const uint32_t named = kernelTarget(cfg, fn.name);
+            d.target = named            ? named
+                       : cfg.target     ? cfg.target
+                                        : autoTarget(*gpu, d.regs_before, d.threads, shared, cfg.steps, cfg.min_regs);
             if (!d.target)
               return note(fmt::format("not applied: no register count down to {} gives blocks of {} threads more "
                                       "occupancy steps on {}",

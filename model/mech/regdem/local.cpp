@@ -22,7 +22,10 @@ namespace {
 uint32_t targetOf(const config::GpuConfig& gpu, const RegDemConfig& cfg, const ptx::Function& fn, uint32_t regs) {
   const uint32_t threads = threadsOf(fn);
   if (!fn.is_entry || !threads) return 0;
-  const uint32_t t = cfg.target ? cfg.target : autoTarget(gpu, regs, threads, 0, cfg.steps, cfg.min_regs);
+  const uint32_t named = kernelTarget(cfg, fn.name);
+  const uint32_t t = named        ? named
+                     : cfg.target ? cfg.target
+                                  : autoTarget(gpu, regs, threads, 0, cfg.steps, cfg.min_regs);
   return t && t < regs ? t : 0;
 }
 

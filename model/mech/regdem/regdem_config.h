@@ -19,6 +19,9 @@ struct RegDemConfig {
   // are one step up for eight of its nine kernels (cfd: two).
   uint32_t target = 0;
   uint32_t steps = 1;
+  // Per-kernel targets, before `target`: "kernel=N,kernel=N" (the paper
+  // chose one per kernel: Table 1).
+  std::string targets;
   // The demotion loop stops at this many registers (Fig. 3: "p.reg_count >
   // 32": on Maxwell 32 registers already give full occupancy).
   uint32_t min_regs = 32;
@@ -39,6 +42,8 @@ struct RegDemConfig {
   template <class V> void visit(V& v) {
     v.integer("target", target, config::IntRange{0, 255}, "register",
               "registers per thread to demote down to (0: the count `steps` occupancy steps up, per kernel)");
+    v.text("targets", targets,
+             "per-kernel targets before `target`: kernel=registers, comma-separated (e.g. cfd_flux=56)");
     v.integer("steps", steps, config::IntRange{1, 8}, "step",
               "with target 0: how many occupancy steps (more resident blocks) to gain");
     v.integer("min_regs", min_regs, config::IntRange{2, 255}, "register",
@@ -54,5 +59,9 @@ struct RegDemConfig {
              "variant of the paper's Table 3 where it applies");
   }
 };
+
+// The target `cfg.targets` gives `kernel`, or 0. Throws rfsim::Error for a
+// malformed entry.
+uint32_t kernelTarget(const RegDemConfig& cfg, const std::string& kernel);
 
 }  // namespace rfsim::regdem

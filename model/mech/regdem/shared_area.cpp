@@ -5,6 +5,9 @@
 #include "backend/mfunction.h"
 #include "common/error.h"
 #include "config/occupancy.h"
+#include "mech/regdem/regdem_config.h"
+
+#include <fmt/format.h>
 
 namespace rfsim::regdem {
 
@@ -129,6 +132,28 @@ uint32_t areaSymbol(ptx::Module& m, uint64_t bytes) {
   sym.count = bytes / 4;
   m.symbols.push_back(sym);
   return static_cast<uint32_t>(m.symbols.size() - 1);
+}
+
+uint32_t kernelTarget(const RegDemConfig& cfg, const std::string& kernel) {
+  size_t at = 0;
+  while (at < cfg.targets.size()) {
+    size_t end = cfg.targets.find(',', at);
+    if (end == std::string::npos) end = cfg.targets.size();
+    const std::string item = cfg.targets.substr(at, end - at);
+    at = end + 1;
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size() ||
+        item.find_first_not_of("0123456789", eq + 1) != std::string::npos)
+      throw Error(fmt::format("mechanisms.regdem.targets: '{}' is not kernel=registers", item));
+    if (item.compare(0, eq, kernel) == 0 && eq == kernel.size()) {
+      const unsigned long n = std::stoul(item.substr(eq + 1));
+      if (n < 2 || n > 255)
+        throw Error(fmt::format("mechanisms.regdem.targets: '{}': a target is 2 to 255 registers", item));
+      return static_cast<uint32_t>(n);
+    }
+  }
+  return 0;
 }
 
 }  // namespace rfsim::regdem
