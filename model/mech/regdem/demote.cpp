@@ -98,6 +98,40 @@ std::vector<uint32_t> pack(const std::vector<Unit>& units, uint32_t* top) {
   return at;
 }
 
+// The bank-aware variant (sections 3.3 and 3.4.2): each register slot in
+// turn takes, of the next `banks` units still to place, the first in the
+// slot's bank (register % banks), else the first that fits there (a pair
+// needs an even slot); a slot nothing fits stays empty.
+std::vector<uint32_t> packBanked(const std::vector<Unit>& units, uint32_t* top, uint32_t banks) {
+  std::vector<uint32_t> at(units.size(), 0);
+  std::vector<size_t> left(units.size());
+  for (size_t i = 0; i < units.size(); ++i) left[i] = i;
+  std::vector<bool> taken(mach::kRZ, false);
+  taken[mach::kSP] = true;
+  uint32_t hi = mach::kSP + 1;
+  for (uint32_t slot = 0; slot < mach::kRZ && !left.empty(); ++slot) {
+    if (taken[slot]) continue;
+    auto fits = [&](const Unit& u) {
+      return u.size == 1 || (slot % 2 == 0 && slot + 1 < mach::kRZ && !taken[slot + 1]);
+    };
+    size_t pick = left.size();
+    const size_t window = std::min<size_t>(banks, left.size());
+    for (size_t k = 0; k < window && pick == left.size(); ++k)
+      if (units[left[k]].first % banks == slot % banks && fits(units[left[k]])) pick = k;
+    for (size_t k = 0; k < window && pick == left.size(); ++k)
+      if (fits(units[left[k]])) pick = k;
+    if (pick == left.size()) continue;
+    const Unit& u = units[left[pick]];
+    at[left[pick]] = slot;
+    for (uint32_t k = 0; k < u.size; ++k) taken[slot + k] = true;
+    hi = std::max(hi, slot + u.size);
+    left.erase(left.begin() + static_cast<std::ptrdiff_t>(pick));
+  }
+  if (!left.empty()) throw Error("regdem: compaction ran out of registers");
+  *top = hi;
+  return at;
+}
+
 bool contains(const std::vector<Unit>& v, const Unit& u) {
   return std::any_of(v.begin(), v.end(), [&](const Unit& x) { return x.first == u.first; });
 }
@@ -223,11 +257,17 @@ uint32_t dropRedundantLoads(ptx::Function& fn, backend::SlotValues& values) {
   return dropped;
 }
 
-// Section 3.3: every register moved down into the gaps, in order.
-void compact(ptx::Function& fn) {
+// Section 3.3: every register moved down into the gaps, in order; with
+// `banks` > 1 bank-aware, unless that costs a register (the register count
+// has priority: the plain order is used then).
+void compact(ptx::Function& fn, uint32_t banks) {
   const Units u = unitsOf(fn);
-  uint32_t top = 0;
-  const std::vector<uint32_t> at = pack(u.list, &top);
+  uint32_t top = 0, plain_top = 0;
+  std::vector<uint32_t> at = pack(u.list, &plain_top);
+  if (banks > 1) {
+    std::vector<uint32_t> banked = packBanked(u.list, &top, banks);
+    if (top <= plain_top) at = std::move(banked);
+  }
   std::vector<uint32_t> map(mach::kNumGpr);
   for (uint32_t r = 0; r < mach::kNumGpr; ++r) map[r] = r;
   for (size_t i = 0; i < u.list.size(); ++i)
@@ -388,7 +428,7 @@ backend::FunctionPass demotePass(const config::GpuConfig& gpu_in, const RegDemCo
             rewrite(fn, values, d.demoted, d.threads, area, d);
             const uint32_t redundant = cfg.redundant_loads ? dropRedundantLoads(fn, values) : 0;
             d.loads -= redundant;
-            compact(fn);
+            compact(fn, cfg.bank_aware ? cfg.banks : 1);
             d.regs_after = backend::usedRegisters(fn) + reserved;
             d.applied = true;
             std::string list;

@@ -38,6 +38,8 @@ struct RegDemConfig {
   std::string select = "regdem";
   // Post-passes (section 3.4.2), each an option as in the paper's search.
   bool redundant_loads = true;  // drop a demoted load whose value RDV still holds
+  bool bank_aware = false;      // compaction keeps each register in its bank where it costs no register
+  uint32_t banks = 4;           // register banks for bank_aware (GM200: register r in bank r % 4)
 
   template <class V> void visit(V& v) {
     v.integer("target", target, config::IntRange{0, 255}, "register",
@@ -54,6 +56,10 @@ struct RegDemConfig {
               "cfg strategy: weight of an access per enclosing loop (paper: 10)");
     v.boolean("redundant_loads", redundant_loads,
               "post-pass: drop a demoted load whose slot's value RDV still holds (section 3.4.2)");
+    v.boolean("bank_aware", bank_aware,
+              "post-pass: bank-aware compaction, each register kept in its bank (register % banks) where that "
+              "costs no register (sections 3.3, 3.4.2)");
+    v.integer("banks", banks, config::IntRange{1, 16}, "bank", "register banks bank_aware keeps (GM200: 4)");
     v.choice("select", select, config::Choices{"regdem", "nvcc", "local", "local-shared", "local-shared-relax"},
              "the code a launch runs: RegDem's where it reached its target, nvcc's (baseline), or a comparison "
              "variant of the paper's Table 3 where it applies");

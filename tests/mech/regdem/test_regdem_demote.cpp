@@ -359,3 +359,16 @@ TEST_CASE("regdem: the paper's comparison variants run correctly at their regist
     CHECK(t.shared_extra_passes == 0);
   }
 }
+
+TEST_CASE("regdem: bank-aware compaction keeps the register count and the kernel's output", "[mech][regdem][timing]") {
+  // Sections 3.3 and 3.4.2: registers keep their banks where that costs no
+  // register; the register count has priority.
+  const Outcome plain = runKernel(titanx(), ".maxntid 128, 1, 1", true);
+  const Outcome banked = runKernel(titanx({"mechanisms.regdem.bank_aware=true"}), ".maxntid 128, 1, 1", true);
+  CHECK(plain.correct);
+  CHECK(banked.correct);
+  REQUIRE(banked.records.size() == 1);
+  CHECK(banked.records[0].variant == "regdem");
+  CHECK(banked.demoted->regs == plain.demoted->regs);
+  CHECK(banked.shared_extra_passes == 0);
+}
