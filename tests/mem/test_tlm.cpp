@@ -536,21 +536,21 @@ TEST_CASE("BusyQueue: a request stamped far ahead leaves the idle time before it
   // Within one quantum (min_gap_ps) requests keep the order of the calls;
   // a gap of at least a quantum stays usable by requests that arrive before
   // it (an L1D that waited for an MSHR sends far ahead of the others).
-  mem::BusyQueue q{0, 100, {}};
+  mem::BusyQueue q{0, {100, {}}};
   CHECK(q.reserve(0, 10) == 0);        // busy until 10
   CHECK(q.reserve(1000, 10) == 1000);  // far ahead: [10, 1000) stays idle
   CHECK(q.reserve(20, 10) == 20);      // an earlier request takes the gap
   CHECK(q.reserve(25, 10) == 30);      // and the next one after it
   CHECK(q.reserve(995, 10) == 1010);   // no room left before 1000: after the late one
   // A gap shorter than a quantum is not kept: call order as before.
-  mem::BusyQueue r{0, 100, {}};
+  mem::BusyQueue r{0, {100, {}}};
   CHECK(r.reserve(0, 10) == 0);
   CHECK(r.reserve(50, 10) == 50);  // 40 idle, under a quantum
   CHECK(r.reserve(20, 10) == 60);  // served after the later-stamped one
   // Gaps that end before the horizon (the simulation time) are forgotten.
-  mem::BusyQueue h{0, 100, {}};
+  mem::BusyQueue h{0, {100, {}}};
   h.reserve(0, 10);
   h.reserve(1000, 10);
   CHECK(h.reserve(20, 10, 2000) == 1010);
-  CHECK(h.gaps.empty());
+  CHECK(h.idle.gaps.empty());
 }

@@ -15,14 +15,14 @@ void DramChannel::configure(const config::GpuConfig& cfg) {
   const uint64_t khz = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(cfg.dram.clock_mhz * 1000.0)));
   den_ = khz * cfg.dram.bus_bytes;
   latency_ps_ = uint64_t{cfg.dram.latency} * period_ps_;
-  min_gap_ps_ = uint64_t{cfg.sim.quantum_cycles} * period_ps_;
+  idle_.min_gap_ps = uint64_t{cfg.sim.quantum_cycles} * period_ps_;
   busy_sum_frac_ = 0;
   reset();
 }
 
 void DramChannel::reset() {
   busy_ps_ = busy_frac_ = busy_sum_frac_ = 0;
-  gaps_.clear();
+  idle_.gaps.clear();
 }
 
 void DramChannel::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -35,53 +35,38 @@ void DramChannel::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   const uint64_t arrival = stamp + toPs(delay);
 
   // A request stamped before the channel's busy time that fits in an idle
-  // gap a far-future request left (BusyQueue, payload.h) is served there.
-  while (!gaps_.empty() && gaps_.begin()->second <= stamp) gaps_.erase(gaps_.begin());
-  const uint64_t dur = transferPs(bytes);
-  if (arrival < busy_ps_ && !gaps_.empty()) {
-    auto it = gaps_.upper_bound(arrival);
-    if (it != gaps_.begin()) --it;
-    for (; it != gaps_.end(); ++it) {
-      const uint64_t s = std::max(it->first, arrival), e = it->second;
-      if (s + dur > e) continue;
-      const uint64_t g0 = it->first;
-      gaps_.erase(it);
-      if (s - g0 >= min_gap_ps_ && s > g0) gaps_.emplace(g0, s);
-      if (e - (s + dur) >= min_gap_ps_ && e > s + dur) gaps_.emplace(s + dur, e);
-      c_.queue_ps += s - arrival;
-      c_.busy_ps += dur;
-      if (gp.is_read()) {
-        ++c_.reads;
-        c_.read_bytes += bytes;
-      } else {
-        ++c_.writes;
-        c_.write_bytes += bytes;
-      }
-      delay = fromPs(s + dur + latency_ps_ - stamp);
-      gp.set_response_status(tlm::TLM_OK_RESPONSE);
-      return;
-    }
-  }
-  if (min_gap_ps_ && arrival >= idleAfterPs() + min_gap_ps_) gaps_.emplace(idleAfterPs(), arrival);
-  // start = max(arrival, busy_until), exactly.
-  if (arrival > busy_ps_ || (arrival == busy_ps_ && busy_frac_ == 0)) {
-    busy_ps_ = arrival;
-    busy_frac_ = 0;
-  } else {
-    c_.queue_ps += busy_ps_ - arrival + (busy_frac_ ? 1 : 0);
-  }
+  // gap a far-future request left (IdleGaps, payload.h) is served there.
+  idle_.forget(stamp);
   const uint64_t num = bytes * kPsPerKhzClock;
-  busy_ps_ += num / den_;
-  busy_frac_ += num % den_;
-  if (busy_frac_ >= den_) {
-    busy_frac_ -= den_;
-    ++busy_ps_;
-  }
-  c_.busy_ps += num / den_;
-  busy_sum_frac_ += num % den_;
-  if (busy_sum_frac_ >= den_) {
-    busy_sum_frac_ -= den_;
-    ++c_.busy_ps;
+  const uint64_t dur = transferPs(bytes);
+  const uint64_t gap = arrival < busy_ps_ ? idle_.take(arrival, dur) : UINT64_MAX;
+  uint64_t done = 0;
+  if (gap != UINT64_MAX) {
+    c_.queue_ps += gap - arrival;
+    c_.busy_ps += dur;
+    done = gap + dur + latency_ps_;
+  } else {
+    idle_.keep(idleAfterPs(), arrival);
+    // start = max(arrival, busy_until), exactly.
+    if (arrival > busy_ps_ || (arrival == busy_ps_ && busy_frac_ == 0)) {
+      busy_ps_ = arrival;
+      busy_frac_ = 0;
+    } else {
+      c_.queue_ps += busy_ps_ - arrival + (busy_frac_ ? 1 : 0);
+    }
+    busy_ps_ += num / den_;
+    busy_frac_ += num % den_;
+    if (busy_frac_ >= den_) {
+      busy_frac_ -= den_;
+      ++busy_ps_;
+    }
+    c_.busy_ps += num / den_;
+    busy_sum_frac_ += num % den_;
+    if (busy_sum_frac_ >= den_) {
+      busy_sum_frac_ -= den_;
+      ++c_.busy_ps;
+    }
+    done = idleAfterPs() + latency_ps_;
   }
   if (gp.is_read()) {
     ++c_.reads;
@@ -90,7 +75,6 @@ void DramChannel::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
     ++c_.writes;
     c_.write_bytes += bytes;
   }
-  const uint64_t done = idleAfterPs() + latency_ps_;
   delay = fromPs(done - stamp);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

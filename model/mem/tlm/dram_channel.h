@@ -17,7 +17,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 
 #include <systemc>
 #include <tlm>
@@ -65,8 +64,7 @@ class DramChannel final : public sc_core::sc_module {
   uint64_t latency_ps_ = 0;
   uint64_t busy_ps_ = 0, busy_frac_ = 0;      // busy_until = busy_ps_ + busy_frac_ / den_
   uint64_t busy_sum_frac_ = 0;                // fraction of c_.busy_ps, in 1/den_ ps
-  uint64_t min_gap_ps_ = 0;                   // one quantum: shorter idle gaps are not kept
-  std::map<uint64_t, uint64_t> gaps_;         // idle [start, end) before busy_ps_ (BusyQueue, payload.h)
+  IdleGaps idle_;                             // gaps of a quantum or more before busy_ps_ (payload.h)
   Counters c_;
 };
 

@@ -98,8 +98,8 @@ void Interconnect::configure(const config::GpuConfig& cfg) {
 }
 
 void Interconnect::reset() {
-  for (auto& q : slice_in_) q = BusyQueue{0, min_gap_ps_, {}};
-  for (auto& q : sm_in_) q = BusyQueue{0, min_gap_ps_, {}};
+  for (auto& q : slice_in_) q = BusyQueue{0, {min_gap_ps_, {}}};
+  for (auto& q : sm_in_) q = BusyQueue{0, {min_gap_ps_, {}}};
 }
 
 uint64_t Interconnect::idleAfterPs() const {

@@ -44,7 +44,7 @@ void L2Slice::configure(const config::GpuConfig& cfg) {
   latency_ps_ = uint64_t{cfg_.l2.cache.latency} * period_ps_;
   map_ = AddressMap(cfg_.l2.num_slices, cfg_.l2.cache.line_bytes);
   cache_ = std::move(cache);
-  port_ = BusyQueue{0, uint64_t{cfg_.sim.quantum_cycles} * period_ps_, {}};
+  port_ = BusyQueue{0, {uint64_t{cfg_.sim.quantum_cycles} * period_ps_, {}}};
   // Sized for one pending fill per MSHR (a line with sector misses on its
   // way can have more), so requests rarely allocate.
   std::vector<Fill> heap;

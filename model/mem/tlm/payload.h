@@ -57,42 +57,65 @@ inline uint64_t corePeriodPs(const config::GpuConfig& cfg) {
 
 inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+// Idle time a resource skipped because a request was stamped far beyond
+// the quantum (an L1D that waited for a free MSHR sends its miss when a
+// fill frees one; a reply is reserved for when the slice has its data):
+// each gap of at least `min_gap_ps` is kept, and a request that arrives
+// before the resource's busy time takes the first gap it fits in instead
+// of queueing behind the late one. Shorter gaps are not kept, so ordering
+// within a quantum stays the call order. Gaps that end before `horizon`
+// (the simulation time of the call: no later request can arrive before it)
+// are forgotten.
+struct IdleGaps {
+  uint64_t min_gap_ps = 0;  // 0: no gaps kept
+  std::map<uint64_t, uint64_t> gaps;  // idle [start, end), each >= min_gap_ps
+
+  void forget(uint64_t horizon) {
+    while (!gaps.empty() && gaps.begin()->second <= horizon) gaps.erase(gaps.begin());
+  }
+  // The start of `dur` ps in the first gap that holds it from `arrival` on
+  // (the gap is split around it), or UINT64_MAX when none does.
+  uint64_t take(uint64_t arrival, uint64_t dur) {
+    if (gaps.empty()) return UINT64_MAX;
+    auto it = gaps.upper_bound(arrival);
+    if (it != gaps.begin()) --it;
+    for (; it != gaps.end(); ++it) {
+      const uint64_t s = std::max(it->first, arrival), e = it->second, g0 = it->first;
+      if (s + dur > e) continue;
+      gaps.erase(it);
+      keep(g0, s);
+      keep(s + dur, e);
+      return s;
+    }
+    return UINT64_MAX;
+  }
+  // [from, to) is left idle.
+  void keep(uint64_t from, uint64_t to) {
+    if (min_gap_ps && to >= from + min_gap_ps) gaps.emplace(from, to);
+  }
+};
+
 // A resource that serves one request at a time for an occupancy (a crossbar
 // port moving flits, a tag/data port): start = max(arrival, busy_until);
 // busy_until = start + occupancy. Requests are served in the order the
 // b_transport calls come, which under loosely-timed simulation is not
 // always arrival order: a request from an SM further ahead in its quantum
-// may take the resource before an earlier one (bounded by the quantum).
-// A request can also be stamped far beyond the quantum (an L1D that waited
-// for a free MSHR sends its miss when a fill frees one): the idle time it
-// skips, when at least `min_gap_ps` long, stays usable, and a request that
-// arrives before it takes the first such gap it fits in instead of queueing
-// behind the late one. Gaps shorter than that are not kept, so ordering
-// within a quantum stays as above. Gaps that end before `horizon` (the
-// simulation time of the call: no later request can arrive before it)
-// are forgotten.
+// may take the resource before an earlier one (bounded by the quantum). A
+// request stamped further ahead leaves the time it skips to earlier ones
+// (IdleGaps).
 struct BusyQueue {
   uint64_t busy_until = 0;  // ps
-  uint64_t min_gap_ps = 0;  // 0: no gaps kept
-  std::map<uint64_t, uint64_t> gaps;  // idle [start, end) before busy_until, each >= min_gap_ps
+  IdleGaps idle;
 
   // Returns the start time.
   uint64_t reserve(uint64_t arrival, uint64_t occupancy, uint64_t horizon = 0) {
-    while (!gaps.empty() && gaps.begin()->second <= horizon) gaps.erase(gaps.begin());
-    if (arrival < busy_until && !gaps.empty()) {
-      auto it = gaps.upper_bound(arrival);
-      if (it != gaps.begin()) --it;
-      for (; it != gaps.end(); ++it) {
-        const uint64_t s = std::max(it->first, arrival), e = it->second;
-        if (s + occupancy > e) continue;
-        const uint64_t g0 = it->first;
-        gaps.erase(it);
-        if (s - g0 >= min_gap_ps && s > g0) gaps.emplace(g0, s);
-        if (e - (s + occupancy) >= min_gap_ps && e > s + occupancy) gaps.emplace(s + occupancy, e);
-        return s;
-      }
+    idle.forget(horizon);
+    if (arrival < busy_until) {
+      const uint64_t s = idle.take(arrival, occupancy);
+      if (s != UINT64_MAX) return s;
+    } else {
+      idle.keep(busy_until, arrival);
     }
-    if (min_gap_ps && arrival >= busy_until + min_gap_ps) gaps.emplace(busy_until, arrival);
     const uint64_t start = std::max(arrival, busy_until);
     busy_until = start + occupancy;
     return start;
