@@ -17,6 +17,7 @@
 #include "app/commands.h"
 #include "app/config_options.h"
 #include "backend/backend.h"
+#include "runtime/compile_config.h"
 #include "backend/ptxas_report.h"
 #include "backend/report.h"
 #include "common/error.h"
@@ -103,7 +104,7 @@ int backendCommand(const BackendOptions& o) {
   backend::CompileOptions co;
   co.max_regs = o.max_regs;
   co.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
-  backend::applyCompilerConfig(co, cfg.compiler);
+  rt::applyGpuConfig(co, cfg);
 
   nlohmann::json modules = nlohmann::json::array();
   // Application workloads and microbenchmarks are summarised apart: a

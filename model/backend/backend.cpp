@@ -226,6 +226,10 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     }
     rep.alloc_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     rep.callee_saved = ff.callee_saved;
+    // Control codes as the hardware's compiler gives them (depctl.h); the
+    // passes below keep them, and what their own instructions lack is added
+    // after them.
+    if (opt.dep_timing) assignDependencies(ff.fn, opt.dep_timing, DepMode::Assign);
 
     // The variant's machine passes, each followed by the checker: a pass
     // that loses a value fails here, named. The last pass's check is the
@@ -261,6 +265,11 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         }
         if (std::find(out.passes.begin(), out.passes.end(), p.name) == out.passes.end()) out.passes.push_back(p.name);
       }
+    }
+    if (opt.dep_timing && opt.variant && !opt.variant->post.empty()) {
+      const DepResult dr = assignDependencies(ff.fn, opt.dep_timing, DepMode::Repair);
+      if (dr.added)
+        rep.notes.push_back(fmt::format("dependency control: {} codes added after the passes", dr.added));
     }
     if (opt.check) {
       if (!checked) checked = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);

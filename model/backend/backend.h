@@ -5,7 +5,9 @@
 //   lowerFunction   calling convention, stack operands   (lower.h)
 //   allocateRegisters  liveness, colouring, spills      (regalloc.h)
 //   finishFunction  frame, prologue/epilogue, rewrite    (frame.h)
+//   assignDependencies  control codes, with sm.dependency: barriers (depctl.h)
 //   mechanism passes   the variant's machine passes, each checked  (passes.h)
+//   assignDependencies  the codes the passes' instructions lack, added
 //   checkAllocation value-following checker              (check.h)
 //
 // A variant's PTX-IR passes run on the whole module first.
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "backend/check.h"
+#include "backend/depctl.h"
 #include "backend/passes.h"
 #include "backend/regalloc.h"
 #include "config/gpu_config.h"
@@ -59,6 +62,9 @@ struct CompileOptions {
   // Register banks the allocator spreads an instruction's sources over
   // (RaOptions::reg_banks): 2 per Volta/Turing sub-core.
   uint32_t reg_banks = 2;
+  // Set (sm.dependency: barriers): give every instruction Maxwell-style
+  // control codes (stall counts, dependency barriers) from this timing.
+  DepTimingFn dep_timing;
   bool check = true;  // run the checker and throw on any error it finds
   // The mechanism passes to run (passes.h); null: the baseline. Not owned.
   const Variant* variant = nullptr;

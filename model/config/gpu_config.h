@@ -41,6 +41,10 @@ struct SmConfig {
   // Static warp limit (CCWS' SWL; CARS paper's Best-SWL baseline): only the
   // warp_limit oldest resident warps of an SM may issue. 0: no limit.
   uint32_t warp_limit = 0;
+  // How a warp waits for its results: a per-register scoreboard, or
+  // Maxwell-style control codes the compiler assigns (stall counts and 6
+  // dependency barriers per warp; backend/depctl.h, docs/sm.md).
+  std::string dependency = "scoreboard";
 
   template <class V> void visit(V& v) {
     v.integer("warp_size", warp_size, IntRange{32, 32}, "thread", "threads per warp");
@@ -53,6 +57,9 @@ struct SmConfig {
               "warps in the two-level scheduler's active pool, per SM (ignored by other policies)");
     v.integer("warp_limit", warp_limit, IntRange{0, 64}, "warp",
               "static warp limit: only this many of the SM's oldest resident warps may issue (0: none)");
+    v.choice("dependency", dependency, Choices{"scoreboard", "barriers"},
+             "register dependencies: a scoreboard, or the compiler's stall counts and 6 dependency barriers per warp "
+             "(Maxwell and later)");
   }
 };
 

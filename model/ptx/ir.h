@@ -228,6 +228,13 @@ struct Instr {
   uint16_t ext = 0;   // Op::Ext: the instruction's id in the ISA extension table (ptx/isa_ext.h)
   uint32_t ctrl = 0;  // control fields registered by mechanisms (ptx/isa_ext.h); 0: none
   uint8_t dead = 0;  // bit k < 5: src[k]'s registers hold no live value after this instruction; bit 5: the guard's
+  // Maxwell-style dependency control (sm.dependency: barriers; backend/depctl.h),
+  // as SASS control codes hold it: the cycles before the warp's next
+  // instruction may issue (stall, 1..15; 0: not assigned), the dependency
+  // barrier the instruction sets when its results are written (wbar) and
+  // when its sources have been read (rbar), 1..6 for barriers 0..5 (0: none),
+  // and the barriers it waits on before it issues (bit b: barrier b).
+  uint8_t stall = 0, wbar = 0, rbar = 0, wait = 0;
 };
 
 struct BasicBlock {

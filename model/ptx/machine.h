@@ -102,6 +102,20 @@ ParamLayout layoutParams(const std::vector<ParamShape>& params);
 
 inline uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
+// Maxwell-style dependency control (Instr::stall/wbar/rbar/wait; the back
+// end assigns them, backend/depctl.h; the SM runs by them with
+// sm.dependency barriers, docs/sm.md).
+inline constexpr uint32_t kDepBarriers = 6;  // per warp (Maxwell, Pascal: RegDem paper section 2)
+inline constexpr uint32_t kMaxStall = 15;    // a 4-bit stall field
+// How an instruction's results become ready, as the compiler sees it: the
+// SM's timing of a configuration (sm/issue/op_class.h: depTiming).
+struct DepTiming {
+  enum Kind : uint8_t { Other, Global, Shared };
+  bool variable = false;  // a barrier guards its results (its latency is not known at compile time)
+  uint32_t latency = 1;   // cycles from its issue to a dependent instruction's issue
+  Kind kind = Other;      // for the barrier tracker's estimate
+};
+
 // The outgoing-argument area of a call holds the stack-passed parameters,
 // then the stack-passed results, at this offset: after the parameters,
 // aligned to 8 or to the results' alignment when larger. The area sits at

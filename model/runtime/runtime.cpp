@@ -1,5 +1,7 @@
 #include "runtime/runtime.h"
 
+#include "runtime/compile_config.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -75,7 +77,7 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
   backend::CompileOptions co;
   co.max_regs = impl_->options.max_regs;
   co.regfile_regs = impl_->options.regfile_regs;
-  if (impl_->options.gpu) backend::applyCompilerConfig(co, impl_->options.gpu->compiler);
+  if (impl_->options.gpu) applyGpuConfig(co, *impl_->options.gpu);
   if (impl_->options.machine) {
     auto cm = std::make_unique<backend::CompiledModule>(backend::compileModule(m, co));
     m = cm->machine;

@@ -16,8 +16,10 @@
 #include "backend/backend.h"
 #include "func/memory.h"
 #include "func/program.h"
+#include "gpu/kernel_runner.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
+#include "stats/stats.h"
 #include "workloads/workload.h"
 
 namespace rfsim::test {
@@ -92,6 +94,31 @@ inline std::vector<std::vector<uint8_t>> readOutputs(func::GlobalMemory& mem, co
 }
 
 inline const std::string kWl = std::string(RFSIM_SOURCE_DIR) + "/workloads/";
+
+// One launch on the GPU timing model: the cycles, every statistic (flat)
+// and the launch's outputs.
+struct Timed {
+  gpu::KernelRunResult r;
+  nlohmann::json stats;
+  std::vector<std::vector<uint8_t>> out;
+};
+
+inline Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32_t regs,
+                      gpu::KernelRunner::Options opt = {}) {
+  const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
+  rt::LaunchStats ls;
+  stats::Group root(nullptr, "root");
+  Timed t;
+  {
+    // Every run starts from an empty memory hierarchy unless opt.sim is
+    // given: the runner's own simulation, a fresh GPU.
+    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root, opt);
+    t.r = kr.run();
+    t.stats = stats::toFlatJson(root);
+  }
+  t.out = readOutputs(ld.mem, l);
+  return t;
+}
 
 // A workload's PTX modules, as rfsim run loads them: its kernels' unit and
 // the units it links.

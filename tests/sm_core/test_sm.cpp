@@ -24,33 +24,6 @@
 using namespace rfsim;
 using namespace rfsim::test;
 
-namespace {
-
-
-
-struct Timed {
-  gpu::KernelRunResult r;
-  nlohmann::json stats;
-  std::vector<std::vector<uint8_t>> out;
-};
-
-Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32_t regs) {
-  const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
-  rt::LaunchStats ls;
-  stats::Group root(nullptr, "root");
-  Timed t;
-  {
-    // Every run starts from an empty memory hierarchy: the runner's own
-    // simulation, a fresh GPU.
-    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root);
-    t.r = kr.run();
-    t.stats = stats::toFlatJson(root);
-  }
-  t.out = readOutputs(ld.mem, l);
-  return t;
-}
-
-}  // namespace
 
 TEST_CASE("workloads under timing give the functional output", "[sm]") {
   const config::GpuConfig cfg;

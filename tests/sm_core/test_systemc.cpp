@@ -36,33 +36,13 @@ using Mode = gpu::KernelRunner::Mode;
 
 namespace {
 
-// (The same launch helpers as test_sm.cpp.)
-
-
-struct Timed {
-  gpu::KernelRunResult r;
-  nlohmann::json stats;
-  std::vector<std::vector<uint8_t>> out;
-};
-
+// sm_test_util.h's runTimed in a given mode, on a given simulation.
 Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, uint32_t regs, Mode mode,
                gpu::Simulation* sim = nullptr) {
-  const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);
-  rt::LaunchStats ls;
-  stats::Group root(nullptr, "root");
-  Timed t;
-  {
-    // Both modes start from the same (empty) memory hierarchy unless `sim`
-    // is given: the runner's own simulation.
-    gpu::KernelRunner::Options opt;
-    opt.mode = mode;
-    opt.sim = sim;
-    gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, regs, &root, opt);
-    t.r = kr.run();
-    t.stats = stats::toFlatJson(root);
-  }
-  t.out = readOutputs(ld.mem, l);
-  return t;
+  gpu::KernelRunner::Options opt;
+  opt.mode = mode;
+  opt.sim = sim;
+  return test::runTimed(ld, l, cfg, regs, opt);
 }
 
 // A fresh load of `c` run once in `mode`.

@@ -329,6 +329,15 @@ std::string spellInstr(const Module& m, const Function& fn, const FunctionNames&
   // Mechanisms' control fields (ptx/isa_ext.h), as a comment: the line
   // stays PTX.
   if (in.ctrl) s += " // " + spellControl(in.ctrl);
+  // Dependency control (sm.dependency: barriers), as nvdisasm prints it:
+  // [B wait mask : R read barrier : W write barrier : S stall].
+  if (in.stall) {
+    std::string b = "B------";
+    for (int k = 0; k < 6; ++k)
+      if (in.wait >> k & 1) b[1 + k] = static_cast<char>('0' + k);
+    auto bar = [](uint8_t v) { return v ? std::string(1, static_cast<char>('0' + v - 1)) : std::string("-"); };
+    s += fmt::format(" // [{}:R{}:W{}:S{:02}]", b, bar(in.rbar), bar(in.wbar), in.stall);
+  }
   return s;
 }
 

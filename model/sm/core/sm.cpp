@@ -50,6 +50,13 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   }
   slots_.resize(cfg.sm.max_warps);
   wstatus_.resize(cfg.sm.max_warps);
+  barriers_ = cfg.sm.dependency == "barriers";
+  if (barriers_) {
+    if (!program.module().machine)
+      throw Error("sm.dependency barriers: the kernel runs as PTX over virtual registers, which has no control "
+                  "codes; run the machine program (without --virtual-regs) or use sm.dependency scoreboard");
+    guarded_.resize(cfg.sm.max_warps);
+  }
 
   OperandCollectorConfig& oc = oc_cfg_;
   oc.num_banks = cfg.regfile.num_banks;
@@ -144,6 +151,7 @@ void Sm::launch(rt::Dim3 ctaid) {
     ws.local = w;
     b->slots.push_back(s);
     sb_.clear(s);
+    if (barriers_) guarded_[s].reset();
     opc_->baseTranslator().setBase(s, bases[w]);
     if (phys_rows_) bindRegisters(s, b->stepper->warpState(w));
     if (launch_hook_) {
@@ -244,6 +252,7 @@ void Sm::writeback(uint64_t now) {
       if (!f.trap || f.trap->op.row == TrapOp::kNoRow)  // a trap's row was not in the scoreboard
         sb_.release(f.slot, w32, f.d->nwrites, f.long_latency);
     }
+    depWritten(f);
     RFSIM_SM_TRACE_EV(f.slot, "writeback tag {} pc {} {} (scoreboard released)", tag, f.pc, ptx::opName(f.d->in->op));
     ++wb_done_;
     WarpSlot& ws = slots_[f.slot];
@@ -281,6 +290,7 @@ void Sm::dispatch(uint64_t now) {
       }
       opc_->popReady(ut, tag);
       const Inflight& f = inflight_[tag];
+      depRead(f);
       eu.accept(tag, now, f.exec_latency, f.ii);
       RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
                         f.exec_latency, f.ii);
@@ -319,7 +329,12 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
     ++stats_->gate_stalls;
     return gate_->refusal();
   }
-  if (sb_.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) return Stall::Scoreboard;
+  if (barriers_) {
+    const Stall dep = depStall(s, ws, d, now);
+    if (dep != Stall::None) return dep;
+  } else if (sb_.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
+    return Stall::Scoreboard;
+  }
   if (!opc_->canAllocate(timingOf(ws, d).unit)) return Stall::CollectorFull;
   return Stall::None;
 }
@@ -463,6 +478,8 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   f.trap = nullptr;  // the slot may have held a trap operation
   f.rows_known = phys;
   if (phys) f.wrow = wrows;
+  f.wbar = f.rbar = 0;
+  if (barriers_) depIssued(ws, s, *d->in, f, now);
   ++ws.inflight;
   if (mem) ++ws.mem_pending;
   if (f.writes) {
@@ -506,6 +523,7 @@ void Sm::maybeFreeSlot(uint32_t s) {
   if (b.stepper->status(ws.local) != func::WarpStatus::Done) return;
   scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->removeWarp(s);
   sb_.clear(s);
+  if (barriers_) guarded_[s].reset();
   alloc_->release(s);
   if (launch_hook_) launch_hook_->onWarpExit(s);
   const int32_t id = ws.block;

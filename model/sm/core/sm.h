@@ -41,6 +41,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -88,6 +89,9 @@ struct IssueStats : stats::Group {
   stats::Scalar trap_ops;         // trap operations issued (Sm::trap), not counted as warp instructions
   stats::Scalar trap_wait_cycles; // warp-cycles waiting for the warp's trap operations to complete
   stats::Scalar activations, deactivations;  // active-pool entries and exits (two-level schedulers)
+  // sm.dependency barriers: barriers set, warp-cycles held by a stall count,
+  // by a barrier, and by a fixed-latency result our collector delayed.
+  stats::Scalar dep_barrier_sets, dep_stall_count_waits, dep_barrier_waits, dep_interlocks;
 };
 struct OpcollStats : stats::Group {
   OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles);
@@ -299,6 +303,12 @@ class Sm {
     bool sp_copied = false;  // physical registers: R1 was copied into its row
     uint64_t age = 0;        // launch order on this SM
     std::unique_ptr<Trap> trap;  // null: not trapping
+    // sm.dependency barriers (sm_deps.cpp): the cycle the stall count of the
+    // last instruction lets the next one issue; the dependency barriers'
+    // counters.
+    uint64_t dep_next = 0;
+    uint64_t dep_pair = UINT64_MAX;  // the cycle its last instruction may pair in (dual issue)
+    std::array<uint8_t, 6> bars{};
   };
   struct Inflight {
     uint32_t slot = 0, pc = 0;
@@ -310,6 +320,7 @@ class Sm {
     bool rows_known = false;  // wrow holds the destinations' rows, translated at issue
     std::array<uint32_t, 16> wrow{};
     const TrapEntry* trap = nullptr;  // a trap operation (Sm::trap)
+    uint8_t wbar = 0, rbar = 0;       // dependency barriers it set (1..6; 0: none)
   };
 
   void writeback(uint64_t now);
@@ -324,6 +335,16 @@ class Sm {
   void issueTrap(uint32_t slot, uint64_t now);
   void trapOpDone(const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
+  // sm_deps.cpp: Maxwell-style dependency control (sm.dependency:
+  // barriers; backend/depctl.h). The warp may issue `d` when its last
+  // stall count has run out and no barrier it waits on is set; a register
+  // still reserved then is a fixed-latency result our operand collector
+  // delayed (an interlock, counted) or, guarded by a barrier the code does
+  // not wait on, a control-code error (thrown, naming kernel, warp and pc).
+  Stall depStall(uint32_t slot, WarpSlot& ws, const func::DInstr* d, uint64_t now);
+  void depIssued(WarpSlot& ws, uint32_t slot, const ptx::Instr& in, Inflight& f, uint64_t now);
+  void depRead(const Inflight& f);     // operands read: its read barrier
+  void depWritten(const Inflight& f);  // results written: its write barrier
   // sm_trap.cpp: the static warp limit (sm.warp_limit): the oldest resident
   // warps not waiting at a barrier may issue, as a mask of slots; the order
   // by age after a warp came or went (updateWarpLimit), the mask every cycle
@@ -358,6 +379,8 @@ class Sm {
   uint64_t age_ = 0;
 
   Scoreboard sb_;
+  bool barriers_ = false;  // sm.dependency is barriers
+  std::vector<std::bitset<ptx::mach::kNumRegIds>> guarded_;  // per slot: reserved registers a write barrier guards
   OperandCollectorConfig oc_cfg_;
   std::unique_ptr<OperandCollector> opc_;
   BaselineRegAllocator base_alloc_;

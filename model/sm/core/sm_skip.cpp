@@ -14,7 +14,10 @@ uint64_t Sm::nextActiveCycle(uint64_t cycle) const {
   for (const auto& u : units_)
     if (u) next = std::min(next, u->nextDone());
   for (const WarpSlot& ws : slots_)
-    if (ws.used && ws.ib_pending) next = std::min(next, ws.ib_ready_at);
+    if (ws.used) {
+      if (ws.ib_pending) next = std::min(next, ws.ib_ready_at);
+      if (ws.dep_next > last_tick_) next = std::min(next, ws.dep_next);  // a stall count runs out
+    }
   if (gate_) next = std::min(next, gate_->nextEventCycle(last_tick_));
   if (alloc_ != &base_alloc_) next = std::min(next, alloc_->nextEventCycle(last_tick_));
   next = std::min(next, opc_->levelNextEvent(last_tick_));

@@ -46,7 +46,16 @@ IssueStats::IssueStats(stats::Group* parent, uint32_t num_schedulers)
       ADD_STAT(trap_wait_cycles, stats::unit::Count,
                "warp-cycles a warp waited for its trap operations to complete"),
       ADD_STAT(activations, stats::unit::Count, "warps that entered a scheduler's active pool (two_level)"),
-      ADD_STAT(deactivations, stats::unit::Count, "warps that left a scheduler's active pool (two_level)") {}
+      ADD_STAT(deactivations, stats::unit::Count, "warps that left a scheduler's active pool (two_level)"),
+      ADD_STAT(dep_barrier_sets, stats::unit::Count,
+               "dependency barriers set by issued instructions (sm.dependency barriers)"),
+      ADD_STAT(dep_stall_count_waits, stats::unit::Count,
+               "warp-cycles a warp waited for its last instruction's stall count (sm.dependency barriers)"),
+      ADD_STAT(dep_barrier_waits, stats::unit::Count,
+               "warp-cycles a warp waited on a dependency barrier (sm.dependency barriers)"),
+      ADD_STAT(dep_interlocks, stats::unit::Count,
+               "warp-cycles a warp waited for a fixed-latency result its stall counts did not cover, delayed by "
+               "the operand collector or a write port (sm.dependency barriers)") {}
 
 OpcollStats::OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles)
     : Group(parent, "opcoll", "the operand collector with the banked register file and its arbiter"),

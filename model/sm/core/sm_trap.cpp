@@ -155,6 +155,7 @@ void Sm::issueTrap(uint32_t s, uint64_t now) {
   f.mem = true;
   f.written = 0;
   f.trap = &e;
+  f.wbar = f.rbar = 0;  // a trap's operations are ordered by the trap, not by barriers
   ++ws.inflight;
   ++ws.mem_pending;
   const bool by_row = e.op.row != TrapOp::kNoRow;

@@ -123,4 +123,17 @@ OpTiming opTiming(const ptx::Instr& in, const config::GpuConfig& cfg) {
   return t;
 }
 
+ptx::mach::DepTiming depTiming(const ptx::Instr& in, const config::GpuConfig& cfg) {
+  const OpTiming t = opTiming(in, cfg);
+  ptx::mach::DepTiming d;
+  d.latency = t.latency;
+  if (t.unit == UnitType::LDST && t.lat != LatClass::Const) {
+    d.variable = true;
+    d.kind = t.lat == LatClass::Shared ? ptx::mach::DepTiming::Shared : ptx::mach::DepTiming::Global;
+  } else if (t.unit == UnitType::SFU || t.latency > ptx::mach::kMaxStall || t.ii >= 8) {
+    d.variable = true;
+  }
+  return d;
+}
+
 }  // namespace rfsim::sm

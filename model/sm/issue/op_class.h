@@ -24,6 +24,7 @@
 
 #include "config/gpu_config.h"
 #include "ptx/ir.h"
+#include "ptx/machine.h"
 #include "sm/unit_type.h"
 
 namespace rfsim::sm {
@@ -61,6 +62,14 @@ struct OpTiming {
 // Latency and initiation interval of a class in a configuration.
 void classTiming(LatClass c, const config::GpuConfig& cfg, uint32_t& latency, uint32_t& ii);
 OpTiming opTiming(const ptx::Instr& in, const config::GpuConfig& cfg);
+
+// How the compiler sees an instruction's result for its control codes
+// (sm.dependency barriers; backend/depctl.h): LDST instructions but
+// constant-bank reads, the SFU's, those of a unit that takes a new
+// instruction only every 8 or more cycles (GM200's FP64) and those longer
+// than a stall count can hold are variable (a dependency barrier guards
+// them); everything else is fixed at its class's latency.
+ptx::mach::DepTiming depTiming(const ptx::Instr& in, const config::GpuConfig& cfg);
 
 // Pipelines of a unit type in a configuration (0 for INT/DP means "on SP").
 uint32_t unitCount(UnitType u, const config::PipelineConfig& p);
