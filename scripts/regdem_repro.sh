@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# The RegDem paper's comparison (Fig. 6; ../shared/spec/repro.md 2.3) on the
+# The RegDem paper's comparisons (../shared/spec/repro.md 2.3) on the
 # project's RegDem suite (workloads tagged `regdem`; docs/regdem.md) on the
-# GTX Titan X configuration: nvcc's code (the baseline) against RegDem and
-# the paper's three comparison variants of Table 3.
+# GTX Titan X configuration (dependency barriers, as GM200):
+#   Fig. 6  nvcc's code (the baseline) against RegDem and the paper's three
+#           comparison variants of Table 3;
+#   Fig. 7  RegDem with each post-pass off in turn (no-redundant,
+#           no-schedule, no-substitution) and with bank-aware compaction;
+#   Fig. 8  the candidate strategies (RegDem's default is cfg): static, conflicts;
+#   and nvcc's code and RegDem's under a register scoreboard instead of
+#   Maxwell's dependency barriers (nvcc-scoreboard, regdem-scoreboard).
 #
-#   scripts/regdem_repro.sh [-o OUT] [-w WORKLOADS] [-j JOBS] [--large]
+#   scripts/regdem_repro.sh [-o OUT] [-w WORKLOADS] [-j JOBS] [--large] [--fig6]
+#   --fig6: Fig. 6's variants only
 #
 # Writes OUT/compare.json, compare.csv and report.html (docs/compare.md);
 # the speedup of each variant over nvcc per kernel and their geometric mean
@@ -15,6 +22,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 out=results/regdem-repro-$(date +%Y%m%d-%H%M%S)
 workloads=regdem
+fig6=0
 extra=()
 while (($#)); do
   case $1 in
@@ -22,15 +30,27 @@ while (($#)); do
     -w) workloads=$2; shift 2 ;;
     -j) extra+=(-j "$2"); shift 2 ;;
     --large) extra+=(--large); shift ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --fig6) fig6=1; shift ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "regdem_repro.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 # The paper's targets are one occupancy step up for every kernel but cfd,
 # whose Table 1 target (68 -> 56) is two steps up: given per kernel here.
 rd=+regdem,mechanisms.regdem.targets=cfd_flux=56
+more=()
+if ((!fig6)); then
+  more=(--variant no-redundant:$rd,mechanisms.regdem.redundant_code=false
+        --variant no-schedule:$rd,mechanisms.regdem.schedule_update=false
+        --variant no-substitution:$rd,mechanisms.regdem.rdv_substitution=false
+        --variant bank-aware:$rd,mechanisms.regdem.bank_aware=true
+        --variant static:$rd,mechanisms.regdem.strategy=static
+        --variant conflicts:$rd,mechanisms.regdem.strategy=conflicts
+        --variant nvcc-scoreboard:sm.dependency=scoreboard
+        --variant regdem-scoreboard:$rd,sm.dependency=scoreboard)
+fi
 "${RFSIM_BUILD_DIR:-$here/build}/rfsim" compare -c titanx -w "$workloads" -o "$out" "${extra[@]}" \
   --variant regdem:$rd \
   --variant local:$rd,mechanisms.regdem.select=local \
   --variant local-shared:$rd,mechanisms.regdem.select=local-shared \
-  --variant local-shared-relax:$rd,mechanisms.regdem.select=local-shared-relax
+  --variant local-shared-relax:$rd,mechanisms.regdem.select=local-shared-relax "${more[@]}"

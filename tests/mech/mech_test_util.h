@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -42,6 +43,14 @@ inline std::vector<std::filesystem::path> workloadModules(const std::string& nam
   std::vector<std::filesystem::path> files;
   for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
   return files;
+}
+
+// The workloads with tag `tag`, in the registry's order.
+inline std::vector<std::string> tagged(const std::string& tag) {
+  std::vector<std::string> names;
+  for (const auto& w : workloads::all())
+    if (std::find(w.tags.begin(), w.tags.end(), tag) != w.tags.end()) names.push_back(w.name);
+  return names;
 }
 
 // One workload on one device under timing, with the mechanisms `cfg` enables.

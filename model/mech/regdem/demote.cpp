@@ -426,17 +426,30 @@ backend::FunctionPass demotePass(const config::GpuConfig& gpu_in, const RegDemCo
             if (!ctx.edit) throw Error("regdem.demote: the pass needs to add its shared area to the module");
             const uint32_t area = areaSymbol(*ctx.edit, d.area_bytes);
             rewrite(fn, values, d.demoted, d.threads, area, d);
-            const uint32_t redundant = cfg.redundant_loads ? dropRedundantLoads(fn, values) : 0;
+            // Section 3.4.2's post-passes, each an option, then the
+            // barriers of what is left where they end up.
+            const uint32_t redundant = cfg.redundant_code ? dropRedundantLoads(fn, values) : 0;
+            const uint32_t dead_stores = cfg.redundant_code ? dropRedundantStores(fn, values) : 0;
             d.loads -= redundant;
+            d.stores -= dead_stores;
+            std::vector<uint32_t> rdv_words{kTmpRdv};
+            if (wide) rdv_words.push_back(kTmpRdv + 1);
+            const uint32_t moved_values = cfg.rdv_substitution ? substituteRdv(fn, rdv_words, kTmpRda) : 0;
+            const uint32_t hoisted = cfg.schedule_update ? hoistLoads(fn, values, kTmpRda) : 0;
+            const uint32_t barriers = ctx.options.dep_timing
+                                          ? assignDemotionBarriers(fn, ctx.options.dep_timing, cfg.schedule_update)
+                                          : 0;
             compact(fn, cfg.bank_aware ? cfg.banks : 1);
             d.regs_after = backend::usedRegisters(fn) + reserved;
             d.applied = true;
             std::string list;
             for (const Unit& u : d.demoted) list += (list.empty() ? "" : " ") + unitName(u);
             note(fmt::format("{} -> {} registers (target {}): demoted {} ({} words, {} B of shared memory per block "
-                             "of {} threads), {} ld.shared + {} st.shared added ({} redundant loads dropped)",
+                             "of {} threads), {} ld.shared + {} st.shared added ({} redundant loads and {} stores "
+                             "dropped, {} values moved off RDV, {} loads hoisted){}",
                              d.regs_before, d.regs_after, d.target, list, words, d.area_bytes, d.threads, d.loads,
-                             d.stores, redundant));
+                             d.stores, redundant, dead_stores, moved_values, hoisted,
+                             ctx.options.dep_timing ? fmt::format(", {} dependency barriers set", barriers) : ""));
           }};
 }
 

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/depctl.h"
 #include "backend/passes.h"
 #include "config/gpu_config.h"
 #include "mech/regdem/regdem_config.h"
@@ -75,6 +76,34 @@ std::vector<Unit> candidates(const ptx::Function& fn, const std::string& strateg
 // The register count after compaction (section 3.3) of `fn` without the
 // units in `demoted`, with RDA and RDV (a pair if `wide`) added.
 uint32_t compactedCount(const ptx::Function& fn, const std::vector<Unit>& demoted, bool wide);
+
+// With dependency barriers (sm.dependency: barriers; backend/depctl.h), the
+// barriers of the demoted accesses as Fig. 3 assigns them, by the paper's
+// tracker over the code's own barriers: a demoted store waits on its
+// writer's write barrier (given one if it is high-latency and has none) and
+// sets a read barrier the next instruction waits on; a demoted load sets a
+// read and a write barrier its reader waits on, and waits on the read
+// barrier of a demoted store just before it. Returns the barriers set. The
+// back end then adds what the paper's rules leave out (the stall a
+// fixed-latency writer needs before its store; backend.cpp).
+// With `lazy_stores` (the schedule update), a demoted store sets no
+// barrier of its own: the back end adds one only where RDV is rewritten
+// before the next jump.
+uint32_t assignDemotionBarriers(ptx::Function& fn, const backend::DepTimingFn& timing, bool lazy_stores);
+
+// The performance post-passes of section 3.4.2 (postpass.cpp), on the code
+// demotion rewrote, inside each basic block:
+// - redundant code: a demoted store whose slot the block stores again,
+//   unguarded, before loading it is dropped (the loads: dropRedundantLoads);
+// - RDV substitution: a value an RDV word holds that dies in the block moves
+//   to a register of the function that is dead over its whole range, so the
+//   loads of different demoted registers may overlap; returns the values moved;
+// - schedule update: each demoted load hoisted as early as the block allows
+//   (past everything that does not name its register, write RDA or store or
+//   load its slot); returns the loads moved.
+uint32_t dropRedundantStores(ptx::Function& fn, backend::SlotValues& values);
+uint32_t substituteRdv(ptx::Function& fn, const std::vector<uint32_t>& rdv_words, uint32_t rda);
+uint32_t hoistLoads(ptx::Function& fn, backend::SlotValues& values, uint32_t rda);
 
 // The pass itself: `regdem.demote`.
 backend::FunctionPass demotePass(const config::GpuConfig& gpu, const RegDemConfig& cfg);

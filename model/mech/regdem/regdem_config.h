@@ -36,8 +36,11 @@ struct RegDemConfig {
   // paper's comparison variants (local.h): `local`, `local-shared`,
   // `local-shared-relax`, wherever it applies.
   std::string select = "regdem";
-  // Post-passes (section 3.4.2), each an option as in the paper's search.
-  bool redundant_loads = true;  // drop a demoted load whose value RDV still holds
+  // Post-passes (section 3.4.2), each an option as in the paper's search
+  // (Fig. 7 disables one at a time).
+  bool redundant_code = true;   // drop demoted loads RDV still holds, stores the block overwrites
+  bool schedule_update = true;  // hoist demoted loads; no store barrier where RDV is not rewritten
+  bool rdv_substitution = true; // RDV values moved to registers dead in their block
   bool bank_aware = false;      // compaction keeps each register in its bank where it costs no register
   uint32_t banks = 4;           // register banks for bank_aware (GM200: register r in bank r % 4)
 
@@ -54,8 +57,15 @@ struct RegDemConfig {
              "candidate order: static access count, CFG count with loop weight, fewest operand conflicts (3.4.3)");
     v.integer("loop_weight", loop_weight, config::IntRange{1, 1000}, "",
               "cfg strategy: weight of an access per enclosing loop (paper: 10)");
-    v.boolean("redundant_loads", redundant_loads,
-              "post-pass: drop a demoted load whose slot's value RDV still holds (section 3.4.2)");
+    v.boolean("redundant_code", redundant_code,
+              "post-pass: drop a demoted load whose slot's value RDV still holds, and a demoted store whose slot "
+              "the block stores again before loading it (section 3.4.2)");
+    v.boolean("schedule_update", schedule_update,
+              "post-pass: hoist demoted loads as early as their block allows, and give a demoted store a barrier "
+              "only where RDV is rewritten before the next jump (section 3.4.2)");
+    v.boolean("rdv_substitution", rdv_substitution,
+              "post-pass: move each value RDV holds within a block to a register dead over its range, so demoted "
+              "loads can overlap (section 3.4.2)");
     v.boolean("bank_aware", bank_aware,
               "post-pass: bank-aware compaction, each register kept in its bank (register % banks) where that "
               "costs no register (sections 3.3, 3.4.2)");

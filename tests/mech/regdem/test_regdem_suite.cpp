@@ -26,12 +26,7 @@ config::GpuConfig titanx(const std::string& select) {
   return c;
 }
 
-std::vector<std::string> suite() {
-  std::vector<std::string> names;
-  for (const auto& w : workloads::all())
-    if (std::find(w.tags.begin(), w.tags.end(), "regdem") != w.tags.end()) names.push_back(w.name);
-  return names;
-}
+std::vector<std::string> suite() { return test::tagged("regdem"); }
 
 }  // namespace
 
