@@ -15,8 +15,8 @@ namespace rfsim::backend {
 void BarrierTracker::update(const ptx::Instr& in, DepTiming::Kind kind, uint32_t latency) {
   for (uint32_t b = 0; b < kDepBarriers; ++b)
     if (in.wait >> b & 1) e_[b] = Entry{};
-  for (uint8_t v : {in.rbar, in.wbar})
-    if (v) e_[v - 1u] = Entry{true, kind, latency, 0};
+  if (in.rbar) e_[in.rbar - 1u] = Entry{true, DepTiming::Other, kReadStall, 0};
+  if (in.wbar) e_[in.wbar - 1u] = Entry{true, kind, latency, 0};
   for (Entry& e : e_)
     if (e.set) e.stall += in.stall;
 }

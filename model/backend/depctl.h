@@ -41,8 +41,19 @@ using DepTiming = ptx::mach::DepTiming;
 using DepTimingFn = std::function<DepTiming(const ptx::Instr&)>;
 inline constexpr uint32_t kGlMemStall = 200;  // RegDem Fig. 3: GL_MEM_STALL
 inline constexpr uint32_t kShMemStall = 24;   // SH_MEM_STALL
+// A read barrier clears when the setter's operands have been read: the
+// tracker counts it as this many cycles (the paper's tracker counts the
+// setter's memory latency for it too; see BarrierTracker).
+inline constexpr uint32_t kReadStall = 4;
 
-// RegDem Fig. 3's UpdateBarrierTracker and GetBarrier.
+// RegDem Fig. 3's UpdateBarrierTracker and GetBarrier, with one change: a
+// read barrier is estimated to clear kReadStall cycles after it was set
+// (when its setter's operands have been read), not after the setter's
+// memory latency as the paper's tracker counts it. GetBarrier's aim is the
+// barrier whose reuse stalls least; a read barrier is free again within a
+// few cycles, and with the paper's estimate every load's read barrier looks
+// as busy as its write barrier, so a new setter shares a pending load's
+// write barrier instead and its waiters wait for that load.
 class BarrierTracker {
  public:
   void reset() { e_ = {}; }

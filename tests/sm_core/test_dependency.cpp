@@ -191,6 +191,16 @@ TEST_CASE("barrier tracker: a free barrier first, then the one whose setter shou
   in.wait = 1u << 4;
   t.update(in, backend::DepTiming::Other, 0);
   CHECK(t.get() == 4);
+  // A read barrier clears when its setter's operands are read: the
+  // cheapest to share, however long its setter's own latency.
+  backend::BarrierTracker r;
+  for (uint32_t b = 0; b < backend::kDepBarriers; ++b) {
+    ptx::Instr ld;
+    ld.stall = 1;
+    (b == 3 ? ld.rbar : ld.wbar) = static_cast<uint8_t>(b + 1);
+    r.update(ld, backend::DepTiming::Global, 0);
+  }
+  CHECK(r.get() == 3);
 }
 
 TEST_CASE("dependency barriers: workloads give the functional output", "[sm][deps]") {
