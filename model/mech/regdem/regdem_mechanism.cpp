@@ -96,10 +96,11 @@ mech::MechanismInfo regdemMechanismInfo() {
   m.name = "regdem";
   m.summary = "register demotion to shared memory: registers moved to unused shared memory to raise occupancy";
   m.status = "partial: the demotion pass (Fig. 3: three candidate strategies, eq. 1 layout, RDA/RDV, operand-"
-             "conflict removal, multi-word registers) with compaction (shift and swap, bank-aware) and the redundant-load "
-             "post-pass; the value-following check through shared memory; the variants nvcc, regdem, local, "
-             "local-shared and local-shared-relax, one chosen per launch (select); the GTX Titan X configuration; six "
-             "of the nine suite kernels with Table 1 and Fig. 6 (scripts/regdem_repro.sh)";
+             "conflict removal, multi-word registers, the barriers of the demoted accesses) with compaction (shift and "
+             "swap, bank-aware) and the post-passes (redundant code, schedule update, RDV substitution); the "
+             "value-following check through shared memory; the variants nvcc, regdem, local, local-shared and "
+             "local-shared-relax, one chosen per launch (select); the GTX Titan X configuration with dependency "
+             "barriers; six of the nine suite kernels with Table 1 and Fig. 6, 7, 8 (scripts/regdem_repro.sh)";
   m.paper = "RegDem: Increasing GPU Performance via Shared Memory Register Spilling (Sakdhnagool, Sabne, Eigenmann)";
   m.section.name = "regdem";
   m.section.desc = "RegDem register demotion (RegDem paper, sections 3.2-3.4)";
