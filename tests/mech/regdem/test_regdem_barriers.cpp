@@ -9,43 +9,21 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend.h"
 #include "backend/depctl.h"
-#include "runtime/compile_config.h"
-#include "config/config_io.h"
-#include "mech/mechanism.h"
-#include "mech/regdem/demote.h"
-#include "ptx/link.h"
-#include "workloads/workload.h"
+#include "regdem_test_util.h"
 
 using namespace rfsim;
 
 namespace {
 
 config::GpuConfig titanx(const std::string& dependency) {
-  config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/titanx.yaml");
-  mech::select(c, "regdem");
-  config::applyOverride(c, "sm.dependency=" + dependency);
   // Fig. 3's own rules: without the schedule update, which drops the
   // stores' barriers where RDV is not rewritten (test_regdem_postpass.cpp).
-  config::applyOverride(c, "mechanisms.regdem.schedule_update=false");
-  config::validate(c, "test");
-  return c;
+  return test::titanxRegdem({"sm.dependency=" + dependency, "mechanisms.regdem.schedule_update=false"});
 }
 
 backend::CompiledModule demoted(const std::string& workload, const config::GpuConfig& cfg) {
-  const workloads::Workload* w = workloads::find(workload);
-  REQUIRE(w != nullptr);
-  std::vector<std::filesystem::path> files;
-  for (const std::string& m : w->modules()) files.push_back(std::string(RFSIM_SOURCE_DIR) + "/" + m);
-  static backend::Variant v;
-  v = {};
-  v.name = "regdem";
-  v.post.push_back(regdem::demotePass(cfg, cfg.mechanisms.get<regdem::RegDemConfig>("regdem")));
-  backend::CompileOptions o;
-  rt::applyGpuConfig(o, cfg);
-  o.variant = &v;
-  return backend::compileModule(ptx::parseAndLink(files), o);
+  return test::compileRegdem(workload, cfg);
 }
 
 uint8_t bit(uint8_t bar) { return bar ? static_cast<uint8_t>(1u << (bar - 1u)) : 0; }

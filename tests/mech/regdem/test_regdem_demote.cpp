@@ -24,6 +24,7 @@
 #include "config/occupancy.h"
 #include "mech/mechanism.h"
 #include "mech/regdem/demote.h"
+#include "regdem_test_util.h"
 #include "ptx/parser.h"
 #include "runtime/runtime.h"
 #include "stats/stats.h"
@@ -112,13 +113,7 @@ std::filesystem::path writeKernel(const std::string& name, const std::string& te
   return p;
 }
 
-config::GpuConfig titanx(const std::vector<std::string>& sets = {}) {
-  config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/titanx.yaml");
-  mech::select(c, "regdem");
-  for (const auto& s : sets) config::applyOverride(c, s);
-  config::validate(c, "test");
-  return c;
-}
+config::GpuConfig titanx(const std::vector<std::string>& sets = {}) { return test::titanxRegdem(sets); }
 
 struct Outcome {
   bool correct = false;

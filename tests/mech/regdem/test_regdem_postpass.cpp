@@ -7,27 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend.h"
 #include "backend/depctl.h"
-#include "config/config_io.h"
-#include "mech/mechanism.h"
-#include "mech/regdem/demote.h"
-#include "ptx/link.h"
-#include "runtime/compile_config.h"
-#include "workloads/workload.h"
-#include "../mech_test_util.h"
+#include "regdem_test_util.h"
 
 using namespace rfsim;
 
 namespace {
 
-config::GpuConfig titanx(const std::vector<std::string>& sets) {
-  config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/titanx.yaml");
-  mech::select(c, "regdem");
-  for (const auto& s : sets) config::applyOverride(c, s);
-  config::validate(c, "test");
-  return c;
-}
+config::GpuConfig titanx(const std::vector<std::string>& sets) { return test::titanxRegdem(sets); }
 
 std::vector<std::string> suite() { return test::tagged("regdem"); }
 
@@ -37,17 +24,7 @@ struct Compiled {
   ptx::Function fn;
 };
 Compiled compile(const std::string& workload, const config::GpuConfig& cfg) {
-  const workloads::Workload* w = workloads::find(workload);
-  REQUIRE(w != nullptr);
-  std::vector<std::filesystem::path> files;
-  for (const std::string& m : w->modules()) files.push_back(std::string(RFSIM_SOURCE_DIR) + "/" + m);
-  backend::Variant v;
-  v.name = "regdem";
-  v.post.push_back(regdem::demotePass(cfg, cfg.mechanisms.get<regdem::RegDemConfig>("regdem")));
-  backend::CompileOptions o;
-  rt::applyGpuConfig(o, cfg);
-  o.variant = &v;
-  const backend::CompiledModule cm = backend::compileModule(ptx::parseAndLink(files), o);
+  const backend::CompiledModule cm = test::compileRegdem(workload, cfg);
   Compiled c;
   for (const auto& f : cm.functions)
     if (f.entry) {
