@@ -75,6 +75,16 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
     return Violation{"regfile.num_banks", "regfile.size_kb",
                      fmt::format("{} warp registers do not divide evenly over {} banks", warp_regs,
                                  c.regfile.num_banks)};
+  // A bank group per scheduler quadrant: equal groups, and a warp's group is
+  // its scheduler's (both are warp % n), so the counts must agree.
+  if (c.regfile.num_banks % c.regfile.sub_cores != 0)
+    return Violation{"regfile.sub_cores", "regfile.num_banks",
+                     fmt::format("{} banks do not split evenly into {} groups", c.regfile.num_banks,
+                                 c.regfile.sub_cores)};
+  if (c.regfile.sub_cores > 1 && c.regfile.sub_cores != c.sm.num_schedulers)
+    return Violation{"regfile.sub_cores", "sm.num_schedulers",
+                     fmt::format("{} bank groups but {} schedulers: each scheduler quadrant has its own group",
+                                 c.regfile.sub_cores, c.sm.num_schedulers)};
 
   if (auto v = checkCache("l1d", c.l1d, true)) return v;
   if (auto v = checkCache("l1i", c.l1i, false)) return v;

@@ -149,6 +149,7 @@ struct PipelineConfig {
 struct RegFileConfig {
   uint32_t size_kb = 256;
   uint32_t num_banks = 16;
+  uint32_t sub_cores = 1;            // bank groups, one per scheduler: warp w uses group w % sub_cores
   uint32_t read_ports_per_bank = 1;
   uint32_t write_ports_per_bank = 1;
   uint32_t bank_latency = 1;         // cycles a granted bank read takes (1: the value is there the next cycle)
@@ -157,6 +158,9 @@ struct RegFileConfig {
   template <class V> void visit(V& v) {
     v.integer("size_kb", size_kb, IntRange{16, 4096}, "KiB", "register file capacity per SM");
     v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "register file banks per SM");
+    v.integer("sub_cores", sub_cores, IntRange{1, 8}, "group",
+              "the banks split into this many groups, one per scheduler quadrant; warp w reads and writes only "
+              "group w % sub_cores (register r in bank r % (num_banks / sub_cores) of its group)");
     v.integer("read_ports_per_bank", read_ports_per_bank, IntRange{1, 4}, "port", "read ports per bank");
     v.integer("write_ports_per_bank", write_ports_per_bank, IntRange{1, 4}, "port", "write ports per bank");
     v.integer("bank_latency", bank_latency, IntRange{1, 64}, "cycle",
@@ -290,8 +294,9 @@ struct CompilerConfig {
     v.boolean("schedule", schedule, "list-schedule each block before allocation (loads hoisted, latency first)");
     v.integer("schedule_reg_target", schedule_reg_target, IntRange{0, 255}, "register",
               "live values the scheduler may reach by hoisting loads before it favours freeing ones (0: no bound)");
-    v.integer("reserved_registers", reserved_registers, IntRange{0, 8}, "register",
-              "registers a kernel's count includes beyond the highest one its code uses (ptxas for sm_75..sm_90: 2)");
+    v.integer("reserved_registers", reserved_registers, IntRange{0, 240}, "register",
+              "registers a kernel's count includes beyond the highest one its code uses (ptxas for sm_75..sm_90: 2; "
+              "more pads the count to lower occupancy, as scripts/regdem_f_occupancy.sh does)");
     v.integer("reg_banks", reg_banks, IntRange{1, 8}, "bank",
               "register banks the allocator spreads one instruction's sources over (Volta/Turing: 2 per "
               "sub-core; 1: no preference)");

@@ -288,6 +288,8 @@ TEST_CASE("cross-field rules name the source and both keys", "[config]") {
       {[](GpuConfig& c) { c.sm.scheduler = "two_level"; c.sm.active_warps = 2; },
        "'sm.active_warps' and 'sm.num_schedulers'"},
       {[](GpuConfig& c) { c.regfile.num_banks = 3; }, "'regfile.num_banks' and 'regfile.size_kb'"},
+      {[](GpuConfig& c) { c.regfile.sub_cores = 3; }, "'regfile.sub_cores' and 'regfile.num_banks'"},
+      {[](GpuConfig& c) { c.regfile.sub_cores = 2; c.sm.num_schedulers = 4; }, "'regfile.sub_cores' and 'sm.num_schedulers'"},
       {[](GpuConfig& c) { c.l1d.size_kb = 33; }, "'l1d.size_kb' and 'l1d.assoc'"},
       {[](GpuConfig& c) { c.l1d.size_kb = 10240; }, "'l1d.size_kb' and 'l1d.assoc'"},  // 1280 sets
       {[](GpuConfig& c) { c.l1i.assoc = 3; }, "'l1i.size_kb' and 'l1i.assoc'"},

@@ -60,6 +60,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
 
   OperandCollectorConfig& oc = oc_cfg_;
   oc.num_banks = cfg.regfile.num_banks;
+  oc.sub_cores = cfg.regfile.sub_cores;
   oc.read_ports_per_bank = cfg.regfile.read_ports_per_bank;
   oc.write_ports_per_bank = cfg.regfile.write_ports_per_bank;
   oc.bank_latency = cfg.regfile.bank_latency;
