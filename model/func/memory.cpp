@@ -66,6 +66,21 @@ uint64_t GlobalMemory::allocateMapped(uint64_t bytes, AllocKind kind, std::strin
   throw Error(fmt::format("cannot map {} bytes of shared host/device memory near {}", bytes, hex(next_)));
 }
 
+GlobalMemory::Snapshot GlobalMemory::snapshot() const {
+  Snapshot s;
+  s.reserve(allocs_.size());
+  for (const auto& [base, a] : allocs_) s.emplace_back(base, std::vector<uint8_t>(a.data, a.data + a.size));
+  return s;
+}
+
+void GlobalMemory::restore(const Snapshot& s) {
+  for (const auto& [base, bytes] : s) {
+    auto it = allocs_.find(base);
+    if (it == allocs_.end() || it->second.size != bytes.size()) continue;
+    std::copy(bytes.begin(), bytes.end(), it->second.data);
+  }
+}
+
 GlobalMemory::~GlobalMemory() {
   for (auto& [base, a] : allocs_)
     if (a.mapped) munmap(a.data, a.mapped);

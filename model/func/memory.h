@@ -108,6 +108,14 @@ class GlobalMemory {
   uint64_t liveBytes() const { return live_; }
   uint64_t liveBytes(AllocKind kind) const;
 
+  // The bytes of every live allocation, to undo a launch that was only
+  // measured (RegDem's oracle runs each variant from the same memory).
+  // restore() writes them back into the allocations still live; ones made
+  // since stay as they are.
+  using Snapshot = std::vector<std::pair<uint64_t, std::vector<uint8_t>>>;
+  Snapshot snapshot() const;
+  void restore(const Snapshot& s);
+
  private:
   uint8_t* translateSlow(uint64_t addr, uint64_t n);
   const Allocation* checkedRange(uint64_t addr, uint64_t n, const char* what) const;

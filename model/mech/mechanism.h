@@ -59,6 +59,9 @@ struct LaunchInfo {
   uint32_t threads_per_block = 0;
   uint32_t launch_index = 0;      // launches of this device so far
   bool timing = false;            // on the timing model (else functional only: no SM hooks run)
+  uint32_t dynamic_shared = 0;    // bytes of dynamic shared memory per block
+  // Cycles of each variant trialVariants asked for, measured on this launch.
+  std::map<std::string, uint64_t> trial_cycles;
 };
 
 // The variants a module was compiled into, by name ("base" always there).
@@ -75,6 +78,14 @@ class Mechanism {
   virtual std::string chooseVariant(const LaunchInfo& info, const VariantTable& compiled) {
     (void)info, (void)compiled;
     return "";
+  }
+  // Variants to measure before choosing (RegDem's select: oracle): the
+  // runtime runs the launch once per variant on the timing model from the
+  // same global memory, restores the memory after each, and calls
+  // chooseVariant with their cycles in info.trial_cycles. Timing runs only.
+  virtual std::vector<std::string> trialVariants(const LaunchInfo& info, const VariantTable& compiled) {
+    (void)info, (void)compiled;
+    return {};
   }
   // Blocks per SM for the launch; `occ` is the baseline's for the chosen
   // variant. More than occ.blocks only if the mechanism's own hooks then

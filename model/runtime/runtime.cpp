@@ -145,37 +145,25 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   // The variant this launch runs: the first mechanism with a preference.
   mech::LaunchInfo info{kernel, grid.count(), static_cast<uint32_t>(block.count()),
                         static_cast<uint32_t>(impl_->totals.launches), impl_->options.timing};
-  std::string variant = "base";
-  if (!impl_->variants.empty()) {
-    mech::VariantTable table;
-    table["base"] = impl_->compiled.get();
-    for (const auto& [n, c] : impl_->variants) table[n] = c.compiled.get();
-    for (mech::Mechanism* mc : impl_->options.mechanisms) {
-      const std::string v = mc->chooseVariant(info, table);
-      if (v.empty()) continue;
-      if (!table.count(v))
-        throw Error(fmt::format("mechanism {} chose variant '{}' for kernel {}, which was not compiled",
-                                mc->name(), v, kernel));
-      variant = v;
-      break;
-    }
-  }
-  func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
-  if (impl_->options.timing) {
+  info.dynamic_shared = dynamic_shared_bytes;
+  // One launch of `variant` on the timing model into `out`; its record is
+  // kept only for the launch that counts (not for a trial).
+  auto timed = [&](const std::string& variant, LaunchStats& out, bool keep) {
+    func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
     if (!impl_->options.gpu) throw Error("Device: timing runs need DeviceOptions::gpu (the configuration)");
     if (!impl_->compiled) throw Error("Device: timing runs need the machine program (DeviceOptions::machine)");
     const backend::CompiledModule& code = variant == "base" ? *impl_->compiled : *impl_->variants.at(variant).compiled;
     const func::LaunchSetup setup = prog.setupLaunch(kernel, grid, block, args.values(), dynamic_shared_bytes);
     const backend::FunctionReport* rep = code.find(kernel);
-    s.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
+    out.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
     // The GPU (gpu/kernel_runner.h): every SM of the configuration, the
     // memory hierarchy, clocked by SystemC: launch after launch in this
     // device's own simulation (gpu/simulation.h).
     if (!impl_->sim) impl_->sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
     gpu::KernelRunner::Options ro;
     ro.sim = impl_->sim.get();
-    gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, s, rep ? rep->tree_regs : 0, nullptr, ro);
-    runner.sm(0).setTrace(impl_->options.trace);
+    gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, out, rep ? rep->tree_regs : 0, nullptr, ro);
+    runner.sm(0).setTrace(keep ? impl_->options.trace : nullptr);
     if (impl_->options.sm_setup)
       for (uint32_t i = 0; i < runner.numSms(); ++i) impl_->options.sm_setup(runner.sm(i), i);
     // Admission: the smallest number of blocks per SM any mechanism admits
@@ -205,11 +193,12 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
       }
     }
     const gpu::KernelRunResult r = runner.run();
-    s.cycles = r.cycles;
-    s.host_seconds = r.host_seconds;
-    s.blocks = grid.count();
-    s.warps = grid.count() * ((block.count() + 31) / 32);
-    s.threads = grid.count() * block.count();
+    out.cycles = r.cycles;
+    out.host_seconds = r.host_seconds;
+    out.blocks = grid.count();
+    out.warps = grid.count() * ((block.count() + 31) / 32);
+    out.threads = grid.count() * block.count();
+    if (!keep) return;
     LaunchRecord rec;
     rec.kernel = kernel;
     rec.variant = variant;
@@ -220,7 +209,47 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     for (mech::Mechanism* mc : impl_->options.mechanisms)
       if (auto g = mc->endLaunch(nullptr)) rec.mechanisms.push_back(std::move(g));
     impl_->records.push_back(std::move(rec));
+  };
+  std::string variant = "base";
+  if (!impl_->variants.empty()) {
+    mech::VariantTable table;
+    table["base"] = impl_->compiled.get();
+    for (const auto& [n, c] : impl_->variants) table[n] = c.compiled.get();
+    for (mech::Mechanism* mc : impl_->options.mechanisms) {
+      info.trial_cycles.clear();
+      if (impl_->options.timing) {
+        const std::vector<std::string> trials = mc->trialVariants(info, table);
+        if (!trials.empty()) {
+          // Each trial from the memory the launch starts with; the
+          // host's time spent on them counts toward the launch's.
+          const func::GlobalMemory::Snapshot before = impl_->memory.snapshot();
+          for (const std::string& t : trials) {
+            if (!table.count(t))
+              throw Error(fmt::format("mechanism {} asked to measure variant '{}' for kernel {}, which was not compiled",
+                                      mc->name(), t, kernel));
+            LaunchStats ts;
+            timed(t, ts, false);
+            info.trial_cycles[t] = ts.cycles;
+            s.host_seconds += ts.host_seconds;
+            impl_->memory.restore(before);
+          }
+        }
+      }
+      const std::string v = mc->chooseVariant(info, table);
+      if (v.empty()) continue;
+      if (!table.count(v))
+        throw Error(fmt::format("mechanism {} chose variant '{}' for kernel {}, which was not compiled",
+                                mc->name(), v, kernel));
+      variant = v;
+      break;
+    }
+  }
+  if (impl_->options.timing) {
+    const double trial_seconds = s.host_seconds;
+    timed(variant, s, true);
+    s.host_seconds += trial_seconds;
   } else {
+    func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
     s = prog.launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
   }
   s.launches = 1;

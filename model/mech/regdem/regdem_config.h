@@ -10,6 +10,11 @@
 
 namespace rfsim::regdem {
 
+// f(occupancy) measured on configs/titanx.yaml (scripts/regdem_f_occupancy.sh).
+inline constexpr const char* kTitanxFTable =
+    "0.125:2.056,0.1875:1.280,0.25:1.046,0.3125:0.946,0.375:0.982,0.4375:0.938,"
+    "0.5:0.953,0.5625:0.936,0.625:0.962,0.6562:0.938,0.75:0.975,0.7812:0.970,1:1.000";
+
 struct RegDemConfig {
   // The register count to reach (the count a launch allocates: highest
   // register + 1 + the compiler's reserved ones). 0: found per kernel from
@@ -32,10 +37,19 @@ struct RegDemConfig {
   std::string strategy = "cfg";
   uint32_t loop_weight = 10;
   // Which code a launch runs: `regdem` (the demoted code wherever demotion
-  // reached its target), `nvcc` (the baseline's, always), or one of the
+  // reached its target), `nvcc` (the baseline's, always), one of the
   // paper's comparison variants (local.h): `local`, `local-shared`,
-  // `local-shared-relax`, wherever it applies.
+  // `local-shared-relax`, wherever it applies; or chosen per launch among
+  // all 52 variants of the paper's search space (select.h): `predictor`
+  // (section 4), `naive` (annotated stalls only, section 5.7) or `oracle`
+  // (every distinct variant measured on the launch, the fastest kept).
   std::string select = "regdem";
+  // The predictor's f(occupancy) (eq. 3): execution time at an occupancy
+  // relative to full occupancy, "occupancy:time,...". The paper measured it
+  // on compute-bound microbenchmarks with register-padded occupancy; this
+  // table is the same measurement on our titanx model
+  // (scripts/regdem_f_occupancy.sh; docs/regdem.md, "The predictor").
+  std::string f_occupancy = kTitanxFTable;
   // Post-passes (section 3.4.2), each an option as in the paper's search
   // (Fig. 7 disables one at a time).
   bool redundant_code = true;   // drop demoted loads RDV still holds, stores the block overwrites
@@ -70,9 +84,15 @@ struct RegDemConfig {
               "post-pass: bank-aware compaction, each register kept in its bank (register % banks) where that "
               "costs no register (sections 3.3, 3.4.2)");
     v.integer("banks", banks, config::IntRange{1, 16}, "bank", "register banks bank_aware keeps (GM200: 4)");
-    v.choice("select", select, config::Choices{"regdem", "nvcc", "local", "local-shared", "local-shared-relax"},
-             "the code a launch runs: RegDem's where it reached its target, nvcc's (baseline), or a comparison "
-             "variant of the paper's Table 3 where it applies");
+    v.choice("select", select,
+             config::Choices{"regdem", "nvcc", "local", "local-shared", "local-shared-relax", "predictor", "naive",
+                             "oracle"},
+             "the code a launch runs: RegDem's where it reached its target, nvcc's (baseline), a comparison variant "
+             "of the paper's Table 3 where it applies, or per launch over the paper's 52-variant search space: the "
+             "predictor's choice (eqs. 2-3), the naive stall count's, or the fastest measured (oracle)");
+    v.text("f_occupancy", f_occupancy,
+           "the predictor's f(occupancy), eq. 3: occupancy:relative time pairs, ascending (measured on titanx by "
+           "scripts/regdem_f_occupancy.sh)");
   }
 };
 

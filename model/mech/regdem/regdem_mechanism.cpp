@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include "backend/backend.h"
+#include "common/error.h"
 #include "mech/regdem/demote.h"
 #include "mech/regdem/local.h"
 #include "mech/regdem/regdem_config.h"
+#include "mech/regdem/select.h"
 
 namespace rfsim::regdem {
 
@@ -22,6 +24,44 @@ struct RegDemLaunchStats : stats::Group {
         ADD_STAT(demoted_loads, stats::unit::Count, "ld.shared of demoted registers or spill slots in the code (static)"),
         ADD_STAT(demoted_stores, stats::unit::Count, "st.shared of demoted registers or spill slots in the code (static)") {}
   stats::Scalar demoted_code, regs_nvcc, regs, area_bytes, demoted_loads, demoted_stores;
+  std::vector<std::unique_ptr<stats::Group>> owned;  // sub-groups, parents first
+  ~RegDemLaunchStats() override {
+    while (!owned.empty()) owned.pop_back();  // children before their parents
+  }
+};
+
+// select: predictor, naive or oracle: every candidate of the launch, under
+// regdem.choice.<variant> ("base" is nvcc's code).
+struct ChoiceStats : stats::Group {
+  ChoiceStats(stats::Group* parent, const Candidate& c, bool chosen, bool predicted, bool naive, bool best)
+      : Group(parent, c.variant, "a candidate variant of the launch (select.h)"),
+        c_(c),
+        ADD_STAT(chosen, stats::unit::Count, "1 for the variant the launch ran"),
+        ADD_STAT(predicted, stats::unit::Count, "1 for the predictor's choice (smallest eq. 3 estimate)"),
+        ADD_STAT(naive_choice, stats::unit::Count, "1 for the naive scheme's choice (fewest annotated stalls)"),
+        ADD_STAT(fastest, stats::unit::Count, "1 for the fastest measured (oracle trials; 0 without them)"),
+        ADD_STAT(options, stats::unit::Count, "performance options enabled (the tie-break)"),
+        ADD_STAT(regs, stats::unit::Count, "registers per thread"),
+        ADD_STAT(blocks, stats::unit::Count, "resident blocks per SM (theoretical)"),
+        ADD_STAT(cycles, stats::unit::Cycle, "cycles measured on this launch (oracle trials; 0 without them)"),
+        ADD_STAT(occupancy, stats::unit::Ratio, "theoretical occupancy", [this] { return c_.occupancy; }),
+        ADD_STAT(stall_count, stats::unit::Cycle, "Fig. 5 stall count (eq. 2, barrier waits, loop factors)",
+                 [this] { return c_.stall_count; }),
+        ADD_STAT(estimate, stats::unit::Cycle, "eq. 3: f(occupancy) / f(occupancy_max) x stall count",
+                 [this] { return c_.estimate; }),
+        ADD_STAT(naive, stats::unit::Cycle, "annotated stall cycles of the code", [this] { return c_.naive; }) {
+    this->chosen += chosen;
+    this->predicted += predicted;
+    naive_choice += naive;
+    fastest += best;
+    options += c.options;
+    regs += c.regs;
+    blocks += c.blocks;
+    cycles += c.cycles;
+  }
+  Candidate c_;
+  stats::Scalar chosen, predicted, naive_choice, fastest, options, regs, blocks, cycles;
+  stats::Formula occupancy, stall_count, estimate, naive;
 };
 
 uint32_t countRole(const backend::CompiledModule& cm, const backend::FunctionReport& r, ptx::MRole role) {
@@ -42,7 +82,17 @@ class RegDem final : public mech::Mechanism {
     v.name = "regdem";
     v.description = "registers demoted to shared memory and the numbering compacted (RegDem 3.2-3.3)";
     v.post.push_back(demotePass(gpu_, c_));
-    return {v, localVariant(gpu_, c_), localSharedVariant(gpu_, c_, false), localSharedVariant(gpu_, c_, true)};
+    std::vector<backend::Variant> out{v, localVariant(gpu_, c_), localSharedVariant(gpu_, c_, false),
+                                      localSharedVariant(gpu_, c_, true)};
+    if (perLaunch())
+      for (auto& r : searchSpace(gpu_, c_)) out.push_back(std::move(r));
+    return out;
+  }
+
+  // select: oracle: every distinct code of the search space, measured.
+  std::vector<std::string> trialVariants(const mech::LaunchInfo& info, const mech::VariantTable& compiled) override {
+    if (c_.select != "oracle") return {};
+    return distinctVariants(candidates(gpu_, c_, info, compiled));
   }
 
   // select: regdem (default) runs the demoted code wherever the pass reached
@@ -52,7 +102,19 @@ class RegDem final : public mech::Mechanism {
   // (nvcc's code, or the variant of another mechanism switched on).
   std::string chooseVariant(const mech::LaunchInfo& info, const mech::VariantTable& compiled) override {
     last_ = {};
-    const std::string want = c_.select;
+    std::string want = c_.select;
+    if (perLaunch()) {
+      last_.cands = candidates(gpu_, c_, info, compiled);
+      last_.chosen = pick(last_.cands, want);
+      last_.predicted = pick(last_.cands, "predictor");
+      last_.naive = pick(last_.cands, "naive");
+      if (!info.trial_cycles.empty()) last_.fastest = pick(last_.cands, "oracle");
+      want = last_.cands[last_.chosen].variant;
+      if (want == "base") {
+        last_.regs_nvcc = last_.regs = last_.cands[last_.chosen].regs;
+        return "";
+      }
+    }
     auto base = compiled.find("base"), var = compiled.find(want);
     const backend::FunctionReport* b = base != compiled.end() ? base->second->find(info.kernel) : nullptr;
     const backend::FunctionReport* d = var != compiled.end() ? var->second->find(info.kernel) : nullptr;
@@ -76,13 +138,25 @@ class RegDem final : public mech::Mechanism {
     g->area_bytes += last_.area;
     g->demoted_loads += last_.loads;
     g->demoted_stores += last_.stores;
+    if (!last_.cands.empty()) {
+      auto* choice = new stats::Group(g.get(), "choice", "the candidates of select: predictor, naive or oracle");
+      g->owned.emplace_back(choice);
+      for (size_t i = 0; i < last_.cands.size(); ++i)
+        g->owned.emplace_back(std::make_unique<ChoiceStats>(choice, last_.cands[i], i == last_.chosen,
+                                                          i == last_.predicted, i == last_.naive,
+                                                          last_.fastest == i));
+    }
     return g;
   }
 
  private:
+  bool perLaunch() const { return c_.select == "predictor" || c_.select == "naive" || c_.select == "oracle"; }
+
   struct Last {
     bool demoted = false;
     uint32_t regs_nvcc = 0, regs = 0, area = 0, loads = 0, stores = 0;
+    std::vector<Candidate> cands;
+    size_t chosen = 0, predicted = 0, naive = 0, fastest = SIZE_MAX;
   };
   config::GpuConfig gpu_;
   RegDemConfig c_;
@@ -99,12 +173,22 @@ mech::MechanismInfo regdemMechanismInfo() {
              "conflict removal, multi-word registers, the barriers of the demoted accesses) with compaction (shift and "
              "swap, bank-aware) and the post-passes (redundant code, schedule update, RDV substitution); the "
              "value-following check through shared memory; the variants nvcc, regdem, local, local-shared and "
-             "local-shared-relax, one chosen per launch (select); the GTX Titan X configuration with dependency "
-             "barriers; six of the nine suite kernels with Table 1 and Fig. 6, 7, 8 (scripts/regdem_repro.sh)";
+             "local-shared-relax, one chosen per launch (select), or per launch over the paper's 52-variant search space "
+             "by the compile-time predictor (eqs. 2-3 with f(occupancy) measured on titanx), the naive stall count or "
+             "an oracle that measures every distinct variant; the GTX Titan X configuration with dependency "
+             "barriers; the suite kernels with Table 1 and Fig. 6-9 (scripts/regdem_repro.sh)";
   m.paper = "RegDem: Increasing GPU Performance via Shared Memory Register Spilling (Sakdhnagool, Sabne, Eigenmann)";
   m.section.name = "regdem";
   m.section.desc = "RegDem register demotion (RegDem paper, sections 3.2-3.4)";
   m.section.make = [] { return config::ErasedSection(std::make_unique<config::SectionOf<RegDemConfig>>()); };
+  m.section.check = [](const config::ErasedSection& s) -> std::optional<config::SectionViolation> {
+    try {
+      FTable::parse(s.as<RegDemConfig>().f_occupancy);
+    } catch (const Error& e) {
+      return config::SectionViolation{"f_occupancy", "", e.what()};
+    }
+    return std::nullopt;
+  };
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<RegDem>(cfg); };
   return m;
 }

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# RegDem's f(occupancy) (paper eq. 3), measured on our own timing model as the
+# paper measured it on its GPU: a compute-bound microbenchmark
+# (ubench_occupancy: one dependent FMA chain per thread, blocks of 64, 128
+# and 256 threads) whose occupancy is set by padding its register count
+# (compiler.reserved_registers), the same work at every point. f(x) is the
+# launch's cycles at occupancy x over its cycles at full occupancy, per
+# block size; the table is the mean over block sizes at each occupancy,
+# printed as the `mechanisms.regdem.f_occupancy` value.
+#
+#   [RFSIM=path/to/rfsim] scripts/regdem_f_occupancy.sh [-c CONFIG] [-o OUT] [--small]
+#
+# Writes OUT/points.csv (block, registers, blocks per SM, occupancy, cycles,
+# f) and OUT/f_table.txt; prints the table.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+config=titanx
+out=results/regdem-f-$(date +%Y%m%d-%H%M%S)
+size=--large
+while (($#)); do
+  case $1 in
+    -c) config=$2; shift 2 ;;
+    -o) out=$2; shift 2 ;;
+    --small) size=; shift ;;
+    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
+    *) echo "regdem_f_occupancy.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+# RFSIM: a given rfsim binary (no set-up or build), e.g. a copy that a
+# rebuild cannot replace while the sweep runs.
+if [[ -z ${RFSIM:-} ]]; then "$here/scripts/setup.sh"; fi
+rfsim=${RFSIM:-${RFSIM_BUILD_DIR:-$here/build}/rfsim}
+mkdir -p "$out"
+# Register counts from full occupancy down to one block of 256 threads per
+# SM on a 64 K-register SM: the padding is the count less the kernel's own.
+"$rfsim" backend -c "$config" "$here/workloads/ubench_occupancy/ubench_occupancy.ptx" --json "$out/backend.json" >/dev/null
+base=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(next(f["regs"] for m in d["modules"] for f in m["functions"] if f["name"] == "occ_fma"))' "$out/backend.json")
+reserved=$("$rfsim" config -c "$config" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["compiler"]["reserved_registers"])')
+for regs in 32 40 48 56 64 72 80 96 128 168 240; do
+  pad=$((regs - base))
+  ((pad >= 0)) || continue
+  dir=$out/regs$regs
+  [[ -f $dir/stats.json ]] && continue
+  echo "regdem_f_occupancy: $regs registers (padding $pad)" >&2
+  "$rfsim" run -q -c "$config" --workload ubench_occupancy --timing $size \
+    --set compiler.reserved_registers=$((pad + reserved)) \
+    -o "$dir" --overwrite >/dev/null
+done
+/usr/bin/python3 - "$out" <<'EOF'
+import collections, json, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+# Blocks of 64, 128 and 256 threads, in launch order (the driver's).
+blocks = [64, 128, 256]
+table = []
+for d in sorted(out.glob("regs*"), key=lambda p: int(p.name[4:])):
+    s = json.loads((d / "stats.json").read_text())
+    for i, l in enumerate(s["workloads"]["ubench_occupancy"]["launches"]):
+        table.append((blocks[i], l["regs_per_thread"], l["blocks_per_sm"], l["cycles"]))
+max_warps = 64
+full = {b: min(c for bb, r, n, c in table if bb == b and n * b // 32 == max_warps) for b in blocks}
+lines = ["block,registers,blocks_per_sm,occupancy,cycles,f"]
+by_occ = collections.defaultdict(list)
+for b, r, n, c in table:
+    occ = n * (b // 32) / max_warps
+    f = c / full[b]
+    lines.append(f"{b},{r},{n},{occ:.4f},{c},{f:.4f}")
+    by_occ[round(occ, 4)].append(f)
+(out / "points.csv").write_text("\n".join(lines) + "\n")
+pts = sorted((o, sum(v) / len(v)) for o, v in by_occ.items())
+text = ",".join(f"{o:g}:{f:.3f}" for o, f in pts)
+(out / "f_table.txt").write_text(text + "\n")
+print("\n".join(lines))
+print(f"f_occupancy: {text}")
+EOF
