@@ -15,6 +15,10 @@
 #
 #   [RFSIM=path/to/rfsim] scripts/regdem_repro.sh [-o OUT] [-w WORKLOADS] [-j JOBS] [--large] [--fig6] [--fig9]
 #   --fig6: Fig. 6's variants only; --fig9: Fig. 9's only (with nvcc's)
+#   --no-oracle: without the oracle (it runs every distinct code of the
+#   search space, 12 to 50 per kernel: too long for the large inputs) and
+#   without the scoreboard variants; Fig. 9 then compares the predictor
+#   with the best code measured among the other variants
 #   RFSIM: run this rfsim binary (no set-up or build)
 #
 # Writes OUT/compare.json, compare.csv and report.html (docs/compare.md),
@@ -29,6 +33,7 @@ out=results/regdem-repro-$(date +%Y%m%d-%H%M%S)
 workloads=regdem
 fig6=0
 fig9=0
+oracle=1
 extra=()
 while (($#)); do
   case $1 in
@@ -38,7 +43,8 @@ while (($#)); do
     --large) extra+=(--large); shift ;;
     --fig6) fig6=1; shift ;;
     --fig9) fig9=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-oracle) oracle=0; shift ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "regdem_repro.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,8 +55,8 @@ fig6_variants=(--variant regdem:$rd
   --variant local:$rd,mechanisms.regdem.select=local
   --variant local-shared:$rd,mechanisms.regdem.select=local-shared
   --variant local-shared-relax:$rd,mechanisms.regdem.select=local-shared-relax)
-fig9_variants=(--variant predictor:$rd,mechanisms.regdem.select=predictor
-  --variant oracle:$rd,mechanisms.regdem.select=oracle)
+fig9_variants=(--variant predictor:$rd,mechanisms.regdem.select=predictor)
+((oracle)) && fig9_variants+=(--variant oracle:$rd,mechanisms.regdem.select=oracle)
 variants=()
 if ((fig6)); then variants=("${fig6_variants[@]}")
 elif ((fig9)); then variants=("${fig9_variants[@]}")
@@ -62,8 +68,8 @@ else
     --variant bank-aware:$rd,mechanisms.regdem.bank_aware=true
     --variant static:$rd,mechanisms.regdem.strategy=static
     --variant conflicts:$rd,mechanisms.regdem.strategy=conflicts
-    "${fig9_variants[@]}"
-    --variant nvcc-scoreboard:sm.dependency=scoreboard
+    "${fig9_variants[@]}")
+  ((oracle)) && variants+=(--variant nvcc-scoreboard:sm.dependency=scoreboard
     --variant regdem-scoreboard:$rd,sm.dependency=scoreboard)
 fi
 /usr/bin/python3 "$here/scripts/compare.py" --rfsim "$rfsim" -c titanx -w "$workloads" -o "$out" "${extra[@]}" "${variants[@]}"

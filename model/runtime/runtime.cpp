@@ -159,9 +159,14 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     // The GPU (gpu/kernel_runner.h): every SM of the configuration, the
     // memory hierarchy, clocked by SystemC: launch after launch in this
     // device's own simulation (gpu/simulation.h).
+    // A trial runs in a simulation of its own, from empty caches, and
+    // leaves the device's (its L2 and time) as the launch that counts
+    // finds it: the first launch of a device starts empty too.
+    std::unique_ptr<gpu::Simulation> trial_sim;
+    if (!keep) trial_sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
     if (!impl_->sim) impl_->sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
     gpu::KernelRunner::Options ro;
-    ro.sim = impl_->sim.get();
+    ro.sim = keep ? impl_->sim.get() : trial_sim.get();
     gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, out, rep ? rep->tree_regs : 0, nullptr, ro);
     runner.sm(0).setTrace(keep ? impl_->options.trace : nullptr);
     if (impl_->options.sm_setup)
