@@ -14,7 +14,7 @@
 #   Maxwell's dependency barriers (nvcc-scoreboard, regdem-scoreboard).
 #
 #   [RFSIM=path/to/rfsim] scripts/regdem_repro.sh [-o OUT] [-w WORKLOADS] [-j JOBS] [--large] [--fig6] [--fig9]
-#   --fig6: Fig. 6's variants only; --fig9: Fig. 9's only (with nvcc's)
+#   --fig6: Fig. 6's variants only; --fig9: Fig. 9's only (with nvcc's); both: both
 #   --no-oracle: without the oracle (it runs every distinct code of the
 #   search space, 12 to 50 per kernel: too long for the large inputs) and
 #   without the scoreboard variants; Fig. 9 then compares the predictor
@@ -58,8 +58,9 @@ fig6_variants=(--variant regdem:$rd
 fig9_variants=(--variant predictor:$rd,mechanisms.regdem.select=predictor)
 ((oracle)) && fig9_variants+=(--variant oracle:$rd,mechanisms.regdem.select=oracle)
 variants=()
-if ((fig6)); then variants=("${fig6_variants[@]}")
-elif ((fig9)); then variants=("${fig9_variants[@]}")
+if ((fig6 || fig9)); then
+  ((fig6)) && variants+=("${fig6_variants[@]}")
+  ((fig9)) && variants+=("${fig9_variants[@]}")
 else
   variants=("${fig6_variants[@]}"
     --variant no-redundant:$rd,mechanisms.regdem.redundant_code=false
