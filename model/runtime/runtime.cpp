@@ -203,7 +203,11 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     out.blocks = grid.count();
     out.warps = grid.count() * ((block.count() + 31) / 32);
     out.threads = grid.count() * block.count();
-    if (!keep) return;
+    if (!keep) {
+      // Every mechanism's launch ends as it began (its statistics dropped).
+      for (mech::Mechanism* mc : impl_->options.mechanisms) mc->endLaunch(nullptr);
+      return;
+    }
     LaunchRecord rec;
     rec.kernel = kernel;
     rec.variant = variant;

@@ -105,7 +105,9 @@ class RegDem final : public mech::Mechanism {
     std::string want = c_.select;
     if (perLaunch()) {
       last_.cands = candidates(gpu_, c_, info, compiled);
-      last_.chosen = pick(last_.cands, want);
+      // Without trials (a functional run) the oracle has nothing measured:
+      // the predictor chooses.
+      last_.chosen = pick(last_.cands, want == "oracle" && info.trial_cycles.empty() ? "predictor" : want);
       last_.predicted = pick(last_.cands, "predictor");
       last_.naive = pick(last_.cands, "naive");
       if (!info.trial_cycles.empty()) last_.fastest = pick(last_.cands, "oracle");
