@@ -133,15 +133,15 @@ def main():
     g9 = {}
     if "oracle" in variants:
         out += ["## Fig. 9: speedup over nvcc of the code each scheme picks (oracle trials)", "",
-                "| kernel | oracle | predictor | predictor run | naive | RegDem all options | predictor's pick | "
-                "fastest | right |", "|---|---|---|---|---|---|---|---|---|"]
-        cols = {k: [] for k in ("oracle", "predictor", "predictor-run", "naive", "all")}
+                "| kernel | oracle | predictor | predictor run | naive | RegDem all options | RegDem best options | "
+                "predictor's pick | fastest | right |", "|---|---|---|---|---|---|---|---|---|---|"]
+        cols = {k: [] for k in ("oracle", "predictor", "predictor-run", "naive", "all", "best")}
         right = total = 0
         for w in workloads:
             o, c0 = runs["oracle"].get(w), cycles("base", w)
             if not o or not c0:
                 continue
-            sums = {k: 0 for k in ("oracle", "predictor", "naive", "all")}
+            sums = {k: 0 for k in ("oracle", "predictor", "naive", "all", "best")}
             picks, fast, ok = [], [], True
             for l in o["launches"]:
                 ch = l["mechanisms"]["regdem"]["choice"]
@@ -152,6 +152,8 @@ def main():
                 sums["naive"] += cands[by("naive_choice")]["cycles"]
                 allopt = cands.get("rd_cfg_1111")
                 sums["all"] += allopt["cycles"] if allopt else cands["base"]["cycles"]
+                rd = [v["cycles"] for k, v in cands.items() if k.startswith("rd_")]
+                sums["best"] += min(rd) if rd else cands["base"]["cycles"]
                 picks.append(by("predicted"))
                 fast.append(by("fastest"))
                 ok = ok and cands[by("predicted")]["cycles"] == cands[by("fastest")]["cycles"]
@@ -159,15 +161,16 @@ def main():
             right += ok
             pr = cycles("predictor", w)
             s = {k: c0 / v for k, v in sums.items()}
-            for k in ("oracle", "predictor", "naive", "all"):
+            for k in ("oracle", "predictor", "naive", "all", "best"):
                 cols[k].append(s[k])
             cols["predictor-run"].append(c0 / pr if pr else None)
             out.append(f"| {w} | {s['oracle']:.3f} | {s['predictor']:.3f} | "
-                       f"{(c0 / pr) if pr else float('nan'):.3f} | {s['naive']:.3f} | {s['all']:.3f} | "
+                       f"{(c0 / pr) if pr else float('nan'):.3f} | {s['naive']:.3f} | {s['all']:.3f} | {s['best']:.3f} | "
                        f"{','.join(sorted(set(picks)))} | {','.join(sorted(set(fast)))} | {'yes' if ok else 'no'} |")
         g9 = {k: geomean(v) for k, v in cols.items()}
         out.append(f"| **geomean** | **{g9['oracle']:.3f}** (1.10) | **{g9['predictor']:.3f}** (1.09) | "
-                   f"**{g9['predictor-run']:.3f}** | **{g9['naive']:.3f}** | **{g9['all']:.3f}** | | | "
+                   f"**{g9['predictor-run']:.3f}** | **{g9['naive']:.3f}** | **{g9['all']:.3f}** | "
+                   f"**{g9['best']:.3f}** (Fig. 6: 1.07) | | | "
                    f"**{right} of {total}** (7 of 9) |")
         out += ["", "(paper in brackets; `right`: the predictor's pick runs as fast as the fastest code)", ""]
 

@@ -171,14 +171,15 @@ mech::MechanismInfo regdemMechanismInfo() {
   mech::MechanismInfo m;
   m.name = "regdem";
   m.summary = "register demotion to shared memory: registers moved to unused shared memory to raise occupancy";
-  m.status = "partial: the demotion pass (Fig. 3: three candidate strategies, eq. 1 layout, RDA/RDV, operand-"
+  m.status = "complete: the demotion pass (Fig. 3: three candidate strategies, eq. 1 layout, RDA/RDV, operand-"
              "conflict removal, multi-word registers, the barriers of the demoted accesses) with compaction (shift and "
              "swap, bank-aware) and the post-passes (redundant code, schedule update, RDV substitution); the "
              "value-following check through shared memory; the variants nvcc, regdem, local, local-shared and "
              "local-shared-relax, one chosen per launch (select), or per launch over the paper's 52-variant search space "
-             "by the compile-time predictor (eqs. 2-3 with f(occupancy) measured on titanx), the naive stall count or "
-             "an oracle that measures every distinct variant; the GTX Titan X configuration with dependency "
-             "barriers; the suite kernels with Table 1 and Fig. 6-9 (scripts/regdem_repro.sh)";
+             "by the compile-time predictor (eqs. 2-3, f(occupancy) measured on titanx), the naive stall count or an "
+             "oracle that measures every distinct code; the GTX Titan X configuration with dependency barriers and "
+             "the register file by quadrant; the nine-kernel suite with Table 1 and Fig. 6-9 "
+             "(scripts/regdem_repro.sh, docs/regdem.md)";
   m.paper = "RegDem: Increasing GPU Performance via Shared Memory Register Spilling (Sakdhnagool, Sabne, Eigenmann)";
   m.section.name = "regdem";
   m.section.desc = "RegDem register demotion (RegDem paper, sections 3.2-3.4)";
