@@ -36,7 +36,8 @@ mkdir -p "$out"
 "$rfsim" backend -c "$config" "$here/workloads/ubench_occupancy/ubench_occupancy.ptx" --json "$out/backend.json" >/dev/null
 base=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 print(next(f["regs"] for m in d["modules"] for f in m["functions"] if f["name"] == "occ_fma"))' "$out/backend.json")
-reserved=$("$rfsim" config -c "$config" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["compiler"]["reserved_registers"])')
+read -r reserved max_warps < <("$rfsim" config -c "$config" --json | /usr/bin/python3 -c 'import json,sys
+c = json.load(sys.stdin); print(c["compiler"]["reserved_registers"], c["sm"]["max_warps"])')
 for regs in 32 40 48 56 64 72 80 96 128 168 240; do
   pad=$((regs - base))
   ((pad >= 0)) || continue
@@ -47,7 +48,7 @@ for regs in 32 40 48 56 64 72 80 96 128 168 240; do
     --set compiler.reserved_registers=$((pad + reserved)) \
     -o "$dir" --overwrite >/dev/null
 done
-/usr/bin/python3 - "$out" <<'EOF'
+/usr/bin/python3 - "$out" "$max_warps" <<'EOF'
 import collections, json, pathlib, sys
 out = pathlib.Path(sys.argv[1])
 # Blocks of 64, 128 and 256 threads, in launch order (the driver's).
@@ -57,7 +58,7 @@ for d in sorted(out.glob("regs*"), key=lambda p: int(p.name[4:])):
     s = json.loads((d / "stats.json").read_text())
     for i, l in enumerate(s["workloads"]["ubench_occupancy"]["launches"]):
         table.append((blocks[i], l["regs_per_thread"], l["blocks_per_sm"], l["cycles"]))
-max_warps = 64
+max_warps = int(sys.argv[2])
 full = {b: min(c for bb, r, n, c in table if bb == b and n * b // 32 == max_warps) for b in blocks}
 lines = ["block,registers,blocks_per_sm,occupancy,cycles,f"]
 by_occ = collections.defaultdict(list)

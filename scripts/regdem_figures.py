@@ -90,7 +90,7 @@ def main():
         paper = f"{p[1]} -> {p[2]}" if p else "-"
         pocc = f"{p[3]:.2f} -> {p[4]:.2f}" if p else "-"
         threads = THREADS.get(w)
-        o = (lambda n: f"{n * ((threads + 31) // 32) / 64:.3f}") if threads else (lambda n: "-")
+        o = (lambda n: f"{n * ((threads + 31) // 32) / MAX_WARPS:.3f}") if threads else (lambda n: "-")
         out.append(f"| {w} ({p[0] if p else ''}) | {paper} | {lb['regs_per_thread']} -> {lr['regs_per_thread']} | "
                    f"{lb['blocks_per_sm']} -> {lr['blocks_per_sm']} | {o(lb['blocks_per_sm'])} -> "
                    f"{o(lr['blocks_per_sm'])} | {pocc} | {area} |")
@@ -213,8 +213,8 @@ def main():
     except ImportError:
         print("regdem_figures: matplotlib missing, no plots", file=sys.stderr)
         return
-    for name, names, ref, paper in (("fig6", fig6, "base", PAPER_FIG6),
-                                    ("fig9", ["oracle", "predictor"] if "oracle" in variants else [], None, PAPER_FIG9)):
+    for name, names, paper in (("fig6", fig6, PAPER_FIG6),
+                               ("fig9", ["oracle", "predictor"] if "oracle" in variants else [], PAPER_FIG9)):
         if not names:
             continue
         fig, ax = plt.subplots(figsize=(8, 3.2))
@@ -240,8 +240,9 @@ def main():
         plt.close(fig)
 
 
-# Threads per block of each suite kernel (their __launch_bounds__), for the
-# occupancy column.
+# Threads per block of each suite kernel (their __launch_bounds__) and the
+# titanx SM's warps, for the occupancy column.
+MAX_WARPS = 64
 THREADS = {"cfd_flux": 192, "qtc": 64, "md5hash": 256, "lj_force": 256, "gauss_recursive": 64,
            "conv_columns": 128, "knn_search": 192, "corr_pairs": 256, "vp_search": 256}
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "backend/depctl.h"
 #include "common/error.h"
 #include "ptx/analysis/loops.h"
 
@@ -16,15 +17,6 @@ namespace rfsim::regdem {
 namespace {
 
 using Kind = ptx::mach::DepTiming::Kind;
-
-bool isJump(const ptx::Instr& in) {
-  switch (in.op) {
-    case ptx::Op::Bra: case ptx::Op::Call: case ptx::Op::Ret: case ptx::Op::Exit: case ptx::Op::Trap:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // The natural loop of back edge latch -> header: the header and every block
 // that reaches the latch without passing through the header (Fig. 5's
@@ -100,7 +92,7 @@ class Estimator {
           if (t.set) t.stall += stall;
         block += stall;
         // Barriers are cleared before every jump (depctl.h).
-        if (isJump(in)) tracker = {};
+        if (backend::isJump(in)) tracker = {};
       }
       e.block_stall[b] = block;
     }
