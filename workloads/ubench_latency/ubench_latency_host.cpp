@@ -68,11 +68,24 @@ Check exactF64(const std::vector<double>& got, const std::vector<double>& ref, c
 }
 // The .approx chains: the reference is the model's own semantics (libm in
 // double, rounded to float); the tolerance admits another libm's last bits
-// compounded over the chain, not hardware MUFU error (up to 2^-20.9 per sin).
+// compounded over the chain. The rsqrt and ex2/lg2 chains pass with it on an
+// H100 too (docs/hardware.md); the sin chain's MUFU error needs sinChainF32.
 Check approxF32(const std::vector<float>& got, const std::vector<float>& ref, const std::string& w) {
   return compareFloats(got, std::vector<double>(ref.begin(), ref.end()), 1e-4, 1e-5, w);
 }
 float approx(double r) { return static_cast<float>(r); }
+// The sin chain x <- sin(x) on hardware: MUFU.SIN's absolute error is at most
+// 2^-20.5 (PTX ISA, sin.approx.f32), and |d sin(x)/dx| <= 1 carries an
+// earlier step's error forward undiminished, so after `steps` steps the
+// result is within steps * (2^-20.5 + the reference's float rounding, 2^-24)
+// of the reference. An H100 lands at 1e-4 after 2048 steps
+// (docs/hardware.md), past approxF32's 1e-4 relative tolerance at x ~ 0.04.
+auto sinChainF32(uint64_t steps) {
+  return [steps](const std::vector<float>& got, const std::vector<float>& ref, const std::string& w) {
+    const double atol = static_cast<double>(steps) * (std::ldexp(std::sqrt(2.0), -21) + std::ldexp(1.0, -24));
+    return compareFloats(got, std::vector<double>(ref.begin(), ref.end()), 0.0, atol, w);
+  };
+}
 
 Check runLatency(rt::Device& dev, Size size) {
   const int iters = size == Size::Small ? 32 : 1024;  // 2048 or 65536 dependent operations per chain
@@ -110,8 +123,8 @@ Check runLatency(rt::Device& dev, Size size) {
       runChain<float>(dev, "lat_fp32_div", "fp32 div.rn", iters, in_fpos, 3.0f, 0.0f,
                       [](float x, float b, float) { return b / x; }, exactF32, detail, fail) &&
       runChain<float>(dev, "lat_sfu_sin", "sfu sin.approx", iters, in_f, 0.0f, 0.0f,
-                      [](float x, float, float) { return approx(std::sin(static_cast<double>(x))); }, approxF32,
-                      detail, fail) &&
+                      [](float x, float, float) { return approx(std::sin(static_cast<double>(x))); },
+                      sinChainF32(static_cast<uint64_t>(iters) * kUnroll), detail, fail) &&
       runChain<float>(dev, "lat_sfu_rsqrt", "sfu rsqrt.approx", iters, in_fpos, 0.0f, 0.0f,
                       [](float x, float, float) { return approx(1.0 / std::sqrt(static_cast<double>(x))); },
                       approxF32, detail, fail) &&
@@ -175,7 +188,7 @@ Check runLatency(rt::Device& dev, Size size) {
   }
   Check c;
   c.passed = true;
-  c.detail = "16 dependent chains, one warp each, final values exact (sfu: 1e-5 + 1e-4); %clock64 deltas (functional "
+  c.detail = "16 dependent chains, one warp each, final values exact (sfu: 1e-5 + 1e-4*|expected|; sin: its steps times MUFU.SIN's 2^-20.5); %clock64 deltas (functional "
              "model: warp instructions, not cycles)" +
              detail;
   return c;
