@@ -5,7 +5,7 @@ LTO baseline, Fig. 16) on the GPU beside the model's.
 
 Usage: scripts/hw_figures.py DIR [--model LABEL=FIGURES_JSON]...
 
-DIR holds rfsim-hw --json files named as scripts/hw_run.sh names them:
+DIR holds rfsim-hw --json files named as in docs/hardware.md:
   all-small.json, all-large.json               every workload, all SMs
   calls-<size>-<N>sm.json, ...-inlined.json     the calls suite on N SMs, separately compiled / inlined
 FIGURES_JSON is a cars_figures.py figures.json (OUT/figures/figures.json of scripts/cars_repro.sh);

@@ -1,12 +1,16 @@
 // `rfsim ptx FILE`: the front end on its own. Parses a PTX file, builds the
 // CFG and its analyses, and prints the IR back as text (with per-block
 // predecessors, successors, dominators, post-dominators and loop depth when
-// asked) or a summary of functions, blocks, loops and the call graph.
+// asked), a summary of functions, blocks, loops and the call graph, or R2D2's
+// linearity analysis of every kernel (mech/r2d2/linearity.h).
 #include <iostream>
+#include <map>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "app/commands.h"
+#include "mech/r2d2/linearity.h"
 #include "ptx/analysis/callgraph.h"
 #include "ptx/analysis/cfg.h"
 #include "ptx/analysis/loops.h"
@@ -22,6 +26,32 @@ int ptxCommand(const PtxOptions& o) {
     ptx::PrintOptions po;
     po.annotate = o.annotate;
     std::cout << ptx::printModule(m, po);
+    return 0;
+  }
+
+  if (o.linearity) {
+    // R2D2's code analysis (section 3.1): the linear definitions, how
+    // Algorithm 1 treats each, and the linear combinations non-linear code
+    // reads (the register table holds 16).
+    for (const ptx::Function& fn : m.functions) {
+      if (!fn.is_entry || fn.blocks.empty()) continue;
+      const mech::r2d2::Linearity l = mech::r2d2::analyzeLinearity(m, fn);
+      std::map<std::string, int> kinds;
+      for (const auto& d : l.defs) ++kinds[mech::r2d2::defKindName(d.kind)];
+      std::string ks;
+      for (const auto& [k, n] : kinds) ks += fmt::format("{}{} {}", ks.empty() ? "" : ", ", n, k);
+      std::cout << fmt::format("{}: {} instructions, {} linear ({:.0f} %){}; {} linear combinations read by "
+                               "non-linear code{}\n",
+                               fn.name, l.instructions, l.linear_instructions,
+                               l.instructions ? 100.0 * double(l.linear_instructions) / double(l.instructions) : 0.0,
+                               ks.empty() ? "" : " (" + ks + ")", l.combinations.size(),
+                               l.combinations.size() > 16 ? " (more than the register table's 16)" : "");
+      for (const auto& c : l.combinations) {
+        const char* part = c.hasThreadPart() ? (c.hasBlockPart() ? "thread+block" : "thread")
+                                             : (c.hasBlockPart() ? "block" : "scalar");
+        std::cout << fmt::format("  {:<13} {}{}\n", part, l.vecStr(c), c.narrow ? "  (32-bit arithmetic)" : "");
+      }
+    }
     return 0;
   }
 

@@ -63,6 +63,7 @@ struct PtxOptions {
   std::string file;
   bool print = false;     // print the IR back as PTX text
   bool annotate = false;  // ... with per-block CFG facts
+  bool linearity = false; // R2D2's linearity analysis of every kernel
 };
 
 struct BackendOptions {

@@ -129,6 +129,9 @@ int sc_main(int argc, char* argv[]) {
   ptx_cmd->add_flag("--print", ptx.print, "print the IR back as PTX text");
   ptx_cmd->add_flag("--annotate", ptx.annotate,
                     "print with each block's predecessors, successors, dominators, post-dominators, loop depth");
+  ptx_cmd->add_flag("--linearity", ptx.linearity,
+                    "R2D2's analysis of every kernel: linear instructions and the linear combinations of the "
+                    "thread and block indices that non-linear code reads");
 
   CostOptions cost;
   auto* cost_cmd = app.add_subcommand("cost", "hardware cost report: storage, Yosys synthesis on OSU 0.18um, "
