@@ -95,6 +95,15 @@ CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& o
     if (r.stalled_synth->flops != declared)
       r.notes.push_back(fmt::format("the stalled-warp list's netlist has {} flops where the RTL declares {}",
                                     r.stalled_synth->flops, declared));
+    // R2D2's register ID unit: a 16-entry table of a 4-bit thread-index
+    // register ID and a valid bit; the rest is combinational.
+    SynthParams rp = p;
+    rp.module = "r2d2_regid";
+    f.work_dir = options.work_dir / "r2d2_regid";
+    r.r2d2_synth = runSynthesis(rp, f);
+    if (r.r2d2_synth->flops != 16 * (4 + 1))
+      r.notes.push_back(fmt::format("the R2D2 register ID unit's netlist has {} flops where the RTL declares {}",
+                                    r.r2d2_synth->flops, 16 * (4 + 1)));
     if (!options.skip_energy) {
       if (!(options.target_node_nm > 0.0) || !(options.target_vdd > 0.0))
         throw Error("cost: the target node and supply for the energy scaling must be positive");

@@ -65,6 +65,9 @@ struct CostReport {
   // rtl/cars_stalled_warps.sv (the stalled-warp list and warp status check)
   // through the same flow.
   std::optional<SynthResult> stalled_synth;
+  // rtl/r2d2_regid.sv (R2D2's physical register ID calculation and register
+  // table, section 4.2) through the same flow.
+  std::optional<SynthResult> r2d2_synth;
   // Gate-level energy per operation of the two netlists (absent when
   // synthesis or the energy step was skipped), and the scale to the target.
   std::optional<GateEnergy> energy, stalled_energy;

@@ -171,6 +171,33 @@ void synthMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
 
 namespace {
 
+// R2D2's register ID unit beside the paper's 16 x 8 b register table
+// (section 4.2; the paper gives no area or timing for the ID logic).
+void r2d2Markdown(const CostReport& r, const SynthResult& s, std::string& md) {
+  uint32_t idw = 0;
+  while ((1u << idw) < r.warp_registers) ++idw;
+  md += "## R2D2's physical register ID calculation and register table (`rtl/r2d2_regid.sv`)\n\n";
+  md += fmt::format(
+      "The operand collector's row lookup for general, thread-index, block-index, coefficient and linear "
+      "registers (Fig. 11) with the 16-entry register table that maps a linear register to its "
+      "thread-index register, for {} warps and {} warp registers ({}-bit rows). The paper counts the table "
+      "as 16 x 8 b = 128 bits (a 4-bit linear and a 4-bit thread-index register ID); indexed by the linear "
+      "register's ID, the RTL stores the thread-index ID and a valid bit, 16 x 5 = 80 flops. It states "
+      "no area or timing for the ID logic; its text allows 5 extra cycles for it at a 1 % cost. Same flow "
+      "and constraints as above.\n\n",
+      r.warps, r.warp_registers, idw);
+  md += "| metric | value |\n|---|---:|\n";
+  md += fmt::format("| flip-flops (paper: 128 bits) | {} |\n", grouped(s.flops));
+  md += fmt::format("| transistors | {}{} |\n", grouped(s.transistors), s.transistors_complete ? "" : "+ (incomplete)");
+  md += fmt::format("| standard cells | {} |\n", grouped(s.cells));
+  md += fmt::format("| area | {} um2 ({} GE) |\n", grouped(static_cast<uint64_t>(std::llround(s.area_um2))),
+                    grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents))));
+  md += fmt::format("| logic levels (generic gates) | {} |\n", s.logic_levels);
+  md += fmt::format("| critical path | {:.3f} ns ({} cells), fmax {:.1f} MHz |\n", s.critical_path_ns,
+                    s.critical_path_cells, s.fmax_mhz);
+  md += fmt::format("| critical path start -> end | {} -> {} |\n\n", s.critical_start, s.critical_end);
+}
+
 // The stalled-warp list beside the paper's 64 x 6 b (section IV-C).
 void stalledMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
   uint32_t lw = 0;
@@ -252,6 +279,7 @@ std::string toMarkdown(const CostReport& r) {
     md += "## Synthesis and timing\n\nSkipped (analytic storage only).\n";
   if (r.stalled_synth) stalledMarkdown(r, *r.stalled_synth, md);
   if (r.energy && r.stalled_energy) energyMarkdown(r, md);
+  if (r.r2d2_synth) r2d2Markdown(r, *r.r2d2_synth, md);
   return md;
 }
 
@@ -317,6 +345,7 @@ nlohmann::json toJson(const CostReport& r) {
   }
   j["synthesis"] = synthJson(*r.synth);
   j["synthesis_stalled_warps"] = r.stalled_synth ? synthJson(*r.stalled_synth) : nlohmann::json(nullptr);
+  j["synthesis_r2d2_regid"] = r.r2d2_synth ? synthJson(*r.r2d2_synth) : nlohmann::json(nullptr);
   if (!r.energy || !r.stalled_energy) {
     j["energy"] = nullptr;
     return j;

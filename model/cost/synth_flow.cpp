@@ -62,7 +62,9 @@ std::string yosysScript(const SynthParams& p, const fs::path& rtl_dir, const fs:
       "# (abc.constr), without which wide fan-outs are left unbuffered.\n"
       "dfflibmap -liberty {lib}\n"
       "abc -liberty {lib} -constr abc.constr\n"
-      "opt_clean\n"
+      "# -purge also drops internal names that only alias ports, which write_verilog\n"
+      "# would emit as `assign {{a, b}} = ...` (OpenSTA's reader refuses a concatenation there).\n"
+      "opt_clean -purge\n"
       "tee -q -o stat_mapped.json stat -json -liberty {lib}\n"
       "tee -q -o stat_mapped.txt stat -liberty {lib}\n"
       "write_verilog -noattr -noexpr mapped.v\n",

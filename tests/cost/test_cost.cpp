@@ -531,6 +531,13 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   CHECK(j.at("synthesis_stalled_warps").at("flops") == 11);
   CHECK(j.at("synthesis_stalled_warps").at("parameters").at("NumWarps") == 4);
   CHECK_FALSE(j.at("synthesis_stalled_warps").at("parameters").contains("NumRegs"));
+  // R2D2's register ID unit: its 16 x (4 + 1) table bits are its only flops.
+  REQUIRE(r.r2d2_synth.has_value());
+  CHECK(r.r2d2_synth->flops == 80);
+  CHECK(r.r2d2_synth->cells > r.r2d2_synth->flops);
+  CHECK(r.r2d2_synth->critical_path_ns > 0.0);
+  CHECK_THAT(md, Contains("## R2D2's physical register ID calculation") && Contains("| flip-flops (paper: 128 bits) | 80 |"));
+  CHECK(j.at("synthesis_r2d2_regid").at("parameters").at("NumWarpRegs") == r.warp_registers);
   // The gate-level energy of both netlists, their outputs checked against
   // the RTL's on the way (a difference throws).
   REQUIRE(r.energy.has_value());
