@@ -17,6 +17,7 @@
 #include "app/commands.h"
 #include "app/config_options.h"
 #include "backend/backend.h"
+#include "ptx/analysis/cfg.h"
 #include "runtime/compile_config.h"
 #include "backend/ptxas_report.h"
 #include "backend/report.h"
@@ -153,6 +154,13 @@ int backendCommand(const BackendOptions& o) {
       for (const auto& p : cm.passes) passes += (passes.empty() ? "" : ", ") + p;
       const std::string variant_line =
           base ? "" : fmt::format("variant {}: {} (passes: {})\n", variant.name, variant.description, passes);
+      if (o.intervals > 0) {  // LTRF's register-intervals over the allocated registers
+        if (!base) std::cout << "// " << variant_line;
+        ptx::Module mm = cm.machine;
+        ptx::buildCfg(mm);
+        printIntervals(mm, o.intervals);
+        continue;
+      }
       if (o.print) {  // the machine program itself, as PTX text over physical registers
         if (!base) std::cout << "// " << variant_line;
         std::cout << ptx::printModule(cm.machine);

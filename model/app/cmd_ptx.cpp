@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.h"
+#include "mech/ltrf/intervals.h"
 #include "mech/r2d2/linearity.h"
 #include "ptx/analysis/callgraph.h"
 #include "ptx/analysis/cfg.h"
@@ -18,6 +19,25 @@
 #include "ptx/parser.h"
 
 namespace rfsim::app {
+
+void printIntervals(const ptx::Module& m, uint32_t n) {
+  // LTRF's register-intervals (Algorithms 1 and 2, with the whole-interval
+  // check): how many, and how many registers and instructions each holds.
+  std::cout << fmt::format("{:<40} {:>7} {:>7} {:>7} {:>9} {:>10}\n", "function", "instrs", "pass 1", "pass 2",
+                           "regs/int", "instrs/int");
+  for (const ptx::Function& fn : m.functions) {
+    if (fn.is_extern || fn.blocks.empty()) continue;
+    const mech::ltrf::Intervals iv = mech::ltrf::formIntervals(fn, n, m.machine);
+    uint64_t instrs = 0, regs = 0;
+    for (const auto& s : iv.segments) instrs += s.end - s.begin;
+    for (const auto& i : iv.intervals) regs += i.regs.count();
+    const double k = double(iv.intervals.size());
+    std::cout << fmt::format("{:<40} {:>7} {:>7} {:>7} {:>9.1f} {:>10.1f}\n", fn.name, instrs, iv.pass1_intervals,
+                             iv.intervals.size(), k ? double(regs) / k : 0.0, k ? double(instrs) / k : 0.0);
+  }
+  std::cout << fmt::format("N = {} registers per interval ({})\n", n,
+                           m.machine ? "the machine program's registers" : "PTX virtual registers, before allocation");
+}
 
 int ptxCommand(const PtxOptions& o) {
   ptx::Module m = ptx::parseFile(o.file);
@@ -52,6 +72,11 @@ int ptxCommand(const PtxOptions& o) {
         std::cout << fmt::format("  {:<13} {}{}\n", part, l.vecStr(c), c.narrow ? "  (32-bit arithmetic)" : "");
       }
     }
+    return 0;
+  }
+
+  if (o.intervals > 0) {
+    printIntervals(m, o.intervals);
     return 0;
   }
 

@@ -10,6 +10,10 @@
 
 #include "config/gpu_config.h"
 
+namespace rfsim::ptx {
+struct Module;
+}
+
 namespace rfsim::app {
 
 // Options every subcommand that reads a configuration shares.
@@ -64,7 +68,12 @@ struct PtxOptions {
   bool print = false;     // print the IR back as PTX text
   bool annotate = false;  // ... with per-block CFG facts
   bool linearity = false; // R2D2's linearity analysis of every kernel
+  uint32_t intervals = 0; // LTRF's register-intervals with this many registers each (0: no)
 };
+
+// LTRF's register-intervals of every function of `m`, N = n (rfsim ptx and
+// rfsim backend --intervals); the module's CFG must be built.
+void printIntervals(const ptx::Module& m, uint32_t n);
 
 struct BackendOptions {
   ConfigOptions config;
@@ -76,6 +85,7 @@ struct BackendOptions {
   std::string json;                // write the report as JSON here
   bool markdown = false;           // print the ptxas comparison as a Markdown table only
   bool print = false;              // print the machine program instead of the reports
+  uint32_t intervals = 0;          // LTRF's register-intervals of the machine program, N registers (0: no)
 };
 
 // rfsim exec: an unmodified CUDA application on the model (docs/cudart.md).

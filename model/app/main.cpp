@@ -132,6 +132,9 @@ int sc_main(int argc, char* argv[]) {
   ptx_cmd->add_flag("--linearity", ptx.linearity,
                     "R2D2's analysis of every kernel: linear instructions and the linear combinations of the "
                     "thread and block indices that non-linear code reads");
+  ptx_cmd->add_option("--intervals", ptx.intervals,
+                      "LTRF's register-intervals of every function with N registers each (Algorithms 1 and 2)")
+      ->check(CLI::Range(1, 256));
 
   CostOptions cost;
   auto* cost_cmd = app.add_subcommand("cost", "hardware cost report: storage, Yosys synthesis on OSU 0.18um, "
@@ -173,6 +176,9 @@ int sc_main(int argc, char* argv[]) {
   be_cmd->add_option("--json", be.json, "write the report as JSON to this file");
   be_cmd->add_flag("--markdown", be.markdown, "print only the ptxas comparison, as Markdown table rows");
   be_cmd->add_flag("--print", be.print, "print the machine program (PTX text over R0..R254, P0..P6) instead");
+  be_cmd->add_option("--intervals", be.intervals,
+                     "LTRF's register-intervals of the machine program with N registers each (Algorithms 1 and 2)")
+      ->check(CLI::Range(1, 256));
 
   ExecOptions ex;
   auto* exec_cmd = app.add_subcommand("exec", "run an unmodified CUDA application (built by nvcc 13 with -cudart "
