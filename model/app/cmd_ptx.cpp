@@ -60,12 +60,16 @@ int ptxCommand(const PtxOptions& o) {
       for (const auto& d : l.defs) ++kinds[mech::r2d2::defKindName(d.kind)];
       std::string ks;
       for (const auto& [k, n] : kinds) ks += fmt::format("{}{} {}", ks.empty() ? "" : ", ", n, k);
+      // Scalar combinations are coefficients alone; the others need a linear
+      // register, and the register table has 16.
+      size_t indexed = 0;
+      for (const auto& c : l.combinations) indexed += !c.scalar();
       std::cout << fmt::format("{}: {} instructions, {} linear ({:.0f} %){}; {} linear combinations read by "
-                               "non-linear code{}\n",
+                               "non-linear code, {} with an index part{}\n",
                                fn.name, l.instructions, l.linear_instructions,
                                l.instructions ? 100.0 * double(l.linear_instructions) / double(l.instructions) : 0.0,
-                               ks.empty() ? "" : " (" + ks + ")", l.combinations.size(),
-                               l.combinations.size() > 16 ? " (more than the register table's 16)" : "");
+                               ks.empty() ? "" : " (" + ks + ")", l.combinations.size(), indexed,
+                               indexed > 16 ? " (more than the register table's 16)" : "");
       for (const auto& c : l.combinations) {
         const char* part = c.hasThreadPart() ? (c.hasBlockPart() ? "thread+block" : "thread")
                                              : (c.hasBlockPart() ? "block" : "scalar");
