@@ -184,14 +184,17 @@ TEST_CASE("cars: the overflow trap with warps interleaving on one SM (known faul
   for (const char* w : {"mlchain", "mst"}) {
     INFO(w);
     bool passed = false;
+    std::string why;
     try {
-      passed = run(v100("cars", {"mechanisms.cars.rtl=false", "mechanisms.cars.allocation=low",
-                                 "mechanisms.cars.leftover=false", "gpu.num_sms=1"}),
-                   w)
-                   .passed;
+      const Run r = run(v100("cars", {"mechanisms.cars.rtl=false", "mechanisms.cars.allocation=low",
+                                      "mechanisms.cars.leftover=false", "gpu.num_sms=1"}),
+                        w);
+      passed = r.passed;
+      why = r.detail;
     } catch (const Error& e) {
-      INFO(e.what());
+      why = e.what();
     }
+    INFO(why);
     CHECK(passed);
   }
 }
