@@ -54,8 +54,11 @@ BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t
       }
       return {tmp.data(), 1, 0, 0};
     case DKind::RegPair: {
+      // The high half through its own row: with physical rows (a register
+      // translator, e.g. CARS' circular stack) a pair need not be two
+      // adjacent rows -- R18 can be the stack's last row and R19 its first.
       const uint64_t* lo = w.reg(o.reg);
-      const uint64_t* hi = lo + 32;
+      const uint64_t* hi = w.reg(o.reg + 1);
       for (uint32_t m = act; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
         tmp[l] = lo[l] | hi[l] << 32;
@@ -87,7 +90,7 @@ uint64_t BlockExecutor::param(const Warp& w, const DOperand& o) const {
 
 void BlockExecutor::writePair(Warp& w, const DOperand& o, const uint64_t* v, uint32_t act) {
   uint64_t* lo = w.reg(o.reg);
-  uint64_t* hi = lo + 32;
+  uint64_t* hi = w.reg(o.reg + 1);  // its own row (see column())
   for (uint32_t m = act; m; m &= m - 1) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
     lo[l] = v[l] & 0xffffffffu;

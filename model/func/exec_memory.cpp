@@ -196,9 +196,10 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
       else if (j * eb * 8 < 64) imm[j] = src.value >> (j * eb * 8);
       else if (j * eb * 8 < 128) imm[j] = src.value_hi >> (j * eb * 8 - 64);
       if (src.pair && col[j]) {
+        const uint64_t* hi = w.reg(src.regs[j] + 1);  // its own row: a pair's rows need not be adjacent
         for (uint32_t m = act; m; m &= m - 1) {
           const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-          pairs[j][l] = col[j][l] | col[j][32 + l] << 32;
+          pairs[j][l] = col[j][l] | hi[l] << 32;
         }
         col[j] = pairs[j].data();
       }

@@ -409,9 +409,7 @@ mech::MechanismInfo carsMechanismInfo() {
              "the barrier context switch; adaptive allocation (Fig. 5) or fixed low/high/Nxlow levels; the "
              "stalled-warp list and the warp status check; +1 issue and +1 operand-collector cycle; the paper's "
              "baselines and figures, the fully inlined baseline included (scripts/cars_repro.sh); the stalled-warp "
-             "list as RTL in lockstep; the energy of both units per operation, from their gate-level simulation. "
-             "Known fault: with the overflow trap under load (the large inputs on 8 SMs, or allocation low) "
-             "mlchain, mst, pta and traffic fail their CPU checks (docs/cars-repro.md)";
+             "list as RTL in lockstep; the energy of both units per operation, from their gate-level simulation";
   m.paper = "CARS: a contention-aware register stacking mechanism for GPU function calls";
   m.section.name = "cars";
   m.section.desc = "CARS rename unit (CARS paper, section IV-B) and its co-simulation";
