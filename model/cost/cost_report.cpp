@@ -101,9 +101,10 @@ CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& o
     rp.module = "r2d2_regid";
     f.work_dir = options.work_dir / "r2d2_regid";
     r.r2d2_synth = runSynthesis(rp, f);
-    if (r.r2d2_synth->flops != 16 * (4 + 1))
+    constexpr uint64_t kTableFlops = 16 * (4 + 1);
+    if (r.r2d2_synth->flops != kTableFlops)
       r.notes.push_back(fmt::format("the R2D2 register ID unit's netlist has {} flops where the RTL declares {}",
-                                    r.r2d2_synth->flops, 16 * (4 + 1)));
+                                    r.r2d2_synth->flops, kTableFlops));
     if (!options.skip_energy) {
       if (!(options.target_node_nm > 0.0) || !(options.target_vdd > 0.0))
         throw Error("cost: the target node and supply for the energy scaling must be positive");

@@ -171,6 +171,20 @@ void synthMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
 
 namespace {
 
+// A synthesized unit's figures, the flops beside the paper's count.
+void unitTable(const SynthResult& s, const std::string& paper_flops, std::string& md) {
+  md += "| metric | value |\n|---|---:|\n";
+  md += fmt::format("| flip-flops ({}) | {} |\n", paper_flops, grouped(s.flops));
+  md += fmt::format("| transistors | {}{} |\n", grouped(s.transistors), s.transistors_complete ? "" : "+ (incomplete)");
+  md += fmt::format("| standard cells | {} |\n", grouped(s.cells));
+  md += fmt::format("| area | {} um2 ({} GE) |\n", grouped(static_cast<uint64_t>(std::llround(s.area_um2))),
+                    grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents))));
+  md += fmt::format("| logic levels (generic gates) | {} |\n", s.logic_levels);
+  md += fmt::format("| critical path | {:.3f} ns ({} cells), fmax {:.1f} MHz |\n", s.critical_path_ns,
+                    s.critical_path_cells, s.fmax_mhz);
+  md += fmt::format("| critical path start -> end | {} -> {} |\n\n", s.critical_start, s.critical_end);
+}
+
 // R2D2's register ID unit beside the paper's 16 x 8 b register table
 // (section 4.2; the paper gives no area or timing for the ID logic).
 void r2d2Markdown(const CostReport& r, const SynthResult& s, std::string& md) {
@@ -186,16 +200,7 @@ void r2d2Markdown(const CostReport& r, const SynthResult& s, std::string& md) {
       "no area or timing for the ID logic; its text allows 5 extra cycles for it at a 1 % cost. Same flow "
       "and constraints as above.\n\n",
       r.warps, r.warp_registers, idw);
-  md += "| metric | value |\n|---|---:|\n";
-  md += fmt::format("| flip-flops (paper: 128 bits) | {} |\n", grouped(s.flops));
-  md += fmt::format("| transistors | {}{} |\n", grouped(s.transistors), s.transistors_complete ? "" : "+ (incomplete)");
-  md += fmt::format("| standard cells | {} |\n", grouped(s.cells));
-  md += fmt::format("| area | {} um2 ({} GE) |\n", grouped(static_cast<uint64_t>(std::llround(s.area_um2))),
-                    grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents))));
-  md += fmt::format("| logic levels (generic gates) | {} |\n", s.logic_levels);
-  md += fmt::format("| critical path | {:.3f} ns ({} cells), fmax {:.1f} MHz |\n", s.critical_path_ns,
-                    s.critical_path_cells, s.fmax_mhz);
-  md += fmt::format("| critical path start -> end | {} -> {} |\n\n", s.critical_start, s.critical_end);
+  unitTable(s, "paper: 128 bits", md);
 }
 
 // The stalled-warp list beside the paper's 64 x 6 b (section IV-C).
@@ -209,16 +214,7 @@ void stalledMarkdown(const CostReport& r, const SynthResult& s, std::string& md)
       "{} entries x {} b = {} bits; the RTL adds the {}-bit entry count. Same flow and constraints as "
       "above.\n\n",
       r.warps, lw, r.warps * lw, lw + 1);
-  md += "| metric | value |\n|---|---:|\n";
-  md += fmt::format("| flip-flops (paper: {}) | {} |\n", r.warps * lw, grouped(s.flops));
-  md += fmt::format("| transistors | {}{} |\n", grouped(s.transistors), s.transistors_complete ? "" : "+ (incomplete)");
-  md += fmt::format("| standard cells | {} |\n", grouped(s.cells));
-  md += fmt::format("| area | {} um2 ({} GE) |\n", grouped(static_cast<uint64_t>(std::llround(s.area_um2))),
-                    grouped(static_cast<uint64_t>(std::llround(s.gate_equivalents))));
-  md += fmt::format("| logic levels (generic gates) | {} |\n", s.logic_levels);
-  md += fmt::format("| critical path | {:.3f} ns ({} cells), fmax {:.1f} MHz |\n", s.critical_path_ns,
-                    s.critical_path_cells, s.fmax_mhz);
-  md += fmt::format("| critical path start -> end | {} -> {} |\n\n", s.critical_start, s.critical_end);
+  unitTable(s, fmt::format("paper: {}", r.warps * lw), md);
   if (r.synth)
     md += fmt::format("Together with the rename unit: {} um2 ({} GE) and {} flops per SM.\n\n",
                       grouped(static_cast<uint64_t>(std::llround(s.area_um2 + r.synth->area_um2))),

@@ -100,7 +100,6 @@ class Former {
   void initSegments() {
     for (uint32_t b = 0; b < fn_.blocks.size(); ++b) {
       out_.segments.push_back({b, 0, uint32_t(fn_.blocks[b].instrs.size())});
-      first_seg_of_block_.push_back(b);
     }
     out_.seg_succs.assign(out_.segments.size(), {});
     out_.seg_preds.assign(out_.segments.size(), {});
@@ -293,7 +292,6 @@ class Former {
   const ptx::Function& fn_;
   bool machine_;
   Intervals out_;
-  std::vector<uint32_t> first_seg_of_block_;
   std::vector<bool> is_call_;
 };
 
