@@ -11,6 +11,7 @@
 
 #include "app/commands.h"
 #include "mech/ltrf/intervals.h"
+#include "mech/ltrf/renumber.h"
 #include "mech/r2d2/linearity.h"
 #include "ptx/analysis/callgraph.h"
 #include "ptx/analysis/cfg.h"
@@ -37,6 +38,37 @@ void printIntervals(const ptx::Module& m, uint32_t n) {
   }
   std::cout << fmt::format("N = {} registers per interval ({})\n", n,
                            m.machine ? "the machine program's registers" : "PTX virtual registers, before allocation");
+  if (!m.machine) return;
+  // The prefetches' MRF bank conflicts (16 banks: register mod 16, as the
+  // MRF model maps a warp's registers), before and after renumbering
+  // (LTRFconf, the paper's Fig. 16), and the code the prefetches add.
+  mech::ltrf::ConflictCount plain, renum;
+  uint64_t instrs = 0, prefetches = 0, moved = 0, webs = 0, fixed = 0, off = 0;
+  for (const ptx::Function& f : m.functions) {
+    if (f.is_extern || f.blocks.empty()) continue;
+    const auto c = mech::ltrf::bankConflicts(f, n, 16);
+    plain.intervals += c.intervals, plain.conflict_free += c.conflict_free;
+    plain.max_conflicts = std::max(plain.max_conflicts, c.max_conflicts);
+    prefetches += c.intervals;
+    for (const auto& b : f.blocks) instrs += b.instrs.size();
+    ptx::Function copy = f;
+    const auto r = mech::ltrf::renumber(copy, n, 16);
+    moved += r.moved, webs += r.webs, fixed += r.fixed, off += r.off_colour;
+    const auto d = mech::ltrf::bankConflicts(copy, n, 16);
+    renum.intervals += d.intervals, renum.conflict_free += d.conflict_free;
+    renum.max_conflicts = std::max(renum.max_conflicts, d.max_conflicts);
+  }
+  auto pct = [](uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; };
+  std::cout << fmt::format("prefetches (intervals naming registers): {}; without a bank conflict (16 banks): {:.1f} %, "
+                           "at most {} conflicts\n",
+                           plain.intervals, pct(plain.conflict_free, plain.intervals), plain.max_conflicts);
+  std::cout << fmt::format("renumbered (LTRFconf; {} live ranges: {} fixed, {} moved, {} found no free register of "
+                           "their bank): {} prefetches, {:.1f} % without a conflict, at most {}\n",
+                           webs, fixed, moved, off, renum.intervals, pct(renum.conflict_free, renum.intervals),
+                           renum.max_conflicts);
+  std::cout << fmt::format("code: {} instructions; prefetch instructions +{:.1f} %; their 256-bit sets as 8-byte words "
+                           "+{:.1f} % (Maxwell's 8-byte instructions)\n",
+                           instrs, pct(prefetches, instrs), pct(4 * prefetches, instrs));
 }
 
 int ptxCommand(const PtxOptions& o) {

@@ -1,5 +1,6 @@
 // The mechanisms this build knows: one line per folder of model/mech/.
 #include "mech/cars/cars_mechanism.h"
+#include "mech/ltrf/ltrf_mechanism.h"
 #include "mech/mechanism.h"
 #include "mech/regdem/regdem_mechanism.h"
 #include "mech/toy/toy_mechanism.h"
@@ -8,6 +9,7 @@ namespace rfsim::mech {
 
 void registerMechanisms() {
   add(cars::carsMechanismInfo());
+  add(ltrf::ltrfMechanismInfo());
   add(regdem::regdemMechanismInfo());
   add(toy::toyMechanismInfo());
 }

@@ -72,6 +72,8 @@ RegSet namedRegs(const ptx::Function& fn, const ptx::Instr& in, bool machine) {
   for (int d = 0; d < in.ndst; ++d) operand(in.dst[d]);
   for (int k = 0; k < in.nsrc; ++k) operand(in.src[k]);
   if (machine && in.op == ptx::Op::Call && in.call < fn.calls.size()) {
+    const ptx::CallInfo& c = fn.calls[in.call];
+    if (c.indirect && c.target_reg != ptx::kNoReg) add(c.target_reg, 64);  // a code address: a pair
     for (uint32_t r : fn.calls[in.call].machine_uses) add(r, 32);
     for (uint32_t r : fn.calls[in.call].machine_defs) add(r, 32);
   }

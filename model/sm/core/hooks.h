@@ -101,6 +101,14 @@ class IssueGate {
     (void)warp_slot, (void)instr, (void)info, (void)now;
   }
   virtual Stall refusal() const { return Stall::Scoreboard; }
+  // Whether a flagged instruction `d` ends its warp's issue in the cycle
+  // (no dual issue after it): yes by default, since a state change the gate
+  // makes at issue (a rename unit's frame pointers) takes effect at the end
+  // of the cycle. A gate that only observes (LTRF+'s liveness vector) says no.
+  virtual bool holdsPair(const func::DInstr& d) const {
+    (void)d;
+    return true;
+  }
 };
 
 // Several mechanisms' gates on one SM (Sm::addIssueGate): an instruction is
@@ -135,6 +143,11 @@ class IssueGateChain final : public IssueGate {
       if (g->flags(instr)) g->issued(warp_slot, instr, info, now);
   }
   Stall refusal() const override { return refusal_; }
+  bool holdsPair(const func::DInstr& d) const override {
+    for (IssueGate* g : gates_)
+      if (g->flags(d) && g->holdsPair(d)) return true;
+    return false;
+  }
 
  private:
   std::vector<IssueGate*> gates_;

@@ -388,16 +388,19 @@ void Sm::issue(uint64_t now) {
       issueWarp(w, now);
       continue;
     }
-    const UnitType first_unit = timingOf(slots_[w], blocks_[slots_[w].block]->stepper->peek(slots_[w].local)).unit;
+    const func::DInstr* first = blocks_[slots_[w].block]->stepper->peek(slots_[w].local);
+    const UnitType first_unit = timingOf(slots_[w], first).unit;
     issueWarp(w, now);
+    const bool held = slots_[w].gated && gate_->holdsPair(*first);
     // Dual issue (pipeline.dual_issue, GPGPU-Sim's dual_issue_diff_exec_units):
     // the same warp's next instruction in the same cycle, when it is ready
     // (the scoreboard sees the first one's destinations) and goes to another
     // unit type.
-    // Not after an instruction the issue gate flagged: a mechanism's state
-    // it changes (a rename unit's frame pointers) takes effect at the end of
-    // the cycle, after which the next instruction must be renamed.
-    if (!slots_[w].trap && !slots_[w].gated && warpStall(w, now) == Stall::None) {
+    // Not after an instruction the issue gate flagged and holds
+    // (IssueGate::holdsPair): a mechanism's state it changes (a rename
+    // unit's frame pointers) takes effect at the end of the cycle, after
+    // which the next instruction must be renamed.
+    if (!slots_[w].trap && !held && warpStall(w, now) == Stall::None) {
       WarpSlot& ws = slots_[w];
       if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
         ++stats_->dual_issues;

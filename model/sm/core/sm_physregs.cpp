@@ -48,15 +48,25 @@ void Sm::bindRegisters(uint32_t slot, func::Warp& w) {
 }
 
 uint32_t Sm::translateChecked(uint32_t slot, uint32_t reg, uint32_t pc) {
-  const uint32_t row = opc_->translate(slot, reg);
-  if (row >= phys_rows_) {
+  auto where = [&] {
     const WarpSlot& ws = slots_[slot];
     const func::BlockStepper& st = *blocks_[ws.block]->stepper;
-    throw Error(fmt::format("register translation of warp slot {} (block ({},{},{}) warp {}), pc {}: {} maps to row "
-                            "{}, outside the register file's {} rows",
-                            slot, st.ctaid().x, st.ctaid().y, st.ctaid().z, ws.local, pc, mach::regName(reg), row,
-                            phys_rows_));
+    const func::Warp& w = blocks_[ws.block]->stepper->warpState(ws.local);
+    const std::string fn = w.frames.empty() || !w.frames.back().fn || !w.frames.back().fn->fn
+                               ? std::string("?")
+                               : w.frames.back().fn->fn->name;
+    return fmt::format("register translation of warp slot {} (block ({},{},{}) warp {}), {} pc {}", slot, st.ctaid().x,
+                       st.ctaid().y, st.ctaid().z, ws.local, fn, pc);
+  };
+  uint32_t row = 0;
+  try {
+    row = opc_->translate(slot, reg);
+  } catch (const Error& e) {  // a mechanism's translator refusing the register: say where
+    throw Error(fmt::format("{}: {}", where(), e.what()));
   }
+  if (row >= phys_rows_)
+    throw Error(fmt::format("{}: {} maps to row {}, outside the register file's {} rows", where(), mach::regName(reg),
+                            row, phys_rows_));
   return row;
 }
 

@@ -1,0 +1,417 @@
+#include "mech/ltrf/ltrf_sm.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "func/decode.h"
+#include "func/stepper.h"
+#include "ptx/isa_ext.h"
+#include "ptx/machine.h"
+#include "sm/core/sm.h"
+
+namespace rfsim::mech::ltrf {
+
+namespace mach = ptx::mach;
+
+void LtrfCounters::add(const LtrfCounters& o) {
+  const uint64_t* src = reinterpret_cast<const uint64_t*>(&o);
+  uint64_t* dst = reinterpret_cast<uint64_t*>(this);
+  for (size_t i = 0; i < sizeof(LtrfCounters) / sizeof(uint64_t); ++i) dst[i] += src[i];
+}
+
+RegBits prefetchSet(const ptx::Instr& in) {
+  RegBits s;
+  for (unsigned k = 0; k < 4 && k < in.nsrc; ++k) {
+    const uint64_t word = static_cast<uint64_t>(in.src[k].imm);
+    for (unsigned b = 0; b < 64; ++b)
+      if ((word >> b) & 1) s.set(k * 64 + b);
+  }
+  return s;
+}
+
+LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
+    : sm_(sm),
+      c_(c),
+      n_regs_(c.regs_per_interval),
+      rf_rows_(cfg.warpRegisters()),
+      mrf_lat_(c.mrfLatency()),
+      mrf_banks_(c.mrfBanks()),
+      groups_(std::max(1u, c.mrfBanks() / kBaseRfBanks)),
+      w_(cfg.sm.max_warps),
+      offsets_(cfg.sm.active_warps),
+      bank_busy_(c.mrfBanks(), 0),
+      link_busy_(c.mrfBanks(), 0),
+      rfc_(c.regs_per_interval, 1, c.rfc_latency) {
+  mode_ = c.mode == "bl" ? Mode::Bl : c.mode == "rfc" ? Mode::Rfc : c.mode == "ltrf" ? Mode::Ltrf : Mode::LtrfPlus;
+  if (c_.prefetching() && !ptx::findExtOp("ltrf.prefetch", &prefetch_op_))
+    throw Error("ltrf: the instruction ltrf.prefetch is not registered");
+  entry_field_ = ptx::registerControlField("ltrf.entry", 16);
+  for (Warp& w : w_) w.aau.reset(n_regs_);
+  if (c_.wcb_cycles) wcb_ports_ = std::make_unique<sm::BankedArray>(cfg.sm.max_warps, c_.wcb_ports, c_.wcb_cycles, 256);
+}
+
+LtrfSm::~LtrfSm() = default;
+
+void LtrfSm::attach() {
+  sm_.collector().setTranslator(this);
+  sm_.setPhysicalRegisters(rf_rows_ + (c_.cached() ? offsets_.size() * n_regs_ : 0));
+  sm_.collector().setLevel(this);
+  if (c_.cached()) sm_.setActivationHook(this);
+  if (c_.prefetching()) sm_.addIssueGate(this);
+  sm_.setWarpLaunchHook(this);
+}
+
+uint32_t LtrfSm::mrfBank(uint32_t warp, uint32_t reg) const {
+  if (mrf_banks_ < kBaseRfBanks) return (reg + warp) % mrf_banks_;
+  return (reg + warp) % kBaseRfBanks + kBaseRfBanks * (warp % groups_);
+}
+
+uint32_t LtrfSm::mrfRow(uint32_t warp, uint32_t reg) const {
+  return const_cast<sm::Sm&>(sm_).collector().baseTranslator().base(warp) + reg;
+}
+
+uint32_t LtrfSm::rfcRow(const Warp& w, uint32_t reg) const {
+  return rf_rows_ + uint32_t{w.wcb.offset} * n_regs_ + w.wcb.bank[reg];
+}
+
+void LtrfSm::copyRow(uint32_t from, uint32_t to) { std::copy_n(sm_.physicalRow(from), 32, sm_.physicalRow(to)); }
+
+// ---------------------------------------------------------------- translation
+
+uint32_t LtrfSm::translate(uint32_t warp, uint32_t reg) {
+  if (reg >= kMaxRegs) throw Error(fmt::format("ltrf: warp slot {} names register {} outside R0..R255", warp, reg));
+  Warp& w = w_[warp];
+  if (w.wcb.valid.test(reg)) {
+    if (mode_ == Mode::Rfc) {
+      auto it = std::find(w.lru.begin(), w.lru.end(), static_cast<uint16_t>(reg));
+      if (it != w.lru.end()) std::rotate(it, it + 1, w.lru.end());
+    }
+    return rfcRow(w, reg);
+  }
+  if (mode_ == Mode::Rfc && w.wcb.offset != Wcb::kNone) {
+    // A demand fill (the level times the MRF read when the operand is read).
+    if (w.lru.size() >= n_regs_) {
+      const uint16_t victim = w.lru.front();
+      ++n_.rfc_evictions;
+      if (w.dirty.test(victim)) writeBackReg(warp, victim, sm_.currentCycle());
+      else copyRow(rfcRow(w, victim), mrfRow(warp, victim));  // clean: the same value, or one whose write is in flight
+      freeSlot(warp, victim);
+    }
+    allocSlot(warp, reg);
+    copyRow(mrfRow(warp, reg), rfcRow(w, reg));
+    w.miss.set(reg);
+    return rfcRow(w, reg);
+  }
+  // R1 is written into its row before the warp's first instruction.
+  if (reg == mach::kSP && !w.issued_any) return mrfRow(warp, reg);
+  if (c_.prefetching()) {
+    // LTRF's collectors read only the cache (section 5, Fig. 11): a register
+    // outside the interval's working set is a compiler fault.
+    ++n_.uncached_accesses;
+    auto list = [](const RegBits& b) {
+      std::string t;
+      for (uint32_t r = 0; r < kMaxRegs; ++r)
+        if (b.test(r)) t += (t.empty() ? "R" : " R") + std::to_string(r);
+      return t;
+    };
+    throw Error(fmt::format("ltrf: {} is not in the warp's register-interval working set (cached: {}; interval: {}{})",
+                            mach::regName(reg), list(w.wcb.valid), list(w.set), w.active ? "" : "; the warp inactive"));
+  }
+  return mrfRow(warp, reg);
+}
+
+// ---------------------------------------------------------------- the MRF
+
+uint64_t LtrfSm::mrfAccess(uint32_t bank, uint64_t earliest) {
+  const uint64_t start = std::max(earliest, bank_busy_[bank]);
+  n_.mrf_wait_cycles += start - earliest;
+  bank_busy_[bank] = start + mrf_lat_;
+  return start + mrf_lat_;
+}
+
+uint64_t LtrfSm::fetchReg(uint32_t warp, uint32_t reg, uint64_t earliest) {
+  Warp& w = w_[warp];
+  const uint32_t b = mrfBank(warp, reg);
+  const uint64_t data = mrfAccess(b, earliest);
+  const uint64_t start = std::max(data, link_busy_[b]);
+  link_busy_[b] = start + c_.xbar_cycles;
+  ++n_.mrf_reads, ++n_.xbar_transfers, ++n_.fetched, ++n_.rfc_writes;
+  if (c_.fault != "skip_fetch") copyRow(mrfRow(warp, reg), rfcRow(w, reg));
+  return start + c_.xbar_cycles;
+}
+
+uint64_t LtrfSm::writeBackReg(uint32_t warp, uint32_t reg, uint64_t earliest) {
+  Warp& w = w_[warp];
+  const uint32_t b = mrfBank(warp, reg);
+  const uint64_t start = std::max(earliest, link_busy_[b]);
+  link_busy_[b] = start + c_.xbar_cycles;
+  ++n_.rfc_reads, ++n_.xbar_transfers, ++n_.mrf_writes, ++n_.written_back;
+  copyRow(rfcRow(w, reg), mrfRow(warp, reg));
+  return mrfAccess(b, start + c_.xbar_cycles);
+}
+
+void LtrfSm::allocSlot(uint32_t warp, uint32_t reg) {
+  Warp& w = w_[warp];
+  if (w.wcb.offset == Wcb::kNone)
+    throw Error(fmt::format("ltrf: warp slot {} fetches R{} without a warp offset (not active)", warp, reg));
+  uint8_t bank = 0;
+  if (!w.aau.allocate(bank))
+    throw Error(fmt::format("ltrf: warp slot {}: no free cache bank for R{} (all {} taken)", warp, reg, n_regs_));
+  w.wcb.bank[reg] = bank;
+  w.wcb.valid.set(reg);
+  if (mode_ == Mode::Rfc) w.lru.push_back(static_cast<uint16_t>(reg));
+}
+
+void LtrfSm::freeSlot(uint32_t warp, uint32_t reg) {
+  Warp& w = w_[warp];
+  w.aau.free(w.wcb.bank[reg]);
+  w.wcb.bank[reg] = Wcb::kNone;
+  w.wcb.valid.reset(reg);
+  w.dirty.reset(reg);
+  w.miss.reset(reg);
+  if (!w.lru.empty()) w.lru.erase(std::remove(w.lru.begin(), w.lru.end(), static_cast<uint16_t>(reg)), w.lru.end());
+}
+
+uint64_t LtrfSm::moveTo(uint32_t warp, const RegBits& next, uint64_t start) {
+  Warp& w = w_[warp];
+  const RegBits leave = w.wcb.valid & ~next;
+  uint64_t wb = w.wb_done;
+  for (uint32_t r = 0; r < kMaxRegs; ++r) {
+    if (!leave.test(r)) continue;
+    if (!liveOnly() || w.wcb.live.test(r)) wb = std::max(wb, writeBackReg(warp, r, start));
+    else ++n_.dropped_dead;
+    freeSlot(warp, r);
+  }
+  w.wb_done = wb;
+  const RegBits enter = next & ~w.wcb.valid;
+  std::array<uint8_t, 1024> per_bank{};
+  uint64_t last = start;
+  uint32_t fetched = 0, conflicts = 0;
+  for (uint32_t r = 0; r < kMaxRegs; ++r) {
+    if (!enter.test(r)) continue;
+    allocSlot(warp, r);
+    if (liveOnly() && !w.wcb.live.test(r)) {
+      ++n_.skipped_dead;
+      continue;
+    }
+    const uint32_t b = mrfBank(warp, r);
+    if (per_bank[b % per_bank.size()]++) ++conflicts;
+    last = std::max(last, fetchReg(warp, r, start));
+    ++fetched;
+  }
+  w.set = next;
+  if (fetched) {
+    ++n_.fetch_sets;
+    if (!conflicts) ++n_.fetch_sets_conflict_free;
+    n_.fetch_bank_conflicts += conflicts;
+    n_.fetch_cycles += last - start;
+  }
+  if (fetched || leave.any()) ++n_.transitions;
+  return last;
+}
+
+uint64_t LtrfSm::flush(uint32_t warp, uint64_t start, bool keep_values) {
+  Warp& w = w_[warp];
+  uint64_t done = std::max(start, w.wb_done);
+  for (uint32_t r = 0; r < kMaxRegs; ++r) {
+    if (!w.wcb.valid.test(r)) continue;
+    if (keep_values) {
+      bool wb = true;
+      if (mode_ == Mode::LtrfPlus) wb = w.wcb.live.test(r);
+      if (mode_ == Mode::Rfc) wb = w.dirty.test(r);
+      if (wb) done = std::max(done, writeBackReg(warp, r, start));
+      else if (mode_ == Mode::Rfc) copyRow(rfcRow(w, r), mrfRow(warp, r));  // clean: the MRF holds it
+      else ++n_.dropped_dead;
+    }
+    freeSlot(warp, r);
+  }
+  return done;
+}
+
+// ---------------------------------------------------------------- operand reads
+
+sm::ReadReply LtrfSm::read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
+  if (row < rf_rows_) {
+    ++n_.operand_mrf_reads, ++n_.mrf_reads;
+    return sm::ReadReply::availableAt(mrfAccess(mrfBank(warp, reg), cycle));
+  }
+  uint64_t t = cycle;
+  if (wcb_ports_) {
+    t = wcb_ports_->access(warp, t);
+    ++n_.wcb_lookups;
+  }
+  Warp& w = w_[warp];
+  if (mode_ == Mode::Rfc && reg < kMaxRegs) {
+    if (w.miss.test(reg)) {
+      w.miss.reset(reg);
+      ++n_.rfc_misses, ++n_.operand_mrf_reads, ++n_.mrf_reads, ++n_.rfc_writes;
+      // Gebhart's cache: the miss reads the MRF over the baseline crossbar
+      // (one cycle) and fills the cache beside the collector.
+      return sm::ReadReply::availableAt(mrfAccess(mrfBank(warp, reg), t) + 1);
+    }
+    ++n_.rfc_hits;
+  }
+  const uint64_t before = rfc_.conflictCycles();
+  t = rfc_.access((row - rf_rows_) % n_regs_, t);
+  n_.rfc_conflict_cycles += rfc_.conflictCycles() - before;
+  ++n_.rfc_reads;
+  return sm::ReadReply::availableAt(t);
+}
+
+void LtrfSm::write(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
+  if (row < rf_rows_) {
+    ++n_.mrf_writes;
+    mrfAccess(mrfBank(warp, reg), cycle);
+    return;
+  }
+  ++n_.rfc_writes;
+  rfc_.access((row - rf_rows_) % n_regs_, cycle);
+  if (mode_ == Mode::Rfc && reg < kMaxRegs && w_[warp].wcb.valid.test(reg)) w_[warp].dirty.set(reg);
+}
+
+// ---------------------------------------------------------------- the two-level scheduler
+
+uint64_t LtrfSm::onActivate(uint32_t warp, uint64_t now) {
+  Warp& w = w_[warp];
+  ++n_.activations;
+  w.active = true;
+  if (!offsets_.allocate(w.wcb.offset))
+    throw Error(fmt::format("ltrf: warp slot {} activated with all {} warp offsets taken (sm.active_warps)", warp,
+                            offsets_.size()));
+  if (!c_.prefetching()) return now;
+  // The current interval's working set again (repro.md 3.6), after the
+  // warp's own write-backs reached the MRF.
+  w.ready = moveTo(warp, w.set, std::max(now, w.wb_done));
+  return w.ready;
+}
+
+void LtrfSm::onDeactivate(uint32_t warp, uint64_t now) {
+  Warp& w = w_[warp];
+  ++n_.deactivations;
+  w.active = false;
+  w.wb_done = flush(warp, now, !sm_.warpDone(warp));
+  if (w.wcb.offset != Wcb::kNone) offsets_.free(w.wcb.offset);
+  w.wcb.offset = Wcb::kNone;
+}
+
+// ---------------------------------------------------------------- the prefetch gate
+
+bool LtrfSm::isPrefetch(const func::DInstr& d) const {
+  return d.in->op == ptx::Op::Ext && d.in->ext == prefetch_op_;
+}
+
+const func::DInstr* LtrfSm::entryOf(const func::DInstr& d) const {
+  if (isPrefetch(d)) return &d;
+  const uint32_t v = entry_field_.get(*d.in);
+  if (!v) return nullptr;
+  const func::DInstr* e = &d + (static_cast<int64_t>(v) - 32768);
+  if (!isPrefetch(*e))
+    throw Error(fmt::format("ltrf: ltrf.entry of an instruction points {} instructions away, at no prefetch",
+                            static_cast<int64_t>(v) - 32768));
+  return e;
+}
+
+bool LtrfSm::flags(const func::DInstr& d) const {
+  if (mode_ == Mode::LtrfPlus) return true;  // every instruction's dead-operand bits
+  return isPrefetch(d) || entry_field_.get(*d.in) != 0;
+}
+
+bool LtrfSm::holdsPair(const func::DInstr& d) const { return isPrefetch(d) || entry_field_.get(*d.in) != 0; }
+
+bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
+  const func::DInstr* e = entryOf(d);
+  if (!e) return true;
+  Warp& w = w_[warp];
+  // In the interval already: a loop's prefetch again, or a block inside it.
+  if (e == w.cur_entry && !w.waiting) return true;
+  if (!w.active) return false;
+  if (!w.waiting || w.pending != e) {
+    w.waiting = true;
+    w.pending = e;
+    if (e != &d) ++n_.path_refetches;  // resumed inside another interval than the one it ran
+    w.ready = moveTo(warp, prefetchSet(*e->in), now);
+  }
+  return now >= w.ready;
+}
+
+uint64_t LtrfSm::nextEventCycle(uint64_t now) const {
+  uint64_t n = UINT64_MAX;
+  for (const Warp& w : w_)
+    if (w.active && w.waiting && w.ready > now) n = std::min(n, w.ready);
+  return n;
+}
+
+const RegBits& LtrfSm::killed(const func::DInstr& d) {
+  auto it = killed_.find(&d);
+  if (it != killed_.end()) return it->second;
+  RegBits k;
+  const ptx::Instr& in = *d.in;
+  auto add = [&](uint32_t r, unsigned bits) {
+    if (r >= mach::kRZ) return;
+    k.set(r);
+    if (bits == 64 && r + 1 < mach::kRZ) k.set(r + 1);
+  };
+  for (unsigned s = 0; s < in.nsrc && s < 5; ++s) {
+    if (!((in.dead >> s) & 1)) continue;
+    const ptx::Operand& o = in.src[s];
+    if (o.kind == ptx::OperandKind::Reg || o.kind == ptx::OperandKind::Addr) add(o.regs[0], o.mbits);
+    else if (o.kind == ptx::OperandKind::Vec)
+      for (unsigned i = 0; i < o.vec_n && i < o.regs.size(); ++i) add(o.regs[i], o.mbits);
+  }
+  return killed_.emplace(&d, k).first->second;
+}
+
+void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& info, uint64_t) {
+  Warp& w = w_[warp];
+  w.issued_any = true;
+  if (mode_ != Mode::Rfc && mode_ != Mode::Bl)
+    if (const func::DInstr* e = entryOf(d)) {
+      w.cur_entry = e;
+      w.waiting = false;
+      w.pending = nullptr;
+      if (e == &d) ++n_.prefetch_instrs;
+    }
+  if (mode_ != Mode::LtrfPlus) return;
+  // The liveness vector (LTRF+): a register whose value a source reads for
+  // the last time is dead -- but only while the warp runs converged (one
+  // SIMT entry per call frame): a path still pending may read it.
+  if (info.simt_depth == 2 * info.call_depth - 1) {
+    if (c_.fault == "dead_all")
+      for (unsigned i = 0; i < d.nreads; ++i)
+        if (d.reads[i] < mach::kRZ) w.wcb.live.reset(d.reads[i]);
+    const RegBits& k = killed(d);
+    if (k.any()) {
+      w.wcb.live &= ~k;
+      ++n_.live_updates;
+    }
+  }
+  for (unsigned i = 0; i < d.nwrites; ++i)
+    if (d.writes[i] < mach::kRZ) w.wcb.live.set(d.writes[i]);
+}
+
+uint32_t LtrfSm::onWarpLaunch(uint32_t warp, rt::Dim3, uint32_t) {
+  Warp& w = w_[warp];
+  if (w.wcb.offset != Wcb::kNone) offsets_.free(w.wcb.offset);
+  w = Warp{};
+  w.aau.reset(n_regs_);
+  w.wcb.live.set(mach::kSP);
+  return 0;
+}
+
+std::string LtrfSm::describe() const {
+  std::string s;
+  for (size_t i = 0; i < w_.size(); ++i) {
+    const Warp& w = w_[i];
+    if (!w.active && !w.waiting && w.wcb.valid.none()) continue;
+    s += fmt::format("  ltrf warp slot {}: {} offset {} cached {} set {} live {}{}\n", i,
+                     w.active ? "active" : "inactive", w.wcb.offset == Wcb::kNone ? -1 : int(w.wcb.offset),
+                     w.wcb.valid.count(), w.set.count(), w.wcb.live.count(),
+                     w.waiting ? fmt::format(", waiting for its prefetch until cycle {}", w.ready) : "");
+  }
+  return s;
+}
+
+}  // namespace rfsim::mech::ltrf

@@ -1,0 +1,203 @@
+// LTRF in the SM (mech/ltrf/ltrf_sm.h): the address allocation unit and the
+// WCB storage, the prefetch pass, and workloads on the Maxwell configuration
+// in every mode with their values held where the hardware holds them --
+// in the register-file cache's rows while cached, in the MRF's otherwise --
+// so that a fetch that moves no value, or a live value dropped, breaks the
+// output.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <random>
+
+#include "backend/backend.h"
+#include "common/error.h"
+#include "mech/ltrf/ltrf_mechanism.h"
+#include "mech/ltrf/ltrf_sm.h"
+#include "mech/ltrf/wcb.h"
+#include "ptx/analysis/cfg.h"
+#include "ptx/isa_ext.h"
+#include "ptx/link.h"
+#include "../mech_test_util.h"
+
+using namespace rfsim;
+using namespace rfsim::test;
+using namespace rfsim::mech::ltrf;
+
+namespace {
+
+config::GpuConfig maxwell(const std::string& mode, const std::vector<std::string>& sets = {}) {
+  config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/maxwell.yaml");
+  mech::select(c, "ltrf");
+  config::applyOverride(c, "mechanisms.ltrf.mode=" + mode);
+  if (mode == "bl") config::applyOverride(c, "regfile.size_kb=272");
+  for (const auto& s : sets) config::applyOverride(c, s);
+  config::validate(c, "test");
+  return c;
+}
+
+uint64_t ltrf(const Run& r, const std::string& key) { return total(r, "ltrf." + key, true, "ltrf"); }
+
+}  // namespace
+
+TEST_CASE("ltrf aau: allocation takes the unused queue's head, a free returns a bank to its tail", "[ltrf][aau]") {
+  Aau a(4);
+  uint8_t b = 0;
+  REQUIRE(a.allocate(b));
+  CHECK(b == 0);
+  REQUIRE(a.allocate(b));
+  CHECK(b == 1);
+  REQUIRE(a.allocate(b));
+  CHECK(b == 2);
+  CHECK(a.free(1));
+  CHECK(!a.free(1));  // not occupied any more
+  CHECK(a.unusedQueue() == std::vector<uint8_t>{3, 1});
+  CHECK(a.occupiedQueue() == std::vector<uint8_t>{0, 2});
+  REQUIRE(a.allocate(b));
+  CHECK(b == 3);
+  REQUIRE(a.allocate(b));
+  CHECK(b == 1);
+  CHECK(!a.allocate(b));  // all four occupied
+  CHECK(a.occupied() == 4);
+}
+
+TEST_CASE("ltrf aau: random allocate/free sequences against a queue model", "[ltrf][aau]") {
+  std::mt19937 rng(7);
+  for (uint32_t banks : {4u, 16u, 32u}) {
+    Aau a(banks);
+    std::deque<uint8_t> unused, occupied;
+    for (uint32_t i = 0; i < banks; ++i) unused.push_back(static_cast<uint8_t>(i));
+    for (int step = 0; step < 20000; ++step) {
+      if (rng() % 2 && !occupied.empty()) {
+        const uint8_t victim = occupied[rng() % occupied.size()];
+        REQUIRE(a.free(victim));
+        occupied.erase(std::find(occupied.begin(), occupied.end(), victim));
+        unused.push_back(victim);
+      } else {
+        uint8_t b = 0;
+        const bool ok = a.allocate(b);
+        REQUIRE(ok == !unused.empty());
+        if (ok) {
+          REQUIRE(b == unused.front());
+          unused.pop_front();
+          occupied.push_back(b);
+        }
+      }
+      REQUIRE(a.unusedQueue() == std::vector<uint8_t>(unused.begin(), unused.end()));
+    }
+  }
+}
+
+TEST_CASE("ltrf wcb: the storage of section 5.2, with 5-bit and 4-bit table entries", "[ltrf][wcb]") {
+  CHECK(wcbStorageBits(64, 256, 5, 8) == 114880);
+  CHECK(wcbStorageBits(64, 256, 4, 8) == 98496);
+  OffsetAllocator o(8);
+  uint8_t x = 0;
+  for (int i = 0; i < 8; ++i) REQUIRE(o.allocate(x));
+  CHECK(!o.allocate(x));
+  o.free(3);
+  REQUIRE(o.allocate(x));
+  CHECK(x == 3);
+}
+
+TEST_CASE("ltrf: the prefetch pass puts a prefetch with the working set at every interval's entry",
+          "[mech][ltrf][pass]") {
+  mech::registerMechanisms();
+  config::GpuConfig cfg = maxwell("ltrf_plus");
+  auto m = mech::instantiate(cfg);
+  const std::vector<backend::Variant> vs = m.at(0)->variants();
+  REQUIRE(vs.size() == 1);
+  uint16_t op = 0;
+  REQUIRE(ptx::findExtOp("ltrf.prefetch", &op));
+  for (const char* w : {"sgemm", "deep_calls", "bfs"}) {
+    INFO(w);
+    backend::CompileOptions o;
+    backend::CompiledModule base = backend::compileModule(ptx::parseAndLink(workloadModules(w)), o);
+    o.variant = &vs[0];
+    const backend::CompiledModule lt = backend::compileModule(ptx::parseAndLink(workloadModules(w)), o);
+    REQUIRE(base.machine.functions.size() == lt.machine.functions.size());
+    for (size_t f = 0; f < lt.machine.functions.size(); ++f) {
+      const ptx::Function& fn = lt.machine.functions[f];
+      if (fn.blocks.empty()) continue;
+      size_t prefetches = 0, instrs = 0;
+      for (const auto& bb : fn.blocks)
+        for (const auto& in : bb.instrs) {
+          ++instrs;
+          if (in.op != ptx::Op::Ext || in.ext != op) continue;
+          ++prefetches;
+          const RegBits s = prefetchSet(in);
+          CHECK(s.count() > 0);
+          CHECK(s.count() <= 16);
+        }
+      ptx::buildCfg(base.machine.functions[f]);
+      CHECK(prefetches == prefetchEntries(base.machine.functions[f], 16).size());
+      // The function's first instruction is a prefetch (its entry interval).
+      CHECK(fn.blocks[0].instrs[0].op == ptx::Op::Ext);
+      CHECK(instrs > prefetches);
+    }
+  }
+}
+
+TEST_CASE("ltrf: workloads run correctly in every mode with every operand from the cache", "[mech][ltrf][timing]") {
+  for (const char* w : {"sgemm", "deep_calls", "bfs"}) {
+    INFO(w);
+    const Run bl = run(maxwell("bl"), w);
+    REQUIRE(bl.passed);
+    CHECK(ltrf(bl, "operand_mrf_reads") > 0);
+    CHECK(ltrf(bl, "rfc_reads") == 0);
+    const Run rfc = run(maxwell("rfc"), w);
+    REQUIRE(rfc.passed);
+    CHECK(ltrf(rfc, "rfc_hits") > 0);
+    CHECK(ltrf(rfc, "rfc_misses") > 0);
+    CHECK(ltrf(rfc, "activations") == ltrf(rfc, "deactivations"));
+    for (const char* mode : {"ltrf", "ltrf_plus"}) {
+      INFO(mode);
+      const Run r = run(maxwell(mode), w);
+      REQUIRE(r.passed);
+      CHECK(ltrf(r, "prefetch_instrs") > 0);
+      CHECK(ltrf(r, "fetched") > 0);
+      CHECK(ltrf(r, "operand_mrf_reads") == 0);  // LTRF's collectors read only the cache
+      CHECK(ltrf(r, "uncached_accesses") == 0);
+      CHECK(ltrf(r, "activations") == ltrf(r, "deactivations"));
+      CHECK(ltrf(r, "fetch_sets_conflict_free") <= ltrf(r, "fetch_sets"));
+    }
+  }
+  // LTRF+ moves only live registers: less traffic than LTRF, which moves
+  // whole working sets and never drops one.
+  const Run a = run(maxwell("ltrf"), "sgemm");
+  const Run b = run(maxwell("ltrf_plus"), "sgemm");
+  CHECK(ltrf(a, "dropped_dead") == 0);
+  CHECK(ltrf(a, "skipped_dead") == 0);
+  CHECK(ltrf(b, "dropped_dead") > 0);
+  CHECK(ltrf(b, "fetched") + ltrf(b, "written_back") < ltrf(a, "fetched") + ltrf(a, "written_back"));
+}
+
+TEST_CASE("ltrf: values go through the cache -- a fetch that moves nothing or a dropped live value breaks the output",
+          "[mech][ltrf][timing]") {
+  auto outcome = [](const config::GpuConfig& c) {
+    try {
+      return run(c, "sgemm").passed;
+    } catch (const Error&) {
+      return false;  // e.g. a garbage address
+    }
+  };
+  CHECK(outcome(maxwell("ltrf")));
+  CHECK(!outcome(maxwell("ltrf", {"mechanisms.ltrf.fault=skip_fetch"})));
+  CHECK(!outcome(maxwell("ltrf_plus", {"mechanisms.ltrf.fault=dead_all"})));
+}
+
+TEST_CASE("ltrf: configurations the mechanism cannot model are refused with the key", "[mech][ltrf][config]") {
+  mech::registerMechanisms();
+  auto make = [](const std::vector<std::string>& sets) {
+    config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/maxwell.yaml");
+    mech::select(c, "ltrf");
+    for (const auto& s : sets) config::applyOverride(c, s);
+    config::validate(c, "test");
+    return mech::instantiate(c);
+  };
+  CHECK_NOTHROW(make({}));
+  CHECK_THROWS_WITH(make({"mechanisms.ltrf.design_point=6"}), Catch::Contains("regfile.size_kb 2048"));
+  CHECK_NOTHROW(make({"mechanisms.ltrf.design_point=6", "regfile.size_kb=2048"}));
+  CHECK_THROWS_WITH(make({"mechanisms.ltrf.mrf_banks=24"}), Catch::Contains("mechanisms.ltrf.mrf_banks"));
+  CHECK_THROWS_WITH(make({"sm.scheduler=gto"}), Catch::Contains("sm.scheduler"));
+  CHECK_THROWS_WITH(make({"mechanisms.ltrf.mode=bl"}), Catch::Contains("regfile.size_kb 272"));
+}
