@@ -46,15 +46,15 @@ void printIntervals(const ptx::Module& m, uint32_t n) {
   uint64_t instrs = 0, prefetches = 0, moved = 0, webs = 0, fixed = 0, off = 0;
   for (const ptx::Function& f : m.functions) {
     if (f.is_extern || f.blocks.empty()) continue;
-    const auto c = mech::ltrf::bankConflicts(f, n, 16);
+    const auto c = mech::ltrf::bankConflicts(f, n, {16, 0});
     plain.intervals += c.intervals, plain.conflict_free += c.conflict_free;
     plain.max_conflicts = std::max(plain.max_conflicts, c.max_conflicts);
     prefetches += c.intervals;
     for (const auto& b : f.blocks) instrs += b.instrs.size();
     ptx::Function copy = f;
-    const auto r = mech::ltrf::renumber(copy, n, 16);
+    const auto r = mech::ltrf::renumber(copy, n, {16, 0});
     moved += r.moved, webs += r.webs, fixed += r.fixed, off += r.off_colour;
-    const auto d = mech::ltrf::bankConflicts(copy, n, 16);
+    const auto d = mech::ltrf::bankConflicts(copy, n, {16, 0});
     renum.intervals += d.intervals, renum.conflict_free += d.conflict_free;
     renum.max_conflicts = std::max(renum.max_conflicts, d.max_conflicts);
   }

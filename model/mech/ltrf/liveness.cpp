@@ -49,6 +49,7 @@ void stepBack(ptx::Instr& in, ptx::Function& fn, RegBits& live, uint8_t* dead) {
     }
     *dead = static_cast<uint8_t>((*dead & 0x20) | (d & present));
   }
+  if (in.op == ptx::Op::Call) uses.set(mach::kSP);  // the callee's frame is below the caller's R1
   live &= ~defs;
   live |= uses;
 }

@@ -3,7 +3,8 @@
 // ranges. Predicates are left out (they are not in the register file). At a
 // return, R1, R4..R31 count as live (the caller's: results, callee-saved
 // registers, the return address); a call's implicit uses and defines are
-// its arguments and results (forEachSlot); a kernel's return is its exit,
+// its arguments and results (forEachSlot) and R1, which the callee's frame
+// hangs from; a kernel's return is its exit,
 // where nothing is live;, the registers it clobbers are
 // not defined by it (conservative: a value stays live across a call).
 #pragma once

@@ -72,6 +72,11 @@ struct LtrfConfig {
   // LTRFconf (section 4.2): renumber the registers so that each interval's
   // working set spreads over the MRF's banks (renumber.h).
   bool renumber = false;
+  // What a warp leaving an interval or the active pool writes back: "live"
+  // (the paper: its live registers -- the WCB has no dirty bits), or
+  // "dirty" (ltrf_plus: only live registers written since they were
+  // fetched; a 256-bit dirty vector more per warp, not in the paper).
+  std::string writeback = "live";
   uint32_t rfc_latency = 1;
   // The warp control block (section 5.2): +1 cycle, two read ports.
   uint32_t wcb_cycles = 1;
@@ -110,6 +115,8 @@ struct LtrfConfig {
               "N: registers per interval, the cache's banks (one entry per active warp in each)");
     v.boolean("renumber", renumber,
               "LTRFconf: renumber registers so that each interval's working set spreads over the MRF's 16 banks");
+    v.choice("writeback", writeback, config::Choices{"live", "dirty"},
+             "what leaves the cache: live registers (the paper), or only those written since fetched (ltrf_plus)");
     v.integer("rfc_latency", rfc_latency, config::IntRange{1, 64}, "cycle", "the cache's bank latency");
     v.integer("wcb_cycles", wcb_cycles, config::IntRange{0, 16}, "cycle",
               "cycles a warp control block lookup adds to an operand read");

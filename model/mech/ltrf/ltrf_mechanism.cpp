@@ -130,6 +130,7 @@ struct LtrfStats : stats::Group {
         ADD_STAT(fetched, stats::unit::Count, "registers read from the MRF into the cache"),
         ADD_STAT(written_back, stats::unit::Count, "registers written from the cache back to the MRF"),
         ADD_STAT(dropped_dead, stats::unit::Count, "cached registers freed without a write-back, dead (LTRF+)"),
+        ADD_STAT(clean_kept, stats::unit::Count, "live registers freed without a write-back, unchanged since fetched (writeback: dirty)"),
         ADD_STAT(skipped_dead, stats::unit::Count, "working-set registers given a slot but not fetched, dead (LTRF+)"),
         ADD_STAT(fetch_sets, stats::unit::Count, "fetches of at least one register (prefetches, activations)"),
         ADD_STAT(fetch_sets_conflict_free, stats::unit::Count, "fetches whose registers all lie in different MRF banks"),
@@ -151,11 +152,14 @@ struct LtrfStats : stats::Group {
         ADD_STAT(wcb_lookups, stats::unit::Count, "warp control block lookups"),
         ADD_STAT(xbar_transfers, stats::unit::Count, "registers over the MRF <-> cache crossbar"),
         ADD_STAT(live_updates, stats::unit::Count, "instructions whose dead-operand bits cleared liveness (LTRF+)"),
-        ADD_STAT(path_refetches, stats::unit::Count, "working sets fetched again where a warp resumed a divergent path inside an interval") {}
-  stats::Scalar prefetch_instrs, transitions, fetched, written_back, dropped_dead, skipped_dead, fetch_sets,
+        ADD_STAT(path_refetches, stats::unit::Count, "working sets fetched again where a warp resumed a divergent path inside an interval"),
+        ADD_STAT(dyn_instrs, stats::unit::Count, "warp instructions other than prefetches (ltrf_plus)"),
+        ADD_STAT(optimal_runs, stats::unit::Count, "the fewest runs of each warp's instructions naming at most N registers each (ltrf_plus; Table 4's optimal)") {}
+  stats::Scalar prefetch_instrs, transitions, fetched, written_back, dropped_dead, clean_kept, skipped_dead, fetch_sets,
       fetch_sets_conflict_free, fetch_bank_conflicts, fetch_cycles, activations, deactivations, rfc_reads, rfc_writes,
       rfc_conflict_cycles, rfc_hits, rfc_misses, rfc_evictions, mrf_reads, mrf_writes, mrf_wait_cycles,
-      operand_mrf_reads, uncached_accesses, wcb_lookups, xbar_transfers, live_updates, path_refetches;
+      operand_mrf_reads, uncached_accesses, wcb_lookups, xbar_transfers, live_updates, path_refetches, dyn_instrs,
+      optimal_runs;
 };
 
 class Ltrf final : public mech::Mechanism {
@@ -174,6 +178,9 @@ class Ltrf final : public mech::Mechanism {
     if (c_.mrfBanks() >= kBaseRfBanks && c_.mrfBanks() % kBaseRfBanks)
       throw Error(fmt::format("mechanisms.ltrf.mrf_banks {}: must be a multiple of {} (a warp's registers spread over "
                               "{} banks)", c_.mrfBanks(), kBaseRfBanks, kBaseRfBanks));
+    if (c_.writeback == "dirty" && c_.mode != "ltrf_plus")
+      throw Error(fmt::format("mechanisms.ltrf.writeback dirty: needs mode ltrf_plus (the gate sees every write "
+                              "there), the configuration has mode {}", c_.mode));
     if (c_.mrfBanks() > 1024)
       throw Error(fmt::format("mechanisms.ltrf.mrf_banks {}: at most 1024", c_.mrfBanks()));
   }
@@ -190,7 +197,7 @@ class Ltrf final : public mech::Mechanism {
       v.description += ", registers renumbered over the MRF's banks (LTRFconf)";
       v.post.push_back({"ltrf.renumber", [n](ptx::Function& fn, backend::SlotValues&,
                                              const backend::MachinePassContext& ctx) {
-                          renumber(fn, n, kBaseRfBanks, ctx.options.reserved_registers);
+                          renumber(fn, n, BankMapping{kBaseRfBanks, 0}, ctx.options.reserved_registers);
                         }});
     }
     v.post.push_back({"ltrf.prefetch", [n](ptx::Function& fn, backend::SlotValues& values,
@@ -218,6 +225,7 @@ class Ltrf final : public mech::Mechanism {
     g->fetched += t.fetched;
     g->written_back += t.written_back;
     g->dropped_dead += t.dropped_dead;
+    g->clean_kept += t.clean_kept;
     g->skipped_dead += t.skipped_dead;
     g->fetch_sets += t.fetch_sets;
     g->fetch_sets_conflict_free += t.fetch_sets_conflict_free;
@@ -240,6 +248,8 @@ class Ltrf final : public mech::Mechanism {
     g->xbar_transfers += t.xbar_transfers;
     g->live_updates += t.live_updates;
     g->path_refetches += t.path_refetches;
+    g->dyn_instrs += t.dyn_instrs;
+    g->optimal_runs += t.optimal_runs;
     sms_.clear();
     return g;
   }

@@ -45,6 +45,7 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
       bank_busy_(c.mrfBanks(), 0),
       link_busy_(c.mrfBanks(), 0),
       rfc_(c.regs_per_interval, 1, c.rfc_latency) {
+  dirty_only_ = c.writeback == "dirty";
   mode_ = c.mode == "bl" ? Mode::Bl : c.mode == "rfc" ? Mode::Rfc : c.mode == "ltrf" ? Mode::Ltrf : Mode::LtrfPlus;
   if (c_.prefetching() && !ptx::findExtOp("ltrf.prefetch", &prefetch_op_))
     throw Error("ltrf: the instruction ltrf.prefetch is not registered");
@@ -181,8 +182,9 @@ uint64_t LtrfSm::moveTo(uint32_t warp, const RegBits& next, uint64_t start) {
   uint64_t wb = w.wb_done;
   for (uint32_t r = 0; r < kMaxRegs; ++r) {
     if (!leave.test(r)) continue;
-    if (!liveOnly() || w.wcb.live.test(r)) wb = std::max(wb, writeBackReg(warp, r, start));
-    else ++n_.dropped_dead;
+    if (liveOnly() && !w.wcb.live.test(r)) ++n_.dropped_dead;
+    else if (dirty_only_ && !w.dirty.test(r)) ++n_.clean_kept;  // the MRF holds its value
+    else wb = std::max(wb, writeBackReg(warp, r, start));
     freeSlot(warp, r);
   }
   w.wb_done = wb;
@@ -220,7 +222,12 @@ uint64_t LtrfSm::flush(uint32_t warp, uint64_t start, bool keep_values) {
     if (!w.wcb.valid.test(r)) continue;
     if (keep_values) {
       bool wb = true;
-      if (mode_ == Mode::LtrfPlus) wb = w.wcb.live.test(r);
+      if (mode_ == Mode::LtrfPlus) wb = w.wcb.live.test(r) && (!dirty_only_ || w.dirty.test(r));
+      if (mode_ == Mode::LtrfPlus && w.wcb.live.test(r) && !wb) {
+        ++n_.clean_kept;
+        freeSlot(warp, r);
+        continue;
+      }
       if (mode_ == Mode::Rfc) wb = w.dirty.test(r);
       if (wb) done = std::max(done, writeBackReg(warp, r, start));
       else if (mode_ == Mode::Rfc) copyRow(rfcRow(w, r), mrfRow(warp, r));  // clean: the MRF holds it
@@ -375,6 +382,24 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
       if (e == &d) ++n_.prefetch_instrs;
     }
   if (mode_ != Mode::LtrfPlus) return;
+  // Table 4's "optimal" interval length: the warp's dynamic instructions cut
+  // greedily into the longest runs that name at most N registers (greedy
+  // gives the fewest runs).
+  if (!isPrefetch(d)) {
+    ++n_.dyn_instrs;
+    RegBits regs;
+    for (unsigned i = 0; i < d.nreads; ++i)
+      if (d.reads[i] < mach::kRZ) regs.set(d.reads[i]);
+    for (unsigned i = 0; i < d.nwrites; ++i)
+      if (d.writes[i] < mach::kRZ) regs.set(d.writes[i]);
+    if (!w.run_started || (w.run | regs).count() > n_regs_) {
+      ++n_.optimal_runs;
+      w.run = regs;
+      w.run_started = true;
+    } else {
+      w.run |= regs;
+    }
+  }
   // The liveness vector (LTRF+): a register whose value a source reads for
   // the last time is dead -- but only while the warp runs converged (one
   // SIMT entry per call frame): a path still pending may read it.
@@ -389,7 +414,10 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
     }
   }
   for (unsigned i = 0; i < d.nwrites; ++i)
-    if (d.writes[i] < mach::kRZ) w.wcb.live.set(d.writes[i]);
+    if (d.writes[i] < mach::kRZ) {
+      w.wcb.live.set(d.writes[i]);
+      w.dirty.set(d.writes[i]);  // dirty_only: written since it was fetched (freeSlot clears it)
+    }
 }
 
 uint32_t LtrfSm::onWarpLaunch(uint32_t warp, rt::Dim3, uint32_t) {

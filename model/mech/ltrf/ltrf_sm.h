@@ -61,6 +61,7 @@ struct LtrfCounters {
   uint64_t fetched = 0;             // registers read from the MRF into the cache
   uint64_t written_back = 0;        // registers written from the cache to the MRF
   uint64_t dropped_dead = 0;        // cached registers freed without a write-back (dead, LTRF+)
+  uint64_t clean_kept = 0;          // live registers freed without a write-back, unchanged since fetched (writeback: dirty)
   uint64_t skipped_dead = 0;        // working-set registers given a slot but not fetched (dead, LTRF+)
   uint64_t fetch_sets = 0;          // non-empty fetches (a prefetch or an activation)
   uint64_t fetch_sets_conflict_free = 0;  // ... whose registers are all in different MRF banks
@@ -76,6 +77,8 @@ struct LtrfCounters {
   uint64_t xbar_transfers = 0;
   uint64_t live_updates = 0;        // instructions whose dead-operand bits cleared liveness
   uint64_t path_refetches = 0;      // working sets fetched again where a warp resumed a divergent path
+  uint64_t dyn_instrs = 0;          // instructions other than prefetches issued (ltrf_plus)
+  uint64_t optimal_runs = 0;        // the fewest runs of them naming at most N registers each (ltrf_plus)
   void add(const LtrfCounters& o);
 };
 
@@ -133,7 +136,9 @@ class LtrfSm final : public sm::RegTranslator,
     uint64_t ready = 0;       // the cycle its last prefetch's registers are all in
     uint64_t wb_done = 0;     // the cycle its last write-backs are in the MRF
     RegBits set;              // the current interval's working set
-    RegBits dirty;            // rfc mode: written since fetched
+    RegBits dirty;            // written since fetched (rfc mode; writeback: dirty in ltrf_plus)
+    RegBits run;              // the registers of its current greedy run (optimal_runs)
+    bool run_started = false;
     RegBits miss;             // rfc mode: allocated by translate, not yet read by the level
     std::vector<uint16_t> lru;  // rfc mode: cached registers, least recently used first
   };
@@ -163,6 +168,7 @@ class LtrfSm final : public sm::RegTranslator,
   sm::Sm& sm_;
   LtrfConfig c_;
   Mode mode_ = Mode::LtrfPlus;
+  bool dirty_only_ = false;  // writeback: dirty
   uint32_t n_regs_;        // N
   uint32_t rf_rows_;       // MRF rows (the configuration's register file)
   uint32_t mrf_lat_, mrf_banks_, groups_;

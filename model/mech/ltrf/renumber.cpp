@@ -56,26 +56,26 @@ bool gpr(uint32_t r) { return r < mach::kRZ; }
 
 namespace {
 
-uint32_t totalConflicts(const ptx::Function& fn, uint32_t n, uint32_t banks) {
+uint32_t totalConflicts(const ptx::Function& fn, uint32_t n, const BankMapping& bm) {
   uint32_t total = 0;
   for (const Interval& i : formIntervals(fn, n, true).intervals) {
-    std::vector<uint32_t> per(banks, 0);
-    for (uint32_t r : i.regs.members()) total += per[r % banks]++ > 0;
+    std::vector<uint32_t> per(bm.banks, 0);
+    for (uint32_t r : i.regs.members()) total += per[bm.bank(r)]++ > 0;
   }
   return total;
 }
 
-RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, uint32_t banks, uint32_t reserved);
+RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm, uint32_t reserved);
 
 }  // namespace
 
-RenumberResult renumber(ptx::Function& fn, uint32_t n, uint32_t banks, uint32_t reserved) {
+RenumberResult renumber(ptx::Function& fn, uint32_t n, const BankMapping& bm, uint32_t reserved) {
   // Kept only when the prefetches' bank conflicts fall.
   const ptx::Function before = fn;
-  const uint32_t was = totalConflicts(fn, n, banks);
-  RenumberResult r = renumberOnce(fn, n, banks, reserved);
+  const uint32_t was = totalConflicts(fn, n, bm);
+  RenumberResult r = renumberOnce(fn, n, bm, reserved);
   r.conflicts_before = was;
-  r.conflicts_after = totalConflicts(fn, n, banks);
+  r.conflicts_after = totalConflicts(fn, n, bm);
   if (r.conflicts_after >= was) {
     fn = before;
     r.moved = 0;
@@ -87,8 +87,9 @@ RenumberResult renumber(ptx::Function& fn, uint32_t n, uint32_t banks, uint32_t 
 
 namespace {
 
-RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, uint32_t banks, uint32_t reserved) {
+RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm, uint32_t reserved) {
   RenumberResult res;
+  const uint32_t banks = bm.banks;
   const size_t nb = fn.blocks.size();
   if (nb == 0 || banks < 2) return res;
   const std::vector<RegBits> live_in = blockLiveIn(fn);
@@ -252,7 +253,7 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, uint32_t banks, uint3
   std::vector<int> colour(nw, -1);
   std::vector<uint32_t> uses(banks, 0);
   for (size_t w = 0; w < nw; ++w)
-    if (wfixed[w]) colour[w] = static_cast<int>(wreg[w] % banks), ++res.fixed;
+    if (wfixed[w]) colour[w] = static_cast<int>(bm.bank(wreg[w])), ++res.fixed;
   std::vector<int> order, degree(nw, 0);
   std::vector<uint8_t> gone(nw, 0);
   for (size_t w = 0; w < nw; ++w)
@@ -316,25 +317,25 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, uint32_t banks, uint3
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const int w = *it;
     const uint32_t c = static_cast<uint32_t>(colour[w]);
-    if (wreg[w] % banks == c) continue;
+    if (bm.bank(wreg[w]) == c) continue;
     bool moved = false;
-    for (uint32_t r = c; !moved && r <= limit; r += banks)
-      if (candidate(r) && free(w, r)) {
+    for (uint32_t r = 0; !moved && r <= limit; ++r)
+      if (bm.bank(r) == c && candidate(r) && free(w, r)) {
         assigned[w] = static_cast<int>(r);
         moved = true;
       }
     // Or a swap with the one web in the way, when that loses it nothing:
     // it takes this one's register, which is free for it and of its own
     // colour (or it was off its colour anyway).
-    for (uint32_t r = c; !moved && r <= limit; r += banks) {
-      if (!candidate(r)) continue;
+    for (uint32_t r = 0; !moved && r <= limit; ++r) {
+      if (bm.bank(r) != c || !candidate(r)) continue;
       int blocker = -1, count = 0;
       for (int o : inter[w])
         if (assigned[o] == static_cast<int>(r)) blocker = o, ++count;
       if (count != 1 || wfixed[blocker]) continue;
       const uint32_t mine = static_cast<uint32_t>(assigned[w]);
-      const bool its_colour_kept = mine % banks == static_cast<uint32_t>(colour[blocker]) ||
-                                   static_cast<uint32_t>(assigned[blocker]) % banks != static_cast<uint32_t>(colour[blocker]);
+      const bool its_colour_kept = bm.bank(mine) == static_cast<uint32_t>(colour[blocker]) ||
+                                   bm.bank(static_cast<uint32_t>(assigned[blocker])) != static_cast<uint32_t>(colour[blocker]);
       if (!its_colour_kept || !candidate(mine)) continue;
       assigned[w] = -1;  // out of the way while the blocker is checked
       const bool ok = free(blocker, mine);
@@ -368,13 +369,13 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, uint32_t banks, uint3
 
 }  // namespace
 
-ConflictCount bankConflicts(const ptx::Function& fn, uint32_t n, uint32_t banks) {
+ConflictCount bankConflicts(const ptx::Function& fn, uint32_t n, const BankMapping& bm) {
   ConflictCount c;
   const Intervals iv = formIntervals(fn, n, true);
   for (const Interval& i : iv.intervals) {
     if (i.regs.count() == 0) continue;
-    std::vector<uint32_t> per(banks, 0);
-    for (uint32_t r : i.regs.members()) ++per[r % banks];
+    std::vector<uint32_t> per(bm.banks, 0);
+    for (uint32_t r : i.regs.members()) ++per[bm.bank(r)];
     const uint32_t most = *std::max_element(per.begin(), per.end());
     ++c.intervals;
     if (most <= 1) ++c.conflict_free;

@@ -34,6 +34,16 @@
 
 namespace rfsim::mech::ltrf {
 
+// Which MRF bank a register of a warp is in: interleaved (register mod
+// banks: the MRF model's mapping within a warp, ltrf_sm.h) or, with
+// regs_per_bank, contiguous (the paper's walk-through: register / regs per
+// bank).
+struct BankMapping {
+  uint32_t banks = 16;
+  uint32_t regs_per_bank = 0;  // 0: interleaved
+  uint32_t bank(uint32_t r) const { return (regs_per_bank ? r / regs_per_bank : r) % banks; }
+};
+
 struct RenumberResult {
   uint32_t webs = 0;        // live ranges of general registers
   uint32_t fixed = 0;       // ... that keep their register
@@ -50,15 +60,15 @@ struct RenumberResult {
 // conflicts fall. The slot values (backend/check.h) do not change: the
 // same values live in other registers, and the back end's checker verifies
 // it after the pass.
-RenumberResult renumber(ptx::Function& fn, uint32_t n, uint32_t banks, uint32_t reserved = 2);
+RenumberResult renumber(ptx::Function& fn, uint32_t n, const BankMapping& bm, uint32_t reserved = 2);
 
 // Share of the intervals (with a non-empty working set) whose registers lie
-// in `banks` different banks (register mod banks), and the largest number
+// in different banks, and the largest number
 // of registers one bank holds in one interval, minus 1 (the paper's Fig. 16
 // "conflicts").
 struct ConflictCount {
   uint32_t intervals = 0, conflict_free = 0, max_conflicts = 0;
 };
-ConflictCount bankConflicts(const ptx::Function& fn, uint32_t n, uint32_t banks);
+ConflictCount bankConflicts(const ptx::Function& fn, uint32_t n, const BankMapping& bm);
 
 }  // namespace rfsim::mech::ltrf

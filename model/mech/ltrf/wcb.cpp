@@ -41,24 +41,6 @@ std::vector<uint8_t> Aau::unusedQueue() const {
   return q;
 }
 
-bool OffsetAllocator::allocate(uint8_t& off) {
-  for (size_t i = 0; i < used_.size(); ++i)
-    if (!used_[i]) {
-      used_[i] = 1;
-      off = static_cast<uint8_t>(i);
-      return true;
-    }
-  return false;
-}
-
-void OffsetAllocator::free(uint8_t off) {
-  if (off < used_.size()) used_[off] = 0;
-}
-
-uint32_t OffsetAllocator::inUse() const {
-  return static_cast<uint32_t>(std::count(used_.begin(), used_.end(), uint8_t{1}));
-}
-
 uint64_t wcbStorageBits(uint32_t warps, uint32_t regs, uint32_t entry_bits, uint32_t active_warps) {
   uint32_t off_bits = 0;
   while ((1u << off_bits) < active_warps) ++off_bits;

@@ -54,17 +54,18 @@ class Aau {
   uint32_t occ_n_ = 0;
 };
 
-// The global AAU: warp offsets 0..n-1, lowest free first.
+// The global AAU (section 5.2: "the same mechanism is used to allocate
+// warp-offset addresses"): the queues over warp offsets 0..n-1.
 class OffsetAllocator {
  public:
-  explicit OffsetAllocator(uint32_t n = 8) : used_(n, 0) {}
-  bool allocate(uint8_t& off);
-  void free(uint8_t off);
-  uint32_t inUse() const;
-  uint32_t size() const { return static_cast<uint32_t>(used_.size()); }
+  explicit OffsetAllocator(uint32_t n = 8) : q_(n) {}
+  bool allocate(uint8_t& off) { return q_.allocate(off); }
+  void free(uint8_t off) { q_.free(off); }
+  uint32_t inUse() const { return q_.occupied(); }
+  uint32_t size() const { return q_.banks(); }
 
  private:
-  std::vector<uint8_t> used_;
+  Aau q_;
 };
 
 struct Wcb {
