@@ -138,6 +138,8 @@ struct LtrfStats : stats::Group {
         ADD_STAT(fetch_cycles, stats::unit::Cycle, "cycles from a fetch's start to its last register's arrival, summed"),
         ADD_STAT(activations, stats::unit::Count, "warps entering the active pool"),
         ADD_STAT(deactivations, stats::unit::Count, "warps leaving it (long-latency wait, barrier, exit)"),
+        ADD_STAT(activation_fetched, stats::unit::Count, "registers fetched when a warp entered the active pool"),
+        ADD_STAT(deactivation_written, stats::unit::Count, "registers written back when a warp left it"),
         ADD_STAT(rfc_reads, stats::unit::Count, "register-file cache reads (operands and write-backs)"),
         ADD_STAT(rfc_writes, stats::unit::Count, "register-file cache writes (results and fills)"),
         ADD_STAT(rfc_conflict_cycles, stats::unit::Cycle, "cycles operand reads waited for a cache bank"),
@@ -156,7 +158,8 @@ struct LtrfStats : stats::Group {
         ADD_STAT(dyn_instrs, stats::unit::Count, "warp instructions other than prefetches (ltrf_plus)"),
         ADD_STAT(optimal_runs, stats::unit::Count, "the fewest runs of each warp's instructions naming at most N registers each (ltrf_plus; Table 4's optimal)") {}
   stats::Scalar prefetch_instrs, transitions, fetched, written_back, dropped_dead, clean_kept, skipped_dead, fetch_sets,
-      fetch_sets_conflict_free, fetch_bank_conflicts, fetch_cycles, activations, deactivations, rfc_reads, rfc_writes,
+      fetch_sets_conflict_free, fetch_bank_conflicts, fetch_cycles, activations, deactivations, activation_fetched,
+      deactivation_written, rfc_reads, rfc_writes,
       rfc_conflict_cycles, rfc_hits, rfc_misses, rfc_evictions, mrf_reads, mrf_writes, mrf_wait_cycles,
       operand_mrf_reads, uncached_accesses, wcb_lookups, xbar_transfers, live_updates, path_refetches, dyn_instrs,
       optimal_runs;
@@ -233,6 +236,8 @@ class Ltrf final : public mech::Mechanism {
     g->fetch_cycles += t.fetch_cycles;
     g->activations += t.activations;
     g->deactivations += t.deactivations;
+    g->activation_fetched += t.activation_fetched;
+    g->deactivation_written += t.deactivation_written;
     g->rfc_reads += t.rfc_reads;
     g->rfc_writes += t.rfc_writes;
     g->rfc_conflict_cycles += t.rfc_conflict_cycles;

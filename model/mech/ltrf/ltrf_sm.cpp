@@ -291,7 +291,9 @@ uint64_t LtrfSm::onActivate(uint32_t warp, uint64_t now) {
   if (!c_.prefetching()) return now;
   // The current interval's working set again (repro.md 3.6), after the
   // warp's own write-backs reached the MRF.
+  const uint64_t before = n_.fetched;
   w.ready = moveTo(warp, w.set, std::max(now, w.wb_done));
+  n_.activation_fetched += n_.fetched - before;
   return w.ready;
 }
 
@@ -299,7 +301,9 @@ void LtrfSm::onDeactivate(uint32_t warp, uint64_t now) {
   Warp& w = w_[warp];
   ++n_.deactivations;
   w.active = false;
+  const uint64_t before = n_.written_back;
   w.wb_done = flush(warp, now, !sm_.warpDone(warp));
+  n_.deactivation_written += n_.written_back - before;
   if (w.wcb.offset != Wcb::kNone) offsets_.free(w.wcb.offset);
   w.wcb.offset = Wcb::kNone;
 }

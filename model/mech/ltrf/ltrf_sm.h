@@ -68,6 +68,8 @@ struct LtrfCounters {
   uint64_t fetch_bank_conflicts = 0;      // registers that waited behind another of the same fetch in its bank
   uint64_t fetch_cycles = 0;        // cycles from a fetch's start to its last register, summed
   uint64_t activations = 0, deactivations = 0;
+  uint64_t activation_fetched = 0;    // registers fetched when a warp entered the active pool
+  uint64_t deactivation_written = 0;  // registers written back when one left it
   uint64_t rfc_reads = 0, rfc_writes = 0, rfc_conflict_cycles = 0;
   uint64_t rfc_hits = 0, rfc_misses = 0, rfc_evictions = 0;  // rfc mode
   uint64_t mrf_reads = 0, mrf_writes = 0, mrf_wait_cycles = 0;

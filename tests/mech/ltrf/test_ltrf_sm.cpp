@@ -173,6 +173,23 @@ TEST_CASE("ltrf: workloads run correctly in every mode with every operand from t
   CHECK(ltrf(b, "fetched") + ltrf(b, "written_back") < ltrf(a, "fetched") + ltrf(a, "written_back"));
 }
 
+TEST_CASE("ltrf: a pointer chase's deactivations write whole sets back and its activations fetch them again",
+          "[mech][ltrf][timing]") {
+  // LTRF (whole working sets): every long-latency load deactivates its
+  // warp, which writes back everything cached and, on activation, fetches
+  // the same set again: the two counts are equal. LTRF+ moves only live
+  // registers, so less.
+  const Run a = run(maxwell("ltrf", {"gpu.num_sms=1"}), "ubench_mem_latency");
+  REQUIRE(a.passed);
+  CHECK(ltrf(a, "deactivations") > 100);
+  CHECK(ltrf(a, "deactivation_written") > 0);
+  CHECK(ltrf(a, "activation_fetched") == ltrf(a, "deactivation_written"));
+  const Run b = run(maxwell("ltrf_plus", {"gpu.num_sms=1"}), "ubench_mem_latency");
+  REQUIRE(b.passed);
+  CHECK(ltrf(b, "deactivation_written") < ltrf(a, "deactivation_written"));
+  CHECK(ltrf(b, "activation_fetched") <= ltrf(b, "deactivation_written"));
+}
+
 TEST_CASE("ltrf: values go through the cache -- a fetch that moves nothing or a dropped live value breaks the output",
           "[mech][ltrf][timing]") {
   auto outcome = [](const config::GpuConfig& c) {
