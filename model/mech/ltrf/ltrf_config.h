@@ -90,6 +90,9 @@ struct LtrfConfig {
   double rfc_write_pj = 8.6;   // of the RF's (bank size shrinks 8x with 16 x 8 entries; CACTI's trend)
   double xbar_pj = 31.3;       // a register over the MRF <-> cache crossbar: the collector crossbar's energy
   double wcb_pj = 0.9;         // a WCB lookup (a 256 x 5 b table read and a valid-bit test)
+  // Co-simulate rtl/ltrf_wcb.sv (the WCBs' address lookup and the AAUs) in
+  // lockstep with the C++ reference in every SM, every result compared.
+  bool rtl = false;
   // A fault injected for the tests, showing that values go through the
   // cache: skip_fetch fetches no value (the slots keep stale ones), dead_all
   // takes every source register as dead (LTRF+ then drops live values).
@@ -130,6 +133,8 @@ struct LtrfConfig {
     v.real("rfc_write_pj", rfc_write_pj, config::RealRange{0.0, 1e6}, "pJ", "register-file cache write");
     v.real("xbar_pj", xbar_pj, config::RealRange{0.0, 1e6}, "pJ", "one register over the MRF <-> cache crossbar");
     v.real("wcb_pj", wcb_pj, config::RealRange{0.0, 1e6}, "pJ", "one warp control block lookup");
+    v.boolean("rtl", rtl,
+              "co-simulate the Verilated WCB address lookup and AAUs (rtl/ltrf_wcb.sv) in lockstep in every SM");
     v.choice("fault", fault, config::Choices{"none", "skip_fetch", "dead_all"},
              "inject a fault (tests): skip_fetch moves no value into the cache, dead_all takes every source as dead");
   }

@@ -15,6 +15,8 @@
 #include "mech/ltrf/ltrf_config.h"
 #include "mech/ltrf/ltrf_sm.h"
 #include "sm/core/sm.h"
+#include "common/gtkw.h"
+#include "common/results_dir.h"
 
 namespace rfsim::mech::ltrf {
 
@@ -155,15 +157,19 @@ struct LtrfStats : stats::Group {
         ADD_STAT(xbar_transfers, stats::unit::Count, "registers over the MRF <-> cache crossbar"),
         ADD_STAT(live_updates, stats::unit::Count, "instructions whose dead-operand bits cleared liveness (LTRF+)"),
         ADD_STAT(path_refetches, stats::unit::Count, "working sets fetched again where a warp resumed a divergent path inside an interval"),
+        ADD_STAT(rtl_ops, stats::unit::Count, "operations of the Verilated WCB/AAU unit, each compared with the reference (rtl: true)"),
+        ADD_STAT(rtl_lookups, stats::unit::Count, "lookups of the Verilated WCB, each compared (rtl: true)"),
         ADD_STAT(dyn_instrs, stats::unit::Count, "warp instructions other than prefetches (ltrf_plus)"),
         ADD_STAT(optimal_runs, stats::unit::Count, "the fewest runs of each warp's instructions naming at most N registers each (ltrf_plus; Table 4's optimal)") {}
   stats::Scalar prefetch_instrs, transitions, fetched, written_back, dropped_dead, clean_kept, skipped_dead, fetch_sets,
       fetch_sets_conflict_free, fetch_bank_conflicts, fetch_cycles, activations, deactivations, activation_fetched,
       deactivation_written, rfc_reads, rfc_writes,
       rfc_conflict_cycles, rfc_hits, rfc_misses, rfc_evictions, mrf_reads, mrf_writes, mrf_wait_cycles,
-      operand_mrf_reads, uncached_accesses, wcb_lookups, xbar_transfers, live_updates, path_refetches, dyn_instrs,
-      optimal_runs;
+      operand_mrf_reads, uncached_accesses, wcb_lookups, xbar_transfers, live_updates, path_refetches, rtl_ops,
+      rtl_lookups, dyn_instrs, optimal_runs;
 };
+
+GtkwView wcbWaveView(const std::string& vcd, uint64_t start_cycle);
 
 class Ltrf final : public mech::Mechanism {
  public:
@@ -211,13 +217,42 @@ class Ltrf final : public mech::Mechanism {
     return compiled.count("ltrf") ? "ltrf" : "";
   }
   void attachSm(sm::Sm& sm, uint32_t sm_id) override {
-    if (sm_id == 0) sms_.clear();
+    if (sm_id == 0) {
+      if (trace_sm_ && !sms_.empty() && sms_.front().get() == trace_sm_) trace_owner_ = std::move(sms_.front());
+      sms_.clear();
+    }
     sms_.push_back(std::make_unique<LtrfSm>(sm, cfg_, c_));
     sms_.back()->attach();
+    if (sm_id == 0 && pending_trace_ && sms_.back()->rtl()) {
+      // SM 0's unit of the first launch the trace window covers.
+      sms_.back()->rtl()->traceTo(trace_.vcd, trace_.first, trace_.last);
+      writeFileAtomic(trace_.gtkw, gtkwSaveFile(wcbWaveView(trace_.vcd.string(), trace_.first)));
+      trace_sm_ = sms_.back().get();
+      pending_trace_ = false;
+    }
   }
   std::vector<sm::UnitInfo> smUnits(uint32_t) const override {
     return {{"ltrf", "LTRF: the MRF's banks, the register-file cache, a WCB and an AAU per warp, the warp-offset allocator",
              "mechanisms.ltrf"}};
+  }
+  bool rtlInLoop() const override { return c_.rtl; }
+  std::vector<std::string> endRun() override {
+    if (!c_.rtl) return {};
+    if (trace_sm_) trace_sm_->rtl()->closeTrace();
+    // A difference throws where it happens, so a finished run had none.
+    return {fmt::format("LTRF WCB address lookups and AAUs (--rtl, every SM): {} operations and {} lookups compared "
+                        "RTL vs reference, 0 mismatches",
+                        rtl_ops_, rtl_lookups_)};
+  }
+  std::vector<std::filesystem::path> traceBeside(const std::filesystem::path& sm_vcd, uint64_t first,
+                                                 uint64_t last) override {
+    if (!c_.rtl) return {};
+    std::filesystem::path vcd = sm_vcd, gtkw = sm_vcd;
+    vcd.replace_extension(".ltrf.vcd");
+    gtkw.replace_extension(".ltrf.gtkw");
+    trace_ = {vcd, gtkw, first, last};
+    pending_trace_ = true;
+    return {vcd, gtkw};
   }
   std::unique_ptr<stats::Group> endLaunch(stats::Group* parent) override {
     auto g = std::make_unique<LtrfStats>(parent);
@@ -254,7 +289,13 @@ class Ltrf final : public mech::Mechanism {
     g->live_updates += t.live_updates;
     g->path_refetches += t.path_refetches;
     g->dyn_instrs += t.dyn_instrs;
+    g->rtl_ops += t.rtl_ops;
+    g->rtl_lookups += t.rtl_lookups;
+    rtl_ops_ += t.rtl_ops;
+    rtl_lookups_ += t.rtl_lookups;
     g->optimal_runs += t.optimal_runs;
+    for (auto& u : sms_)
+      if (u.get() == trace_sm_) trace_owner_ = std::move(u);  // its waveform stays open until the run ends
     sms_.clear();
     return g;
   }
@@ -278,7 +319,45 @@ class Ltrf final : public mech::Mechanism {
   config::GpuConfig cfg_;
   LtrfConfig c_;
   std::vector<std::unique_ptr<LtrfSm>> sms_;
+  uint64_t rtl_ops_ = 0, rtl_lookups_ = 0;
+  struct Trace {
+    std::filesystem::path vcd, gtkw;
+    uint64_t first = 0, last = 0;
+  } trace_;
+  bool pending_trace_ = false;
+  LtrfSm* trace_sm_ = nullptr;            // the unit whose RTL writes the waveform
+  std::unique_ptr<LtrfSm> trace_owner_;   // ... kept alive after its launch
 };
+
+// The GTKWave view of rtl/ltrf_wcb.sv: the operation port, the two lookup
+// ports, the offset queue and the first warps' queues and offsets.
+GtkwView wcbWaveView(const std::string& vcd, uint64_t start_cycle) {
+  GtkwView v;
+  v.dumpfile = vcd;
+  v.start_time = start_cycle * 1000;
+  v.zoom = -13;  // as the rename unit's view: ~60 cycles across the pane
+  v.open_scopes = {"TOP.", "TOP.ltrf_wcb."};
+  const std::string t = "TOP.ltrf_wcb.";
+  using F = GtkwSignal::Format;
+  v.groups.push_back({"operation (1 ALLOC, 2 FREE, 3 ACT, 4 DEACT, 5 LAUNCH)",
+                      {{t + "op_i[2:0]", F::Dec}, {t + "op_warp_i[5:0]", F::Dec}, {t + "op_reg_i[7:0]", F::Dec},
+                       {t + "op_ok_o", F::Bin}, {t + "op_bank_o[3:0]", F::Dec}, {t + "op_offset_o[2:0]", F::Dec}}});
+  v.groups.push_back({"lookup ports",
+                      {{t + "rd0_warp_i[5:0]", F::Dec}, {t + "rd0_reg_i[7:0]", F::Dec}, {t + "rd0_hit_o", F::Bin},
+                       {t + "rd0_index_o[6:0]", F::Dec}, {t + "rd1_warp_i[5:0]", F::Dec}, {t + "rd1_reg_i[7:0]", F::Dec},
+                       {t + "rd1_hit_o", F::Bin}, {t + "rd1_index_o[6:0]", F::Dec}}});
+  v.groups.push_back({"warp offsets (global AAU)",
+                      {{t + "off_valid_q[63:0]", F::Hex}, {t + "ohead_q[2:0]", F::Dec}, {t + "ocount_q[3:0]", F::Dec}}});
+  GtkwGroup q{"warps 0-3: unused banks (count, head), offset, working set (valid)", {}};
+  for (int w = 0; w < 4; ++w) {
+    q.signals.push_back({fmt::format("{}count_q[{}][4:0]", t, w), F::Dec});
+    q.signals.push_back({fmt::format("{}head_q[{}][3:0]", t, w), F::Dec});
+    q.signals.push_back({fmt::format("{}off_q[{}][2:0]", t, w), F::Dec});
+    q.signals.push_back({fmt::format("{}valid_q[{}][255:0]", t, w), F::Hex});
+  }
+  v.groups.push_back(q);
+  return v;
+}
 
 }  // namespace
 
@@ -301,6 +380,7 @@ mech::MechanismInfo ltrfMechanismInfo() {
                        "register-file cache; the warp goes on when all of it arrived",
                        ptx::ExtTiming::Issue, 4});
   m.control_fields.push_back({"ltrf.entry", 16});
+  m.rtl_units = {"ltrf_wcb"};
   m.conflicts.push_back({"cars", "both translate every register index (CARS' rename unit, LTRF's cache rows)"});
   m.conflicts.push_back({"toy", "the toy's register-file level and LTRF's are one extension point"});
   return m;

@@ -51,6 +51,18 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
     throw Error("ltrf: the instruction ltrf.prefetch is not registered");
   entry_field_ = ptx::registerControlField("ltrf.entry", 16);
   for (Warp& w : w_) w.aau.reset(n_regs_);
+  if (c_.rtl) {
+    const WcbRtlParams b = WcbRtl::built();
+    const WcbRtlParams want{cfg.sm.max_warps, kMaxRegs, n_regs_, cfg.sm.active_warps};
+    if (!(b == want))
+      throw Error(fmt::format("mechanisms.ltrf.rtl: the Verilated unit is built for {} warps, {} cache banks and {} "
+                              "warp offsets; the configuration has sm.max_warps {}, "
+                              "mechanisms.ltrf.regs_per_interval {}, sm.active_warps {} (rebuild with "
+                              "-DRFSIM_LTRF_NUM_WARPS/_NUM_BANKS/_NUM_OFFSETS, or rtl: false)",
+                              b.num_warps, b.num_banks, b.num_offsets, want.num_warps, want.num_banks,
+                              want.num_offsets));
+    rtl_ = std::make_unique<WcbRtl>();
+  }
   if (c_.wcb_cycles) wcb_ports_ = std::make_unique<sm::BankedArray>(cfg.sm.max_warps, c_.wcb_ports, c_.wcb_cycles, 256);
 }
 
@@ -80,11 +92,38 @@ uint32_t LtrfSm::rfcRow(const Warp& w, uint32_t reg) const {
 
 void LtrfSm::copyRow(uint32_t from, uint32_t to) { std::copy_n(sm_.physicalRow(from), 32, sm_.physicalRow(to)); }
 
+void LtrfSm::rtlOp(WcbRtl::Op op, uint32_t warp, uint32_t reg, uint32_t want_bank, uint32_t want_offset) {
+  rtl_->setCycle(sm_.currentCycle());
+  const WcbRtl::Result r = rtl_->op(op, warp, reg);
+  ++n_.rtl_ops;
+  const bool bank_op = op == WcbRtl::Op::Alloc || op == WcbRtl::Op::Free;
+  const bool off_op = op == WcbRtl::Op::Act || op == WcbRtl::Op::Deact;
+  if (!r.ok || (bank_op && r.bank != want_bank) || (off_op && r.offset != want_offset))
+    throw Error(fmt::format("ltrf: rtl/ltrf_wcb.sv and the reference differ at operation {} ({} warp slot {} R{}, "
+                            "cycle {}): reference bank {} offset {}, RTL ok {} bank {} offset {}",
+                            n_.rtl_ops, static_cast<int>(op), warp, reg, sm_.currentCycle(), want_bank, want_offset,
+                            r.ok, r.bank, r.offset));
+}
+
+void LtrfSm::rtlLookup(uint32_t warp, uint32_t reg) {
+  const Warp& w = w_[warp];
+  const bool hit = w.wcb.valid.test(reg) && w.wcb.offset != Wcb::kNone;
+  const WcbRtl::Lookup l = rtl_->lookup(warp, reg, n_.rtl_lookups & 1);  // the two read ports in turn
+  ++n_.rtl_lookups;
+  if (l.hit != hit || (hit && (l.bank != w.wcb.bank[reg] || l.offset != w.wcb.offset ||
+                               l.index != uint32_t{w.wcb.offset} * n_regs_ + w.wcb.bank[reg])))
+    throw Error(fmt::format("ltrf: rtl/ltrf_wcb.sv's lookup and the reference differ (warp slot {} R{}, cycle {}): "
+                            "reference hit {} bank {} offset {}, RTL hit {} bank {} offset {} index {}",
+                            warp, reg, sm_.currentCycle(), hit, hit ? int(w.wcb.bank[reg]) : -1,
+                            hit ? int(w.wcb.offset) : -1, l.hit, l.bank, l.offset, l.index));
+}
+
 // ---------------------------------------------------------------- translation
 
 uint32_t LtrfSm::translate(uint32_t warp, uint32_t reg) {
   if (reg >= kMaxRegs) throw Error(fmt::format("ltrf: warp slot {} names register {} outside R0..R255", warp, reg));
   Warp& w = w_[warp];
+  if (rtl_) rtlLookup(warp, reg);
   if (w.wcb.valid.test(reg)) {
     if (mode_ == Mode::Rfc) {
       auto it = std::find(w.lru.begin(), w.lru.end(), static_cast<uint16_t>(reg));
@@ -163,11 +202,13 @@ void LtrfSm::allocSlot(uint32_t warp, uint32_t reg) {
     throw Error(fmt::format("ltrf: warp slot {}: no free cache bank for R{} (all {} taken)", warp, reg, n_regs_));
   w.wcb.bank[reg] = bank;
   w.wcb.valid.set(reg);
+  if (rtl_) rtlOp(WcbRtl::Op::Alloc, warp, reg, bank, 0);
   if (mode_ == Mode::Rfc) w.lru.push_back(static_cast<uint16_t>(reg));
 }
 
 void LtrfSm::freeSlot(uint32_t warp, uint32_t reg) {
   Warp& w = w_[warp];
+  if (rtl_) rtlOp(WcbRtl::Op::Free, warp, reg, w.wcb.bank[reg], 0);
   w.aau.free(w.wcb.bank[reg]);
   w.wcb.bank[reg] = Wcb::kNone;
   w.wcb.valid.reset(reg);
@@ -288,6 +329,7 @@ uint64_t LtrfSm::onActivate(uint32_t warp, uint64_t now) {
   if (!offsets_.allocate(w.wcb.offset))
     throw Error(fmt::format("ltrf: warp slot {} activated with all {} warp offsets taken (sm.active_warps)", warp,
                             offsets_.size()));
+  if (rtl_) rtlOp(WcbRtl::Op::Act, warp, 0, 0, w.wcb.offset);
   if (!c_.prefetching()) return now;
   // The current interval's working set again (repro.md 3.6), after the
   // warp's own write-backs reached the MRF.
@@ -304,7 +346,10 @@ void LtrfSm::onDeactivate(uint32_t warp, uint64_t now) {
   const uint64_t before = n_.written_back;
   w.wb_done = flush(warp, now, !sm_.warpDone(warp));
   n_.deactivation_written += n_.written_back - before;
-  if (w.wcb.offset != Wcb::kNone) offsets_.free(w.wcb.offset);
+  if (w.wcb.offset != Wcb::kNone) {
+    if (rtl_) rtlOp(WcbRtl::Op::Deact, warp, 0, 0, w.wcb.offset);
+    offsets_.free(w.wcb.offset);
+  }
   w.wcb.offset = Wcb::kNone;
 }
 
@@ -429,6 +474,7 @@ uint32_t LtrfSm::onWarpLaunch(uint32_t warp, rt::Dim3, uint32_t) {
   if (w.wcb.offset != Wcb::kNone) offsets_.free(w.wcb.offset);
   w = Warp{};
   w.aau.reset(n_regs_);
+  if (rtl_) rtlOp(WcbRtl::Op::Launch, warp, 0, 0, 0);
   w.wcb.live.set(mach::kSP);
   return 0;
 }

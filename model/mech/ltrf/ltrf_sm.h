@@ -42,6 +42,7 @@
 #include "config/gpu_config.h"
 #include "mech/ltrf/ltrf_config.h"
 #include "mech/ltrf/wcb.h"
+#include "mech/ltrf/wcb_rtl.h"
 #include "sm/core/hooks.h"
 #include "sm/issue/scheduler.h"
 #include "sm/opcoll/banked_array.h"
@@ -81,6 +82,8 @@ struct LtrfCounters {
   uint64_t path_refetches = 0;      // working sets fetched again where a warp resumed a divergent path
   uint64_t dyn_instrs = 0;          // instructions other than prefetches issued (ltrf_plus)
   uint64_t optimal_runs = 0;        // the fewest runs of them naming at most N registers each (ltrf_plus)
+  uint64_t rtl_ops = 0;             // operations of the Verilated unit (rtl: true), each result compared
+  uint64_t rtl_lookups = 0;         // its lookups compared
   void add(const LtrfCounters& o);
 };
 
@@ -120,6 +123,8 @@ class LtrfSm final : public sm::RegTranslator,
   uint32_t onWarpLaunch(uint32_t warp, rt::Dim3 ctaid, uint32_t local_warp) override;
 
   const LtrfCounters& counters() const { return n_; }
+  // The Verilated unit in lockstep (rtl: true), or null.
+  WcbRtl* rtl() { return rtl_.get(); }
   // The WCB and AAU of a warp slot (tests, the deadlock report).
   const Wcb& wcb(uint32_t warp) const { return w_.at(warp).wcb; }
   const Aau& aau(uint32_t warp) const { return w_.at(warp).aau; }
@@ -182,6 +187,12 @@ class LtrfSm final : public sm::RegTranslator,
   sm::BankedArray rfc_;
   std::unique_ptr<sm::BankedArray> wcb_ports_;
   std::unordered_map<const func::DInstr*, RegBits> killed_;
+  // rtl: true: the Verilated unit, driven with every operation of the
+  // reference and compared (rtlOp, rtlLookup throw rfsim::Error on a
+  // difference).
+  std::unique_ptr<WcbRtl> rtl_;
+  void rtlOp(WcbRtl::Op op, uint32_t warp, uint32_t reg, uint32_t want_bank, uint32_t want_offset);
+  void rtlLookup(uint32_t warp, uint32_t reg);
   LtrfCounters n_;
 };
 

@@ -328,3 +328,16 @@ TEST_CASE("ltrf renumbering: the paper's walk-through (Listing 1, 4 banks of 2 r
   CHECK(bm.bank(a) != bm.bank(b));
   CHECK(fn.blocks[2].instrs[0].dst[0].regs[0] == a);  // a live range keeps one register
 }
+
+TEST_CASE("ltrf: the Verilated WCB lookup and AAUs in lockstep on every SM change nothing", "[mech][ltrf][timing][rtl]") {
+  for (const char* w : {"sgemm", "deep_calls"}) {
+    INFO(w);
+    const Run ref = run(maxwell("ltrf_plus"), w);
+    const Run rtl = run(maxwell("ltrf_plus", {"mechanisms.ltrf.rtl=true"}), w);
+    REQUIRE(rtl.passed);
+    CHECK(ltrf(rtl, "rtl_ops") > 1000);
+    CHECK(ltrf(rtl, "rtl_lookups") > 1000);
+    CHECK(ltrf(ref, "rtl_ops") == 0);
+    CHECK(rtl.totals.cycles == ref.totals.cycles);
+  }
+}
