@@ -21,7 +21,7 @@ WcbRtlParams WcbRtl::built() {
 
 WcbRtl::WcbRtl() : impl_(std::make_unique<Impl>()) {
   impl_->ctx.traceEverOn(true);
-  impl_->top = std::make_unique<Vltrf_wcb>(&impl_->ctx, "ltrf_wcb");
+  impl_->top = std::make_unique<Vltrf_wcb>(&impl_->ctx, "TOP");
   auto& t = *impl_->top;
   // An asynchronous reset needs its falling edge: high, low, high.
   t.clk_i = 0;
