@@ -105,6 +105,15 @@ CostReport buildCostReport(const config::GpuConfig& config, const CostOptions& o
     if (r.r2d2_synth->flops != kTableFlops)
       r.notes.push_back(fmt::format("the R2D2 register ID unit's netlist has {} flops where the RTL declares {}",
                                     r.r2d2_synth->flops, kTableFlops));
+    // LTRF's WCB address lookup and AAUs, a slice of kLtrfSynthWarps warps.
+    SynthParams lp = p;
+    lp.module = "ltrf_wcb";
+    lp.num_warps = kLtrfSynthWarps;
+    f.work_dir = options.work_dir / "ltrf_wcb";
+    r.ltrf_synth = runSynthesis(lp, f);
+    if (r.ltrf_synth->flops != ltrfWcbFlops(kLtrfSynthWarps))
+      r.notes.push_back(fmt::format("the LTRF WCB/AAU netlist has {} flops where the RTL declares {}",
+                                    r.ltrf_synth->flops, ltrfWcbFlops(kLtrfSynthWarps)));
     if (!options.skip_energy) {
       if (!(options.target_node_nm > 0.0) || !(options.target_vdd > 0.0))
         throw Error("cost: the target node and supply for the energy scaling must be positive");

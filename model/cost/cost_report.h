@@ -49,6 +49,14 @@ struct CostOptions {
 // Energy scale from OSU018 at its nominal voltage to a node and supply.
 double energyScale(double node_nm, double vdd, double osu_vdd = 1.8);
 
+// Warps of the LTRF unit synthesized (a slice: its area grows with the warps).
+inline constexpr uint32_t kLtrfSynthWarps = 2;
+// Flops rtl/ltrf_wcb.sv declares for W warps (256 registers, 16 banks, 8
+// offsets): per warp a 256 x 4-bit table, 256 valid bits, a 3-bit offset and
+// its valid bit, a 16 x 4-bit unused queue, a 4-bit head and a 5-bit count;
+// the offset queue: 8 x 3 bits, a 3-bit head and a 4-bit count.
+inline uint64_t ltrfWcbFlops(uint32_t w) { return uint64_t{w} * (256 * 4 + 256 + 3 + 1 + 16 * 4 + 4 + 5) + 8 * 3 + 3 + 4; }
+
 struct CostReport {
   std::string config_name;
   uint32_t config_warps = 0;            // sm.max_warps
@@ -68,6 +76,10 @@ struct CostReport {
   // rtl/r2d2_regid.sv (R2D2's physical register ID calculation and register
   // table, section 4.2) through the same flow.
   std::optional<SynthResult> r2d2_synth;
+  // rtl/ltrf_wcb.sv (LTRF's WCB address lookup and AAUs, section 5.2) for
+  // kLtrfSynthWarps warps, through the same flow; per SM it scales with
+  // the warps (one table and queue per warp).
+  std::optional<SynthResult> ltrf_synth;
   // Gate-level energy per operation of the two netlists (absent when
   // synthesis or the energy step was skipped), and the scale to the target.
   std::optional<GateEnergy> energy, stalled_energy;

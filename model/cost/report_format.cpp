@@ -203,6 +203,31 @@ void r2d2Markdown(const CostReport& r, const SynthResult& s, std::string& md) {
   unitTable(s, "paper: 128 bits", md);
 }
 
+// LTRF's WCB address lookup and AAUs beside the paper's WCB storage
+// (section 5.2; repro.md 3.7).
+void ltrfMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
+  const uint32_t w = r.warps;
+  md += "## LTRF's warp control blocks and address allocation units (`rtl/ltrf_wcb.sv`)\n\n";
+  md += fmt::format(
+      "Per warp the register-cache address table (256 registers x a 4-bit cache bank and a valid bit: the "
+      "working-set vector), the warp offset with its valid bit and the address allocation unit (a 16-entry "
+      "unused queue of cache banks with head and count; a bank's valid table entry marks it occupied); per SM "
+      "the queue of the 8 warp offsets; two lookup ports. Synthesized for {} warps (the unit grows by one "
+      "table and queue per warp). The paper's WCB storage for 64 warps, 64 x (256 x 5 + 3 + 256 + 256), is "
+      "**114 880 bits** with its formula's 5-bit entries and **98 496** with the 4 bits its Fig. 12 draws; the "
+      "liveness vector of LTRF+ (256 bits a warp) is kept by the C++ model, not this RTL. Same flow and "
+      "constraints as above.\n\n",
+      kLtrfSynthWarps);
+  unitTable(s, fmt::format("RTL: {}", grouped(ltrfWcbFlops(kLtrfSynthWarps))), md);
+  const double per_warp_area = s.area_um2 / kLtrfSynthWarps, per_warp_ge = s.gate_equivalents / kLtrfSynthWarps;
+  md += fmt::format(
+      "Per SM of {} warps: {} flops ({} with the liveness vectors; the paper: 114 880 / 98 496), about {} um2 "
+      "({} GE) scaled from the slice.\n\n",
+      w, grouped(ltrfWcbFlops(w)), grouped(ltrfWcbFlops(w) + uint64_t{w} * 256),
+      grouped(static_cast<uint64_t>(std::llround(per_warp_area * w))),
+      grouped(static_cast<uint64_t>(std::llround(per_warp_ge * w))));
+}
+
 // The stalled-warp list beside the paper's 64 x 6 b (section IV-C).
 void stalledMarkdown(const CostReport& r, const SynthResult& s, std::string& md) {
   uint32_t lw = 0;
@@ -276,6 +301,7 @@ std::string toMarkdown(const CostReport& r) {
   if (r.stalled_synth) stalledMarkdown(r, *r.stalled_synth, md);
   if (r.energy && r.stalled_energy) energyMarkdown(r, md);
   if (r.r2d2_synth) r2d2Markdown(r, *r.r2d2_synth, md);
+  if (r.ltrf_synth) ltrfMarkdown(r, *r.ltrf_synth, md);
   return md;
 }
 
@@ -342,6 +368,7 @@ nlohmann::json toJson(const CostReport& r) {
   j["synthesis"] = synthJson(*r.synth);
   j["synthesis_stalled_warps"] = r.stalled_synth ? synthJson(*r.stalled_synth) : nlohmann::json(nullptr);
   j["synthesis_r2d2_regid"] = r.r2d2_synth ? synthJson(*r.r2d2_synth) : nlohmann::json(nullptr);
+  j["synthesis_ltrf_wcb"] = r.ltrf_synth ? synthJson(*r.ltrf_synth) : nlohmann::json(nullptr);
   if (!r.energy || !r.stalled_energy) {
     j["energy"] = nullptr;
     return j;

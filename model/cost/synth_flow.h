@@ -21,7 +21,7 @@ inline constexpr double kOutputLoadPf = 4 * kInvx1InputPf;
 inline constexpr double kNand2AreaUm2 = 24.0;
 
 struct SynthParams {
-  std::string module = "cars_rename";  // rtl/<module>.sv: cars_rename, cars_stalled_warps or r2d2_regid
+  std::string module = "cars_rename";  // rtl/<module>.sv: cars_rename, cars_stalled_warps, r2d2_regid or ltrf_wcb
   uint32_t num_warps = 64;
   uint32_t num_regs = 2048;
   uint32_t num_read_ports = 4;
@@ -30,6 +30,7 @@ struct SynthParams {
   std::vector<std::pair<std::string, uint64_t>> parameters() const {
     if (module == "cars_rename") return {{"NumWarps", num_warps}, {"NumRegs", num_regs}, {"NumReadPorts", num_read_ports}};
     if (module == "r2d2_regid") return {{"NumWarps", num_warps}, {"NumWarpRegs", num_regs}};
+    if (module == "ltrf_wcb") return {{"NumWarps", num_warps}, {"NumRegs", 256}, {"NumBanks", 16}, {"NumOffsets", 8}};
     return {{"NumWarps", num_warps}};
   }
 };

@@ -538,6 +538,12 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   CHECK(r.r2d2_synth->critical_path_ns > 0.0);
   CHECK_THAT(md, Contains("## R2D2's physical register ID calculation") && Contains("| flip-flops (paper: 128 bits) | 80 |"));
   CHECK(j.at("synthesis_r2d2_regid").at("parameters").at("NumWarpRegs") == r.warp_registers);
+  // LTRF's WCB/AAU slice: exactly the flops its RTL declares.
+  REQUIRE(r.ltrf_synth.has_value());
+  CHECK(r.ltrf_synth->flops == rfsim::cost::ltrfWcbFlops(rfsim::cost::kLtrfSynthWarps));
+  CHECK(r.ltrf_synth->critical_path_ns > 0.0);
+  CHECK_THAT(md, Contains("## LTRF's warp control blocks") && Contains("114 880"));
+  CHECK(j.at("synthesis_ltrf_wcb").at("parameters").at("NumWarps") == rfsim::cost::kLtrfSynthWarps);
   // The gate-level energy of both netlists, their outputs checked against
   // the RTL's on the way (a difference throws).
   REQUIRE(r.energy.has_value());
