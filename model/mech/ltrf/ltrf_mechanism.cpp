@@ -366,10 +366,11 @@ mech::MechanismInfo ltrfMechanismInfo() {
   mech::MechanismInfo m;
   m.name = "ltrf";
   m.summary = "latency-tolerant register file: interval prefetches into a register-file cache in front of a large, slow MRF";
-  m.status = "partial: register-interval formation and the prefetch instruction; the MRF's banks (Table 2 design "
-             "points), the register-file cache, WCBs and AAUs in every SM with the values held where the hardware "
-             "holds them; the two-level scheduler's deactivation and activation; modes bl, rfc, ltrf, ltrf_plus "
-             "(docs/ltrf.md)";
+  m.status = "partial: register-intervals and prefetch instructions (re-fetched where a divergent path resumes); "
+             "renumbering (LTRFconf); in every SM the MRF's banks at Table 2's design points, the register-file cache, "
+             "the WCBs and AAUs (RTL in lockstep), the values held where the hardware holds them; the two-level "
+             "scheduler's deactivation and activation; modes bl, rfc, ltrf, ltrf_plus; the LTRF suite and the "
+             "paper's figures (scripts/ltrf_repro.sh, docs/ltrf.md)";
   m.paper = "M. Sadrosadati et al., LTRF: Enabling High-Capacity Register Files for GPUs via Hardware/Software "
             "Cooperative Register Prefetching, ASPLOS 2018";
   m.section.name = "ltrf";

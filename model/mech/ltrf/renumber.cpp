@@ -348,6 +348,70 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
     if (!moved) ++res.off_colour;  // keeps its own register
   }
 
+  // Refinement: moves and swaps, each taken when it lowers the conflicts
+  // of the intervals the live ranges are named in (the colouring is a
+  // heuristic; this measures the objective itself), a few rounds.
+  {
+    const size_t ni = named.size();
+    std::vector<std::vector<int>> in_of(nw);
+    for (size_t k = 0; k < ni; ++k)
+      for (int u : named[k]) in_of[u].push_back(static_cast<int>(k));
+    std::vector<std::vector<uint32_t>> cnt(ni, std::vector<uint32_t>(banks, 0));
+    for (size_t k = 0; k < ni; ++k)
+      for (int u : named[k]) ++cnt[k][bm.bank(static_cast<uint32_t>(assigned[u]))];
+    // Conflicts change when unit u goes from bank a to bank b (others as they are).
+    auto delta = [&](int u, uint32_t a, uint32_t b) {
+      int d = 0;
+      if (a == b) return 0;
+      for (int k : in_of[u]) d += (cnt[k][b] >= 1 ? 1 : 0) - (cnt[k][a] >= 2 ? 1 : 0);
+      return d;
+    };
+    auto move = [&](int u, uint32_t r) {
+      const uint32_t a = bm.bank(static_cast<uint32_t>(assigned[u])), b = bm.bank(r);
+      for (int k : in_of[u]) --cnt[k][a], ++cnt[k][b];
+      assigned[u] = static_cast<int>(r);
+    };
+    for (int round = 0; round < 4; ++round) {
+      bool better = false;
+      for (size_t u = 0; u < nw; ++u) {
+        if (wfixed[u] || in_of[u].empty()) continue;
+        const int ui = static_cast<int>(u);
+        const uint32_t mine = static_cast<uint32_t>(assigned[u]);
+        int best = 0, best_r = -1, best_v = -1;
+        for (uint32_t r = 0; r <= limit; ++r) {
+          if (r == mine || !candidate(r)) continue;
+          int blocker = -1, count = 0;
+          for (int o : inter[u])
+            if (assigned[o] == static_cast<int>(r)) blocker = o, ++count;
+          if (count == 0) {
+            const int d = delta(ui, bm.bank(mine), bm.bank(r));
+            if (d < best) best = d, best_r = static_cast<int>(r), best_v = -1;
+          } else if (count == 1 && !wfixed[blocker] && candidate(mine)) {
+            assigned[u] = -1;
+            const bool ok = free(blocker, mine);
+            assigned[u] = static_cast<int>(mine);
+            if (!ok) continue;
+            // The swap: u to r, then the blocker to u's old register.
+            move(ui, r);
+            const int d1 = delta(blocker, bm.bank(r), bm.bank(mine));
+            move(ui, mine);
+            const int d = delta(ui, bm.bank(mine), bm.bank(r)) + d1;
+            if (d < best) best = d, best_r = static_cast<int>(r), best_v = blocker;
+          }
+        }
+        if (best_r < 0) continue;
+        if (best_v >= 0) {
+          move(ui, static_cast<uint32_t>(best_r));
+          move(best_v, mine);
+        } else {
+          move(ui, static_cast<uint32_t>(best_r));
+        }
+        better = true;
+      }
+      if (!better) break;
+    }
+  }
+
   // Rewrite the slots of the webs that moved.
   for (size_t b = 0; b < nb; ++b) {
     auto& code = fn.blocks[b].instrs;
