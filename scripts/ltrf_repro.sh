@@ -10,8 +10,9 @@
 #            (ltrfall), and LTRF+ writing back only registers written since
 #            their fetch (dirty: a dirty bit per register, not in the paper);
 #   Fig. 15  the 256 KB MRF (#1) with its bank latency at 1..8x: BL, RFC,
-#            LTRF and LTRFconf, for the largest latency that loses at most
-#            5 % against BL at 1x;
+#            LTRF, LTRFconf and LTRF with strands instead of intervals
+#            (Fig. 19's "LTRF (strand)"), for the largest latency that loses
+#            at most 5 % against BL at 1x;
 #   Fig. 18  LTRF and LTRFconf on #6 with 4 active warps instead of 8.
 # Fig. 16 (conflict-free prefetches at 8/16/32 registers per interval) and
 # Table 4 (interval length) come from the compiled code and the LTRF+ runs
@@ -72,7 +73,8 @@ if want fig15; then
     variants+=(--variant "bl-L$lat:$m.mode=bl,$m.mrf_latency=$lat,regfile.size_kb=272"
       --variant "rfc-L$lat:$m.mode=rfc,$m.mrf_latency=$lat,regfile.size_kb=256"
       --variant "ltrf-L$lat:$m.mode=ltrf_plus,$m.mrf_latency=$lat,regfile.size_kb=256"
-      --variant "conf-L$lat:$m.mode=ltrf_plus,$m.renumber=true,$m.mrf_latency=$lat,regfile.size_kb=256")
+      --variant "conf-L$lat:$m.mode=ltrf_plus,$m.renumber=true,$m.mrf_latency=$lat,regfile.size_kb=256"
+      --variant "strand-L$lat:$m.mode=ltrf_plus,$m.regions=strands,$m.mrf_latency=$lat,regfile.size_kb=256")
   done
 fi
 if want fig18; then

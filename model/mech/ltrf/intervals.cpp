@@ -86,14 +86,17 @@ constexpr uint32_t kUnknown = 0xffffffffu;
 
 class Former {
  public:
-  Former(const ptx::Function& fn, uint32_t n, bool machine) : fn_(fn), machine_(machine) { out_.n = n; }
+  Former(const ptx::Function& fn, uint32_t n, bool machine, bool strands)
+      : fn_(fn), strands_(strands), machine_(machine) {
+    out_.n = n;
+  }
 
   Intervals run() {
     if (out_.n == 0) throw Error(fmt::format("{}: ltrf: registers per interval must be at least 1", fn_.name));
     initSegments();
     pass1();
     out_.pass1_intervals = uint32_t(out_.intervals.size());
-    while (pass2()) ++out_.pass2_rounds;
+    while (!strands_ && pass2()) ++out_.pass2_rounds;  // strands are not merged
     return std::move(out_);
   }
 
@@ -159,8 +162,10 @@ class Former {
     const auto& instrs = fn_.blocks[seg.block].instrs;
     for (uint32_t k = seg.begin; k < seg.end; ++k) {
       RegSet r = namedRegs(fn_, instrs[k], machine_);
-      if (RegSet::unionCount(out_.intervals[i].regs, r) <= out_.n) {
+      const bool waits = strands_ && readsPending(instrs[k], i);
+      if (!waits && RegSet::unionCount(out_.intervals[i].regs, r) <= out_.n) {
         out_.intervals[i].regs |= r;
+        if (strands_ && longLatency(instrs[k])) addPending(instrs[k], i);
         continue;
       }
       if (r.count() > out_.n)
@@ -180,6 +185,31 @@ class Former {
       work.push_back(t);
       return;
     }
+  }
+
+  // Strands (Gebhart et al. 2011b, LTRF's Fig. 19 baseline): a strand also
+  // ends before an instruction that reads the result of a long-latency load
+  // (global or local) issued in it.
+  static bool longLatency(const ptx::Instr& in) {
+    return (in.op == ptx::Op::Ld || in.op == ptx::Op::Ldu) &&
+           (in.space == ptx::Space::Global || in.space == ptx::Space::Local || in.space == ptx::Space::Generic ||
+            in.space == ptx::Space::None);
+  }
+  void addPending(const ptx::Instr& in, uint32_t i) {
+    if (pending_.size() <= i) pending_.resize(i + 1);
+    for (int d = 0; d < in.ndst; ++d) {
+      ptx::Instr only;
+      only.ndst = 1;
+      only.dst[0] = in.dst[d];
+      pending_[i] |= namedRegs(fn_, only, machine_);
+    }
+  }
+  bool readsPending(const ptx::Instr& in, uint32_t i) const {
+    if (i >= pending_.size()) return false;
+    ptx::Instr srcs = in;
+    srcs.ndst = 0;
+    const RegSet r = namedRegs(fn_, srcs, machine_);
+    return RegSet::unionCount(pending_[i], r) < pending_[i].count() + r.count();
   }
 
   bool predsIn(uint32_t h, uint32_t i) const {
@@ -292,6 +322,8 @@ class Former {
   }
 
   const ptx::Function& fn_;
+  bool strands_ = false;
+  std::vector<RegSet> pending_;  // strands: long-latency results of each interval
   bool machine_;
   Intervals out_;
   std::vector<bool> is_call_;
@@ -299,6 +331,8 @@ class Former {
 
 }  // namespace
 
-Intervals formIntervals(const ptx::Function& fn, uint32_t n, bool machine) { return Former(fn, n, machine).run(); }
+Intervals formIntervals(const ptx::Function& fn, uint32_t n, bool machine, bool strands) {
+  return Former(fn, n, machine, strands).run();
+}
 
 }  // namespace rfsim::mech::ltrf

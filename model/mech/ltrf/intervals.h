@@ -79,6 +79,11 @@ RegSet namedRegs(const ptx::Function& fn, const ptx::Instr& in, bool machine);
 // Forms the intervals of `fn` (its CFG built: ptx::buildCfg). Throws
 // rfsim::Error naming the function and the PTX line when one instruction
 // names more than n registers.
-Intervals formIntervals(const ptx::Function& fn, uint32_t n, bool machine);
+// With `strands`, the regions of Gebhart et al.'s software-managed register
+// hierarchy (LTRF's Fig. 19 "LTRF (strand)"): as Pass 1 forms them, also ended
+// before an instruction that reads a long-latency load's result loaded in
+// the same region, and never merged by Pass 2 (a loop header still starts
+// one: a backward branch ends a strand).
+Intervals formIntervals(const ptx::Function& fn, uint32_t n, bool machine, bool strands = false);
 
 }  // namespace rfsim::mech::ltrf

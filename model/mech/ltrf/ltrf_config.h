@@ -72,6 +72,10 @@ struct LtrfConfig {
   // LTRFconf (section 4.2): renumber the registers so that each interval's
   // working set spreads over the MRF's banks (renumber.h).
   bool renumber = false;
+  // Where prefetches go: at register-intervals (LTRF), or at strands (the
+  // regions of Gebhart et al.'s software-managed hierarchy, ended also by a
+  // long-latency result's first use: the paper's "LTRF (strand)", Fig. 19).
+  std::string regions = "intervals";
   // What a warp leaving an interval or the active pool writes back: "live"
   // (the paper: its live registers -- the WCB has no dirty bits), or
   // "dirty" (ltrf_plus: only live registers written since they were
@@ -118,6 +122,8 @@ struct LtrfConfig {
               "N: registers per interval, the cache's banks (one entry per active warp in each)");
     v.boolean("renumber", renumber,
               "LTRFconf: renumber registers so that each interval's working set spreads over the MRF's 16 banks");
+    v.choice("regions", regions, config::Choices{"intervals", "strands"},
+             "where prefetches go: register-intervals (LTRF) or strands (LTRF (strand), Fig. 19)");
     v.choice("writeback", writeback, config::Choices{"live", "dirty"},
              "what leaves the cache: live registers (the paper), or only those written since fetched (ltrf_plus)");
     v.integer("rfc_latency", rfc_latency, config::IntRange{1, 64}, "cycle", "the cache's bank latency");

@@ -29,8 +29,8 @@ uint32_t LtrfConfig::mrfBanks() const {
   return mrf_banks ? mrf_banks : static_cast<uint32_t>(kBaseRfBanks * point().banks);
 }
 
-std::vector<Entry> prefetchEntries(const ptx::Function& fn, uint32_t n) {
-  const Intervals iv = formIntervals(fn, n, true);
+std::vector<Entry> prefetchEntries(const ptx::Function& fn, uint32_t n, bool strands) {
+  const Intervals iv = formIntervals(fn, n, true, strands);
   std::vector<Entry> out;
   for (uint32_t k = 0; k < iv.intervals.size(); ++k) {
     const Interval& i = iv.intervals[k];
@@ -71,13 +71,13 @@ void markPhysicalDead(ptx::Function& fn) {
 // hardware: the SIMT stack entry keeps its interval's prefetch address).
 // The same holds for a call, which an indirect call with several targets
 // among its lanes issues once per target.
-void insertPrefetches(ptx::Function& fn, backend::SlotValues& values, uint32_t n) {
+void insertPrefetches(ptx::Function& fn, backend::SlotValues& values, uint32_t n, bool strands) {
   uint16_t op = 0;
   if (!ptx::findExtOp("ltrf.prefetch", &op)) throw Error("ltrf.prefetch: the instruction is not registered");
   const ptx::ControlField entry_field = ptx::registerControlField("ltrf.entry", 16);
   markPhysicalDead(fn);
-  const Intervals iv = formIntervals(fn, n, true);
-  const std::vector<Entry> entries = prefetchEntries(fn, n);
+  const Intervals iv = formIntervals(fn, n, true, strands);
+  const std::vector<Entry> entries = prefetchEntries(fn, n, strands);
   std::vector<int64_t> prefetch_block(iv.intervals.size(), -1), prefetch_at(iv.intervals.size(), -1);
   for (const Entry& e : entries) {  // last first: earlier positions stay valid
     auto& code = fn.blocks[e.block].instrs;
@@ -209,8 +209,12 @@ class Ltrf final : public mech::Mechanism {
                           renumber(fn, n, BankMapping{kBaseRfBanks, 0}, ctx.options.reserved_registers);
                         }});
     }
-    v.post.push_back({"ltrf.prefetch", [n](ptx::Function& fn, backend::SlotValues& values,
-                                           const backend::MachinePassContext&) { insertPrefetches(fn, values, n); }});
+    const bool strands = c_.regions == "strands";
+    if (strands) v.description += ", at strands instead of register-intervals";
+    v.post.push_back({"ltrf.prefetch", [n, strands](ptx::Function& fn, backend::SlotValues& values,
+                                                    const backend::MachinePassContext&) {
+                        insertPrefetches(fn, values, n, strands);
+                      }});
     return {v};
   }
   std::string chooseVariant(const mech::LaunchInfo&, const mech::VariantTable& compiled) override {

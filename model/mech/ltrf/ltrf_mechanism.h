@@ -22,7 +22,7 @@ struct Entry {
 };
 // The prefetches of an allocated function (CFG built), last in the code
 // first; intervals whose instructions name no register get none.
-std::vector<Entry> prefetchEntries(const ptx::Function& fn, uint32_t n);
+std::vector<Entry> prefetchEntries(const ptx::Function& fn, uint32_t n, bool strands = false);
 // The dead-operand bits (Instr::dead) on the allocated registers, for LTRF+'s
 // liveness vector: a source is dead when none of its registers is live
 // after the instruction. The back end marks them on its values before the
@@ -33,7 +33,7 @@ std::vector<Entry> prefetchEntries(const ptx::Function& fn, uint32_t n);
 void markPhysicalDead(ptx::Function& fn);
 // Inserts them (the pass ltrf.prefetch), keeping `values` in step, after
 // marking the dead-operand bits.
-void insertPrefetches(ptx::Function& fn, backend::SlotValues& values, uint32_t n);
+void insertPrefetches(ptx::Function& fn, backend::SlotValues& values, uint32_t n, bool strands = false);
 
 mech::MechanismInfo ltrfMechanismInfo();
 

@@ -221,3 +221,41 @@ TEST_CASE("LTRF intervals: every function of every workload, N = 8, 16 and 32") 
   }
   CHECK(functions > 80);
 }
+
+TEST_CASE("LTRF strands end before a long-latency load's first use and do not merge loops") {
+  const ptx::Module m = parse(R"(
+.visible .entry strand(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r5, 0;
+$L_loop:
+  ld.global.u32 %r1, [%rd1];
+  add.s32 %r2, %r5, 3;
+  add.s32 %r3, %r1, %r2;
+  add.s32 %r5, %r5, 1;
+  setp.lt.s32 %p1, %r5, 4;
+  @%p1 bra $L_loop;
+  st.global.u32 [%rd2], %r3;
+  ret;
+}
+)",
+                              "strand.ptx");
+  const ptx::Function& fn = *m.findFunction("strand");
+  const Intervals iv = formIntervals(fn, 16, false);
+  const Intervals st = formIntervals(fn, 16, false, true);
+  checkInvariants(fn, iv);
+  checkInvariants(fn, st);
+  // Everything fits 16: the loop merges into one interval. Strands keep the
+  // loop apart and cut it before `add %r3, %r1, ...`, the load's first use.
+  CHECK(iv.intervals.size() == 1);
+  CHECK(st.pass2_rounds == 0);
+  REQUIRE(st.intervals.size() >= 3);
+  bool cut_at_use = false;
+  for (const auto& s : st.segments)
+    if (s.block == 1 && s.begin == 2) cut_at_use = true;  // the loop block, before its third instruction
+  CHECK(cut_at_use);
+}
