@@ -375,7 +375,11 @@ bool LtrfSm::flags(const func::DInstr& d) const {
   return isPrefetch(d) || entry_field_.get(*d.in) != 0;
 }
 
-bool LtrfSm::holdsPair(const func::DInstr& d) const { return isPrefetch(d) || entry_field_.get(*d.in) != 0; }
+// Only an instruction whose interval entry moved registers ends the cycle's
+// issue (issued() records it just before the SM asks).
+bool LtrfSm::holdsPair(const func::DInstr& d) const {
+  return last_moved_ && (isPrefetch(d) || entry_field_.get(*d.in) != 0);
+}
 
 bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
   const func::DInstr* e = entryOf(d);
@@ -386,6 +390,7 @@ bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
   if (!w.active) return false;
   if (!w.waiting || w.pending != e) {
     w.waiting = true;
+    w.moved = true;
     w.pending = e;
     if (e != &d) ++n_.path_refetches;  // resumed inside another interval than the one it ran
     w.ready = moveTo(warp, prefetchSet(*e->in), now);
@@ -423,6 +428,8 @@ const RegBits& LtrfSm::killed(const func::DInstr& d) {
 void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& info, uint64_t) {
   Warp& w = w_[warp];
   w.issued_any = true;
+  last_moved_ = w.moved;
+  w.moved = false;
   if (mode_ != Mode::Rfc && mode_ != Mode::Bl)
     if (const func::DInstr* e = entryOf(d)) {
       w.cur_entry = e;

@@ -115,8 +115,8 @@ class LtrfSm final : public sm::RegTranslator,
   // IssueGate
   bool flags(const func::DInstr& next) const override;
   bool mayIssue(uint32_t warp, const func::DInstr& next, uint64_t now) override;
-  // Only a prefetch (or a resumption's) ends the cycle's issue; the liveness
-  // updates of LTRF+ leave dual issue as it is.
+  // Only a prefetch (or a resumption) that moved registers ends the cycle's
+  // issue; the liveness updates of LTRF+ leave dual issue as it is.
   bool holdsPair(const func::DInstr& d) const override;
   void issued(uint32_t warp, const func::DInstr& instr, const func::StepInfo& info, uint64_t now) override;
   // WarpLaunchHook
@@ -137,6 +137,7 @@ class LtrfSm final : public sm::RegTranslator,
     Aau aau;
     bool active = false;
     bool waiting = false;     // at a prefetch it started, until `ready`
+    bool moved = false;       // its next entry instruction's prefetch moved registers
     const func::DInstr* cur_entry = nullptr;  // the prefetch of the interval it runs
     const func::DInstr* pending = nullptr;    // the prefetch it waits for
     bool issued_any = false;
@@ -176,6 +177,7 @@ class LtrfSm final : public sm::RegTranslator,
   LtrfConfig c_;
   Mode mode_ = Mode::LtrfPlus;
   bool dirty_only_ = false;  // writeback: dirty
+  bool last_moved_ = false;  // the instruction issued last moved registers (holdsPair)
   uint32_t n_regs_;        // N
   uint32_t rf_rows_;       // MRF rows (the configuration's register file)
   uint32_t mrf_lat_, mrf_banks_, groups_;
