@@ -143,8 +143,12 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
                            uint32_t dynamic_shared_bytes) {
   LaunchStats s;
   // The variant this launch runs: the first mechanism with a preference.
-  mech::LaunchInfo info{kernel, grid.count(), static_cast<uint32_t>(block.count()),
-                        static_cast<uint32_t>(impl_->totals.launches), impl_->options.timing};
+  mech::LaunchInfo info;
+  info.kernel = kernel;
+  info.blocks = grid.count();
+  info.threads_per_block = static_cast<uint32_t>(block.count());
+  info.launch_index = static_cast<uint32_t>(impl_->totals.launches);
+  info.timing = impl_->options.timing;
   info.dynamic_shared = dynamic_shared_bytes;
   // One launch of `variant` on the timing model into `out`; its record is
   // kept only for the launch that counts (not for a trial).

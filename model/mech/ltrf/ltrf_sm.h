@@ -128,7 +128,8 @@ class LtrfSm final : public sm::RegTranslator,
   // The WCB and AAU of a warp slot (tests, the deadlock report).
   const Wcb& wcb(uint32_t warp) const { return w_.at(warp).wcb; }
   const Aau& aau(uint32_t warp) const { return w_.at(warp).aau; }
-  std::string describe() const;
+  // The WCBs of the warps that hold or wait for something (the deadlock report).
+  std::string describe() const override;
   uint32_t mrfBank(uint32_t warp, uint32_t reg) const;
 
  private:

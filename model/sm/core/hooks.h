@@ -109,6 +109,9 @@ class IssueGate {
     (void)d;
     return true;
   }
+  // Its state in words, for the SM's deadlock report (Sm::dumpState): why
+  // warps wait at it. Empty: nothing to say.
+  virtual std::string describe() const { return {}; }
 };
 
 // Several mechanisms' gates on one SM (Sm::addIssueGate): an instruction is
@@ -147,6 +150,11 @@ class IssueGateChain final : public IssueGate {
     for (IssueGate* g : gates_)
       if (g->flags(d) && g->holdsPair(d)) return true;
     return false;
+  }
+  std::string describe() const override {
+    std::string s;
+    for (IssueGate* g : gates_) s += g->describe();
+    return s;
   }
 
  private:

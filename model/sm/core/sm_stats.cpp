@@ -183,6 +183,8 @@ std::string Sm::dumpState() const {
                              : "");
   }
   if (const std::string a = alloc_->describe(); !a.empty()) s += "  register allocation: " + a + "\n";
+  if (gate_)
+    if (const std::string g = gate_->describe(); !g.empty()) s += g;
   return s;
 }
 

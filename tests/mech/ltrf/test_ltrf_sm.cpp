@@ -341,3 +341,15 @@ TEST_CASE("ltrf: the Verilated WCB lookup and AAUs in lockstep on every SM chang
     CHECK(rtl.totals.cycles == ref.totals.cycles);
   }
 }
+
+TEST_CASE("ltrf: a prefetch that does not complete in time is caught by the watchdog with the WCBs in the report",
+          "[mech][ltrf][timing]") {
+  std::string why;
+  try {
+    run(maxwell("ltrf_plus", {"mechanisms.ltrf.mrf_latency=256", "pipeline.watchdog_cycles=300", "gpu.num_sms=1"}),
+        "sgemm");
+  } catch (const Error& e) {
+    why = e.what();
+  }
+  CHECK_THAT(why, Catch::Contains("deadlock") && Catch::Contains("ltrf warp slot 0") && Catch::Contains("offset"));
+}
