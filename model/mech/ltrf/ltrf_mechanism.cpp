@@ -389,6 +389,8 @@ mech::MechanismInfo ltrfMechanismInfo() {
   m.rtl_units = {"ltrf_wcb"};
   m.conflicts.push_back({"cars", "both translate every register index (CARS' rename unit, LTRF's cache rows)"});
   m.conflicts.push_back({"toy", "the toy's register-file level and LTRF's are one extension point"});
+  m.conflicts.push_back({"regdem", "each compiles a variant of every kernel of its own; one with both passes (demotion, "
+                                   "then intervals over the demoted code) is not built"});
   return m;
 }
 
