@@ -151,6 +151,7 @@ struct LtrfStats : stats::Group {
         ADD_STAT(mrf_reads, stats::unit::Count, "MRF bank reads (fetches, operand reads)"),
         ADD_STAT(mrf_writes, stats::unit::Count, "MRF bank writes (write-backs, results in bl mode)"),
         ADD_STAT(mrf_wait_cycles, stats::unit::Cycle, "cycles MRF accesses waited for their bank"),
+        ADD_STAT(operand_reads, stats::unit::Count, "operand reads served (cache or MRF), each over the collector crossbar"),
         ADD_STAT(operand_mrf_reads, stats::unit::Count, "operand reads served by the MRF (bl mode, rfc misses)"),
         ADD_STAT(uncached_accesses, stats::unit::Count, "registers named while not cached (0 when the intervals cover every access)"),
         ADD_STAT(wcb_lookups, stats::unit::Count, "warp control block lookups"),
@@ -165,7 +166,7 @@ struct LtrfStats : stats::Group {
       fetch_sets_conflict_free, fetch_bank_conflicts, fetch_cycles, activations, deactivations, activation_fetched,
       deactivation_written, rfc_reads, rfc_writes,
       rfc_conflict_cycles, rfc_hits, rfc_misses, rfc_evictions, mrf_reads, mrf_writes, mrf_wait_cycles,
-      operand_mrf_reads, uncached_accesses, wcb_lookups, xbar_transfers, live_updates, path_refetches, rtl_ops,
+      operand_reads, operand_mrf_reads, uncached_accesses, wcb_lookups, xbar_transfers, live_updates, path_refetches, rtl_ops,
       rtl_lookups, dyn_instrs, optimal_runs;
 };
 
@@ -287,6 +288,7 @@ class Ltrf final : public mech::Mechanism {
     g->mrf_writes += t.mrf_writes;
     g->mrf_wait_cycles += t.mrf_wait_cycles;
     g->operand_mrf_reads += t.operand_mrf_reads;
+    g->operand_reads += t.operand_reads;
     g->uncached_accesses += t.uncached_accesses;
     g->wcb_lookups += t.wcb_lookups;
     g->xbar_transfers += t.xbar_transfers;
@@ -304,7 +306,9 @@ class Ltrf final : public mech::Mechanism {
     return g;
   }
   // The register file's energy with LTRF: the MRF's accesses at the design
-  // point's power (Table 2), the cache's, the crossbar's and the WCB's.
+  // point's power (Table 2), the cache's, the crossbars' and the WCB's. The
+  // SM's own regfile_read, regfile_write and opcoll lines count nothing of
+  // it (reads are served by the level, writes taken by it).
   std::vector<energy::Structure> energyStructures(const stats::Group& g) const override {
     const auto& s = dynamic_cast<const LtrfStats&>(g);
     auto n = [](const stats::Scalar& x) { return static_cast<uint64_t>(x.get()); };
@@ -316,6 +320,9 @@ class Ltrf final : public mech::Mechanism {
             {"rfc_read", n(s.rfc_reads), c_.rfc_read_pj, 0.0},
             {"rfc_write", n(s.rfc_writes), c_.rfc_write_pj, 0.0},
             {"xbar", n(s.xbar_transfers), c_.xbar_pj, 0.0},
+            // The baseline's opcoll line counts main-register-file reads only:
+            // the operands the unit serves cross the collector crossbar here.
+            {"operand_xbar", n(s.operand_reads), cfg_.energy.opcoll_pj, 0.0},
             {"wcb", n(s.wcb_lookups), c_.wcb_pj, 0.0}};
   }
 

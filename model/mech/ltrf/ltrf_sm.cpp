@@ -282,6 +282,7 @@ uint64_t LtrfSm::flush(uint32_t warp, uint64_t start, bool keep_values) {
 // ---------------------------------------------------------------- operand reads
 
 sm::ReadReply LtrfSm::read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
+  ++n_.operand_reads;
   if (row < rf_rows_) {
     ++n_.operand_mrf_reads, ++n_.mrf_reads;
     return sm::ReadReply::availableAt(mrfAccess(mrfBank(warp, reg), cycle));

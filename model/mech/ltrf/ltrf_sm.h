@@ -75,6 +75,7 @@ struct LtrfCounters {
   uint64_t rfc_hits = 0, rfc_misses = 0, rfc_evictions = 0;  // rfc mode
   uint64_t mrf_reads = 0, mrf_writes = 0, mrf_wait_cycles = 0;
   uint64_t operand_mrf_reads = 0;   // operand reads served by the MRF (bl mode, rfc misses)
+  uint64_t operand_reads = 0;       // operand reads the unit served (to the collectors over their crossbar)
   uint64_t uncached_accesses = 0;   // registers an instruction named that were not cached (ltrf: 0)
   uint64_t wcb_lookups = 0;
   uint64_t xbar_transfers = 0;
@@ -109,6 +110,9 @@ class LtrfSm final : public sm::RegTranslator,
   // RegFileLevel
   sm::ReadReply read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) override;
   void write(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) override;
+  // Every result goes to the cache or the MRF model, whose energy the
+  // mechanism's own lines account.
+  bool takesWrites() const override { return true; }
   // ActivationHook
   uint64_t onActivate(uint32_t warp, uint64_t now) override;
   void onDeactivate(uint32_t warp, uint64_t now) override;

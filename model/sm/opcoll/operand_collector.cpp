@@ -305,7 +305,8 @@ unsigned OperandCollector::requestWrites(uint32_t warp, const uint16_t* regs, un
     if (writes_[b] >= cfg_.write_ports_per_bank) break;
     ++writes_[b];
     write_banks_ |= bit(b);
-    ++stats_.bank_writes[b];
+    if (level_->takesWrites()) ++stats_.level_writes;
+    else ++stats_.bank_writes[b];
     level_->write(warp, regs[done], row[done], next_cycle_);
   }
   if (done < n) ++stats_.write_port_conflicts;

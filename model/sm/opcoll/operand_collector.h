@@ -75,6 +75,7 @@ struct OperandCollectorStats {
   uint64_t collector_port_stalls = 0;  // pending reads held back by reads_per_collector
   uint64_t write_port_conflicts = 0;   // requestWrite() refused: the bank's write ports were taken
   uint64_t level_reads = 0;            // reads the RegFileLevel served itself (ReadReply::kAt)
+  uint64_t level_writes = 0;           // write-backs a level that takes writes holds (RegFileLevel::takesWrites)
   uint64_t duplicate_reads = 0;        // source operands that repeated a register of the same instruction
   uint64_t allocations = 0;
   uint64_t alloc_failures = 0;         // allocate() found no free collector ("collector full")

@@ -32,6 +32,12 @@ class RegFileLevel {
   virtual ReadReply read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) = 0;
   // Told of every write-back the banks accepted, in the cycle it happens.
   virtual void write(uint32_t /*warp*/, uint32_t /*reg*/, uint32_t /*row*/, uint64_t /*cycle*/) {}
+  // True when the level holds every written value itself (LTRF's cache, or
+  // its MRF model): a write-back still books a write port of the
+  // collector's bank, but it is counted as the level's
+  // (OperandCollectorStats::level_writes), not as a main-register-file bank
+  // write (SmStats rf_writes and the energy account's regfile_write line).
+  virtual bool takesWrites() const { return false; }
   // Idle-cycle skipping (Sm::nextActiveCycle): the first cycle after `now`
   // at which the level changes by itself (a background fill or write-back
   // finishing that the SM must see); UINT64_MAX: only when read or written.
