@@ -227,7 +227,11 @@ struct Instr {
   MRole role = MRole::Code;
   uint16_t ext = 0;   // Op::Ext: the instruction's id in the ISA extension table (ptx/isa_ext.h)
   uint32_t ctrl = 0;  // control fields registered by mechanisms (ptx/isa_ext.h); 0: none
-  uint8_t dead = 0;  // bit k < 5: src[k]'s registers hold no live value after this instruction; bit 5: the guard's
+  // Bit k < 5: the values src[k] reads are not read again after this instruction; bit 5: the guard's.
+  // Marked by the back end on its values before registers are assigned, so where two values share
+  // a register (a coalesced copy) a bit can be set while the register still holds a live value:
+  // a pass that needs register-level bits marks them again (LTRF's mech/ltrf/liveness.h).
+  uint8_t dead = 0;
   // Maxwell-style dependency control (sm.dependency: barriers; backend/depctl.h),
   // as SASS control codes hold it: the cycles before the warp's next
   // instruction may issue (stall, 1..15; 0: not assigned), the dependency

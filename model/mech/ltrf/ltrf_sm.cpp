@@ -46,6 +46,9 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
       link_busy_(c.mrfBanks(), 0),
       rfc_(c.regs_per_interval, 1, c.rfc_latency) {
   dirty_only_ = c.writeback == "dirty";
+  prefetching_ = c.prefetching();
+  fault_skip_fetch_ = c.fault == "skip_fetch";
+  fault_dead_all_ = c.fault == "dead_all";
   mode_ = c.mode == "bl" ? Mode::Bl : c.mode == "rfc" ? Mode::Rfc : c.mode == "ltrf" ? Mode::Ltrf : Mode::LtrfPlus;
   if (c_.prefetching() && !ptx::findExtOp("ltrf.prefetch", &prefetch_op_))
     throw Error("ltrf: the instruction ltrf.prefetch is not registered");
@@ -83,7 +86,7 @@ uint32_t LtrfSm::mrfBank(uint32_t warp, uint32_t reg) const {
 }
 
 uint32_t LtrfSm::mrfRow(uint32_t warp, uint32_t reg) const {
-  return const_cast<sm::Sm&>(sm_).collector().baseTranslator().base(warp) + reg;
+  return sm_.collector().baseTranslator().base(warp) + reg;  // sm_ is a reference: not const here
 }
 
 uint32_t LtrfSm::rfcRow(const Warp& w, uint32_t reg) const {
@@ -147,7 +150,7 @@ uint32_t LtrfSm::translate(uint32_t warp, uint32_t reg) {
   }
   // R1 is written into its row before the warp's first instruction.
   if (reg == mach::kSP && !w.issued_any) return mrfRow(warp, reg);
-  if (c_.prefetching()) {
+  if (prefetching_) {
     // LTRF's collectors read only the cache (section 5, Fig. 11): a register
     // outside the interval's working set is a compiler fault.
     ++n_.uncached_accesses;
@@ -179,7 +182,7 @@ uint64_t LtrfSm::fetchReg(uint32_t warp, uint32_t reg, uint64_t earliest) {
   const uint64_t start = std::max(data, link_busy_[b]);
   link_busy_[b] = start + c_.xbar_cycles;
   ++n_.mrf_reads, ++n_.xbar_transfers, ++n_.fetched, ++n_.rfc_writes;
-  if (c_.fault != "skip_fetch") copyRow(mrfRow(warp, reg), rfcRow(w, reg));
+  if (!fault_skip_fetch_) copyRow(mrfRow(warp, reg), rfcRow(w, reg));
   return start + c_.xbar_cycles;
 }
 
@@ -331,7 +334,7 @@ uint64_t LtrfSm::onActivate(uint32_t warp, uint64_t now) {
     throw Error(fmt::format("ltrf: warp slot {} activated with all {} warp offsets taken (sm.active_warps)", warp,
                             offsets_.size()));
   if (rtl_) rtlOp(WcbRtl::Op::Act, warp, 0, 0, w.wcb.offset);
-  if (!c_.prefetching()) return now;
+  if (!prefetching_) return now;
   // The current interval's working set again (repro.md 3.6), after the
   // warp's own write-backs reached the MRF.
   const uint64_t before = n_.fetched;
@@ -461,7 +464,7 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
   // the last time is dead -- but only while the warp runs converged (one
   // SIMT entry per call frame): a path still pending may read it.
   if (info.simt_depth == 2 * info.call_depth - 1) {
-    if (c_.fault == "dead_all")
+    if (fault_dead_all_)
       for (unsigned i = 0; i < d.nreads; ++i)
         if (d.reads[i] < mach::kRZ) w.wcb.live.reset(d.reads[i]);
     const RegBits& k = killed(d);

@@ -182,6 +182,8 @@ class LtrfSm final : public sm::RegTranslator,
   LtrfConfig c_;
   Mode mode_ = Mode::LtrfPlus;
   bool dirty_only_ = false;  // writeback: dirty
+  // The configuration's choices as flags (its strings stay off the per-access paths).
+  bool prefetching_ = false, fault_skip_fetch_ = false, fault_dead_all_ = false;
   bool last_moved_ = false;  // the instruction issued last moved registers (holdsPair)
   uint32_t n_regs_;        // N
   uint32_t rf_rows_;       // MRF rows (the configuration's register file)
