@@ -199,11 +199,14 @@ void Lowerer::pinExtRegisters() {
       throw Error(fmt::format("{}: {} {}: register {} is pinned to {}, which is not a register of an extension class",
                               m_.file, src_.is_entry ? "kernel" : "function", src_.name, src_.regs[v].name,
                               mach::regName(x)));
-    if (typeBits(src_.regs[v].type) != 32)
+    // A 64-bit register takes the pair x, x+1 of its class, x even within it.
+    const unsigned bits = typeBits(src_.regs[v].type);
+    const ptx::ExtRegClassDesc* cls = ptx::extRegClassOf(x);
+    if (bits != 32 && !(bits == 64 && (x - cls->first) % 2 == 0 && x + 1 < cls->first + cls->count))
       throw Error(fmt::format("{}: {} {}: register {} ({} bits) is pinned to {}: extension-class registers hold "
-                              "32 bits",
+                              "32 bits, or 64 as a pair starting at an even register of the class",
                               m_.file, src_.is_entry ? "kernel" : "function", src_.name, src_.regs[v].name,
-                              typeBits(src_.regs[v].type), mach::regName(x)));
+                              bits, mach::regName(x)));
   }
   if (!any) return;
   for (auto& bb : fn.blocks)

@@ -72,6 +72,9 @@ struct Warp {
   uint64_t* const* rows = nullptr;
 
   uint64_t* reg(uint32_t r) { return rows ? rows[r] : regs.data() + frames.back().reg_base + size_t{r} * 32; }
+  const uint64_t* reg(uint32_t r) const {
+    return rows ? rows[r] : regs.data() + frames.back().reg_base + size_t{r} * 32;
+  }
   uint8_t* lanes(uint32_t lane) { return local.data() + size_t{lane} * local_cap; }
   // Makes room for `top` bytes of stack in every lane (contents kept).
   void growStack(uint32_t top);

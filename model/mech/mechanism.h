@@ -39,6 +39,7 @@
 #include "backend/passes.h"
 #include "config/gpu_config.h"
 #include "energy/energy_model.h"
+#include "func/launch.h"
 #include "ptx/isa_ext.h"
 #include "sm/core/sm_units.h"
 #include "stats/stats.h"
@@ -62,6 +63,11 @@ struct LaunchInfo {
   uint32_t dynamic_shared = 0;    // bytes of dynamic shared memory per block
   // Cycles of each variant trialVariants asked for, measured on this launch.
   std::map<std::string, uint64_t> trial_cycles;
+  // The launch's dimensions and arguments (R2D2 evaluates its coefficients
+  // with them), and the address of a module variable by name.
+  rt::Dim3 grid, block;
+  const std::vector<std::vector<uint8_t>>* params = nullptr;
+  std::function<uint64_t(const std::string&)> symbol_address;
 };
 
 // The variants a module was compiled into, by name ("base" always there).

@@ -226,7 +226,7 @@ struct Instr {
   // Machine programs only.
   MRole role = MRole::Code;
   uint16_t ext = 0;   // Op::Ext: the instruction's id in the ISA extension table (ptx/isa_ext.h)
-  uint32_t ctrl = 0;  // control fields registered by mechanisms (ptx/isa_ext.h); 0: none
+  uint64_t ctrl = 0;  // control fields registered by mechanisms (ptx/isa_ext.h); 0: none
   // Bit k < 5: the values src[k] reads are not read again after this instruction; bit 5: the guard's.
   // Marked by the back end on its values before registers are assigned, so where two values share
   // a register (a coalesced copy) a bit can be set while the register still holds a live value:
@@ -277,8 +277,9 @@ struct RegInfo {
   std::string name;  // "%r12", "%p3", "%fd1"
   Type type = Type::None;
   // A PTX-level mechanism pass may pin a virtual register to a register of an
-  // extension class (ptx/isa_ext.h; a 32-bit type): the back end lowers it
-  // to that machine register and never allocates it. 0: not pinned.
+  // extension class (ptx/isa_ext.h; a 32-bit type, or a 64-bit one on an
+  // even register of the class and the next): the back end lowers it to
+  // that machine register and never allocates it. 0: not pinned.
   uint32_t ext_reg = 0;
 };
 

@@ -141,13 +141,13 @@ uint32_t extReg(const std::string& name, uint32_t n) {
 }
 
 uint32_t ControlField::get(const Instr& in) const {
-  return bits ? (in.ctrl >> offset) & ((bits == 32 ? 0u : (1u << bits)) - 1u) : 0;
+  return bits ? static_cast<uint32_t>((in.ctrl >> offset) & ((uint64_t{1} << bits) - 1u)) : 0;
 }
 
 void ControlField::set(Instr& in, uint32_t v) const {
-  const uint32_t mask = bits == 32 ? ~0u : (1u << bits) - 1u;
+  const uint64_t mask = (uint64_t{1} << bits) - 1u;
   if (v & ~mask) throw Error(fmt::format("control field {}: value {} does not fit in {} bits", name, v, bits));
-  in.ctrl = (in.ctrl & ~(mask << offset)) | (v << offset);
+  in.ctrl = (in.ctrl & ~(mask << offset)) | (uint64_t{v} << offset);
 }
 
 ControlField registerControlField(const std::string& name, uint8_t bits) {
@@ -162,8 +162,8 @@ ControlField registerControlField(const std::string& name, uint8_t bits) {
     }
     used = f.offset + f.bits;
   }
-  if (used + bits > 32)
-    throw Error(fmt::format("control field {}: the 32-bit control word has {} bits left, {} asked", name, 32 - used,
+  if (used + bits > 64)
+    throw Error(fmt::format("control field {}: the 64-bit control word has {} bits left, {} asked", name, 64 - used,
                             bits));
   ControlField f{name, static_cast<uint8_t>(used), bits};
   t.push_back(f);
@@ -172,7 +172,7 @@ ControlField registerControlField(const std::string& name, uint8_t bits) {
 
 const std::vector<ControlField>& controlFields() { return fieldTable(); }
 
-std::string spellControl(uint32_t ctrl) {
+std::string spellControl(uint64_t ctrl) {
   if (!ctrl) return "";
   std::string s;
   Instr probe;

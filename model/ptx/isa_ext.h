@@ -27,7 +27,7 @@
 //   registers a block or an SM shares); without a translator each warp holds
 //   its own, by name. A PTX-level pass pins a virtual register to one
 //   (RegInfo::ext_reg) and the back end keeps it there.
-// - A control field is a named bit field of the 32-bit `Instr::ctrl` word,
+// - A control field is a named bit field (up to 32 bits) of the 64-bit `Instr::ctrl` word,
 //   e.g. Maxwell-style dependency barriers and stall counts (RegDem,
 //   regdem.md): `ControlField::get(in)` / `set(in, v)`. The printer shows the
 //   non-zero fields after the instruction.
@@ -120,6 +120,6 @@ struct ControlField {
 ControlField registerControlField(const std::string& name, uint8_t bits);
 const std::vector<ControlField>& controlFields();
 // "{regdem.stall=4 regdem.wbar=2}" for the non-zero fields of `ctrl`; "".
-std::string spellControl(uint32_t ctrl);
+std::string spellControl(uint64_t ctrl);
 
 }  // namespace rfsim::ptx

@@ -33,7 +33,7 @@ inline constexpr uint32_t kNumPred = 7;
 // register translator gives their rows; without one each warp holds its own,
 // by name).
 inline constexpr uint32_t kExtRegBase = kPredBase + kNumPred;
-inline constexpr uint32_t kNumExtRegs = 192;
+inline constexpr uint32_t kNumExtRegs = 320;
 inline constexpr uint32_t kNumRegIds = kExtRegBase + kNumExtRegs;  // size of a machine register table
 
 inline bool isPred(uint32_t id) { return id >= kPredBase && id < kPredBase + kNumPred; }

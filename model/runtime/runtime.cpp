@@ -150,6 +150,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   info.launch_index = static_cast<uint32_t>(impl_->totals.launches);
   info.timing = impl_->options.timing;
   info.dynamic_shared = dynamic_shared_bytes;
+  info.grid = grid;
+  info.block = block;
+  info.params = &args.values();
+  info.symbol_address = [this](const std::string& name) { return symbolAddress(name); };
   // One launch of `variant` on the timing model into `out`; its record is
   // kept only for the launch that counts (not for a trial).
   auto timed = [&](const std::string& variant, LaunchStats& out, bool keep) {

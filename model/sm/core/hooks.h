@@ -233,6 +233,26 @@ class SmEventHook {
   virtual void onBlockRetired(rt::Dim3 ctaid, uint64_t now) { (void)ctaid, (void)now; }
 };
 
+// (j) Instruction observers (Sm::addInstrObserver; any number): told of
+// every warp instruction the SM issues, with the warp's functional state
+// just before and just after it executes -- register r of the warp is
+// `w.reg(cols.of(r))` (its row under a register translator) for every
+// register the instruction names. For analyses of values (R2D2's
+// redundancy baselines: which warp-instructions repeat another's operands
+// in their block, which produce affine values); they change nothing.
+class InstrObserver {
+ public:
+  virtual ~InstrObserver() = default;
+  virtual void before(uint32_t warp_slot, const func::BlockStepper& block, uint32_t local_warp,
+                      const func::DInstr& d, const func::Warp& w, const func::MachineColumns& cols) {
+    (void)warp_slot, (void)block, (void)local_warp, (void)d, (void)w, (void)cols;
+  }
+  virtual void after(uint32_t warp_slot, const func::DInstr& d, const func::StepInfo& info, const func::Warp& w,
+                     const func::MachineColumns& cols) {
+    (void)warp_slot, (void)d, (void)info, (void)w, (void)cols;
+  }
+};
+
 // (i) Traps: a mechanism makes a warp run memory operations of its own --
 // spills of registers to local memory and fills back (CARS' trap when a
 // warp's register stack overflows or underflows; repro.md 1.4) -- with

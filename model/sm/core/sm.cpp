@@ -423,8 +423,13 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   std::array<uint32_t, 16> wrows;
   const bool phys = phys_rows_ != 0;
   if (phys) mapRegisters(s, ws, *d, st.peekPc(ws.local), rrows.data(), wrows.data());
+  if (!observers_.empty())
+    for (InstrObserver* o : observers_)
+      o->before(s, st, ws.local, *d, st.warpState(ws.local), program_.machineColumns());
   st.step(ws.local, info);
-  if (phys) unmapRegisters(s, *d);
+  if (!observers_.empty())
+    for (InstrObserver* o : observers_) o->after(s, *d, info, st.warpState(ws.local), program_.machineColumns());
+  if (phys) unmapRegisters(s, *d, info.active);
   if (ws.gated) gate_->issued(s, *d, info, now);
   ++stats_->warp_instrs;
   ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];

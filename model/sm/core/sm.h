@@ -219,6 +219,7 @@ class Sm {
   // Extension point (g): an observer of calls, returns, frame releases and
   // block retirements (any number; not owned).
   void addEventHook(SmEventHook* h) { event_hooks_.push_back(h); }
+  void addInstrObserver(InstrObserver* o) { observers_.push_back(o); }
   // Blocks retired from this SM in this launch (the SM-wide "first block
   // done" flag: > 0).
   uint64_t blocksRetired() const { return stats_->blocks_retired.get(); }
@@ -259,6 +260,8 @@ class Sm {
   uint64_t* physicalRow(uint32_t row);
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
   uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
+  // Instructions of the warp in `slot` issued and not yet completed.
+  uint32_t warpInflight(uint32_t slot) const { return slots_.at(slot).inflight; }
   // The warp in `slot` has finished (every lane exited), or the slot is free.
   bool warpDone(uint32_t slot) const { return warpStatus(slot) == func::WarpStatus::Done; }
   // Whether the warp in `slot` may run, waits at a barrier, or is done (a
@@ -359,7 +362,7 @@ class Sm {
   // writes into wrows, in bankRegs order), and back at the poison column.
   void mapRegisters(uint32_t slot, WarpSlot& ws, const func::DInstr& d, uint32_t pc, uint32_t* rrows,
                     uint32_t* wrows);
-  void unmapRegisters(uint32_t slot, const func::DInstr& d);
+  void unmapRegisters(uint32_t slot, const func::DInstr& d, uint32_t active);
   void bindRegisters(uint32_t slot, func::Warp& w);  // at launch: w's columns through the slot's table
   uint32_t translateChecked(uint32_t slot, uint32_t reg, uint32_t pc);
 
@@ -390,6 +393,7 @@ class Sm {
   WarpLaunchHook* launch_hook_ = nullptr;
   ActivationHook* activation_hook_ = nullptr;
   std::vector<SmEventHook*> event_hooks_;
+  std::vector<InstrObserver*> observers_;
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
@@ -401,6 +405,12 @@ class Sm {
   uint64_t swl_mask_ = ~0ull;               // slots the static warp limit lets issue
   std::vector<uint32_t> swl_order_;          // resident slots, oldest first (static warp limit)
   std::array<uint64_t, 32> poison_{};       // where a register not translated this issue points
+  // Registers the translator serves as views (RegTranslator::isView), and
+  // the lanes of those the issuing instruction names: (register, row).
+  std::vector<bool> view_;
+  std::array<std::array<uint64_t, 32>, 16> latch_{};
+  std::array<std::pair<uint16_t, uint32_t>, 16> latched_{};
+  unsigned nlatched_ = 0;
 
   std::vector<Inflight> inflight_;
   std::vector<uint32_t> free_inflight_;

@@ -26,6 +26,9 @@ void Sm::setPhysicalRegisters(uint32_t rows) {
   rowtab_.assign(cfg_.sm.max_warps, {});
   // What an unmapped register reads: a pattern no kernel computes by chance.
   poison_.fill(0xdeadbeefu);
+  RegTranslator& t = opc_->translator();
+  view_.assign(mach::kNumRegIds, false);
+  for (uint32_t r = 0; r < mach::kNumRegIds; ++r) view_[r] = mach::isRowReg(r) && t.isView(r);
 }
 
 uint64_t* Sm::physicalRow(uint32_t row) {
@@ -82,12 +85,26 @@ void Sm::mapRegisters(uint32_t s, WarpSlot& ws, const func::DInstr& d, uint32_t 
     ws.sp_copied = true;
   }
   const func::MachineColumns& cols = program_.machineColumns();
+  // A view register's lanes: gathered once per instruction into a latch that
+  // a read and a write of the same register share.
+  nlatched_ = 0;
+  auto latch = [&](uint16_t r, uint32_t row) -> uint64_t* {
+    for (unsigned i = 0; i < nlatched_; ++i)
+      if (latched_[i].first == r) return latch_[i].data();
+    if (nlatched_ == latch_.size())
+      throw Error(fmt::format("warp slot {} pc {}: more than {} view registers in one instruction", s, pc,
+                              latch_.size()));
+    latched_[nlatched_] = {r, row};
+    uint64_t* l = latch_[nlatched_++].data();
+    opc_->translator().gather(s, r, row, d.in, l);
+    return l;
+  };
   unsigned k = 0;
   for (unsigned i = 0; i < d.nreads; ++i) {
     const uint16_t r = d.reads[i];
     if (!mach::isRowReg(r)) continue;
     rrows[k] = translateChecked(s, r, pc);
-    tab[cols.of(r)] = phys_.data() + size_t{rrows[k]} * 32;
+    tab[cols.of(r)] = view_[r] ? latch(r, rrows[k]) : phys_.data() + size_t{rrows[k]} * 32;
     ++k;
   }
   k = 0;
@@ -95,14 +112,22 @@ void Sm::mapRegisters(uint32_t s, WarpSlot& ws, const func::DInstr& d, uint32_t 
     const uint16_t r = d.writes[i];
     if (!mach::isRowReg(r)) continue;
     wrows[k] = translateChecked(s, r, pc);
-    tab[cols.of(r)] = phys_.data() + size_t{wrows[k]} * 32;
+    tab[cols.of(r)] = view_[r] ? latch(r, wrows[k]) : phys_.data() + size_t{wrows[k]} * 32;
     ++k;
   }
 }
 
-void Sm::unmapRegisters(uint32_t s, const func::DInstr& d) {
+void Sm::unmapRegisters(uint32_t s, const func::DInstr& d, uint32_t active) {
   const func::MachineColumns& cols = program_.machineColumns();
   uint64_t** tab = rowtab_[s].data();
+  // What the instruction wrote into a view register's latch goes back.
+  if (nlatched_)
+    for (unsigned i = 0; i < d.nwrites; ++i) {
+      const uint16_t r = d.writes[i];
+      if (!mach::isRowReg(r) || !view_[r]) continue;
+      for (unsigned j = 0; j < nlatched_; ++j)
+        if (latched_[j].first == r) opc_->translator().scatter(s, r, latched_[j].second, latch_[j].data(), active);
+    }
   for (unsigned i = 0; i < d.nreads; ++i)
     if (mach::isRowReg(d.reads[i])) tab[cols.of(d.reads[i])] = poison_.data();
   for (unsigned i = 0; i < d.nwrites; ++i)

@@ -12,6 +12,10 @@
 #include <functional>
 #include <vector>
 
+namespace rfsim::ptx {
+struct Instr;
+}
+
 namespace rfsim::sm {
 
 class RegTranslator {
@@ -28,6 +32,27 @@ class RegTranslator {
   // when no register is translated (UINT64_MAX: none): the SM may skip idle
   // cycles before it (Sm::nextActiveCycle). By default every cycle counts.
   virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
+  // Registers whose value is not the 32 lanes of one row (R2D2's
+  // coefficient registers, two lanes of a row that holds 16 coefficients;
+  // its linear registers, the sum of a thread-index row and a lane of the
+  // block's pair). The SM asks once per register id when the translator is
+  // installed (Sm::setPhysicalRegisters). For such a register translate()
+  // still gives the row whose bank the access books; the functional model
+  // reads the lanes gather() fills at issue (`row`: what translate gave;
+  // `in`: the instruction, whose control fields may say more -- R2D2's
+  // coefficient added to a linear operand), and what the instruction writes
+  // into them goes to scatter() after it executed, with the lanes that
+  // executed.
+  virtual bool isView(uint32_t reg) const {
+    (void)reg;
+    return false;
+  }
+  virtual void gather(uint32_t warp, uint32_t reg, uint32_t row, const ptx::Instr* in, uint64_t* lanes) {
+    (void)warp, (void)reg, (void)row, (void)in, (void)lanes;
+  }
+  virtual void scatter(uint32_t warp, uint32_t reg, uint32_t row, const uint64_t* lanes, uint32_t active) {
+    (void)warp, (void)reg, (void)row, (void)lanes, (void)active;
+  }
 };
 
 // Baseline: each warp's registers are one contiguous block starting at the

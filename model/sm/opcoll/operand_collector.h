@@ -166,6 +166,7 @@ class OperandCollector {
   // The physical row of a warp's register under the installed translator
   // (a rename port of a translating unit is used for it).
   uint32_t translate(uint32_t warp, uint32_t reg) { return translator_->translate(warp, reg); }
+  RegTranslator& translator() { return *translator_; }
   // True when a translator other than the baseline's is installed.
   bool translating() const { return translator_ != base_translator_.get(); }
 
