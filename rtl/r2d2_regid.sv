@@ -1,8 +1,9 @@
 // R2D2's physical register ID calculation and register table (Ha, Oh, Ro,
 // ISCA'23, section 4.2, Fig. 11). The operand collector asks it, per operand,
 // for the register-file row of:
-//   GPR  a general register:        gpr_offset + reg * NumWarps + warp
-//                                   (the baseline's register-major interleave)
+//   GPR  a general register:        gpr_offset + reg * num_warps + warp
+//                                   (the baseline's register-major interleave over
+//                                   the warps the launch keeps resident, num_warps)
 //   TR   a thread-index register:   reg * warps_per_cta + (warp mod warps_per_cta)
 //                                   (type offset 0; warps at the same position of
 //                                   every CTA share it)
@@ -17,6 +18,7 @@
 // type offsets and warps per CTA come from the CTA scheduler at launch.
 //
 // The lookup is combinational; error_o flags a row outside the register file,
+// a general register of a warp at or past num_warps,
 // an LR whose table entry was never written, warps_per_cta of 0, or an unknown
 // kind. A table write takes effect at the clock edge.
 module r2d2_regid #(
@@ -36,6 +38,7 @@ module r2d2_regid #(
 
   // Per kernel, from the CTA scheduler.
   input  logic [$clog2(MaxWarpsPerCta):0]   warps_per_cta_i,
+  input  logic [$clog2(NumWarps):0]         num_warps_i,   // resident warps (blocks x warps per CTA)
   input  logic [$clog2(NumWarpRegs)-1:0]    gpr_offset_i,
   input  logic [$clog2(NumWarpRegs)-1:0]    br_offset_i,
   input  logic [$clog2(NumWarpRegs)-1:0]    cr_offset_i,
@@ -91,7 +94,7 @@ module r2d2_regid #(
     row         = '0;
     lane_o      = '0;
     unique case (kind_i)
-      KGpr: row = SumW'(gpr_offset_i) + SumW'(reg_i) * SumW'(NumWarps) + SumW'(warp_i);
+      KGpr: row = SumW'(gpr_offset_i) + SumW'(reg_i) * SumW'(num_warps_i) + SumW'(warp_i);
       KTr, KLr: row = SumW'(tr_id) * SumW'(warps_per_cta_i) + SumW'(warp_in_cta);
       KBr: row = br_row;
       KCr: begin
@@ -104,6 +107,7 @@ module r2d2_regid #(
     id_o    = row[IdW-1:0];
     br_id_o = (kind_i == KLr) ? br_row[IdW-1:0] : '0;
     error_o = (kind_i > KLr)
+           || ((kind_i == KGpr) && (num_warps_i == '0 || {1'b0, warp_i} >= num_warps_i))
            || (row >= SumW'(NumWarpRegs))
            || ((kind_i == KLr) && (br_row >= SumW'(NumWarpRegs)))
            || ((kind_i == KLr) && !valid_q[lin_id])

@@ -31,6 +31,17 @@ std::optional<int64_t> Poly::constant() const {
   return std::nullopt;
 }
 
+int64_t Poly::constantTerm() const {
+  auto it = terms_.find(std::vector<uint32_t>{});
+  return it == terms_.end() ? 0 : it->second;
+}
+
+Poly Poly::withoutConstant() const {
+  Poly p = *this;
+  p.terms_.erase(std::vector<uint32_t>{});
+  return p;
+}
+
 Poly Poly::operator+(const Poly& o) const {
   Poly r = *this;
   for (const auto& [m, c] : o.terms_) {
@@ -156,8 +167,12 @@ class Analyzer {
         ++out_.writes[d];
         if (readsReg(in, d)) self_update_[d] = true;
       }
+    reachingDefinitions();
     for (uint32_t b = 0; b < fn_.blocks.size(); ++b)
-      for (uint32_t i = 0; i < fn_.blocks[b].instrs.size(); ++i) step(b, i, fn_.blocks[b].instrs[i]);
+      for (uint32_t i = 0; i < fn_.blocks[b].instrs.size(); ++i) {
+        cur_ = {b, i};
+        step(b, i, fn_.blocks[b].instrs[i]);
+      }
     for (const auto& mat : out_.materialised)
       if (std::find(out_.combinations.begin(), out_.combinations.end(), mat.vec) == out_.combinations.end())
         out_.combinations.push_back(mat.vec);
@@ -165,6 +180,70 @@ class Analyzer {
   }
 
  private:
+  // Reaching definitions of the registers written more than once (the CFG
+  // must be built): which of their definitions reach each instruction that
+  // reads them. A read that exactly one definition reaches sees its value
+  // (the loop-init value before the loop, a divergent value after its own
+  // definition); bit 63 stands for "not written yet". Without a CFG (no
+  // block has predecessors) every such read stays unresolved.
+  void reachingDefinitions() {
+    const uint32_t nb = static_cast<uint32_t>(fn_.blocks.size());
+    bool cfg = nb <= 1;
+    for (const auto& bb : fn_.blocks) cfg = cfg || !bb.preds.empty();
+    if (!cfg) return;
+    std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> defs;  // multi-write register -> its writes
+    for (uint32_t b = 0; b < nb; ++b)
+      for (uint32_t i = 0; i < fn_.blocks[b].instrs.size(); ++i) {
+        const uint32_t d = defReg(fn_.blocks[b].instrs[i]);
+        if (d != ptx::kNoReg && out_.writes[d] > 1) defs[d].push_back({b, i});
+      }
+    constexpr uint64_t kUndef = uint64_t{1} << 63;
+    for (const auto& [r, ds] : defs) {
+      if (ds.size() > 63) continue;
+      std::vector<uint64_t> gen(nb, 0), in(nb, 0), out(nb, 0);
+      std::vector<bool> kills(nb, false);
+      for (uint32_t k = 0; k < ds.size(); ++k) {
+        gen[ds[k].first] = uint64_t{1} << k;  // the block's last write of r (program order within the block)
+        kills[ds[k].first] = true;
+      }
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = 0; b < nb; ++b) {
+          uint64_t i = b == 0 ? kUndef : 0;
+          for (uint32_t p : fn_.blocks[b].preds) i |= out[p];
+          const uint64_t o = kills[b] ? gen[b] : i;
+          if (i != in[b] || o != out[b]) changed = true;
+          in[b] = i;
+          out[b] = o;
+        }
+      }
+      for (uint32_t b = 0; b < nb; ++b) {
+        uint64_t cur = in[b];
+        for (uint32_t i = 0; i < fn_.blocks[b].instrs.size(); ++i) {
+          const Instr& x = fn_.blocks[b].instrs[i];
+          if (readsReg(x, r) || (x.guard.kind == OperandKind::Reg && x.guard.regs[0] == r)) reach_[{b, i, r}] = cur;
+          if (defReg(x) == r)
+            for (uint32_t k = 0; k < ds.size(); ++k)
+              if (ds[k].first == b && ds[k].second == i) cur = uint64_t{1} << k;
+        }
+      }
+      multi_defs_[r] = ds;
+    }
+  }
+
+  // The vector a read of multi-write register r at the current instruction
+  // sees: that of the one definition reaching it, if that one is linear and
+  // was analysed already (earlier in program order).
+  std::optional<CoefVec> reachingValue(uint32_t r) const {
+    auto it = reach_.find({cur_.first, cur_.second, r});
+    if (it == reach_.end() || __builtin_popcountll(it->second) != 1 || (it->second >> 63)) return std::nullopt;
+    const auto& ds = multi_defs_.at(r);
+    const auto at = ds.at(static_cast<size_t>(__builtin_ctzll(it->second)));
+    auto v = def_value_.find(at);
+    if (v == def_value_.end()) return std::nullopt;
+    return v->second;
+  }
+
   static uint32_t defReg(const Instr& in) {
     if (in.ndst == 0 || in.dst[0].kind != OperandKind::Reg) return ptx::kNoReg;
     return in.dst[0].regs[0];
@@ -181,12 +260,13 @@ class Analyzer {
     return false;
   }
 
-  uint32_t symbolId(LaunchSymbol::Kind kind, uint32_t index, uint64_t offset, const std::string& name) {
+  uint32_t symbolId(LaunchSymbol::Kind kind, uint32_t index, uint64_t offset, const std::string& name,
+                    ptx::Type type = ptx::Type::U32) {
     for (uint32_t i = 0; i < out_.symbols.size(); ++i) {
       const auto& s = out_.symbols[i];
       if (s.kind == kind && s.index == index && s.offset == offset) return i;
     }
-    out_.symbols.push_back({kind, index, offset, name});
+    out_.symbols.push_back({kind, index, offset, name, type});
     return uint32_t(out_.symbols.size() - 1);
   }
 
@@ -208,10 +288,10 @@ class Analyzer {
     switch (o.kind) {
       case OperandKind::Reg: {
         uint32_t r = o.regs[0];
-        // Choice: a register written more than once is not read as linear
-        // (its value depends on the path; Algorithm 1 moves each definition's
-        // linear register into it), except by its own loop update.
-        if (out_.writes[r] > 1 && r != self) return std::nullopt;
+        // Choice: a register written more than once is read as linear only
+        // where one definition reaches the read (reaching definitions), or
+        // by its own loop update; elsewhere its value depends on the path.
+        if (out_.writes[r] > 1 && r != self) return reachingValue(r);
         return out_.value[r];
       }
       case OperandKind::Imm:
@@ -255,7 +335,7 @@ class Analyzer {
         if (it == fn_.params.end()) return std::nullopt;  // a call's parameter, not the kernel's
         uint32_t pos = uint32_t(it - fn_.params.begin());
         std::string name = a.imm ? fmt::format("P{}+{}", pos, a.imm) : fmt::format("P{}", pos);
-        return constVec(Poly::symbol(symbolId(LaunchSymbol::Kind::Param, pos, uint64_t(a.imm), name)));
+        return constVec(Poly::symbol(symbolId(LaunchSymbol::Kind::Param, pos, uint64_t(a.imm), name, in.type)));
       }
       case Op::Mov:
         if (!integerType(in.type) || in.src[0].kind == OperandKind::Vec) return std::nullopt;
@@ -267,6 +347,8 @@ class Analyzer {
         if (ptx::typeBits(in.type) < ptx::typeBits(in.type2)) return std::nullopt;
         auto v = operand(in.src[0], self);
         if (v && ptx::typeBits(in.type2) == 32) v->narrow = true;
+        if (v && ptx::typeBits(in.type2) == 32 && ptx::typeBits(in.type) == 64)
+          widened_.push_back({*v, ptx::isSigned(in.type2)});
         return v;
       }
       case Op::Cvta:
@@ -293,6 +375,10 @@ class Analyzer {
         if (!a || !b) return std::nullopt;
         if (!b->scalar()) std::swap(a, b);
         if (!b->scalar()) return std::nullopt;  // both operands vary per thread
+        if (in.mods.mul == ptx::MulMode::Wide) {
+          widened_.push_back({*a, ptx::isSigned(in.type)});
+          if (!b->e[kC].constant()) widened_.push_back({*b, ptx::isSigned(in.type)});
+        }
         CoefVec r = scaled(*a, b->e[kC]);
         r.narrow = a->narrow || b->narrow || (narrow32 && in.mods.mul == ptx::MulMode::Lo);
         if (in.op == Op::Mad) {
@@ -327,13 +413,15 @@ class Analyzer {
   void step(uint32_t b, uint32_t i, const Instr& in) {
     ++out_.instructions;
     const uint32_t d = defReg(in);
+    widened_.clear();
     std::optional<CoefVec> v = d == ptx::kNoReg ? std::nullopt : transfer(in, d);
     if (!v) {
       // A non-linear instruction: the linear values it reads are the ones
       // R2D2 materialises (section 3.1.3).
       auto use = [&](uint32_t r) {
-        if (r == ptx::kNoReg || r >= out_.value.size() || out_.writes[r] > 1 || !out_.value[r]) return;
-        materialise(b, i, r, *out_.value[r]);
+        if (r == ptx::kNoReg || r >= out_.value.size()) return;
+        const std::optional<CoefVec> v = out_.writes[r] > 1 ? reachingValue(r) : out_.value[r];
+        if (v) materialise(b, i, r, *v);
       };
       for (int s = 0; s < in.nsrc; ++s) {
         const Operand& o = in.src[s];
@@ -346,7 +434,7 @@ class Analyzer {
       return;
     }
     ++out_.linear_instructions;
-    Definition def{b, i, d, DefKind::Single, *v, std::nullopt};
+    Definition def{b, i, d, DefKind::Single, *v, std::nullopt, widened_};
     if (out_.writes[d] > 1) {
       if (readsReg(in, d)) {
         // A loop update: its vector is the previous value plus a step.
@@ -365,6 +453,7 @@ class Analyzer {
         return;
       }
       def.kind = self_update_[d] ? DefKind::LoopInit : DefKind::Divergent;
+      def_value_[{b, i}] = *v;
       // Its own linear register, moved into the register where it is defined.
       materialise(b, i, d, *v);
     }
@@ -376,6 +465,11 @@ class Analyzer {
   const ptx::Function& fn_;
   Linearity out_;
   std::vector<bool> self_update_;
+  std::pair<uint32_t, uint32_t> cur_{0, 0};  // the instruction being analysed
+  std::vector<std::pair<CoefVec, bool>> widened_;  // its 32-bit sources widened to 64 bits (signed?)
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> reach_;  // (block, index, reg) -> definitions
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> multi_defs_;
+  std::map<std::pair<uint32_t, uint32_t>, CoefVec> def_value_;  // a multi-write register's linear definitions
 };
 
 }  // namespace

@@ -28,12 +28,13 @@
 //   - integer types only; carry forms (add.cc, addc) are not linear.
 //
 // Registers written more than once (PTX is near-SSA, so a second write means
-// control flow) are classified per definition as Algorithm 1 needs them:
+// control flow) are read as linear where exactly one of their definitions
+// reaches the read (reaching definitions over the CFG, which must be built:
+// ptx::buildCfg), and are classified per definition as Algorithm 1 needs them:
 // divergent definitions (not reading their own register), the start value of
 // a loop update, loop updates (reading their own register) with a scalar
-// step, and loop updates whose step is not scalar (the fallback). Such a
-// register is not read as linear by other instructions: which definition
-// reached them depends on the path.
+// step, and loop updates whose step is not scalar (the fallback). Where
+// several of its definitions reach a read, the read is not linear.
 #pragma once
 
 #include <array>
@@ -56,6 +57,9 @@ struct LaunchSymbol {
   uint32_t index = 0;   // parameter position, dimension (0..2), or ptx::Module::symbols index
   uint64_t offset = 0;  // Param: byte offset into the parameter (a by-value struct's field)
   std::string name;     // "P1", "ntid.x", "&smem", "P3+8"
+  // Param: the type of the first ld.param that read it (its bytes and sign
+  // give its value at launch; the transformation loads it the same way).
+  ptx::Type type = ptx::Type::U32;
 };
 
 // A polynomial over launch symbols with integer coefficients.
@@ -68,6 +72,21 @@ class Poly {
   bool isZero() const { return terms_.empty(); }
   // The value, when the polynomial is a plain integer.
   std::optional<int64_t> constant() const;
+  // The integer term alone, and the polynomial without it.
+  int64_t constantTerm() const;
+  Poly withoutConstant() const;
+  // Its value (64-bit wrap-around) with `sym(id)` for each symbol.
+  template <class F> int64_t eval(F&& sym) const {
+    uint64_t acc = 0;
+    for (const auto& [m, c] : terms_) {
+      uint64_t t = static_cast<uint64_t>(c);
+      for (uint32_t id : m) t *= static_cast<uint64_t>(sym(id));
+      acc += t;
+    }
+    return static_cast<int64_t>(acc);
+  }
+  // monomial (symbol ids, sorted, repeated for powers) -> nonzero factor
+  const std::map<std::vector<uint32_t>, int64_t>& terms() const { return terms_; }
 
   Poly operator+(const Poly& o) const;
   Poly operator-(const Poly& o) const;
@@ -118,6 +137,9 @@ struct Definition {
   DefKind kind = DefKind::Single;
   CoefVec vec;           // for a loop update: the vector of its first iteration
   std::optional<CoefVec> step;  // LoopUpdate: the per-iteration offset (scalar)
+  // 32-bit values this definition widens to 64 bits (cvt, mul.wide), and
+  // whether as signed: exact only while each stays within 32 bits.
+  std::vector<std::pair<CoefVec, bool>> widened;
 };
 
 // A linear value read by an instruction that is not itself a linear

@@ -34,7 +34,7 @@ void RegIdRef::evaluate(const RegIdInputs& in, RegIdOutputs& out) {
   bool bad_wpc = false;
   switch (static_cast<RegKind>(in.kind)) {
     case RegKind::Gpr:
-      row = uint64_t{in.gpr_offset} + uint64_t{in.reg} * p_.num_warps + in.warp;
+      row = uint64_t{in.gpr_offset} + uint64_t{in.reg} * in.num_warps + in.warp;
       break;
     case RegKind::Tr:
     case RegKind::Lr: {
@@ -57,7 +57,8 @@ void RegIdRef::evaluate(const RegIdInputs& in, RegIdOutputs& out) {
   }
   out.id = uint32_t(row % p_.num_warp_regs);
   const bool lr = in.kind == uint32_t(RegKind::Lr);
-  out.error = in.kind > uint32_t(RegKind::Lr) || row >= p_.num_warp_regs || (lr && br_row >= p_.num_warp_regs) ||
+  const bool bad_warp = in.kind == uint32_t(RegKind::Gpr) && (in.num_warps == 0 || in.warp >= in.num_warps);
+  out.error = in.kind > uint32_t(RegKind::Lr) || bad_warp || row >= p_.num_warp_regs || (lr && br_row >= p_.num_warp_regs) ||
               (lr && !valid_[lin]) || bad_wpc;
   if (in.kind > uint32_t(RegKind::Lr)) out.id = 0;
 }
@@ -118,6 +119,7 @@ void RegIdRtl::evaluate(const RegIdInputs& in, RegIdOutputs& out) {
   t.tbl_idx_i = in.tbl_idx;
   t.tbl_tr_i = in.tbl_tr;
   t.warps_per_cta_i = in.warps_per_cta;
+  t.num_warps_i = in.num_warps;
   t.gpr_offset_i = in.gpr_offset;
   t.br_offset_i = in.br_offset;
   t.cr_offset_i = in.cr_offset;
@@ -158,9 +160,9 @@ void RegIdLockstep::evaluate(const RegIdInputs& in, RegIdOutputs& out) {
   ++comparisons_;
   if (!(out == r))
     throw Error(fmt::format("r2d2 register ID unit: RTL and reference differ after {} lookups: kind {} reg {} warp {} "
-                            "cta {} warps/CTA {} offsets {}/{}/{}: reference id {} br {} lane {} error {}, RTL id {} br "
+                            "cta {} warps/CTA {} warps {} offsets {}/{}/{}: reference id {} br {} lane {} error {}, RTL id {} br "
                             "{} lane {} error {}",
-                            comparisons_, in.kind, in.reg, in.warp, in.cta, in.warps_per_cta, in.gpr_offset,
+                            comparisons_, in.kind, in.reg, in.warp, in.cta, in.warps_per_cta, in.num_warps, in.gpr_offset,
                             in.br_offset, in.cr_offset, out.id, out.br_id, out.lane, out.error, r.id, r.br_id, r.lane,
                             r.error));
 }

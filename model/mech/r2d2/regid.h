@@ -27,6 +27,7 @@ struct RegIdInputs {
   bool tbl_we = false;
   uint32_t tbl_idx = 0, tbl_tr = 0;
   uint32_t warps_per_cta = 1;
+  uint32_t num_warps = 64;  // resident warps: the GPR interleave's stride (at most RegIdParams::num_warps)
   uint32_t gpr_offset = 0, br_offset = 0, cr_offset = 0;
   uint32_t kind = 0;  // RegKind, or anything else (an error)
   uint32_t reg = 0, warp = 0, cta = 0;

@@ -71,6 +71,25 @@ TEST_CASE("R2D2 register IDs: Fig. 11 by hand, reference and RTL in lockstep") {
   CHECK(lookup(u, RegKind::Gpr, 30, 0, 0).error);  // 256 + 30*64 = 2176 > 2047
   CHECK(lookup(u, RegKind::Tr, 1, 0, 0, 0).error);
   CHECK(lookup(u, RegKind(5), 0, 0, 0).error);
+  // The GPR interleave's stride is the launch's resident warps: with 24,
+  // R3 of warp 5 is 256 + 3*24 + 5; a warp at or past 24 is an error.
+  RegIdInputs in;
+  in.kind = uint32_t(RegKind::Gpr);
+  in.reg = 3;
+  in.warp = 5;
+  in.num_warps = 24;
+  in.gpr_offset = 256;
+  RegIdOutputs o;
+  u.evaluate(in, o);
+  CHECK(o.id == 333);
+  CHECK_FALSE(o.error);
+  in.warp = 24;
+  u.evaluate(in, o);
+  CHECK(o.error);
+  in.num_warps = 0;
+  in.warp = 0;
+  u.evaluate(in, o);
+  CHECK(o.error);
   // A reset clears the table.
   u.reset();
   CHECK(lookup(u, RegKind::Lr, 3, 13, 7).error);
@@ -94,6 +113,7 @@ TEST_CASE("R2D2 register IDs: 200 000 random lookups and table writes, RTL and r
     in.kind = pick(16) == 0 ? pick(8) : pick(5);
     in.reg = pick(4) == 0 ? pick(256) : pick(32);
     in.warp = pick(64);
+    in.num_warps = pick(8) == 0 ? pick(65) : 64;
     in.cta = pick(32);
     RegIdOutputs out;
     REQUIRE_NOTHROW(u.evaluate(in, out));

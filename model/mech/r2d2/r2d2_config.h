@@ -1,0 +1,59 @@
+// R2D2's configuration section, `mechanisms.r2d2:` (Ha, Oh, Ro, ISCA'23;
+// ../shared/spec/r2d2.md, repro.md section 4).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "config/gpu_config.h"
+
+namespace rfsim::mech::r2d2 {
+
+struct R2d2Config {
+  // transform: the transformed kernels (the mechanism); baselines: the
+  // original code, with the redundancy baselines counted as it runs
+  // (redundancy.h: ideal WP, TB and LN, DAC, DARSIE, DARSIE+Scalar).
+  std::string mode = "transform";
+  // Section 4.2: the operand collector reads a linear register's
+  // thread-index and block-index parts and the LD/ST unit's address adder
+  // sums them; the paper takes it as an integer add (4 cycles).
+  uint32_t add_latency = 4;
+  // Section 5.4's latency-tolerance study: cycles the register ID
+  // calculation adds to every read of an R2D2 register (thread-index,
+  // block-index, coefficient, linear), and cycles a warp waits at launch
+  // for the starting-PC table and the SM's flags.
+  uint32_t idcalc_cycles = 0;
+  uint32_t fetch_cycles = 0;
+  // Energy: the LD/ST adder's add per lane of a linear operand (an integer
+  // add: energy.int_lane_pj when 0).
+  double add_lane_pj = 0.0;
+  // Co-simulate rtl/r2d2_regid.sv (the register ID calculation and the
+  // register table) in lockstep with the C++ reference in every SM.
+  bool rtl = false;
+  // A fault injected for the tests, showing that the values go through the
+  // calculated rows: tr_row reads every warp's thread-index parts from the
+  // row of its block's first warp; br_lane reads the block-index parts from
+  // the next lane.
+  std::string fault = "none";
+
+  template <class V> void visit(V& v) {
+    v.choice("mode", mode, config::Choices{"transform", "baselines"},
+             "transform: run the transformed kernels; baselines: run the original code and count what the ideal "
+             "WP/TB/LN machines, DAC, DARSIE and DARSIE+Scalar would execute");
+    v.integer("add_latency", add_latency, config::IntRange{0, 64}, "cycle",
+              "cycles the LD/ST unit's adder takes to sum a linear operand's parts (section 4.2: 4)");
+    v.integer("idcalc_cycles", idcalc_cycles, config::IntRange{0, 64}, "cycle",
+              "extra cycles of the register ID calculation on every read of an R2D2 register (section 5.4)");
+    v.integer("fetch_cycles", fetch_cycles, config::IntRange{0, 1024}, "cycle",
+              "extra cycles a warp of a transformed kernel waits at launch (starting-PC table and flags; section 5.4)");
+    v.real("add_lane_pj", add_lane_pj, config::RealRange{0.0, 1e6}, "pJ",
+           "the address adder's add per lane of a linear operand (0: energy.int_lane_pj)");
+    v.boolean("rtl", rtl,
+              "co-simulate the Verilated register ID calculation (rtl/r2d2_regid.sv) in lockstep in every SM");
+    v.choice("fault", fault, config::Choices{"none", "tr_row", "br_lane"},
+             "inject a fault (tests): tr_row reads every warp's thread-index parts from its block's first warp's "
+             "row, br_lane the block-index parts from the next lane");
+  }
+};
+
+}  // namespace rfsim::mech::r2d2

@@ -1,0 +1,338 @@
+// R2D2 as a mechanism (r2d2_mechanism.h).
+#include "mech/r2d2/r2d2_mechanism.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "backend/backend.h"
+#include "backend/report.h"
+#include "common/error.h"
+#include "config/occupancy.h"
+#include "mech/r2d2/r2d2_config.h"
+#include "mech/r2d2/r2d2_sm.h"
+#include "mech/r2d2/redundancy.h"
+#include "mech/r2d2/transform.h"
+#include "sm/core/sm.h"
+
+namespace rfsim::mech::r2d2 {
+
+namespace {
+
+struct R2d2Stats : stats::Group {
+  explicit R2d2Stats(stats::Group* parent)
+      : Group(parent, "r2d2", "R2D2: linear instruction blocks, register ID calculation, linear operands"),
+        ADD_STAT(transformed, stats::unit::Count, "1 when the launch ran the transformed kernel, 0 when its original code"),
+        ADD_STAT(linear_registers, stats::unit::Count, "linear registers of the kernel (register table entries)"),
+        ADD_STAT(tr_registers, stats::unit::Count, "thread-index registers of the kernel"),
+        ADD_STAT(coefficients, stats::unit::Count, "coefficient registers of the kernel"),
+        ADD_STAT(blocks_per_sm, stats::unit::Count, "blocks per SM the launch admitted with the linear registers' rows"),
+        ADD_STAT(linear_instrs, stats::unit::Count, "warp instructions of the three linear blocks issued (markers included)"),
+        ADD_STAT(coef_instrs, stats::unit::Count, "... of the coefficient block"),
+        ADD_STAT(tr_instrs, stats::unit::Count, "... of the thread-index block"),
+        ADD_STAT(br_instrs, stats::unit::Count, "... of the block-index block"),
+        ADD_STAT(coef_blocks, stats::unit::Count, "coefficient blocks run (one per SM)"),
+        ADD_STAT(tr_blocks, stats::unit::Count, "thread-index blocks run (the warps of each SM's first block)"),
+        ADD_STAT(br_blocks, stats::unit::Count, "block-index blocks run (one per block)"),
+        ADD_STAT(linear_reads, stats::unit::Count, "linear-register operand reads (32-bit halves)"),
+        ADD_STAT(part_rows_read, stats::unit::Count, "register-file rows those reads took (thread- and block-index parts)"),
+        ADD_STAT(coef_reads, stats::unit::Count, "coefficient registers read as a scalar"),
+        ADD_STAT(vector_reads, stats::unit::Count, "coefficient vectors read"),
+        ADD_STAT(coef_writes, stats::unit::Count, "coefficient registers written"),
+        ADD_STAT(class_reads, stats::unit::Count, "operand reads of R2D2 registers"),
+        ADD_STAT(lookups, stats::unit::Count, "register ID calculations"),
+        ADD_STAT(rtl_lookups, stats::unit::Count, "register ID calculations compared with the RTL (--rtl)"),
+        ADD_STAT(startup_cycles, stats::unit::Cycle, "cycles from each SM's first warp to its thread-index parts, summed over SMs"),
+        ADD_STAT(br_cycles, stats::unit::Cycle, "cycles from each block's launch to its block-index parts, summed over blocks"),
+        ADD_STAT(marker_waits, stats::unit::Count, "warp-cycles an r2d2.end or r2d2.wait waited"),
+        ADD_STAT(observed_warp_instrs, stats::unit::Count, "mode baselines: warp instructions of the original code observed"),
+        ADD_STAT(observed_thread_instrs, stats::unit::Count, "mode baselines: their thread instructions"),
+        ADD_STAT(wp_thread_instrs, stats::unit::Count, "ideal WP: thread instructions (one per warp instruction of uniform operands)"),
+        ADD_STAT(tb_warp_instrs, stats::unit::Count, "ideal TB: warp instructions (repeats within the block skipped)"),
+        ADD_STAT(tb_thread_instrs, stats::unit::Count, "ideal TB: thread instructions"),
+        ADD_STAT(ln_warp_instrs, stats::unit::Count, "ideal LN: warp instructions (linear computations free)"),
+        ADD_STAT(ln_thread_instrs, stats::unit::Count, "ideal LN: thread instructions"),
+        ADD_STAT(dac_warp_instrs, stats::unit::Count, "DAC: warp instructions (affine results once per block)"),
+        ADD_STAT(dac_thread_instrs, stats::unit::Count, "DAC: thread instructions"),
+        ADD_STAT(darsie_warp_instrs, stats::unit::Count, "DARSIE: warp instructions (repeats within the block skipped, loads without a store between)"),
+        ADD_STAT(darsie_thread_instrs, stats::unit::Count, "DARSIE: thread instructions"),
+        ADD_STAT(scalar_warp_instrs, stats::unit::Count, "DARSIE+Scalar: of DARSIE's warp instructions, those of uniform operands run on the scalar pipeline") {}
+  stats::Scalar transformed, linear_registers, tr_registers, coefficients, blocks_per_sm, linear_instrs, coef_instrs,
+      tr_instrs, br_instrs, coef_blocks, tr_blocks, br_blocks, linear_reads, part_rows_read, coef_reads, vector_reads,
+      coef_writes, class_reads, lookups, rtl_lookups, startup_cycles, br_cycles, marker_waits;
+  stats::Scalar observed_warp_instrs, observed_thread_instrs, wp_thread_instrs, tb_warp_instrs, tb_thread_instrs,
+      ln_warp_instrs, ln_thread_instrs, dac_warp_instrs, dac_thread_instrs, darsie_warp_instrs, darsie_thread_instrs,
+      scalar_warp_instrs;
+};
+
+class R2d2 final : public mech::Mechanism {
+ public:
+  explicit R2d2(const config::GpuConfig& cfg)
+      : cfg_(cfg), c_(cfg.mechanisms.get<R2d2Config>("r2d2")), plans_(std::make_shared<PlanTable>()) {}
+  std::string name() const override { return "r2d2"; }
+
+  std::vector<backend::Variant> variants() const override {
+    if (c_.mode == "baselines") return {};
+    backend::Variant v;
+    v.name = "r2d2";
+    v.description = "linear address arithmetic removed; linear registers from three blocks before the body";
+    auto plans = plans_;
+    v.pre.push_back({"r2d2.linear", [plans](ptx::Module& m, const backend::CompileOptions&) {
+                       transformModule(m, *plans);
+                     }});
+    return {v};
+  }
+
+  std::string chooseVariant(const mech::LaunchInfo& info, const mech::VariantTable& compiled) override {
+    current_ = nullptr;
+    auto why = [&](const std::string& reason) {
+      fallbacks_[info.kernel] = reason;
+      return std::string();
+    };
+    if (!info.timing) return why("a functional-only run (the linear blocks need the SM's roles and flags)");
+    auto it = compiled.find("r2d2");
+    if (it == compiled.end()) return "";
+    auto p = plans_->find(info.kernel);
+    if (p == plans_->end()) return why("not a kernel the pass saw");
+    const KernelPlan& plan = p->second;
+    if (!plan.transformed) return why(plan.reason);
+    // Section 3.2: a launch whose values do not fit the registers' widths
+    // runs the original code (never a wrong address).
+    LaunchValues lv;
+    lv.ntid[0] = info.block.x, lv.ntid[1] = info.block.y, lv.ntid[2] = info.block.z;
+    lv.nctaid[0] = info.grid.x, lv.nctaid[1] = info.grid.y, lv.nctaid[2] = info.grid.z;
+    lv.params = info.params;
+    // A module variable's address; a shared variable's is its offset in the
+    // block's shared window, a few KB at most, taken as 0 here (the range
+    // checks are about 32-bit overflow of index arithmetic).
+    lv.address = [&](uint32_t sym) -> uint64_t {
+      for (const LaunchSymbol& s : plan.symbols)
+        if (s.kind == LaunchSymbol::Kind::Address && s.index == sym && info.symbol_address) try {
+            return info.symbol_address(s.name.substr(1));
+          } catch (const Error&) {
+            return 0;
+          }
+      return 0;
+    };
+    // The back end puts a kernel's stack-frame set-up at its entry, which
+    // here is the coefficient block that only the SM's first warp runs.
+    if (const backend::FunctionReport* rep = it->second->find(info.kernel); rep && rep->frame_bytes)
+      return why(fmt::format("the kernel keeps a {}-byte stack frame, set up at its entry, which only the warp "
+                             "running the coefficient block passes",
+                             rep->frame_bytes));
+    const std::string bad = checkLaunch(plan, lv);
+    if (!bad.empty()) return why(bad);
+    // Section 4.3: if the linear registers would lower the blocks per SM,
+    // the host launches the original kernel.
+    const uint32_t base_blocks = blocksOf(info, compiled.at("base"));
+    const uint32_t blocks = fitBlocks(info, *it->second, plan);
+    if (blocks < base_blocks || blocks == 0)
+      return why(fmt::format("the linear registers' rows would lower the blocks per SM from {} to {}", base_blocks,
+                             blocks));
+    fallbacks_.erase(info.kernel);
+    current_ = &plan;
+    blocks_ = blocks;
+    return "r2d2";
+  }
+  uint32_t admitBlocks(const mech::LaunchInfo&, const config::Occupancy& occ) override {
+    return current_ ? std::min(occ.blocks, blocks_) : occ.blocks;
+  }
+  void attachSm(sm::Sm& sm, uint32_t sm_id) override {
+    if (sm_id == 0) {
+      sms_.clear();
+      observers_.clear();
+    }
+    if (c_.mode == "baselines") {
+      observers_.push_back(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps));
+      sm.addInstrObserver(observers_.back().get());
+      sm.addEventHook(observers_.back().get());
+      return;
+    }
+    if (!current_) return;
+    sms_.push_back(std::make_unique<R2d2Sm>(sm, cfg_, c_, *current_));
+    sms_.back()->attach();
+  }
+  std::vector<sm::UnitInfo> smUnits(uint32_t) const override {
+    return {{"r2d2", "R2D2: the register ID calculation and register table, the linear blocks' flags and roles",
+             "mechanisms.r2d2"}};
+  }
+  bool rtlInLoop() const override { return c_.rtl; }
+
+  std::unique_ptr<stats::Group> endLaunch(stats::Group* parent) override {
+    auto g = std::make_unique<R2d2Stats>(parent);
+    if (current_) {
+      g->transformed += 1;
+      g->linear_registers += current_->lrs.size();
+      g->tr_registers += current_->trs.size();
+      g->coefficients += current_->coefficients;
+      g->blocks_per_sm += blocks_;
+    }
+    R2d2Counters t;
+    for (const auto& u : sms_) {
+      const R2d2Counters& c = u->counters();
+      t.linear_instrs += c.linear_instrs;
+      t.coef_instrs += c.coef_instrs;
+      t.tr_instrs += c.tr_instrs;
+      t.br_instrs += c.br_instrs;
+      t.coef_blocks += c.coef_blocks;
+      t.tr_blocks += c.tr_blocks;
+      t.br_blocks += c.br_blocks;
+      t.linear_reads += c.linear_reads;
+      t.part_rows_read += c.part_rows_read;
+      t.coef_reads += c.coef_reads;
+      t.vector_reads += c.vector_reads;
+      t.coef_writes += c.coef_writes;
+      t.class_reads += c.class_reads;
+      t.lookups += c.lookups;
+      t.rtl_lookups += c.rtl_lookups;
+      t.startup_cycles += c.startup_cycles;
+      t.br_cycles += c.br_cycles;
+      t.marker_waits += c.marker_waits;
+    }
+    g->linear_instrs += t.linear_instrs;
+    g->coef_instrs += t.coef_instrs;
+    g->tr_instrs += t.tr_instrs;
+    g->br_instrs += t.br_instrs;
+    g->coef_blocks += t.coef_blocks;
+    g->tr_blocks += t.tr_blocks;
+    g->br_blocks += t.br_blocks;
+    g->linear_reads += t.linear_reads;
+    g->part_rows_read += t.part_rows_read;
+    g->coef_reads += t.coef_reads;
+    g->vector_reads += t.vector_reads;
+    g->coef_writes += t.coef_writes;
+    g->class_reads += t.class_reads;
+    g->lookups += t.lookups;
+    g->rtl_lookups += t.rtl_lookups;
+    g->startup_cycles += t.startup_cycles;
+    g->br_cycles += t.br_cycles;
+    g->marker_waits += t.marker_waits;
+    RedundancyCounts rc;
+    for (const auto& o : observers_) rc.add(o->counts());
+    g->observed_warp_instrs += rc.warp_instrs;
+    g->observed_thread_instrs += rc.thread_instrs;
+    g->wp_thread_instrs += rc.wp_thread_instrs;
+    g->tb_warp_instrs += rc.tb_warp_instrs;
+    g->tb_thread_instrs += rc.tb_thread_instrs;
+    g->ln_warp_instrs += rc.ln_warp_instrs;
+    g->ln_thread_instrs += rc.ln_thread_instrs;
+    g->dac_warp_instrs += rc.dac_warp_instrs;
+    g->dac_thread_instrs += rc.dac_thread_instrs;
+    g->darsie_warp_instrs += rc.darsie_warp_instrs;
+    g->darsie_thread_instrs += rc.darsie_thread_instrs;
+    g->scalar_warp_instrs += rc.scalar_warp_instrs;
+    observers_.clear();
+    rtl_lookups_ += t.rtl_lookups;
+    sms_.clear();
+    current_ = nullptr;
+    return g;
+  }
+
+  std::vector<std::string> endRun() override {
+    std::vector<std::string> out;
+    for (const auto& [k, why] : fallbacks_) out.push_back(fmt::format("r2d2: kernel {} ran its original code: {}", k, why));
+    if (c_.rtl)
+      out.push_back(fmt::format("R2D2 register ID calculation (--rtl, every SM): {} lookups compared RTL vs reference, "
+                                "0 mismatches",
+                                rtl_lookups_));
+    return out;
+  }
+
+  // The parts of a linear operand are register-file reads the collector
+  // does not count (the unit serves them), and the address adder sums them
+  // per lane.
+  std::vector<energy::Structure> energyStructures(const stats::Group& g) const override {
+    const auto& s = dynamic_cast<const R2d2Stats&>(g);
+    auto n = [](const stats::Scalar& x) { return static_cast<uint64_t>(x.get()); };
+    const double add = c_.add_lane_pj > 0 ? c_.add_lane_pj : cfg_.energy.int_lane_pj;
+    const uint64_t lo = n(s.linear_reads) == 0 ? 0 : n(s.part_rows_read) - n(s.linear_reads);  // low halves
+    return {{"part_reads", n(s.part_rows_read), cfg_.energy.regfile_read_pj + cfg_.energy.opcoll_pj, 0.0},
+            {"address_add", lo, 32 * add, 0.0}};
+  }
+
+ private:
+  static config::KernelFootprint footprint(const mech::LaunchInfo& info, const backend::CompiledModule& code) {
+    const backend::FunctionReport* rep = code.find(info.kernel);
+    uint32_t shared = info.dynamic_shared;
+    for (uint32_t f = 0; f < code.machine.functions.size(); ++f)
+      if (code.machine.functions[f].name == info.kernel)
+        shared += backend::staticSharedBytes(code.machine, code.callgraph, f);
+    return {info.threads_per_block, rep ? rep->tree_regs : 0, shared};
+  }
+  uint32_t blocksOf(const mech::LaunchInfo& info, const backend::CompiledModule* code) const {
+    if (!code || !code->find(info.kernel)) return 0;
+    try {
+      return config::computeOccupancy(cfg_, footprint(info, *code)).blocks;
+    } catch (const Error&) {
+      return 0;
+    }
+  }
+  // Blocks per SM the transformed kernel reaches with its linear registers'
+  // rows beside the general registers.
+  uint32_t fitBlocks(const mech::LaunchInfo& info, const backend::CompiledModule& code, const KernelPlan& plan) const {
+    const backend::FunctionReport* rep = code.find(info.kernel);
+    if (!rep) return 0;
+    uint32_t b = blocksOf(info, &code);
+    if (b == 0) return 0;
+    const config::Occupancy occ = config::computeOccupancy(cfg_, footprint(info, code));
+    const uint32_t rows = cfg_.regfile.size_kb * 1024 / 128;
+    while (b > 0 && rfLayout(plan, occ.warps_per_block, b, (occ.regs_per_warp + 31) / 32).rows > rows) --b;
+    return b;
+  }
+
+  config::GpuConfig cfg_;
+  R2d2Config c_;
+  std::shared_ptr<PlanTable> plans_;
+  const KernelPlan* current_ = nullptr;
+  uint32_t blocks_ = 0;
+  std::vector<std::unique_ptr<R2d2Sm>> sms_;
+  std::vector<std::unique_ptr<RedundancyObserver>> observers_;
+  std::map<std::string, std::string> fallbacks_;
+  uint64_t rtl_lookups_ = 0;
+};
+
+}  // namespace
+
+mech::MechanismInfo r2d2MechanismInfo() {
+  mech::MechanismInfo m;
+  m.name = "r2d2";
+  m.summary = "linear address arithmetic computed once per SM and per block, read as thread- plus block-index parts";
+  m.status = "partial: the linearity analysis and the transformation (single-write linear code removed, linear "
+             "registers grouped, the three blocks); in every SM the roles, starting PCs and flags, the register ID "
+             "calculation with its register table (RTL in lockstep) giving every row, linear operands summed at "
+             "the collector";
+  m.paper = "J. Ha, Y. Oh, W. W. Ro, R2D2: Removing ReDunDancy Utilizing Linearity of Address Generation in GPUs, "
+            "ISCA 2023";
+  m.section.name = "r2d2";
+  m.section.desc = "R2D2 (docs/r2d2.md)";
+  m.section.make = [] { return config::ErasedSection(std::make_unique<config::SectionOf<R2d2Config>>()); };
+  m.make = [](const config::GpuConfig& cfg) { return std::make_unique<R2d2>(cfg); };
+  m.isa_ops.push_back({"r2d2.end", "r2d2end",
+                       "ends a linear block (immediate: 0 coefficients, 1 thread-index, 2 block-index) once its "
+                       "values are written, and sets the SM's or the block's flag",
+                       ptx::ExtTiming::Issue, 1});
+  m.isa_ops.push_back({"r2d2.wait", "r2d2wait",
+                       "holds a warp of the SM's first block until the thread-index and its block's block-index "
+                       "parts are done",
+                       ptx::ExtTiming::Issue, 0});
+  m.control_fields.push_back({"r2d2.lin", 1});
+  m.control_fields.push_back({"r2d2.cr", 7});
+  m.control_fields.push_back({"r2d2.crk", 4});
+  m.reg_classes.push_back({"r2d2.tr", "TR", "thread-index registers: a linear value's thread-index part, 32 bits per thread",
+                           16, 0});
+  m.reg_classes.push_back({"r2d2.br", "BR", "the block's block-index pair: lane K holds linear register K's part", 2, 0});
+  m.reg_classes.push_back({"r2d2.cr", "CR", "coefficient registers: 16 eight-byte coefficients per row (a pair per coefficient)",
+                           2 * kMaxCoefficients, 0});
+  m.reg_classes.push_back({"r2d2.cv", "CV", "a coefficient row read as a vector: lane K the K-th coefficient (mov.br/mad.br)",
+                           8, 0});
+  m.reg_classes.push_back({"r2d2.lr", "LR", "linear registers: a thread-index part plus a block-index part (a pair per register)",
+                           2 * kMaxLinear, 0});
+  m.rtl_units = {"r2d2_regid"};
+  m.conflicts.push_back({"cars", "both translate every register index (CARS' rename unit, R2D2's register ID calculation)"});
+  m.conflicts.push_back({"ltrf", "both install the register translator and the register-file level"});
+  m.conflicts.push_back({"regdem", "each compiles a variant of every kernel of its own"});
+  m.conflicts.push_back({"toy", "the toy's register-file level and translator are the same extension points"});
+  return m;
+}
+
+}  // namespace rfsim::mech::r2d2

@@ -1,0 +1,165 @@
+// R2D2 in one SM (Ha, Oh, Ro, ISCA'23, section 4; repro.md 4.5), for one
+// launch of a transformed kernel (transform.h), through the SM's extension
+// points:
+//
+// - WarpRegAllocator + WarpLaunchHook: each warp's R2D2 warp ID is its CTA
+//   slot x warps per CTA + its position (GPGPU-Sim gives a CTA's warps
+//   consecutive hardware IDs from its CTA slot the same way), and its role
+//   and starting PC (section 4.1's starting-PC table): the SM's first warp
+//   runs the coefficient block and falls through the other two, the other
+//   warps of the SM's first block the copy of the thread-index block, the
+//   first warp of every later block the block-index block, the rest the
+//   body. A warp that starts at a block waits (ready()) for the flags the
+//   block needs: "coefficients done" for the thread- and block-index
+//   blocks, "thread-index parts done" and its block's "block-index parts
+//   done" for the body; fetch_cycles more at launch (section 5.4);
+// - IssueGate: r2d2.end k issues once the warp's instructions of the block
+//   have completed (nothing in flight) and sets the flag: k = 0 the SM's
+//   "coefficients done", 1 counts the first block's warps until all ran the
+//   thread-index block ("thread-index parts done"), 2 the block's
+//   "block-index parts done" (and needs the SM's thread-index parts, which
+//   the body reads). r2d2.wait holds the first block's other warps until
+//   both flags of their block are set. The flags live until the launch
+//   ends. Every instruction of the three blocks is counted;
+// - RegTranslator: every register's row is the register ID calculation's
+//   (regid.h, Fig. 11): general registers interleaved over the resident
+//   warps after the R2D2 regions, thread-index registers shared by the
+//   warps at the same position of every block, the block's pair, 16
+//   coefficients per row. Coefficient and linear registers are views: a
+//   coefficient is two lanes of its row (read as a scalar, broadcast; the
+//   coefficient block writes it from its first active lane), a coefficient
+//   vector is a row's 16 lane pairs, and a linear register is its
+//   thread-index row (sign-extended) plus lane K of the block's pair --
+//   computed from the rows at every read, so a wrong row or lane breaks the
+//   kernel's output;
+// - RegFileLevel: a linear operand arrives after the parts' reads and the
+//   LD/ST unit's add (add_latency), every R2D2 register after
+//   idcalc_cycles more.
+//
+// Register-file layout (rows of 32 lanes, type offsets from the CTA
+// scheduler at launch): thread-index registers at 0 (#TR x warps per CTA),
+// then the blocks' pairs (2 x blocks per SM), the coefficients (one row per
+// 16), then the general registers (registers x resident warps).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "mech/r2d2/r2d2_config.h"
+#include "mech/r2d2/regid.h"
+#include "mech/r2d2/transform.h"
+#include "ptx/isa_ext.h"
+#include "sm/core/hooks.h"
+#include "sm/opcoll/bank_map.h"
+#include "sm/opcoll/regfile_level.h"
+
+namespace rfsim::sm {
+class Sm;
+}
+
+namespace rfsim::mech::r2d2 {
+
+// Rows of the register file a launch needs (the layout above).
+struct RfLayout {
+  uint32_t warps_per_cta = 0, blocks = 0, regs = 0;
+  uint32_t br_offset = 0, cr_offset = 0, gpr_offset = 0, rows = 0;
+};
+RfLayout rfLayout(const KernelPlan& plan, uint32_t warps_per_cta, uint32_t blocks, uint32_t regs_per_thread);
+
+struct R2d2Counters {
+  uint64_t linear_instrs = 0;       // instructions of the three blocks issued (markers included)
+  uint64_t coef_instrs = 0, tr_instrs = 0, br_instrs = 0;
+  uint64_t coef_blocks = 0, tr_blocks = 0, br_blocks = 0;  // r2d2.end issued, per block kind
+  uint64_t linear_reads = 0;        // linear-register operand reads (32-bit halves)
+  uint64_t part_rows_read = 0;      // rows those reads took: thread-index and block-index parts
+  uint64_t coef_reads = 0, vector_reads = 0, coef_writes = 0;
+  uint64_t class_reads = 0;         // reads of R2D2 registers (for idcalc_cycles)
+  uint64_t lookups = 0;             // register ID calculations
+  uint64_t rtl_lookups = 0;         // ... compared with the RTL
+  uint64_t startup_cycles = 0;      // from the SM's first warp to "thread-index parts done"
+  uint64_t br_cycles = 0;           // per block, from its launch to "block-index parts done", summed
+  uint64_t marker_waits = 0;        // warp-cycles a marker (r2d2.end, r2d2.wait) was refused
+};
+
+class R2d2Sm final : public sm::RegTranslator,
+                     public sm::RegFileLevel,
+                     public sm::IssueGate,
+                     public sm::WarpLaunchHook,
+                     public sm::WarpRegAllocator {
+ public:
+  R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, const KernelPlan& plan);
+  void attach();
+  const R2d2Counters& counters() const { return n_; }
+
+  // RegTranslator
+  uint32_t translate(uint32_t warp, uint32_t reg) override;
+  bool isView(uint32_t reg) const override;
+  void gather(uint32_t warp, uint32_t reg, uint32_t row, const ptx::Instr* in, uint64_t* lanes) override;
+  void scatter(uint32_t warp, uint32_t reg, uint32_t row, const uint64_t* lanes, uint32_t active) override;
+
+  // RegFileLevel
+  sm::ReadReply read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) override;
+
+  // IssueGate
+  bool flags(const func::DInstr& d) const override;
+  bool mayIssue(uint32_t warp_slot, const func::DInstr& d, uint64_t now) override;
+  void issued(uint32_t warp_slot, const func::DInstr& d, const func::StepInfo& info, uint64_t now) override;
+  bool holdsPair(const func::DInstr& d) const override;
+  std::string describe() const override;
+
+  // WarpLaunchHook
+  uint32_t onWarpLaunch(uint32_t warp_slot, rt::Dim3 ctaid, uint32_t local_warp) override;
+  uint32_t startPc(uint32_t warp_slot, const func::BlockStepper& block, uint32_t local_warp) override;
+
+  // WarpRegAllocator
+  bool canLaunch(uint32_t, uint32_t) override { return true; }
+  bool allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t regs_per_thread,
+                uint32_t& base) override;
+  void release(uint32_t) override {}
+  bool ready(uint32_t warp_slot) const override;
+  // For every hook at once (translator, level, gate, allocator): only a
+  // warp's fetch_cycles at launch change anything by themselves.
+  uint64_t nextEventCycle(uint64_t now) const override;
+
+  // Roles (SmStats::warp_instrs_by_role).
+  enum Role : uint32_t { kBody = 0, kCoef = 1, kTr = 2, kBr = 3 };
+
+ private:
+  enum class Kind : uint8_t { Gpr, Tr, Br, Cr, Cv, Lr, Other };
+  Kind kindOf(uint32_t reg) const;
+  RegIdOutputs lookup(RegKind kind, uint32_t reg, uint32_t slot);
+  bool flagsFor(uint32_t slot) const;  // the flags a warp's start waits on are set
+
+  sm::Sm& sm_;
+  R2d2Config c_;
+  const KernelPlan& plan_;
+  RfLayout lay_;
+  uint32_t rf_rows_ = 0;
+  bool fault_tr_ = false, fault_br_ = false;  // R2d2Config::fault, read once
+  uint32_t tr0_, br0_, cr0_, cv0_, lr0_;  // machine ids of each class's register 0
+  uint16_t end_op_ = 0, wait_op_ = 0;
+  ptx::ControlField lin_;                 // r2d2.lin: an instruction of the three blocks
+  ptx::ControlField cr_, crk_;            // r2d2.cr, r2d2.crk: coefficient cr - 1 added to linear register crk
+  std::unique_ptr<RegIdUnit> unit_;
+  RegIdLockstep* lockstep_ = nullptr;
+
+  struct Warp {
+    uint32_t cta = 0, local = 0, id = 0;
+    uint32_t role = kBody;
+    uint32_t phase = 3;  // the block it runs: 0 coefficients, 1 thread-index, 2 block-index, 3 body
+    uint64_t launched = 0;
+  };
+  std::vector<Warp> warps_;               // by warp slot
+  int32_t first_cta_ = -1;                // CTA slot of the SM's first block
+  uint32_t first_cta_warps_ = 0, tr_count_ = 0;
+  bool coef_done_ = false, tr_done_ = false;
+  std::vector<bool> br_done_;             // by CTA slot
+  std::vector<uint64_t> cta_launched_;    // by CTA slot
+  uint64_t first_launch_ = 0;
+  R2d2Counters n_;
+};
+
+}  // namespace rfsim::mech::r2d2

@@ -1,0 +1,245 @@
+// R2D2's transformation (model/mech/r2d2/transform.h) and its SM unit
+// (r2d2_sm.h): the pass on a kernel written here (what goes, what is
+// grouped, the three blocks), the launch-time range checks, and workloads
+// whose linear values come out of the register file's rows the register ID
+// calculation gives -- a wrong row or lane breaks the output.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "backend/backend.h"
+#include "common/error.h"
+#include "mech/r2d2/transform.h"
+#include "ptx/analysis/cfg.h"
+#include "ptx/isa_ext.h"
+#include "ptx/parser.h"
+#include "../mech_test_util.h"
+
+using namespace rfsim;
+using namespace rfsim::test;
+using namespace rfsim::mech::r2d2;
+
+namespace {
+
+// A 2-D stencil-like kernel: out[y*w + x] = in[y*w + x - 1] + in[y*w + x + 1]
+// + in[(y-1)*w + x] + in[(y+1)*w + x], x and y from the block and thread
+// indices, guarded by x < w and y < h.
+const char* kStencil = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry st(.param .u64 pin, .param .u64 pout, .param .u32 pw, .param .u32 ph)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<20>;
+  .reg .f32 %f<6>;
+  ld.param.u64 %rd1, [pin];
+  ld.param.u64 %rd2, [pout];
+  ld.param.u32 %r1, [pw];
+  ld.param.u32 %r2, [ph];
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mov.u32 %r5, %tid.x;
+  mad.lo.s32 %r6, %r3, %r4, %r5;
+  mov.u32 %r7, %ctaid.y;
+  mov.u32 %r8, %ntid.y;
+  mov.u32 %r9, %tid.y;
+  mad.lo.s32 %r10, %r7, %r8, %r9;
+  setp.ge.s32 %p1, %r6, %r1;
+  setp.ge.s32 %p2, %r10, %r2;
+  or.pred %p1, %p1, %p2;
+  @%p1 bra $L_end;
+  mad.lo.s32 %r11, %r10, %r1, %r6;
+  mul.wide.s32 %rd3, %r11, 4;
+  cvta.to.global.u64 %rd4, %rd1;
+  add.s64 %rd5, %rd4, %rd3;
+  ld.global.f32 %f1, [%rd5+-4];
+  ld.global.f32 %f2, [%rd5+4];
+  mul.wide.s32 %rd6, %r1, 4;
+  sub.s64 %rd7, %rd5, %rd6;
+  ld.global.f32 %f3, [%rd7];
+  add.s64 %rd8, %rd5, %rd6;
+  ld.global.f32 %f4, [%rd8];
+  add.f32 %f5, %f1, %f2;
+  add.f32 %f5, %f5, %f3;
+  add.f32 %f5, %f5, %f4;
+  cvta.to.global.u64 %rd9, %rd2;
+  add.s64 %rd10, %rd9, %rd3;
+  st.global.f32 [%rd10], %f5;
+$L_end:
+  ret;
+}
+)";
+
+const ptx::Function& kernel(const ptx::Module& m, const std::string& name) {
+  for (const auto& f : m.functions)
+    if (f.name == name) return f;
+  FAIL("no function " << name);
+  return m.functions.front();
+}
+
+size_t countExt(const ptx::Function& fn, const char* name) {
+  uint16_t id = 0;
+  REQUIRE(ptx::findExtOp(name, &id));
+  size_t n = 0;
+  for (const auto& bb : fn.blocks)
+    for (const auto& in : bb.instrs) n += in.op == ptx::Op::Ext && in.ext == id;
+  return n;
+}
+
+config::GpuConfig cfgR2d2(const std::vector<std::string>& sets = {}) { return v100("r2d2", sets); }
+
+uint64_t r2(const Run& r, const std::string& key) { return total(r, "r2d2." + key, true, "r2d2"); }
+
+}  // namespace
+
+TEST_CASE("r2d2 transform: a 2-D kernel's address arithmetic goes, its uses read grouped linear registers",
+          "[r2d2][transform]") {
+  mech::registerMechanisms();
+  ptx::Module m = ptx::parseString(kStencil, "st.ptx");
+  PlanTable plans;
+  transformModule(m, plans);
+  REQUIRE(plans.count("st"));
+  const KernelPlan& p = plans.at("st");
+  REQUIRE(p.transformed);
+  // Linear registers: x and y (32-bit, for the guards) and one 64-bit address
+  // group: in+4*(y*w+x) with -4/+4 folded into the offsets and +-4w added as a
+  // coefficient register, out+4*(y*w+x) with another constant -- the same
+  // index parts, so a coefficient register too.
+  CHECK(p.lrs.size() == 3);
+  CHECK(p.uses_with_coefficient == 3);
+  CHECK(p.uses_left == 0);
+  // Every instruction computing an index or an address went; what is left is
+  // the parameters' loads the guards read, the guards and the loads.
+  CHECK(p.removed >= 14);
+  const ptx::Function& fn = kernel(m, "st");
+  CHECK(fn.blocks.front().label == kCoefLabel);
+  CHECK(countExt(fn, "r2d2.end") == 4);   // coefficients, thread-index (twice), block-index
+  CHECK(countExt(fn, "r2d2.wait") == 1);
+  // x's and y's parts differ (tid.x, tid.y), the address's is 4*tid.x + 4w*tid.y.
+  CHECK(p.trs.size() == 3);
+  // The range checks: the thread-index parts and the 32-bit index widened
+  // by mul.wide.
+  CHECK(p.checks.size() >= 4);
+  // The variant compiles through the back end, the value-following checker
+  // included, with the linear registers' values pinned to their classes.
+  backend::CompileOptions o;
+  o.check = true;
+  CHECK_NOTHROW(backend::compileModule(m, o));
+}
+
+TEST_CASE("r2d2 transform: a kernel without linear values read by other code keeps its code, with the reason",
+          "[r2d2][transform]") {
+  mech::registerMechanisms();
+  ptx::Module m = ptx::parseString(R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b64 %rd<3>;
+  .reg .b32 %r<2>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, 7;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)",
+                                   "k.ptx");
+  PlanTable plans;
+  transformModule(m, plans);
+  CHECK_FALSE(plans.at("k").transformed);
+  CHECK(plans.at("k").reason.find("no linear value") != std::string::npos);
+}
+
+TEST_CASE("r2d2 transform: a launch whose indices overflow a 32-bit part runs the original code",
+          "[r2d2][transform]") {
+  mech::registerMechanisms();
+  ptx::Module m = ptx::parseString(kStencil, "st.ptx");
+  PlanTable plans;
+  transformModule(m, plans);
+  const KernelPlan& p = plans.at("st");
+  std::vector<std::vector<uint8_t>> params(4);
+  auto u32 = [](uint32_t v) {
+    return std::vector<uint8_t>{uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+  };
+  params[0].assign(8, 0);
+  params[1].assign(8, 0);
+  params[2] = u32(1000);
+  params[3] = u32(1000);
+  LaunchValues lv;
+  lv.ntid[0] = 32, lv.ntid[1] = 8;
+  lv.nctaid[0] = 32, lv.nctaid[1] = 125;
+  lv.params = &params;
+  CHECK(checkLaunch(p, lv).empty());
+  // A row pitch of 2^28 elements: y*w*4 leaves 32 bits in the thread-index
+  // part (4w*tid.y) of the address.
+  params[2] = u32(1u << 28);
+  const std::string why = checkLaunch(p, lv);
+  CHECK_FALSE(why.empty());
+  CHECK(why.find("outside a signed 32-bit value") != std::string::npos);
+}
+
+TEST_CASE("r2d2: workloads run correctly with their linear values read from the calculated rows",
+          "[mech][r2d2][timing]") {
+  for (const std::string w : {"vecadd", "saxpy", "stencil3d", "conv2d", "backprop", "histogram", "spmv"}) {
+    INFO(w);
+    const Run r = run(cfgR2d2(), w);
+    CHECK(r.passed);
+    CHECK(r2(r, "transformed") >= 1);
+    CHECK(r2(r, "linear_instrs") > 0);
+    CHECK(r2(r, "linear_reads") > 0);
+    // One coefficient block per SM that ran a block, one block-index block
+    // per block.
+    CHECK(r2(r, "coef_blocks") > 0);
+    CHECK(r2(r, "br_blocks") >= r2(r, "coef_blocks"));
+  }
+}
+
+TEST_CASE("r2d2: the three blocks' sequencing on one, two and many blocks per SM", "[mech][r2d2][timing]") {
+  // vecadd's 4000 elements in blocks of 256: 16 blocks. On one SM with 1, 2
+  // and 8 blocks resident: one coefficient block, the first block's 8 warps
+  // run the thread-index block, every block its block-index block.
+  for (uint32_t blocks : {1u, 2u, 8u}) {
+    INFO(blocks);
+    const Run r = run(cfgR2d2({"gpu.num_sms=1", "sm.max_blocks=" + std::to_string(blocks)}), "vecadd");
+    CHECK(r.passed);
+    CHECK(r2(r, "coef_blocks") == 1);
+    CHECK(r2(r, "tr_blocks") == 8);
+    CHECK(r2(r, "br_blocks") == 16);
+    CHECK(r2(r, "blocks_per_sm") == blocks);
+  }
+}
+
+TEST_CASE("r2d2: values go through the register ID calculation -- a wrong row or lane breaks the output",
+          "[mech][r2d2][timing]") {
+  for (const char* fault : {"tr_row", "br_lane"}) {
+    INFO(fault);
+    bool broke = false;
+    try {
+      broke = !run(cfgR2d2({std::string("mechanisms.r2d2.fault=") + fault}), "stencil3d").passed;
+    } catch (const Error&) {
+      broke = true;  // an address out of every allocation
+    }
+    CHECK(broke);
+  }
+}
+
+TEST_CASE("r2d2: the Verilated register ID calculation in lockstep on every SM changes nothing",
+          "[mech][r2d2][timing][rtl]") {
+  const Run a = run(cfgR2d2(), "stencil3d");
+  const Run b = run(cfgR2d2({"mechanisms.r2d2.rtl=true"}), "stencil3d");
+  CHECK(b.passed);
+  CHECK(a.totals.cycles == b.totals.cycles);
+  CHECK(r2(b, "rtl_lookups") == r2(b, "lookups"));
+  CHECK(r2(b, "rtl_lookups") > 10000);
+}
+
+TEST_CASE("r2d2: a kernel whose linear registers would lower the blocks per SM runs its original code",
+          "[mech][r2d2][timing]") {
+  // gol_step: the blocks per SM are limited by registers and the rows of the
+  // linear registers would take one block away.
+  const Run r = run(cfgR2d2(), "gol");
+  CHECK(r.passed);
+  CHECK(r2(r, "transformed") == 0);
+  CHECK(r2(r, "linear_instrs") == 0);
+}
