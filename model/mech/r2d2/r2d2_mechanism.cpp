@@ -8,6 +8,8 @@
 #include "backend/backend.h"
 #include "backend/report.h"
 #include "common/error.h"
+#include "common/gtkw.h"
+#include "common/results_dir.h"
 #include "config/occupancy.h"
 #include "mech/r2d2/r2d2_config.h"
 #include "mech/r2d2/r2d2_sm.h"
@@ -64,6 +66,30 @@ struct R2d2Stats : stats::Group {
       ln_warp_instrs, ln_thread_instrs, dac_warp_instrs, dac_thread_instrs, darsie_warp_instrs, darsie_thread_instrs,
       scalar_warp_instrs;
 };
+
+// The GTKWave view of rtl/r2d2_regid.sv: the operand looked up (kind 0 GPR,
+// 1 TR, 2 BR, 3 CR, 4 LR), the row and lane it gets, the launch's layout,
+// and the register table's first entries.
+GtkwView regidWaveView(const std::string& vcd, uint64_t start_cycle) {
+  GtkwView v;
+  v.dumpfile = vcd;
+  v.start_time = start_cycle * 1000;
+  v.zoom = -17;  // a few hundred cycles: the coefficient, thread-index and block-index blocks
+  v.open_scopes = {"TOP.", "TOP.r2d2_regid."};
+  const std::string t = "TOP.r2d2_regid.";
+  using F = GtkwSignal::Format;
+  v.groups.push_back({"operand (kind 0 GPR, 1 TR, 2 BR, 3 CR, 4 LR)",
+                      {{t + "kind_i[2:0]", F::Dec}, {t + "reg_i[7:0]", F::Dec}, {t + "warp_i[5:0]", F::Dec},
+                       {t + "cta_i[4:0]", F::Dec}}});
+  v.groups.push_back({"row and lane",
+                      {{t + "id_o[10:0]", F::Dec}, {t + "br_id_o[10:0]", F::Dec}, {t + "lane_o[4:0]", F::Dec},
+                       {t + "error_o", F::Bin}}});
+  v.groups.push_back({"layout (CTA scheduler)",
+                      {{t + "warps_per_cta_i[5:0]", F::Dec}, {t + "num_warps_i[6:0]", F::Dec},
+                       {t + "gpr_offset_i[10:0]", F::Dec}, {t + "br_offset_i[10:0]", F::Dec},
+                       {t + "cr_offset_i[10:0]", F::Dec}}});
+  return v;
+}
 
 class R2d2 final : public mech::Mechanism {
  public:
@@ -151,6 +177,23 @@ class R2d2 final : public mech::Mechanism {
     if (!current_) return;
     sms_.push_back(std::make_unique<R2d2Sm>(sm, cfg_, c_, *current_));
     sms_.back()->attach();
+    if (sm_id == 0 && pending_trace_ && sms_.back()->rtl()) {
+      // SM 0's unit of the first transformed launch the trace window covers.
+      sms_.back()->rtl()->rtl().traceTo(trace_.vcd, trace_.first, trace_.last);
+      writeFileAtomic(trace_.gtkw, gtkwSaveFile(regidWaveView(trace_.vcd.string(), trace_.first)));
+      trace_sm_ = sms_.back().get();
+      pending_trace_ = false;
+    }
+  }
+  std::vector<std::filesystem::path> traceBeside(const std::filesystem::path& sm_vcd, uint64_t first,
+                                                 uint64_t last) override {
+    if (!c_.rtl) return {};
+    std::filesystem::path vcd = sm_vcd, gtkw = sm_vcd;
+    vcd.replace_extension(".r2d2.vcd");
+    gtkw.replace_extension(".r2d2.gtkw");
+    trace_ = {vcd, gtkw, first, last};
+    pending_trace_ = true;
+    return {vcd, gtkw};
   }
   std::vector<sm::UnitInfo> smUnits(uint32_t) const override {
     return {{"r2d2", "R2D2: the register ID calculation and register table, the linear blocks' flags and roles",
@@ -223,12 +266,15 @@ class R2d2 final : public mech::Mechanism {
     g->scalar_warp_instrs += rc.scalar_warp_instrs;
     observers_.clear();
     rtl_lookups_ += t.rtl_lookups;
+    for (auto& u : sms_)
+      if (u.get() == trace_sm_) trace_owner_ = std::move(u);  // its waveform stays open until the run ends
     sms_.clear();
     current_ = nullptr;
     return g;
   }
 
   std::vector<std::string> endRun() override {
+    if (trace_sm_) trace_sm_->rtl()->rtl().closeTrace();
     std::vector<std::string> out;
     for (const auto& [k, why] : fallbacks_) out.push_back(fmt::format("r2d2: kernel {} ran its original code: {}", k, why));
     if (c_.rtl)
@@ -289,6 +335,13 @@ class R2d2 final : public mech::Mechanism {
   std::vector<std::unique_ptr<RedundancyObserver>> observers_;
   std::map<std::string, std::string> fallbacks_;
   uint64_t rtl_lookups_ = 0;
+  struct Trace {
+    std::filesystem::path vcd, gtkw;
+    uint64_t first = 0, last = 0;
+  } trace_;
+  bool pending_trace_ = false;
+  R2d2Sm* trace_sm_ = nullptr;            // the unit whose RTL writes the waveform
+  std::unique_ptr<R2d2Sm> trace_owner_;   // ... kept alive after its launch
 };
 
 }  // namespace

@@ -108,6 +108,7 @@ RegIdOutputs R2d2Sm::lookup(RegKind kind, uint32_t reg, uint32_t slot) {
   in.br_offset = lay_.br_offset;
   in.cr_offset = lay_.cr_offset;
   RegIdOutputs out;
+  if (lockstep_) lockstep_->rtl().setCycle(sm_.currentCycle());
   unit_->evaluate(in, out);
   ++n_.lookups;
   if (lockstep_) ++n_.rtl_lookups;
@@ -334,7 +335,14 @@ bool R2d2Sm::flagsFor(uint32_t slot) const {
 
 bool R2d2Sm::ready(uint32_t slot) const {
   const Warp& w = warps_[slot];
-  if (sm_.currentCycle() < w.launched + c_.fetch_cycles) return false;
+  if (c_.fetch_cycles) {
+    // Section 5.4: the starting-PC table and the flags lengthen the warp's
+    // first fetch; the SM asks once the first instructions arrived, so the
+    // cycles add to that fetch instead of hiding behind it.
+    const uint64_t now = sm_.currentCycle();
+    if (w.fetch_ready_at == UINT64_MAX) w.fetch_ready_at = now + c_.fetch_cycles;
+    if (now < w.fetch_ready_at) return false;
+  }
   return flagsFor(slot);
 }
 
@@ -342,7 +350,7 @@ uint64_t R2d2Sm::nextEventCycle(uint64_t now) const {
   if (!c_.fetch_cycles) return UINT64_MAX;
   uint64_t n = UINT64_MAX;
   for (const Warp& w : warps_)
-    if (w.launched + c_.fetch_cycles > now) n = std::min(n, w.launched + c_.fetch_cycles);
+    if (w.fetch_ready_at != UINT64_MAX && w.fetch_ready_at > now) n = std::min(n, w.fetch_ready_at);
   return n;
 }
 

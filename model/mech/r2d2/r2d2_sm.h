@@ -93,6 +93,7 @@ class R2d2Sm final : public sm::RegTranslator,
   R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, const KernelPlan& plan);
   void attach();
   const R2d2Counters& counters() const { return n_; }
+  RegIdLockstep* rtl() { return lockstep_; }  // null without mechanisms.r2d2.rtl
 
   // RegTranslator
   uint32_t translate(uint32_t warp, uint32_t reg) override;
@@ -151,6 +152,7 @@ class R2d2Sm final : public sm::RegTranslator,
     uint32_t role = kBody;
     uint32_t phase = 3;  // the block it runs: 0 coefficients, 1 thread-index, 2 block-index, 3 body
     uint64_t launched = 0;
+    mutable uint64_t fetch_ready_at = UINT64_MAX;  // fetch_cycles: when its first fetch completes
   };
   std::vector<Warp> warps_;               // by warp slot
   int32_t first_cta_ = -1;                // CTA slot of the SM's first block

@@ -2,11 +2,14 @@
 // the lockstep of the two (regid.h).
 #include "mech/r2d2/regid.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <verilated.h>
 
 #include "Vr2d2_regid.h"
 #include "common/error.h"
+#include "mech/cars/rtl_vcd.h"
 
 namespace rfsim::mech::r2d2 {
 
@@ -77,6 +80,7 @@ void RegIdRef::tick() {
 struct RegIdRtl::Impl {
   VerilatedContext ctx;
   std::unique_ptr<Vr2d2_regid> top;
+  cars::VcdWriter vcd;
 };
 
 RegIdParams RegIdRtl::built() {
@@ -94,12 +98,32 @@ RegIdRtl::RegIdRtl(const RegIdParams& p) : impl_(std::make_unique<Impl>()) {
                             "configuration needs {} and {} (rebuild with -DRFSIM_R2D2_NUM_WARPS and "
                             "-DRFSIM_R2D2_NUM_WARP_REGS)",
                             b.num_warps, b.num_warp_regs, p.num_warps, p.num_warp_regs));
+  impl_->ctx.traceEverOn(true);
   impl_->top = std::make_unique<Vr2d2_regid>(&impl_->ctx, "TOP");
   reset();
 }
 
 RegIdRtl::~RegIdRtl() {
+  closeTrace();
   if (impl_->top) impl_->top->final();
+}
+
+void RegIdRtl::traceTo(const std::filesystem::path& vcd, uint64_t first, uint64_t last) {
+  impl_->vcd.open(*impl_->top, vcd);
+  tracing_ = true;
+  first_ = first;
+  last_ = last;
+}
+
+void RegIdRtl::closeTrace() {
+  impl_->vcd.close();
+  tracing_ = false;
+}
+
+void RegIdRtl::dump() {
+  if (!tracing_ || cycle_ < first_ || cycle_ > last_) return;
+  impl_->vcd.dump(cycle_ * 1000 + std::min<uint64_t>(sub_, 99) * 10);
+  ++sub_;
 }
 
 void RegIdRtl::reset() {
@@ -132,6 +156,7 @@ void RegIdRtl::evaluate(const RegIdInputs& in, RegIdOutputs& out) {
   out.br_id = t.br_id_o;
   out.lane = t.lane_o;
   out.error = t.error_o;
+  dump();
 }
 
 void RegIdRtl::tick() {

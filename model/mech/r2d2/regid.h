@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 
 namespace rfsim::mech::r2d2 {
@@ -74,10 +75,21 @@ class RegIdRtl final : public RegIdUnit {
   void evaluate(const RegIdInputs& in, RegIdOutputs& out) override;
   void tick() override;
   void reset() override;
+  // A waveform of the lookups in SM cycles [first, last] (`cycle` is the SM's
+  // cycle of the lookups that follow; several in a cycle are 10 ps apart).
+  void traceTo(const std::filesystem::path& vcd, uint64_t first, uint64_t last);
+  void closeTrace();
+  void setCycle(uint64_t cycle) {
+    if (cycle != cycle_) sub_ = 0;
+    cycle_ = cycle;
+  }
 
  private:
+  void dump();
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  bool tracing_ = false;
+  uint64_t first_ = 0, last_ = 0, cycle_ = 0, sub_ = 0;
 };
 
 // Reference and RTL together: evaluate() returns the reference's outputs and
@@ -89,6 +101,7 @@ class RegIdLockstep final : public RegIdUnit {
   void tick() override;
   void reset() override;
   uint64_t comparisons() const { return comparisons_; }
+  RegIdRtl& rtl() { return rtl_; }
 
  private:
   RegIdRef ref_;
