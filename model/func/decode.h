@@ -34,6 +34,13 @@ struct MachineColumns {
   uint32_t of(uint32_t id) const {
     return id < ptx::mach::kExtRegBase ? id : ext_col.empty() ? ptx::kNoReg : ext_col[id - ptx::mach::kExtRegBase];
   }
+  // The column of any register the instruction lists (DInstr::reads and
+  // writes): a general, extension or predicate register (RZ and the
+  // predicates come after the row columns).
+  uint32_t ofAny(uint32_t id) const {
+    if (id >= ptx::mach::kRZ && id < ptx::mach::kExtRegBase) return row_cols + (id - ptx::mach::kRZ);
+    return of(id);
+  }
 };
 // Renumbers the register columns of a decoded machine program to the
 // registers it uses (program.cpp); DFunction::nregs becomes that count.

@@ -351,9 +351,10 @@ mech::MechanismInfo r2d2MechanismInfo() {
   m.name = "r2d2";
   m.summary = "linear address arithmetic computed once per SM and per block, read as thread- plus block-index parts";
   m.status = "partial: the linearity analysis and the transformation (single-write linear code removed, linear "
-             "registers grouped, the three blocks); in every SM the roles, starting PCs and flags, the register ID "
-             "calculation with its register table (RTL in lockstep) giving every row, linear operands summed at "
-             "the collector";
+             "registers grouped, the three blocks, range checks at launch); in every SM the roles, starting PCs and "
+             "flags, the register ID calculation with its register table (RTL in lockstep) giving every row, linear "
+             "operands summed at the collector; the redundancy baselines counted (mode baselines); the R2D2 suite "
+             "and the paper's figures (scripts/r2d2_repro.sh, docs/r2d2.md); loop updates keep their code";
   m.paper = "J. Ha, Y. Oh, W. W. Ro, R2D2: Removing ReDunDancy Utilizing Linearity of Address Generation in GPUs, "
             "ISCA 2023";
   m.section.name = "r2d2";

@@ -73,7 +73,7 @@ void RedundancyObserver::before(uint32_t slot, const func::BlockStepper& st, uin
   // Identity: the pc (the instruction), the lanes, the source values.
   uint64_t h = mix(reinterpret_cast<uintptr_t>(&d), active);
   bool uniform = true, never = false;
-  auto lanesOf = [&](uint32_t id) { return w.reg(cols.of(id)); };
+  auto lanesOf = [&](uint32_t id) { return w.reg(cols.ofAny(id)); };
   for (unsigned i = 0; i < d.nreads; ++i) {
     const uint64_t* v = lanesOf(d.reads[i]);
     const int first = __builtin_ctz(active);
@@ -156,7 +156,7 @@ void RedundancyObserver::before(uint32_t slot, const func::BlockStepper& st, uin
         bool dep = o.kind == DKind::SReg && (o.sreg == ptx::SReg::Tid || o.sreg == ptx::SReg::Ctaid);
         if (o.kind == DKind::Reg || o.kind == DKind::RegPair || o.kind == DKind::RegNarrow)
           for (unsigned i = 0; i < d.nreads; ++i)
-            if (cols.of(d.reads[i]) == o.reg && (t.lin[d.reads[i]] & 2)) dep = true;
+            if (cols.ofAny(d.reads[i]) == o.reg && (t.lin[d.reads[i]] & 2)) dep = true;
         idx_count += dep;
       }
       if (idx_count > 1) lin = false;
@@ -197,7 +197,7 @@ void RedundancyObserver::after(uint32_t slot, const func::DInstr& d, const func:
       affine = false;
       break;
     }
-    const uint64_t* v = w.reg(cols.of(d.writes[i]));
+    const uint64_t* v = w.reg(cols.ofAny(d.writes[i]));
     const int l0 = __builtin_ctz(active);
     const uint32_t rest = active & (active - 1);
     if (!rest) continue;

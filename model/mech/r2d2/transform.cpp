@@ -391,6 +391,7 @@ class Transformer {
     std::vector<std::vector<Instr>> coef_blocks;
     std::vector<Instr> coef_code;
     std::map<uint32_t, uint32_t> sym_reg;  // launch symbol -> its 64-bit value, in this block
+    std::map<std::vector<uint32_t>, uint32_t> mono_reg;  // product of symbols -> its value, in this block
     auto symbol = [&](uint32_t id) {
       auto it = sym_reg.find(id);
       if (it != sym_reg.end()) return it->second;
@@ -467,16 +468,25 @@ class Transformer {
         coef_blocks.push_back(std::move(coef_code));
         coef_code.clear();
         sym_reg.clear();
+        mono_reg.clear();
         in_block = 0;
       }
       ++in_block;
       uint32_t acc = ptx::kNoReg;
       for (const auto& [mono, factor] : p.terms()) {
         if (mono.empty()) continue;
+        // A product of symbols is computed once per basic block.
         uint32_t t = symbol(mono[0]);
         for (size_t i = 1; i < mono.size(); ++i) {
+          const std::vector<uint32_t> prefix(mono.begin(), mono.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+          auto known = mono_reg.find(prefix);
+          if (known != mono_reg.end()) {
+            t = known->second;
+            continue;
+          }
           const uint32_t n = newReg(Type::S64);
           coef_code.push_back(make(Op::Mul, Type::S64, n, {regOp(t), regOp(symbol(mono[i]))}, loc_));
+          mono_reg[prefix] = n;
           t = n;
         }
         if (factor != 1) {

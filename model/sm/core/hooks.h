@@ -236,8 +236,8 @@ class SmEventHook {
 // (j) Instruction observers (Sm::addInstrObserver; any number): told of
 // every warp instruction the SM issues, with the warp's functional state
 // just before and just after it executes -- register r of the warp is
-// `w.reg(cols.of(r))` (its row under a register translator) for every
-// register the instruction names. For analyses of values (R2D2's
+// `w.reg(cols.ofAny(r))` (its row under a register translator) for every
+// register the instruction lists. For analyses of values (R2D2's
 // redundancy baselines: which warp-instructions repeat another's operands
 // in their block, which produce affine values); they change nothing.
 class InstrObserver {

@@ -243,3 +243,25 @@ TEST_CASE("r2d2: a kernel whose linear registers would lower the blocks per SM r
   CHECK(r2(r, "transformed") == 0);
   CHECK(r2(r, "linear_instrs") == 0);
 }
+
+TEST_CASE("r2d2 baselines: the redundancy counters on the original code, which runs unchanged",
+          "[mech][r2d2][timing]") {
+  const Run base = run(v100("none"), "r2_backprop");
+  const Run b = run(cfgR2d2({"mechanisms.r2d2.mode=baselines"}), "r2_backprop");
+  REQUIRE(b.passed);
+  // The observer changes nothing: the same cycles and instructions.
+  CHECK(b.totals.cycles == base.totals.cycles);
+  CHECK(r2(b, "observed_warp_instrs") == base.totals.warp_instrs);
+  CHECK(r2(b, "observed_thread_instrs") == base.totals.thread_instrs);
+  const uint64_t ow = r2(b, "observed_warp_instrs"), ot = r2(b, "observed_thread_instrs");
+  // Each machine executes less; DARSIE skips no more than ideal TB (loads
+  // wait for the block's stores), and DARSIE+Scalar's scalar part is of DARSIE.
+  CHECK(r2(b, "wp_thread_instrs") < ot);
+  CHECK(r2(b, "tb_warp_instrs") < ow);
+  CHECK(r2(b, "ln_thread_instrs") < ot);
+  CHECK(r2(b, "dac_warp_instrs") < ow);
+  CHECK(r2(b, "darsie_warp_instrs") >= r2(b, "tb_warp_instrs"));
+  CHECK(r2(b, "darsie_warp_instrs") < ow);
+  CHECK(r2(b, "scalar_warp_instrs") <= r2(b, "darsie_warp_instrs"));
+  CHECK(r2(b, "transformed") == 0);
+}
