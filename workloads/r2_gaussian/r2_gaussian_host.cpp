@@ -35,9 +35,14 @@ Check runR2Gaussian(rt::Device& dev, Size size) {
   std::vector<float> got_a = d_a.download<float>(a.size()), got_b = d_b.download<float>(n),
                      got_m = d_m.download<float>(m.size());
 
-  // The same elimination on the host in float: a correctly rounded division
-  // per multiplier, and nvcc keeps r2_fan2's multiply and subtract apart (no
-  // fma in the PTX), so every element is rounded exactly as on the device.
+  // The same elimination on the host in float, in the device's order: a
+  // correctly rounded division per multiplier, r2_fan2's multiply and
+  // subtract apart as its PTX has them. The model runs that PTX exactly;
+  // on hardware ptxas may contract a mul.f32 and sub.f32 without rounding
+  // modifiers into one fma (PTX ISA, mul/sub: "may be optimized to fma"),
+  // which rounds once instead of twice. An element then differs by an ulp
+  // per step it went through, at most n - 1 steps: the check allows
+  // n x 2^-23 relative to the element and to the matrix's largest entry.
   std::vector<float> ra = a, rb = b, rm = m;
   for (int t = 0; t < n - 1; ++t) {
     for (int i = t + 1; i < n; ++i) rm[size_t(i) * n + t] = ra[size_t(i) * n + t] / ra[size_t(t) * n + t];
@@ -47,15 +52,22 @@ Check runR2Gaussian(rt::Device& dev, Size size) {
       rb[i] = rb[i] - mul * rb[t];
     }
   }
-  Check cm = compareExact(got_m, rm, "multipliers (r2_fan1)");
+  const double rtol = double(n) * std::ldexp(1.0, -23);
+  auto scale = [](const std::vector<float>& v) {
+    double s = 0.0;
+    for (float x : v) s = std::max(s, double(std::fabs(x)));
+    return s;
+  };
+  auto widen = [](const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); };
+  Check cm = compareFloats(got_m, widen(rm), rtol, rtol * scale(rm), "multipliers (r2_fan1)");
   if (!cm.passed) return cm;
-  Check ca = compareExact(got_a, ra, "eliminated matrix elements (r2_fan2)");
+  Check ca = compareFloats(got_a, widen(ra), rtol, rtol * scale(a), "eliminated matrix elements (r2_fan2)");
   if (!ca.passed) return ca;
-  Check cb = compareExact(got_b, rb, "right-hand side elements (r2_fan2)");
+  Check cb = compareFloats(got_b, widen(rb), rtol, rtol * scale(b), "right-hand side elements (r2_fan2)");
   if (!cb.passed) return cb;
 
   // Rodinia's BackSub on the device's triangle, and the residual of the
-  // solution in the original system: reported, not checked (the exact
+  // solution in the original system: reported, not checked (the
   // comparisons above are the check).
   std::vector<double> x(n);
   for (int i = n - 1; i >= 0; --i) {

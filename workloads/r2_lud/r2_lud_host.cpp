@@ -14,7 +14,10 @@ constexpr int kB = 16;  // BLOCK_SIZE in the kernels
 // PTX), each division is correctly rounded, and r2_lud_internal sums its 16
 // products in one fma chain from 0 and subtracts the sum. The launches
 // of one block step touch disjoint tiles, so the order of their blocks
-// does not matter and the result is bit-exact.
+// does not matter. The model runs the PTX exactly and matches bit for bit;
+// on hardware ptxas may contract the PTX's mul.f32 and sub.f32 (no rounding
+// modifier) into an fma, one rounding instead of two per update, so the
+// check allows an ulp per update an element went through (at most n).
 struct HostLud {
   std::vector<float>& m;
   int n;
@@ -108,11 +111,14 @@ Check runR2Lud(rt::Device& dev, Size size) {
   host.diagonal(i);
 
   std::vector<float> got = d_m.download<float>(a.size());
-  Check c = compareExact(got, ref, "elements of L and U");
+  double big = 0.0;
+  for (float x : ref) big = std::max(big, double(std::fabs(x)));
+  const double rtol = double(n) * std::ldexp(1.0, -23);
+  Check c = compareFloats(got, std::vector<double>(ref.begin(), ref.end()), rtol, rtol * big, "elements of L and U");
   if (!c.passed) return c;
 
   // How well L U reproduces the matrix (L unit lower, U upper, both in
-  // `got`): reported, not checked (the exact comparison is the check).
+  // `got`): reported, not checked (the comparison above is the check).
   double worst = 0.0;
   for (int r = 0; r < n; ++r)
     for (int col = 0; col < n; ++col) {
