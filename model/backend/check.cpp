@@ -10,6 +10,8 @@
 // error is reported once however often its block was visited.
 #include "backend/check.h"
 
+#include "common/error.h"
+
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -268,10 +270,18 @@ class Checker {
     std::deque<uint32_t> work{0};
     queued[0] = true;
     const State entry = entryState();
+    // The states only gain information along the CFG, so every block settles
+    // after a few visits; a bound turns a meet that never settles into an
+    // error naming the function instead of a hang.
+    const uint64_t limit = uint64_t{n} * 256 + 4096;
+    uint64_t visits = 0;
     while (!work.empty()) {
       const uint32_t b = work.front();
       work.pop_front();
       queued[b] = false;
+      if (++visits > limit)
+        throw rfsim::Error(fmt::format("{} {}: the value-following checker did not settle after {} block visits ({} blocks)",
+                                kind(), fn_.name, visits - 1, n));
       State in = b == 0 ? entry : State{};
       for (uint32_t p : fn_.blocks[b].preds)
         if (p < n) meetInto(in, out_[p], index_, copies_);

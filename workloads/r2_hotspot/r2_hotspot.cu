@@ -71,7 +71,7 @@ extern "C" __global__ void r2_calculate_temp(int iteration, float* power, float*
   W = (W < validXmin) ? validXmin : W;
   E = (E > validXmax) ? validXmax : E;
 
-  bool computed;
+  bool computed = false;  // Rodinia leaves it unset when no step runs; the PTX then reads an undefined value
   for (int i = 0; i < iteration; i++) {
     computed = false;
     if (IN_RANGE(tx, i + 1, BLOCK_SIZE - i - 2) && IN_RANGE(ty, i + 1, BLOCK_SIZE - i - 2) &&

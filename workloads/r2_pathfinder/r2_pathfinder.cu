@@ -46,7 +46,7 @@ extern "C" __global__ void r2_dynproc_kernel(int iteration, int* gpuWall, int* g
     prev[tx] = gpuSrc[xidx];
   }
   __syncthreads();
-  bool computed;
+  bool computed = false;  // Rodinia leaves it unset when no row is computed
   for (int i = 0; i < iteration; i++) {
     computed = false;
     if (IN_RANGE(tx, i + 1, BLOCK_SIZE - i - 2) && isValid) {
