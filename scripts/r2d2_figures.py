@@ -23,9 +23,10 @@ OUT/r2d2_figures.md, fig12.png and fig13.png; prints the Markdown.
 """
 import argparse
 import json
-import math
 import pathlib
 import re
+
+from rfsim_tools import common
 
 PAPER4 = {"WP": 27, "TB": 22, "LN": 33}
 PAPER12 = {"R2D2": 28, "DAC": 20, "DARSIE": 18, "DARSIE+Scalar": 19}
@@ -34,8 +35,8 @@ PAPER16 = {"R2D2": 17, "DAC": 9, "DARSIE": 8, "DARSIE+Scalar": 9}
 
 
 def geomean(v):
-    v = [x for x in v if x is not None and x > 0]
-    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
+    g = common.geomean(v)
+    return float("nan") if g is None else g
 
 
 def val(node):

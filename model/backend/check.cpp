@@ -10,8 +10,6 @@
 // error is reported once however often its block was visited.
 #include "backend/check.h"
 
-#include "common/error.h"
-
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -21,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "backend/check_copies.h"
 #include "backend/mfunction.h"
 #include "ptx/isa_ext.h"
 #include "ptx/analysis/printer.h"
@@ -47,40 +46,8 @@ constexpr int64_t kSharedKey = int64_t{1} << 40;  // demoted registers' shared s
 // ABI's first callee-saved register.
 constexpr uint32_t kStackBase = 16;
 
-// A register may hold several values at once after a move whose source and
-// destination the allocator put in the same register (biased colouring):
-// `mov R22, R22` leaves R22 holding both. Such a register holds a copy-set
-// token; a use expecting any member is satisfied, and paths meet by
-// intersecting the sets.
-constexpr uint32_t kCopyBase = 0x60000000u;
-class CopySets {
- public:
-  bool isSet(uint32_t t) const { return t >= kCopyBase && t - kCopyBase < sets_.size(); }
-  std::vector<uint32_t> members(uint32_t t) const {
-    return isSet(t) ? sets_[t - kCopyBase] : std::vector<uint32_t>{t};
-  }
-  bool holds(uint32_t t, uint32_t v) const {
-    if (t == v) return true;
-    if (!isSet(t)) return false;
-    const auto& m = sets_[t - kCopyBase];
-    return std::binary_search(m.begin(), m.end(), v);
-  }
-  uint32_t token(std::vector<uint32_t> m) {
-    std::sort(m.begin(), m.end());
-    m.erase(std::unique(m.begin(), m.end()), m.end());
-    if (m.size() == 1) return m[0];
-    auto it = ids_.find(m);
-    if (it != ids_.end()) return it->second;
-    const uint32_t t = kCopyBase + static_cast<uint32_t>(sets_.size());
-    sets_.push_back(m);
-    ids_.emplace(std::move(m), t);
-    return t;
-  }
-
- private:
-  std::vector<std::vector<uint32_t>> sets_;
-  std::map<std::vector<uint32_t>, uint32_t> ids_;
-};
+using checkdetail::CopySets;
+using checkdetail::kCopyBase;
 
 // Which values may have been defined on some path to a point, as a bit set
 // over value indices (virtual ids, then the physical values).
@@ -205,8 +172,13 @@ class Checker {
       return std::move(result_);
     }
     if (fn_.blocks.empty()) return std::move(result_);
-    solve();
+    const bool settled = solve();
     report_ = true;
+    if (!settled) {
+      cur_instr_ = nullptr;
+      error(fmt::format("{} {}: the value-following checker's data flow did not settle", kind(), fn_.name));
+      return std::move(result_);
+    }
     for (uint32_t b = 0; b < fn_.blocks.size(); ++b) {
       State s = in_[b];
       reached_ = s.reached;
@@ -262,7 +234,7 @@ class Checker {
     return s;
   }
 
-  void solve() {
+  bool solve() {
     const size_t n = fn_.blocks.size();
     in_.assign(n, State{});
     out_.assign(n, State{});
@@ -270,18 +242,13 @@ class Checker {
     std::deque<uint32_t> work{0};
     queued[0] = true;
     const State entry = entryState();
-    // The states only gain information along the CFG, so every block settles
-    // after a few visits; a bound turns a meet that never settles into an
-    // error naming the function instead of a hang.
-    const uint64_t limit = uint64_t{n} * 256 + 4096;
-    uint64_t visits = 0;
-    while (!work.empty()) {
+    // Every block settles after a few visits; a meet that never does is
+    // reported (run()) instead of hanging.
+    for (uint64_t visits = 0; !work.empty(); ++visits) {
+      if (visits > uint64_t{n} * 256 + 4096) return false;
       const uint32_t b = work.front();
       work.pop_front();
       queued[b] = false;
-      if (++visits > limit)
-        throw rfsim::Error(fmt::format("{} {}: the value-following checker did not settle after {} block visits ({} blocks)",
-                                kind(), fn_.name, visits - 1, n));
       State in = b == 0 ? entry : State{};
       for (uint32_t p : fn_.blocks[b].preds)
         if (p < n) meetInto(in, out_[p], index_, copies_);
@@ -300,6 +267,7 @@ class Checker {
           }
       }
     }
+    return true;
   }
 
   void walkBlock(uint32_t b, State& s) {

@@ -133,7 +133,10 @@ uint32_t R2d2Sm::translate(uint32_t slot, uint32_t reg) {
     case Kind::Cv:
       return lookup(RegKind::Cr, 16 * ((reg - cv0_) / 2), slot).id;
     case Kind::Lr: {
-      const uint32_t row = lookup(RegKind::Lr, (reg - lr0_) / 2, slot).id;
+      last_lr_ = lookup(RegKind::Lr, (reg - lr0_) / 2, slot);  // gather() reads the BR row from it
+      last_lr_slot_ = slot;
+      last_lr_reg_ = reg;
+      const uint32_t row = last_lr_.id;
       if (fault_tr_)  // every warp reads the thread-index part of its block's first warp
         return row - row % lay_.warps_per_cta;
       return row;
@@ -172,7 +175,9 @@ void R2d2Sm::gather(uint32_t slot, uint32_t reg, uint32_t row, const ptx::Instr*
       // block-index part (lane K of the block's pair), summed by the address
       // adder; the register ID unit gave both rows.
       const uint32_t k = (reg - lr0_) / 2, half = (reg - lr0_) % 2;
-      const RegIdOutputs o = lookup(RegKind::Lr, k, slot);
+      // The lookup translate() just made for this operand (the SM gathers
+      // right after translating it).
+      const RegIdOutputs o = last_lr_slot_ == slot && last_lr_reg_ == reg ? last_lr_ : lookup(RegKind::Lr, k, slot);
       const uint32_t lane = fault_br_ ? (o.lane + 1) % 32 : o.lane;
       uint64_t b = (sm_.physicalRow(o.br_id)[lane] & 0xffffffffu) |
                    ((sm_.physicalRow(o.br_id + 1)[lane] & 0xffffffffu) << 32);

@@ -161,6 +161,8 @@ class R2d2Sm final : public sm::RegTranslator,
   std::vector<bool> br_done_;             // by CTA slot
   std::vector<uint64_t> cta_launched_;    // by CTA slot
   uint64_t first_launch_ = 0;
+  RegIdOutputs last_lr_;                  // the last linear register's lookup, for gather()
+  uint32_t last_lr_slot_ = UINT32_MAX, last_lr_reg_ = UINT32_MAX;
   R2d2Counters n_;
 };
 
