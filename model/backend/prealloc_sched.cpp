@@ -93,13 +93,15 @@ MemRef memRef(const ptx::Instr& in) {
                                  in.op == Op::Ldu);
   r.ordered = in.mods.volatile_ || in.mods.relaxed_or_stronger;
   const ptx::Operand& a = in.src[0];
-  if (a.kind == OperandKind::Addr) {
+  if (a.kind == OperandKind::Addr && !in.mods.uaddr) {
     r.base = a.regs[0];
     r.sym = a.regs[0] == ptx::kNoReg ? a.sym : ptx::kNoSym;
     r.lo = a.imm;
     r.hi = a.imm + int64_t{ptx::typeBits(in.type) / 8} * std::max<uint8_t>(1, in.mods.vec);
   } else {
-    r.base = ptx::kNoReg - 1;  // unknown: aliases everything of its space
+    // Unknown (an address addend too: two accesses from one base may add
+    // different offsets): aliases everything of its space.
+    r.base = ptx::kNoReg - 1;
   }
   return r;
 }

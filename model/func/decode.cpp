@@ -236,6 +236,20 @@ struct Decoder {
       reject(in, fmt::format("vector of {}", in.mods.vec));
   }
 
+  // The address addend of ld/st (ptx::Mods::uaddr): a 32- or 64-bit
+  // register, the instruction's last source.
+  void addend(const ptx::Instr& in, DInstr& d) const {
+    if (!in.mods.uaddr) return;
+    const uint8_t k = static_cast<uint8_t>(in.nsrc - 1);
+    const ptx::Operand& o = in.src[k];
+    if (o.kind != OperandKind::Reg) reject(in, "an address addend must be a register");
+    d.src[k] = source(in, o, false);
+    const unsigned bits = m.machine ? (o.mbits == 64 ? 64u : 32u) : (o.regs[0] < fn.regs.size() ? ptx::typeBits(fn.regs[o.regs[0]].type) : 0u);
+    if (bits != 32 && bits != 64) reject(in, "an address addend must be a 32- or 64-bit register");
+    d.addend = k;
+    d.addend_bits = static_cast<uint8_t>(bits);
+  }
+
   void checkAtom(const ptx::Instr& in) const {
     using ptx::AtomOp;
     if (in.space != Space::Generic && in.space != Space::Global && in.space != Space::Shared &&
@@ -279,17 +293,19 @@ struct Decoder {
         d.cls = Cls::Ld;
         memoryAccess(in, d);
         if (in.space == Space::Reg) reject(in, "state space not supported");
-        if (in.ndst != 1 || in.nsrc != 1) reject(in, "ld needs one destination and an address");
+        if (in.ndst != 1 || in.nsrc != 1u + in.mods.uaddr) reject(in, "ld needs one destination and an address");
         d.dst[0] = dest(in, in.dst[0]);
         d.src[0] = source(in, in.src[0], generic);
+        addend(in, d);
         return d;
       case Op::St:
         d.cls = Cls::St;
         memoryAccess(in, d);
         if (in.space == Space::Reg || in.space == Space::Const) reject(in, "state space not writable");
-        if (in.nsrc != 2) reject(in, "st needs an address and a value");
+        if (in.nsrc != 2u + in.mods.uaddr) reject(in, "st needs an address and a value");
         d.src[0] = source(in, in.src[0], generic);
         d.src[1] = source(in, in.src[1], false);
+        addend(in, d);
         return d;
       case Op::Atom: case Op::Red:
         d.cls = in.op == Op::Atom ? Cls::Atom : Cls::Red;

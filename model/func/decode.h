@@ -93,6 +93,9 @@ struct DInstr {
   Cls cls = Cls::Nop;
   uint8_t ndst = 0, nsrc = 0;
   uint8_t bytes = 0;  // ld/st/atom/red: bytes per element
+  // ld/st with an address addend (ptx::Mods::uaddr): its source index and
+  // width (a 32-bit addend wraps the address at 32 bits); 0: none.
+  uint8_t addend = 0, addend_bits = 0;
   bool has_guard = false, guard_neg = false;
   uint32_t guard_reg = ptx::kNoReg;
   std::array<DOperand, 2> dst;

@@ -122,6 +122,20 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
   return nullptr;
 }
 
+BlockExecutor::Column BlockExecutor::address(Warp& w, const DInstr& d, uint32_t act, std::array<uint64_t, 32>& tmp) {
+  const Column a = column(w, d.src[0], act, tmp);
+  if (!d.addend) return a;
+  std::array<uint64_t, 32> tu, sum;
+  const Column u = column(w, d.src[d.addend], act, tu);
+  const uint64_t mask = d.addend_bits == 32 ? 0xffffffffull : ~0ull;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    sum[l] = (a.p[l * a.stride] + a.add + u.p[l * u.stride] + u.add) & mask;
+  }
+  tmp = sum;
+  return {tmp.data(), 1, 0, 0};
+}
+
 void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
   const ptx::Instr& in = *d.in;
   const unsigned n = in.mods.vec, eb = d.bytes;
@@ -129,7 +143,7 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
   const unsigned shift = 64 - 8 * eb;
   const bool sign = ptx::isSigned(in.type) && eb < 8;
   std::array<uint64_t, 32> tmp;
-  const Column a = column(w, d.src[0], act, tmp);
+  const Column a = address(w, d, act, tmp);
   const DOperand& dst = d.dst[0];
   uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
   uint64_t msk[4] = {0, 0, 0, 0};
@@ -184,7 +198,7 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
   const ptx::Instr& in = *d.in;
   const unsigned n = in.mods.vec, eb = d.bytes;
   std::array<uint64_t, 32> ta, tv;
-  const Column a = column(w, d.src[0], act, ta);
+  const Column a = address(w, d, act, ta);
   const DOperand& src = d.src[1];
   const uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
   Column v{};
@@ -316,7 +330,7 @@ void BlockExecutor::describeAccess(uint32_t warp, const DInstr& d, uint32_t act,
   out.elems = static_cast<uint8_t>(d.cls == Cls::Ld || d.cls == Cls::St ? std::max<unsigned>(1, in.mods.vec) : 1);
   out.mask = act;
   std::array<uint64_t, 32> tmp;
-  const Column a = column(w, d.src[0], act, tmp);
+  const Column a = address(w, d, act, tmp);
   bool first = true, mixed = false;
   Space space = in.space;
   for (uint32_t m = act; m; m &= m - 1) {

@@ -97,6 +97,8 @@ class BlockExecutor {
     uint64_t add, x;  // value = (p[lane * stride] + add) ^ x
   };
   Column column(Warp& w, const DOperand& o, uint32_t act, std::array<uint64_t, 32>& tmp);
+  // ld/st: the address operand's lanes, its addend added (DInstr::addend).
+  Column address(Warp& w, const DInstr& d, uint32_t act, std::array<uint64_t, 32>& tmp);
   uint64_t read(Warp& w, const DOperand& o, uint32_t lane);
   uint64_t sreg(const Warp& w, const DOperand& o, uint32_t lane) const;
   uint64_t param(const Warp& w, const DOperand& o) const;  // DKind::ParamVal

@@ -113,6 +113,10 @@ struct Mods {
   // Added by the parser (appended, layout above unchanged):
   bool warp = false;      // bar.warp.sync (a warp-level barrier on a member mask)
   bool shiftamt = false;  // bfind.shiftamt: shift amount instead of bit position
+  // ld/st: the last source is a register the address adds (SASS's
+  // [R+UR+imm] form; no PTX syntax: passes make it, e.g. R2D2's uniform
+  // offset of a loop update, mech/r2d2/multiwrite.h).
+  bool uaddr = false;
 };
 
 // ---------------------------------------------------------------------------

@@ -310,8 +310,16 @@ std::string spellOperands(const Module& m, const Function& fn, const FunctionNam
     s += (first ? " " : ", ") + spellOperand(m, fn, names, o, in.type, false);
     first = false;
   }
-  for (unsigned i = 0; i < in.nsrc && i < in.src.size(); ++i) {
-    s += (first ? " " : ", ") + spellOperand(m, fn, names, in.src[i], srcType(in, i), true);
+  // An address addend (Mods::uaddr, the last source) is spelled inside the
+  // address, SASS-style: [%rd4+%rd9+8].
+  const unsigned nsrc = in.mods.uaddr && in.nsrc > 1 ? in.nsrc - 1u : in.nsrc;
+  for (unsigned i = 0; i < nsrc && i < in.src.size(); ++i) {
+    std::string o = spellOperand(m, fn, names, in.src[i], srcType(in, i), true);
+    if (i == 0 && nsrc != in.nsrc && o.size() > 1 && o.front() == '[') {
+      const size_t at = o.find_first_of("+]", 1);
+      o.insert(at, "+" + spellOperand(m, fn, names, in.src[nsrc], srcType(in, nsrc), true));
+    }
+    s += (first ? " " : ", ") + o;
     first = false;
   }
   return s;
