@@ -13,6 +13,7 @@
 #include "mech/ltrf/intervals.h"
 #include "mech/ltrf/renumber.h"
 #include "mech/r2d2/linearity.h"
+#include "mech/r2d2/transform.h"
 #include "ptx/analysis/callgraph.h"
 #include "ptx/analysis/cfg.h"
 #include "ptx/analysis/loops.h"
@@ -107,6 +108,23 @@ int ptxCommand(const PtxOptions& o) {
                                              : (c.hasBlockPart() ? "block" : "scalar");
         std::cout << fmt::format("  {:<13} {}{}\n", part, l.vecStr(c), c.narrow ? "  (32-bit arithmetic)" : "");
       }
+    }
+    // What the transformation (Algorithm 1) makes of each kernel.
+    ptx::Module t = m;
+    mech::r2d2::PlanTable plans;
+    mech::r2d2::transformModule(t, plans);
+    for (const auto& [name, p] : plans) {
+      if (!p.transformed) {
+        std::cout << fmt::format("{}: keeps its code: {}\n", name, p.reason);
+        continue;
+      }
+      std::cout << fmt::format("{}: transformed: {} linear registers, {} thread-index registers, {} coefficients; "
+                               "{} instructions removed, {} reads replaced ({} adding a coefficient, {} a uniform "
+                               "offset of {} loop updates), {} divergent definitions moved, {} left; {} added in "
+                               "the three blocks\n",
+                               name, p.lrs.size(), p.trs.size(), p.coefficients, p.removed, p.uses_replaced,
+                               p.uses_with_coefficient, p.uniform_uses, p.loops, p.divergent_moves, p.uses_left,
+                               p.added);
     }
     return 0;
   }

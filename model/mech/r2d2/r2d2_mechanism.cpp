@@ -29,6 +29,10 @@ struct R2d2Stats : stats::Group {
         ADD_STAT(tr_registers, stats::unit::Count, "thread-index registers of the kernel"),
         ADD_STAT(coefficients, stats::unit::Count, "coefficient registers of the kernel"),
         ADD_STAT(blocks_per_sm, stats::unit::Count, "blocks per SM the launch admitted with the linear registers' rows"),
+        ADD_STAT(removed_static, stats::unit::Count, "instructions the transformation removed from the kernel's code (static)"),
+        ADD_STAT(loop_updates, stats::unit::Count, "loop updates advancing a uniform offset instead (static)"),
+        ADD_STAT(uniform_operands, stats::unit::Count, "address operands reading a linear register plus a uniform offset (static)"),
+        ADD_STAT(divergent_moves, stats::unit::Count, "divergent definitions now a move from a linear register (static)"),
         ADD_STAT(linear_instrs, stats::unit::Count, "warp instructions of the three linear blocks issued (markers included)"),
         ADD_STAT(coef_instrs, stats::unit::Count, "... of the coefficient block"),
         ADD_STAT(tr_instrs, stats::unit::Count, "... of the thread-index block"),
@@ -47,6 +51,7 @@ struct R2d2Stats : stats::Group {
         ADD_STAT(startup_cycles, stats::unit::Cycle, "cycles from each SM's first warp to its thread-index parts, summed over SMs"),
         ADD_STAT(br_cycles, stats::unit::Cycle, "cycles from each block's launch to its block-index parts, summed over blocks"),
         ADD_STAT(marker_waits, stats::unit::Count, "warp-cycles an r2d2.end or r2d2.wait waited"),
+        ADD_STAT(rr_switches, stats::unit::Count, "times an SM's schedulers went round robin while linear blocks ran (linear_round_robin)"),
         ADD_STAT(observed_warp_instrs, stats::unit::Count, "mode baselines: warp instructions of the original code observed"),
         ADD_STAT(observed_thread_instrs, stats::unit::Count, "mode baselines: their thread instructions"),
         ADD_STAT(wp_thread_instrs, stats::unit::Count, "ideal WP: thread instructions (one per warp instruction of uniform operands)"),
@@ -59,9 +64,10 @@ struct R2d2Stats : stats::Group {
         ADD_STAT(darsie_warp_instrs, stats::unit::Count, "DARSIE: warp instructions (repeats within the block skipped, loads without a store between)"),
         ADD_STAT(darsie_thread_instrs, stats::unit::Count, "DARSIE: thread instructions"),
         ADD_STAT(scalar_warp_instrs, stats::unit::Count, "DARSIE+Scalar: of DARSIE's warp instructions, those of uniform operands run on the scalar pipeline") {}
-  stats::Scalar transformed, linear_registers, tr_registers, coefficients, blocks_per_sm, linear_instrs, coef_instrs,
+  stats::Scalar transformed, linear_registers, tr_registers, coefficients, blocks_per_sm, removed_static, loop_updates,
+      uniform_operands, divergent_moves, linear_instrs, coef_instrs,
       tr_instrs, br_instrs, coef_blocks, tr_blocks, br_blocks, linear_reads, part_rows_read, coef_reads, vector_reads,
-      coef_writes, class_reads, lookups, rtl_lookups, startup_cycles, br_cycles, marker_waits;
+      coef_writes, class_reads, lookups, rtl_lookups, startup_cycles, br_cycles, marker_waits, rr_switches;
   stats::Scalar observed_warp_instrs, observed_thread_instrs, wp_thread_instrs, tb_warp_instrs, tb_thread_instrs,
       ln_warp_instrs, ln_thread_instrs, dac_warp_instrs, dac_thread_instrs, darsie_warp_instrs, darsie_thread_instrs,
       scalar_warp_instrs;
@@ -209,6 +215,10 @@ class R2d2 final : public mech::Mechanism {
       g->tr_registers += current_->trs.size();
       g->coefficients += current_->coefficients;
       g->blocks_per_sm += blocks_;
+      g->removed_static += current_->removed;
+      g->loop_updates += current_->loops;
+      g->uniform_operands += current_->uniform_uses;
+      g->divergent_moves += current_->divergent_moves;
     }
     R2d2Counters t;
     for (const auto& u : sms_) {
@@ -231,6 +241,7 @@ class R2d2 final : public mech::Mechanism {
       t.startup_cycles += c.startup_cycles;
       t.br_cycles += c.br_cycles;
       t.marker_waits += c.marker_waits;
+      t.rr_switches += c.rr_switches;
     }
     g->linear_instrs += t.linear_instrs;
     g->coef_instrs += t.coef_instrs;
@@ -250,6 +261,7 @@ class R2d2 final : public mech::Mechanism {
     g->startup_cycles += t.startup_cycles;
     g->br_cycles += t.br_cycles;
     g->marker_waits += t.marker_waits;
+    g->rr_switches += t.rr_switches;
     RedundancyCounts rc;
     for (const auto& o : observers_) rc.add(o->counts());
     g->observed_warp_instrs += rc.warp_instrs;
@@ -350,11 +362,13 @@ mech::MechanismInfo r2d2MechanismInfo() {
   mech::MechanismInfo m;
   m.name = "r2d2";
   m.summary = "linear address arithmetic computed once per SM and per block, read as thread- plus block-index parts";
-  m.status = "partial: the linearity analysis and the transformation (single-write linear code removed, linear "
-             "registers grouped, the three blocks, range checks at launch); in every SM the roles, starting PCs and "
-             "flags, the register ID calculation with its register table (RTL in lockstep) giving every row, linear "
-             "operands summed at the collector; the redundancy baselines counted (mode baselines); the R2D2 suite "
-             "and the paper's figures (scripts/r2d2_repro.sh, docs/r2d2.md); loop updates keep their code";
+  m.status = "partial: the linearity analysis and the transformation (single-write linear code removed, loop "
+             "updates as a uniform offset, divergent definitions as moves, linear registers grouped, the three "
+             "blocks, range checks at launch); in every SM the roles, starting PCs, flags and round-robin issue "
+             "during the linear blocks, the register ID calculation with its register table (RTL in lockstep) "
+             "giving every row, linear operands summed at the collector; the redundancy baselines counted, not "
+             "timed (mode baselines); the R2D2 suite, the paper's figures and Table 3 (scripts/r2d2_repro.sh, "
+             "scripts/r2d2_table3.sh, docs/r2d2.md); no composition with other mechanisms";
   m.paper = "J. Ha, Y. Oh, W. W. Ro, R2D2: Removing ReDunDancy Utilizing Linearity of Address Generation in GPUs, "
             "ISCA 2023";
   m.section.name = "r2d2";

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "mech/r2d2/multiwrite.h"
+#include "mech/r2d2/transform_util.h"
 #include "ptx/analysis/cfg.h"
 #include "ptx/isa_ext.h"
 
@@ -21,86 +23,7 @@ using ptx::Type;
 
 namespace {
 
-uint16_t extId(const char* name) {
-  uint16_t id = 0;
-  if (!ptx::findExtOp(name, &id)) throw Error(fmt::format("r2d2: ISA extension {} is not registered", name));
-  return id;
-}
-
-Operand regOp(uint32_t r) {
-  Operand o;
-  o.kind = OperandKind::Reg;
-  o.regs[0] = r;
-  return o;
-}
-Operand immOp(int64_t v) {
-  Operand o;
-  o.kind = OperandKind::Imm;
-  o.imm = v;
-  return o;
-}
-Operand sregOp(ptx::SReg s, uint8_t dim) {
-  Operand o;
-  o.kind = OperandKind::SReg;
-  o.sreg = s;
-  o.dim = dim;
-  return o;
-}
-
-Instr make(Op op, Type t, uint32_t dst, std::initializer_list<Operand> srcs, ptx::SrcLoc loc) {
-  Instr in;
-  in.op = op;
-  in.type = t;
-  in.ndst = 1;
-  in.dst[0] = regOp(dst);
-  for (const Operand& s : srcs) in.src[in.nsrc++] = s;
-  if (op == Op::Mul || op == Op::Mad) in.mods.mul = ptx::MulMode::Lo;
-  in.loc = loc;
-  return in;
-}
-
-// Every register an instruction reads, by slot (so a pass can rename one).
-template <class F> void forEachRead(Instr& in, F&& f) {
-  for (int s = 0; s < in.nsrc; ++s) {
-    Operand& o = in.src[s];
-    if ((o.kind == OperandKind::Reg || o.kind == OperandKind::Addr) && o.regs[0] != ptx::kNoReg) f(o, 0, s);
-    if (o.kind == OperandKind::Vec)
-      for (int k = 0; k < o.vec_n; ++k)
-        if (o.regs[k] != ptx::kNoReg) f(o, k, s);
-  }
-  if (in.guard.kind == OperandKind::Reg) f(in.guard, 0, -1);
-  // A store's or atomic's address operand is a source; a vector destination of
-  // ld names only written registers.
-}
-
-// The grouping key of a use (Fig. 8): its width and index parts; the
-// constant is the use's own (an offset or an added coefficient).
-std::string groupKey(const CoefVec& v, uint32_t bits, const std::vector<LaunchSymbol>& syms) {
-  std::string k = fmt::format("{}", bits);
-  for (int e = kTx; e < kNumElems; ++e) k += "|" + v.e[e].str(syms);
-  return k;
-}
-
-// An operand slot that reads a linear value.
-struct Use {
-  uint32_t block, index;
-  int src;       // operand slot
-  int elem;      // Vec element
-  bool address;  // the base of a memory operand
-  uint32_t reg, bits;
-  CoefVec vec;
-  int lr = -1;       // its linear register (-1: keeps its code)
-  int64_t fold = 0;  // added to the memory operand's offset
-  int coef = -1;     // a coefficient the address adder adds (-1: none)
-};
-
-// Uses that share a linear register.
-struct Group {
-  std::string key;
-  CoefVec vec;
-  uint32_t bits;
-  std::vector<size_t> uses;
-};
+using namespace detail;
 
 class Transformer {
  public:
@@ -139,13 +62,45 @@ class Transformer {
           uses.push_back({mt.block, mt.index, s, k, o.kind == OperandKind::Addr, mt.reg, bits, mt.vec});
       });
     }
+    // Algorithm 1's multi-write registers (multiwrite.h): the reads of a loop
+    // update's register become lr + uniform offset; a divergent definition a
+    // move from its own linear register (a placeholder until it has one).
+    const MultiWrite mw = planMultiWrite(fn_, L);
+    std::set<uint32_t> loop_regs;
+    for (const LoopPlan& lp : mw.loops)
+      for (const LoopPlan::Read& rd : lp.reads) loop_regs.insert(rd.reg);
+    uses.erase(std::remove_if(uses.begin(), uses.end(), [&](const Use& u) { return loop_regs.count(u.reg) > 0; }),
+               uses.end());
+    std::vector<uint32_t> uniform;
+    for (size_t l = 0; l < mw.loops.size(); ++l) {
+      const LoopPlan& lp = mw.loops[l];
+      fn_.regs.push_back({fmt::format("%r2d2_u{}", l), lp.bits == 64 ? Type::U64 : Type::U32, 0});
+      uniform.push_back(static_cast<uint32_t>(fn_.regs.size() - 1));
+      for (const LoopPlan::Read& rd : lp.reads) {
+        Use u{rd.block, rd.index, 0, 0, true, rd.reg, lp.bits, rd.vec};
+        u.uniform = uniform.back();
+        u.loop = static_cast<int>(l);
+        uses.push_back(u);
+      }
+    }
+    std::vector<Instr> original;  // the divergent definitions, for those that keep their code
+    for (size_t k = 0; k < mw.divergent.size(); ++k) {
+      const Definition& d = *mw.divergent[k].def;
+      Instr& in = fn_.blocks[d.block].instrs[d.index];
+      original.push_back(in);
+      const uint32_t ph = newReg(fn_.regs[d.reg].type);
+      in = make(Op::Mov, mw.divergent[k].bits == 64 ? Type::B64 : Type::B32, d.reg, {regOp(ph)}, in.loc);
+      Use u{d.block, d.index, 0, 0, false, ph, mw.divergent[k].bits, d.vec};
+      u.divergent = static_cast<int>(k);
+      uses.push_back(u);
+    }
     if (uses.empty()) return fail("no linear value with an index part is read by non-linear code");
 
     // Grouping (Fig. 8): the same width and index parts share a linear
     // register; the most used first, at most 16 (the register table).
     std::vector<Group> groups;
     for (size_t u = 0; u < uses.size(); ++u) {
-      const std::string key = groupKey(uses[u].vec, uses[u].bits, L.symbols);
+      const std::string key = groupKey(uses[u].vec, uses[u].bits, uses[u].uniform != ptx::kNoReg, L.symbols);
       size_t g = 0;
       while (g < groups.size() && groups[g].key != key) ++g;
       if (g == groups.size()) groups.push_back({key, uses[u].vec, uses[u].bits, {}});
@@ -158,7 +113,17 @@ class Transformer {
     if (order.size() > kMaxLinear) order.resize(kMaxLinear);
     // As many as the coefficient registers hold.
     while (!order.empty() && assign(groups, order, uses) > kMaxCoefficients) order.pop_back();
-    if (order.empty()) return fail("the linear values need more coefficient registers than the class has");
+    if (order.empty()) {
+      for (size_t k = 0; k < mw.divergent.size(); ++k)
+        fn_.blocks[mw.divergent[k].def->block].instrs[mw.divergent[k].def->index] = original[k];
+      return fail("the linear values need more coefficient registers than the class has");
+    }
+    // A loop whose reads did not all get a linear register keeps its code.
+    std::vector<bool> loop_ok(mw.loops.size(), true);
+    for (const Use& u : uses)
+      if (u.loop >= 0 && (u.lr < 0 || u.coef >= 0)) loop_ok[static_cast<size_t>(u.loop)] = false;
+    for (Use& u : uses)
+      if (u.loop >= 0 && !loop_ok[static_cast<size_t>(u.loop)]) u.lr = -1, u.coef = -1, u.fold = 0;
 
     // Linear registers, thread-index registers (distinct thread parts).
     for (size_t k = 0; k < order.size(); ++k) {
@@ -181,13 +146,21 @@ class Transformer {
                          2 * static_cast<uint32_t>(k));
     for (size_t u = 0; u < uses.size(); ++u) {
       const Use& us = uses[u];
+      Instr& in = fn_.blocks[us.block].instrs[us.index];
       if (us.lr < 0) {
-        ++plan_.uses_left;
+        if (us.divergent >= 0) in = original[static_cast<size_t>(us.divergent)];
+        else ++plan_.uses_left;
         continue;
       }
-      Instr& in = fn_.blocks[us.block].instrs[us.index];
       Operand& o = in.src[us.src];
       o.regs[us.elem] = lr_reg[static_cast<size_t>(us.lr)];
+      if (us.uniform != ptx::kNoReg) {
+        // The address adder adds the uniform offset (lr + uniform).
+        in.mods.uaddr = true;
+        in.src[in.nsrc++] = regOp(us.uniform);
+        ++plan_.uniform_uses;
+      }
+      plan_.divergent_moves += us.divergent >= 0;
       if (us.fold) o.imm = static_cast<int64_t>(static_cast<uint64_t>(o.imm) + static_cast<uint64_t>(us.fold));
       if (us.coef >= 0) {
         cr_field.set(in, static_cast<uint32_t>(us.coef) + 1);
@@ -195,6 +168,14 @@ class Transformer {
         ++plan_.uses_with_coefficient;
       }
       ++plan_.uses_replaced;
+    }
+
+    // The loops that advance their uniform offset now (their start values'
+    // code is read by nothing then).
+    for (size_t l = 0; l < mw.loops.size(); ++l) {
+      if (!loop_ok[l]) continue;
+      rewriteLoop(fn_, mw.loops[l], uniform[l]);
+      ++plan_.loops;
     }
 
     // Which linear definitions go: the single-write ones no kept instruction
@@ -214,13 +195,24 @@ class Transformer {
           });
         }
     }
-    plan_.removed = static_cast<uint32_t>(removed.size());
     plan_.kept_linear = static_cast<uint32_t>(L.linear_instructions - removed.size());
+    // The adds t = r + x of the loops (multiwrite.h), read by nothing now.
+    for (size_t l = 0; l < mw.loops.size(); ++l)
+      if (loop_ok[l])
+        for (const InstrAt& at : mw.loops[l].derived) removed.insert(at);
+    plan_.removed = static_cast<uint32_t>(removed.size());
 
     // Range checks: 32-bit values the removed code widened (the linear
     // register computes them exactly in 64 bits), and the thread-index parts
     // (32-bit registers).
-    for (const auto& [b, i] : removed)
+    std::vector<std::pair<uint32_t, uint32_t>> computed;  // definitions the linear registers compute now
+    for (const auto& at : removed)
+      if (def_at.count(at)) computed.push_back(at);
+    for (size_t l = 0; l < mw.loops.size(); ++l)
+      if (loop_ok[l]) computed.push_back({mw.loops[l].init->block, mw.loops[l].init->index});
+    for (const Use& u : uses)
+      if (u.divergent >= 0 && u.lr >= 0) computed.push_back({u.block, u.index});
+    for (const auto& [b, i] : computed)
       for (const auto& [v, sgn] : def_at.at({b, i})->widened) {
         if (v.scalar() && v.e[kC].constant()) continue;
         plan_.checks.push_back({v, sgn, fmt::format("{} at line {}", ptx::opName(fn_.blocks[b].instrs[i].op),
@@ -313,6 +305,8 @@ class Transformer {
         } else if (delta.constant() && u.address) {
           u.lr = static_cast<int>(k);
           u.fold = *delta.constant();
+        } else if (u.uniform != ptx::kNoReg) {
+          continue;  // lr + uniform: no coefficient as well
         } else {
           int j = -1;
           for (const auto& [idx, p] : coefs_)

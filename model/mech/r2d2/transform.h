@@ -114,6 +114,9 @@ struct KernelPlan {
   uint32_t uses_replaced = 0;    // source operands now reading a linear register
   uint32_t uses_left = 0;        // linear non-scalar reads left to the original code (over the limit)
   uint32_t uses_with_coefficient = 0;  // ... of them adding a coefficient register (lr + cr)
+  uint32_t loops = 0;            // loop updates now advancing a uniform offset (multiwrite.h)
+  uint32_t uniform_uses = 0;     // ... address operands reading lr + uniform
+  uint32_t divergent_moves = 0;  // divergent definitions now a move from a linear register
   uint32_t added = 0;            // instructions of the three blocks (and the copy)
   uint32_t body_instructions = 0;
 };

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "mech/r2d2/transform.h"
 #include "ptx/analysis/cfg.h"
+#include "ptx/analysis/printer.h"
 #include "ptx/isa_ext.h"
 #include "ptx/parser.h"
 #include "../mech_test_util.h"
@@ -128,6 +129,105 @@ TEST_CASE("r2d2 transform: a 2-D kernel's address arithmetic goes, its uses read
   CHECK_NOTHROW(backend::compileModule(m, o));
 }
 
+namespace {
+
+// Registers written more than once: a loop advancing a uniform pointer p by
+// 4n, read as p + 4*gid (t) by two loads; a divergent definition of the
+// store's address; a loop whose step (4*gid) is not scalar.
+const char* kMultiWrite = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry mw(.param .u64 pa, .param .u64 pout, .param .u32 pn)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<20>;
+  .reg .f32 %f<8>;
+  ld.param.u64 %rd1, [pa];
+  ld.param.u64 %rd2, [pout];
+  ld.param.u32 %r1, [pn];
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r5, %r2, %r3, %r4;
+  mul.wide.s32 %rd3, %r5, 4;
+  cvta.to.global.u64 %rd4, %rd1;
+  mul.wide.s32 %rd8, %r1, 4;
+  mov.u64 %rd5, %rd4;
+  mov.f32 %f1, 0f00000000;
+  mov.u32 %r6, 0;
+$L_loop:
+  add.s64 %rd6, %rd5, %rd3;
+  ld.global.f32 %f2, [%rd6];
+  ld.global.f32 %f3, [%rd6+4];
+  add.f32 %f1, %f1, %f2;
+  add.f32 %f1, %f1, %f3;
+  add.s64 %rd5, %rd5, %rd8;
+  add.s32 %r6, %r6, 1;
+  setp.lt.s32 %p1, %r6, 4;
+  @%p1 bra $L_loop;
+  and.b32 %r7, %r4, 1;
+  setp.eq.s32 %p2, %r7, 0;
+  cvta.to.global.u64 %rd9, %rd2;
+  @%p2 bra $L_even;
+  add.s64 %rd10, %rd9, %rd3;
+  bra.uni $L_store;
+$L_even:
+  add.s64 %rd10, %rd3, %rd9;
+$L_store:
+  st.global.f32 [%rd10], %f1;
+  add.s64 %rd11, %rd4, %rd3;
+  mov.u32 %r8, 0;
+$L_step:
+  ld.global.f32 %f4, [%rd11];
+  add.f32 %f1, %f1, %f4;
+  add.s64 %rd11, %rd11, %rd3;
+  add.s32 %r8, %r8, 1;
+  setp.lt.s32 %p3, %r8, 2;
+  @%p3 bra $L_step;
+  st.global.f32 [%rd10+4], %f1;
+  ret;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("r2d2 transform: loop updates advance a uniform offset, divergent definitions move a linear register",
+          "[r2d2][transform]") {
+  mech::registerMechanisms();
+  ptx::Module m = ptx::parseString(kMultiWrite, "mw.ptx");
+  PlanTable plans;
+  transformModule(m, plans);
+  const KernelPlan& p = plans.at("mw");
+  REQUIRE(p.transformed);
+  // The loop over p: its two loads read lr + u (lr = a + 4*gid, the +4
+  // folded), the add t = p + 4*gid went, p's start value is u = 0 and its
+  // update advances u.
+  CHECK(p.loops == 1);
+  CHECK(p.uniform_uses == 2);
+  // The store's address (two definitions) and the start of the loop whose
+  // step is not scalar: moves from their linear registers.
+  CHECK(p.divergent_moves == 3);
+  CHECK(p.uses_left == 0);
+  const ptx::Function& fn = kernel(m, "mw");
+  const std::string text = ptx::printModule(m, {});
+  CHECK(text.find("+%r2d2_u0]") != std::string::npos);
+  CHECK(text.find("+%r2d2_u0+4]") != std::string::npos);
+  size_t addr_addends = 0, self_updates = 0;
+  for (const auto& bb : fn.blocks)
+    for (const auto& in : bb.instrs) {
+      addr_addends += in.mods.uaddr;
+      // The non-scalar step's loop keeps its update.
+      self_updates += in.op == ptx::Op::Add && in.type == ptx::Type::S64 && in.ndst == 1 && in.nsrc == 2 &&
+                      in.src[0].kind == ptx::OperandKind::Reg && in.dst[0].regs[0] == in.src[0].regs[0];
+    }
+  CHECK(addr_addends == 2);
+  CHECK(self_updates == 2);  // u += 4n, and %rd11 += 4*gid
+  backend::CompileOptions o;
+  o.check = true;
+  CHECK_NOTHROW(backend::compileModule(m, o));
+}
+
 TEST_CASE("r2d2 transform: a kernel without linear values read by other code keeps its code, with the reason",
           "[r2d2][transform]") {
   mech::registerMechanisms();
@@ -195,6 +295,20 @@ TEST_CASE("r2d2: workloads run correctly with their linear values read from the 
   }
 }
 
+TEST_CASE("r2d2: loop updates and divergent definitions run correctly through their linear registers",
+          "[mech][r2d2][timing]") {
+  // gemm and gesummv: pointers a loop advances, read with a thread's index
+  // as lr + uniform offset; srad: addresses defined on each side of a branch.
+  for (const std::string w : {"r2_gemm", "r2_gesummv", "r2_srad"}) {
+    INFO(w);
+    const Run r = run(cfgR2d2(), w);
+    CHECK(r.passed);
+    CHECK(r2(r, "transformed") >= 1);
+    if (w != "r2_srad") CHECK(r2(r, "uniform_operands") >= 4);
+    else CHECK(r2(r, "divergent_moves") >= 6);
+  }
+}
+
 TEST_CASE("r2d2: the three blocks' sequencing on one, two and many blocks per SM", "[mech][r2d2][timing]") {
   // vecadd's 4000 elements in blocks of 256: 16 blocks. On one SM with 1, 2
   // and 8 blocks resident: one coefficient block, the first block's 8 warps
@@ -207,7 +321,16 @@ TEST_CASE("r2d2: the three blocks' sequencing on one, two and many blocks per SM
     CHECK(r2(r, "tr_blocks") == 8);
     CHECK(r2(r, "br_blocks") == 16);
     CHECK(r2(r, "blocks_per_sm") == blocks);
+    // Section 4.1: the schedulers went round robin while the linear blocks ran.
+    CHECK(r2(r, "rr_switches") >= 1);
   }
+  // ... unless told not to, which changes the timing, not the output.
+  const Run rr = run(cfgR2d2({"gpu.num_sms=1", "sm.max_blocks=8"}), "vecadd");
+  const Run gto = run(cfgR2d2({"gpu.num_sms=1", "sm.max_blocks=8", "mechanisms.r2d2.linear_round_robin=false"}),
+                      "vecadd");
+  CHECK(gto.passed);
+  CHECK(r2(gto, "rr_switches") == 0);
+  CHECK(gto.totals.cycles != rr.totals.cycles);
 }
 
 TEST_CASE("r2d2: values go through the register ID calculation -- a wrong row or lane breaks the output",
