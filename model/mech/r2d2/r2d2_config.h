@@ -24,6 +24,10 @@ struct R2d2Config {
   // for the starting-PC table and the SM's flags.
   uint32_t idcalc_cycles = 0;
   uint32_t fetch_cycles = 0;
+  // Section 4.1: the SM's schedulers issue round robin while a warp runs a
+  // linear block (the baseline's GTO would run one warp's block to its end
+  // while the warps waiting on its flags idle), GTO otherwise.
+  bool linear_round_robin = true;
   // Energy: the LD/ST adder's add per lane of a linear operand (an integer
   // add: energy.int_lane_pj when 0).
   double add_lane_pj = 0.0;
@@ -46,6 +50,9 @@ struct R2d2Config {
               "extra cycles of the register ID calculation on every read of an R2D2 register (section 5.4)");
     v.integer("fetch_cycles", fetch_cycles, config::IntRange{0, 1024}, "cycle",
               "extra cycles a warp of a transformed kernel waits at launch (starting-PC table and flags; section 5.4)");
+    v.boolean("linear_round_robin", linear_round_robin,
+              "schedulers issue round robin while a warp of the SM runs a linear block, their policy otherwise "
+              "(section 4.1)");
     v.real("add_lane_pj", add_lane_pj, config::RealRange{0.0, 1e6}, "pJ",
            "the address adder's add per lane of a linear operand (0: energy.int_lane_pj)");
     v.boolean("rtl", rtl,

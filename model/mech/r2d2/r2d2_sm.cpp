@@ -253,8 +253,11 @@ void R2d2Sm::issued(uint32_t slot, const func::DInstr& d, const func::StepInfo&,
   if (w.phase == 0) ++n_.coef_instrs;
   else if (w.phase == 1) ++n_.tr_instrs;
   else ++n_.br_instrs;
+  // The copy of the thread-index block ends in the branch to the body.
+  if (w.role == kTr && d.in->op == ptx::Op::Bra) leaveLinear(w);
   if (d.in->op != ptx::Op::Ext || d.in->ext != end_op_) return;
   w.phase = w.role == kTr ? 1 : static_cast<uint32_t>(d.in->src[0].imm) + 1;  // the copy's wait and branch: still 1
+  if (w.phase == 3) leaveLinear(w);
   switch (d.in->src[0].imm) {
     case 0:
       coef_done_ = true;
@@ -275,6 +278,12 @@ void R2d2Sm::issued(uint32_t slot, const func::DInstr& d, const func::StepInfo&,
     default:
       break;
   }
+}
+
+void R2d2Sm::leaveLinear(Warp& w) {
+  if (!w.linear) return;
+  w.linear = false;
+  if (--linear_warps_ == 0) sm_.setRoundRobin(false);
 }
 
 std::string R2d2Sm::describe() const {
@@ -316,6 +325,13 @@ uint32_t R2d2Sm::onWarpLaunch(uint32_t slot, rt::Dim3, uint32_t local) {
   const bool first_block = static_cast<int32_t>(w.cta) == first_cta_ && !tr_done_;
   w.role = first_block ? (local == 0 ? kCoef : kTr) : (local == 0 ? kBr : kBody);
   w.phase = w.role == kCoef ? 0 : w.role == kTr ? 1 : w.role == kBr ? 2 : 3;
+  if (w.phase < 3 && c_.linear_round_robin) {
+    w.linear = true;
+    if (linear_warps_++ == 0) {
+      sm_.setRoundRobin(true);
+      ++n_.rr_switches;
+    }
+  }
   return w.role;
 }
 

@@ -82,6 +82,7 @@ struct R2d2Counters {
   uint64_t startup_cycles = 0;      // from the SM's first warp to "thread-index parts done"
   uint64_t br_cycles = 0;           // per block, from its launch to "block-index parts done", summed
   uint64_t marker_waits = 0;        // warp-cycles a marker (r2d2.end, r2d2.wait) was refused
+  uint64_t rr_switches = 0;         // times the schedulers went round robin for linear blocks
 };
 
 class R2d2Sm final : public sm::RegTranslator,
@@ -151,6 +152,7 @@ class R2d2Sm final : public sm::RegTranslator,
     uint32_t cta = 0, local = 0, id = 0;
     uint32_t role = kBody;
     uint32_t phase = 3;  // the block it runs: 0 coefficients, 1 thread-index, 2 block-index, 3 body
+    bool linear = false; // in a linear block (linear_round_robin)
     uint64_t launched = 0;
     mutable uint64_t fetch_ready_at = UINT64_MAX;  // fetch_cycles: when its first fetch completes
   };
@@ -161,6 +163,8 @@ class R2d2Sm final : public sm::RegTranslator,
   std::vector<bool> br_done_;             // by CTA slot
   std::vector<uint64_t> cta_launched_;    // by CTA slot
   uint64_t first_launch_ = 0;
+  uint32_t linear_warps_ = 0;             // warps in a linear block (the schedulers round robin meanwhile)
+  void leaveLinear(Warp& w);
   RegIdOutputs last_lr_;                  // the last linear register's lookup, for gather()
   uint32_t last_lr_slot_ = UINT32_MAX, last_lr_reg_ = UINT32_MAX;
   R2d2Counters n_;

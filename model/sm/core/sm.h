@@ -193,6 +193,10 @@ class Sm {
   SmStats& stats() { return *stats_; }
   const OperandCollector& collector() const { return *opc_; }
   const WarpScheduler& scheduler(uint32_t i) const { return *scheds_[i]; }
+  // Every scheduler of the SM round robin (or back to its policy).
+  void setRoundRobin(bool on) {
+    for (auto& s : scheds_) s->setRoundRobin(on);
+  }
   std::string dumpState() const;
   // Debug trace: one line on stderr per pipeline event of warp slot `slot`
   // (issue with the source banks, stall reasons, dispatch = operands read,

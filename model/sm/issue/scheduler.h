@@ -97,6 +97,11 @@ class WarpScheduler {
   uint64_t activations() const { return activations_; }
   uint64_t deactivations() const { return deactivations_; }
 
+  // A mechanism may ask for loose round robin for a while (R2D2 while its
+  // linear blocks run, section 4.1): policies that are not round robin
+  // (gto) honour it; the others are already.
+  void setRoundRobin(bool on) { rr_ = on; }
+
   uint64_t issuedCycles() const { return issued_; }
   uint64_t dualIssues() const { return dual_; }
   uint64_t stallCycles(Stall s) const { return stalls_[static_cast<size_t>(s)]; }
@@ -119,6 +124,7 @@ class WarpScheduler {
   // Held by its activation in this cycle: not to be picked.
   bool held(uint32_t warp) const { return !hold_.empty() && hold_[warp] > now_; }
   uint64_t now_ = 0;  // the cycle being scheduled
+  bool rr_ = false;   // setRoundRobin
 
   SchedulerParams params_;
   std::vector<uint32_t> warps_;  // kept oldest first

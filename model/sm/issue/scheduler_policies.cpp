@@ -59,6 +59,12 @@ class Gto final : public WarpScheduler {
 
  protected:
   Pick pick(const WarpStatus* status) override {
+    if (rr_) {  // setRoundRobin
+      const int32_t w = roundRobin(warps_, last_, status);
+      if (w < 0) return Pick{-1, false, mostSpecific(warps_, status)};
+      last_ = w;
+      return issue(static_cast<uint32_t>(w), status);
+    }
     if (last_ >= 0 && status[last_].stall == Stall::None &&
         std::find(warps_.begin(), warps_.end(), static_cast<uint32_t>(last_)) != warps_.end())
       return issue(static_cast<uint32_t>(last_), status);
