@@ -14,13 +14,10 @@ constexpr float kMomentum = 0.3f;
 
 float squash(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
-Check runR2Backprop(rt::Device& dev, Size size) {
-  // Small: 8192 input units: grid (1, 512) of 16x16 blocks (6.4 blocks per
-  // SM of the V100); Large: Rodinia's default 65536 input units, grid
-  // (1, 4096). Two launches either way: the layer forward, then (after the
-  // host has done the output layer and the errors, as Rodinia's
-  // bpnn_train_cuda does) the weight update.
-  const int in = size == Size::Small ? 8192 : 65536;
+// One training step of `in` input units: grid (1, in/16) of 16x16 blocks.
+// Two launches: the layer forward, then (after the host has done the output
+// layer and the errors, as Rodinia's bpnn_train_cuda does) the weight update.
+Check trainStep(rt::Device& dev, int in) {
   const int blocks = in / kHeight;
   const size_t wcount = size_t(in + 1) * (kHid + 1);
   auto at = [](int row, int col) { return size_t(row) * (kHid + 1) + col; };
@@ -124,7 +121,29 @@ Check runR2Backprop(rt::Device& dev, Size size) {
   return o;
 }
 
+// Small: 8192 input units: grid (1, 512) (6.4 blocks per SM of the V100);
+// Large: Rodinia's default 65536, grid (1, 4096).
+Check runR2Backprop(rt::Device& dev, Size size) { return trainStep(dev, size == Size::Small ? 8192 : 65536); }
+
+// R2D2's Table 3 (section 5.8.1): backprop over the blocks per grid. The
+// paper names the points BP_04 ... BP_64 and says "2^k input nodes"; 2^4
+// nodes would be a single block, so we read BP_N as N x 1024 input units
+// (BP_64 is Rodinia's default, 65536): grids of 256 to 4096 blocks. Both
+// sizes run the same input.
+template <int N> Check runBp(rt::Device& dev, Size) { return trainStep(dev, N * 1024); }
+
 }  // namespace
+
+RFSIM_WORKLOAD("r2_bp04", "r2_backprop with 4096 input units, grid (1, 256) (R2D2's Table 3: BP_04)",
+               "workloads/r2_backprop/r2_backprop.ptx", {"r2d2-table3"}, runBp<4>);
+RFSIM_WORKLOAD("r2_bp08", "r2_backprop with 8192 input units, grid (1, 512) (R2D2's Table 3: BP_08)",
+               "workloads/r2_backprop/r2_backprop.ptx", {"r2d2-table3"}, runBp<8>);
+RFSIM_WORKLOAD("r2_bp16", "r2_backprop with 16384 input units, grid (1, 1024) (R2D2's Table 3: BP_16)",
+               "workloads/r2_backprop/r2_backprop.ptx", {"r2d2-table3"}, runBp<16>);
+RFSIM_WORKLOAD("r2_bp32", "r2_backprop with 32768 input units, grid (1, 2048) (R2D2's Table 3: BP_32)",
+               "workloads/r2_backprop/r2_backprop.ptx", {"r2d2-table3"}, runBp<32>);
+RFSIM_WORKLOAD("r2_bp64", "r2_backprop with 65536 input units, grid (1, 4096) (R2D2's Table 3: BP_64)",
+               "workloads/r2_backprop/r2_backprop.ptx", {"r2d2-table3"}, runBp<64>);
 
 RFSIM_WORKLOAD("r2_backprop",
                "Rodinia backprop: layer forward with a shared-memory tree reduction and the weight update, "
