@@ -327,8 +327,9 @@ int runWorkloads(const RunOptions& o) {
   bool rtl = false;
   for (auto& m : mechs) {
     rtl = rtl || m->rtlInLoop();
-    for (const std::string& line : m->endRun())
-      if (!o.quiet) std::cout << line << "\n";
+    // A mechanism's notes (a kernel that ran its original code, the RTL's
+    // comparisons) are printed with --quiet too: rfsim compare's logs keep them.
+    for (const std::string& line : m->endRun()) std::cout << line << "\n";
   }
   if (!o.quiet && !mech_traces.empty()) {
     std::string files;

@@ -82,7 +82,7 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--debug-slot", run.debug_slot,
                       "with --timing: print every pipeline event of SM 0's warp slot N on stderr (debugging)")
       ->check(CLI::Range(0, 63));
-  run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are (and the mechanisms' notes)");
   run_cmd->add_option("-w,--workload", run.workload,
                       "run CUDA workloads functionally and check them against their CPU references: "
                       "a name, a comma-separated list, or all (see `rfsim workloads`)");
