@@ -7,6 +7,9 @@
 #   r2d2       the transformed kernels (mechanism r2d2)
 #   baselines  the original code, counting what ideal WP/TB/LN, DAC, DARSIE
 #              and DARSIE+Scalar would execute (mechanisms.r2d2.mode=baselines)
+#   dac, darsie, darsie_scalar  the original code on the machine that skips
+#              what DAC, DARSIE or DARSIE+Scalar skip (those instructions free;
+#              mechanisms.r2d2.mode, docs/r2d2.md)
 #   fetch7     R2D2 with 7 more fetch cycles at each warp's start (section 5.4)
 #   idcalc5    R2D2 with 5 more cycles of register ID calculation (section 5.4)
 # scripts/r2d2_figures.py then writes Fig. 4, 12, 13, 14-15 and 16 and the
@@ -33,7 +36,7 @@ while (($#)); do
     -j) extra+=(-j "$2"); shift 2 ;;
     --sms) sms=$2; shift 2 ;;
     --large) extra+=(--large); shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "r2d2_repro.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -44,6 +47,9 @@ m=mechanisms.r2d2
 "$rfsim" compare -c titanv -w "$workloads" -o "$out" --set "gpu.num_sms=$sms" "${extra[@]}" \
   --variant "r2d2:+r2d2" \
   --variant "baselines:+r2d2,$m.mode=baselines" \
+  --variant "dac:+r2d2,$m.mode=dac" \
+  --variant "darsie:+r2d2,$m.mode=darsie" \
+  --variant "darsie_scalar:+r2d2,$m.mode=darsie_scalar" \
   --variant "fetch7:+r2d2,$m.fetch_cycles=7" \
   --variant "idcalc5:+r2d2,$m.idcalc_cycles=5"
 /usr/bin/python3 "$here/scripts/r2d2_figures.py" "$out"

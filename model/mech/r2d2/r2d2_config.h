@@ -12,7 +12,9 @@ namespace rfsim::mech::r2d2 {
 struct R2d2Config {
   // transform: the transformed kernels (the mechanism); baselines: the
   // original code, with the redundancy baselines counted as it runs
-  // (redundancy.h: ideal WP, TB and LN, DAC, DARSIE, DARSIE+Scalar).
+  // (redundancy.h: ideal WP, TB and LN, DAC, DARSIE, DARSIE+Scalar); dac,
+  // darsie, darsie_scalar: the same counts, and that machine timed (the
+  // instructions it skips are free).
   std::string mode = "transform";
   // Section 4.2: the operand collector reads a linear register's
   // thread-index and block-index parts and the LD/ST unit's address adder
@@ -41,9 +43,10 @@ struct R2d2Config {
   std::string fault = "none";
 
   template <class V> void visit(V& v) {
-    v.choice("mode", mode, config::Choices{"transform", "baselines"},
+    v.choice("mode", mode, config::Choices{"transform", "baselines", "dac", "darsie", "darsie_scalar"},
              "transform: run the transformed kernels; baselines: run the original code and count what the ideal "
-             "WP/TB/LN machines, DAC, DARSIE and DARSIE+Scalar would execute");
+             "WP/TB/LN machines, DAC, DARSIE and DARSIE+Scalar would execute; dac, darsie, darsie_scalar: count "
+             "them and time that machine (the instructions it skips are free)");
     v.integer("add_latency", add_latency, config::IntRange{0, 64}, "cycle",
               "cycles the LD/ST unit's adder takes to sum a linear operand's parts (section 4.2: 4)");
     v.integer("idcalc_cycles", idcalc_cycles, config::IntRange{0, 64}, "cycle",

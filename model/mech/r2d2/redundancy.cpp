@@ -23,6 +23,7 @@ void RedundancyCounts::add(const RedundancyCounts& o) {
   darsie_warp_instrs += o.darsie_warp_instrs;
   darsie_thread_instrs += o.darsie_thread_instrs;
   scalar_warp_instrs += o.scalar_warp_instrs;
+  elided_warp_instrs += o.elided_warp_instrs;
 }
 
 namespace {
@@ -52,7 +53,7 @@ bool linearOp(const func::DInstr& d) {
 
 }  // namespace
 
-RedundancyObserver::RedundancyObserver(uint32_t max_warps) : warps_(max_warps) {}
+RedundancyObserver::RedundancyObserver(uint32_t max_warps, Elide elide) : warps_(max_warps), elide_(elide) {}
 
 void RedundancyObserver::onBlockRetired(rt::Dim3 ctaid, uint64_t) { blocks_.erase(blockKey(ctaid)); }
 
@@ -169,6 +170,7 @@ void RedundancyObserver::before(uint32_t slot, const func::BlockStepper& st, uin
 void RedundancyObserver::after(uint32_t slot, const func::DInstr& d, const func::StepInfo& info, const func::Warp& w,
                                const func::MachineColumns& cols) {
   const uint32_t active = p_.lanes;
+  free_ = false;
   WarpTrack& t = warps_.at(slot);
   for (unsigned i = 0; i < d.nwrites; ++i) t.lin[d.writes[i]] = p_.lin_bits;
   if (!active || !p_.block) return;
@@ -214,6 +216,13 @@ void RedundancyObserver::after(uint32_t slot, const func::DInstr& d, const func:
     ++n_.dac_warp_instrs;
     n_.dac_thread_instrs += lanes;
   }
+  switch (elide_) {
+    case Elide::Dac: free_ = dac_free; break;
+    case Elide::Darsie: free_ = p_.darsie_seen; break;
+    case Elide::DarsieScalar: free_ = p_.darsie_seen || (p_.uniform && p_.skippable && !p_.load); break;
+    case Elide::None: break;
+  }
+  n_.elided_warp_instrs += free_;
   // A store, atomic or reduction orders the block's later loads.
   if (d.cls == Cls::St || d.cls == Cls::Atom || d.cls == Cls::Red) ++b.epoch;
   (void)info;

@@ -30,6 +30,15 @@
 // atomics, reductions, shuffles and votes; a value is "affine" when its
 // 32-bit words over the active lanes are base + k x stride (a 64-bit value:
 // each word).
+//
+// Timed (mechanisms.r2d2.mode dac, darsie, darsie_scalar): the observer also
+// elides what one machine skips (InstrObserver::elided): the instruction
+// executes (the values stay right) but costs no issue slot, register read,
+// unit or memory access, and the warp's next instruction may issue in the
+// same cycle. DAC's free instructions are its affine ones after the block's
+// first; DARSIE's its redundant ones; DARSIE+Scalar's also those its scalar
+// pipeline runs, taken as free (the model has no scalar unit: an upper
+// bound).
 #pragma once
 
 #include <cstdint>
@@ -49,12 +58,15 @@ struct RedundancyCounts {
   uint64_t dac_warp_instrs = 0, dac_thread_instrs = 0;
   uint64_t darsie_warp_instrs = 0, darsie_thread_instrs = 0;
   uint64_t scalar_warp_instrs = 0;              // DARSIE+Scalar: of darsie_warp_instrs, run on the scalar pipeline
+  uint64_t elided_warp_instrs = 0;              // timed modes: warp instructions elided
   void add(const RedundancyCounts& o);
 };
 
 class RedundancyObserver final : public sm::InstrObserver, public sm::SmEventHook {
  public:
-  explicit RedundancyObserver(uint32_t max_warps);
+  enum class Elide : uint8_t { None, Dac, Darsie, DarsieScalar };
+  explicit RedundancyObserver(uint32_t max_warps, Elide elide = Elide::None);
+  bool elided() const override { return free_; }
   void before(uint32_t warp_slot, const func::BlockStepper& block, uint32_t local_warp, const func::DInstr& d,
               const func::Warp& w, const func::MachineColumns& cols) override;
   void after(uint32_t warp_slot, const func::DInstr& d, const func::StepInfo& info, const func::Warp& w,
@@ -85,6 +97,8 @@ class RedundancyObserver final : public sm::InstrObserver, public sm::SmEventHoo
     uint32_t lanes = 0;
   } p_;
   RedundancyCounts n_;
+  Elide elide_ = Elide::None;
+  bool free_ = false;  // the last instruction observed is elided
 };
 
 }  // namespace rfsim::mech::r2d2

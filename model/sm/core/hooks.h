@@ -239,7 +239,8 @@ class SmEventHook {
 // `w.reg(cols.ofAny(r))` (its row under a register translator) for every
 // register the instruction lists. For analyses of values (R2D2's
 // redundancy baselines: which warp-instructions repeat another's operands
-// in their block, which produce affine values); they change nothing.
+// in their block, which produce affine values); they change nothing, except
+// that one may elide the instruction it just saw (elided()).
 class InstrObserver {
  public:
   virtual ~InstrObserver() = default;
@@ -251,6 +252,13 @@ class InstrObserver {
                      const func::MachineColumns& cols) {
     (void)warp_slot, (void)d, (void)info, (void)w, (void)cols;
   }
+  // Asked right after after(): the instruction just observed is free in the
+  // timing model (a machine that skips it: DARSIE's redundant instructions,
+  // DAC's affine ones). It has executed (the values are right), but takes no
+  // issue slot, register-file read, collector, unit or scoreboard entry, is
+  // not counted as a warp instruction issued, and the warp's next
+  // instruction may issue in the same cycle. The observer counts it.
+  virtual bool elided() const { return false; }
 };
 
 // (i) Traps: a mechanism makes a warp run memory operations of its own --

@@ -299,118 +299,7 @@ void Sm::dispatch(uint64_t now) {
   }
 }
 
-const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
-  if (ws.timed != d) {
-    ws.timing = opTiming(*d->in, cfg_);
-    ws.gated = gate_ && gate_->flags(*d);
-    ws.timed = d;
-  }
-  return ws.timing;
-}
-
-Stall Sm::warpStall(uint32_t s, uint64_t now) {
-  WarpSlot& ws = slots_[s];
-  if (ws.trap) return trapStall(s, *ws.trap);  // the trap's operations go first
-  func::BlockStepper& st = *blocks_[ws.block]->stepper;
-  const func::WarpStatus fs = st.status(ws.local);
-  if (fs == func::WarpStatus::Done) return Stall::NoWarp;
-  if (fs == func::WarpStatus::AtBarrier) return Stall::Barrier;
-  if (ws.ib_pending && now >= ws.ib_ready_at) {
-    ws.ib_valid += ws.ib_pending;
-    ws.ib_pending = 0;
-  }
-  if (ws.ib_valid == 0) return Stall::IbufferEmpty;
-  const func::DInstr* d = st.peek(ws.local);
-  if (alloc_ != &base_alloc_ && !alloc_->ready(s)) {  // the baseline is always ready
-    ++stats_->regalloc_stalls;
-    return Stall::Scoreboard;
-  }
-  // The gate is asked only about the instructions it flagged (IssueGate::flags).
-  if (gate_ && (timingOf(ws, d), ws.gated) && !gate_->mayIssue(s, *d, now)) {
-    ++stats_->gate_stalls;
-    return gate_->refusal();
-  }
-  if (barriers_) {
-    const Stall dep = depStall(s, ws, d, now);
-    if (dep != Stall::None) return dep;
-  } else if (sb_.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
-    return Stall::Scoreboard;
-  }
-  if (!opc_->canAllocate(timingOf(ws, d).unit)) return Stall::CollectorFull;
-  return Stall::None;
-}
-
-void Sm::issue(uint64_t now) {
-  const uint32_t n = cfg_.sm.num_schedulers;
-  if (cfg_.sm.warp_limit) refreshWarpLimit();
-  for (uint32_t i = 0; i < n; ++i) {
-    WarpScheduler& sch = *scheds_[i];
-    for (uint32_t s : sch.warps()) {
-      wstatus_[s].stall = swl_mask_ >> s & 1 ? warpStall(s, now) : Stall::NoWarp;
-      wstatus_[s].long_latency = sb_.pendingLongLatency(s) > 0;
-      wstatus_[s].role = slots_[s].role;
-    }
-    if (trace_slot_ >= 0)
-      for (uint32_t s : sch.warps())
-        if (wstatus_[s].stall != Stall::None) RFSIM_SM_TRACE_EV(s, "stall {}", stallName(wstatus_[s].stall));
-    const Pick p = sch.cycle(wstatus_.data(), now);
-    if (tracing_ && i < trace_sample_.sched.size()) {
-      SmTrace::Sched& ts = trace_sample_.sched[i];
-      ts.warp = p.warp < 0 ? -1 : p.warp;
-      ts.stall = static_cast<uint32_t>(p.warp < 0 ? p.stall : Stall::None);
-      if (p.warp >= 0 && slots_[static_cast<uint32_t>(p.warp)].trap) {
-        ts.pc = 0;
-        ts.op = static_cast<uint32_t>(ptx::Op::St);
-        ts.unit = static_cast<uint32_t>(UnitType::LDST);
-      } else if (p.warp >= 0) {
-        WarpSlot& ws = slots_[static_cast<uint32_t>(p.warp)];
-        const func::BlockStepper& st = *blocks_[ws.block]->stepper;
-        const func::DInstr* d = st.peek(ws.local);
-        ts.pc = st.peekPc(ws.local);
-        ts.op = static_cast<uint32_t>(d->in->op);
-        ts.unit = static_cast<uint32_t>(timingOf(ws, d).unit);
-      }
-    }
-    if (p.warp < 0) {
-      quiet_stall_[i] = p.stall;
-      ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(p.stall)];
-      if (p.stall == Stall::CollectorFull) ++stats_->collector_full;
-      continue;
-    }
-    ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(Stall::None)];
-    ++stats_->issued_cycles;
-    const uint32_t w = static_cast<uint32_t>(p.warp);
-    if (slots_[w].trap) {
-      issueTrap(w, now);
-      continue;
-    }
-    if (!cfg_.pipeline.dual_issue) {
-      issueWarp(w, now);
-      continue;
-    }
-    const func::DInstr* first = blocks_[slots_[w].block]->stepper->peek(slots_[w].local);
-    const UnitType first_unit = timingOf(slots_[w], first).unit;
-    issueWarp(w, now);
-    const bool held = slots_[w].gated && gate_->holdsPair(*first);
-    // Dual issue (pipeline.dual_issue, GPGPU-Sim's dual_issue_diff_exec_units):
-    // the same warp's next instruction in the same cycle, when it is ready
-    // (the scoreboard sees the first one's destinations) and goes to another
-    // unit type.
-    // Not after an instruction the issue gate flagged and holds
-    // (IssueGate::holdsPair): a mechanism's state it changes (a rename
-    // unit's frame pointers) takes effect at the end of the cycle, after
-    // which the next instruction must be renamed.
-    if (!slots_[w].trap && !held && warpStall(w, now) == Stall::None) {
-      WarpSlot& ws = slots_[w];
-      if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
-        ++stats_->dual_issues;
-        issueWarp(w, now);
-      }
-    }
-  }
-}
-
-void Sm::issueWarp(uint32_t s, uint64_t now) {
+bool Sm::issueWarp(uint32_t s, uint64_t now) {
   WarpSlot& ws = slots_[s];
   func::BlockStepper& st = *blocks_[ws.block]->stepper;
   const func::DInstr* d = st.peek(ws.local);
@@ -427,10 +316,21 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
     for (InstrObserver* o : observers_)
       o->before(s, st, ws.local, *d, st.warpState(ws.local), program_.machineColumns());
   st.step(ws.local, info);
+  bool elided = false;
   if (!observers_.empty())
-    for (InstrObserver* o : observers_) o->after(s, *d, info, st.warpState(ws.local), program_.machineColumns());
+    for (InstrObserver* o : observers_) {
+      o->after(s, *d, info, st.warpState(ws.local), program_.machineColumns());
+      elided = elided || o->elided();
+    }
   if (phys) unmapRegisters(s, *d, info.active);
   if (ws.gated) gate_->issued(s, *d, info, now);
+  if (elided) {
+    // Executed and free (InstrObserver::elided): fetched, nothing more; not
+    // a warp instruction issued (the observer counts it).
+    --ws.ib_valid;
+    ibufferAfter(ws, st, info);
+    return true;
+  }
   ++stats_->warp_instrs;
   ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];
   const auto lanes = static_cast<uint64_t>(__builtin_popcount(info.active));
@@ -508,6 +408,11 @@ void Sm::issueWarp(uint32_t s, uint64_t now) {
   if (!opc_->allocate(s, t.unit, regs, nr, tag, phys ? rrows.data() : nullptr))
     throw Error("Sm::issueWarp: collector allocation failed after canAllocate");
 
+  ibufferAfter(ws, st, info);
+  return false;
+}
+
+void Sm::ibufferAfter(WarpSlot& ws, func::BlockStepper& st, const func::StepInfo& info) {
   // The I-buffer holds the straight-line stream after the issued pc; any
   // other next pc (taken branch, call, return, divergence) flushes it.
   const func::WarpStatus fs = st.status(ws.local);

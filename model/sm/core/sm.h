@@ -337,7 +337,11 @@ class Sm {
   void fetch(uint64_t now);
   Stall warpStall(uint32_t slot, uint64_t now);
   const OpTiming& timingOf(WarpSlot& ws, const func::DInstr* d);
-  void issueWarp(uint32_t slot, uint64_t now);
+  // Issues the warp's next instruction; true when an observer elided it
+  // (InstrObserver::elided), which leaves the scheduler's slot free.
+  bool issueWarp(uint32_t slot, uint64_t now);
+  void issueFrom(uint32_t slot, uint64_t now);
+  void ibufferAfter(WarpSlot& ws, func::BlockStepper& st, const func::StepInfo& info);
   Stall trapStall(uint32_t slot, Trap& t);
   void issueTrap(uint32_t slot, uint64_t now);
   void trapOpDone(const Inflight& f, uint64_t now);
