@@ -38,6 +38,22 @@ struct SmConfig {
   uint32_t num_schedulers = 4;
   std::string scheduler = "gto";
   uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (LTRF Table 3: 8 per SM)
+  // The two-level scheduler's choices its papers leave open (LTRF, repro.md
+  // 3.6; Gebhart et al. 2011, Narasiman et al. 2011):
+  //   long_wait: what demotes a warp from the active pool -- a scoreboard
+  //     stall with a global or local load outstanding ("load": on the
+  //     reference configurations an L1D hit takes 28-82 cycles, itself long),
+  //     or only with a load that missed the L1D ("l1d_miss": repro.md's
+  //     reading of "such as a data cache miss");
+  //   activate: which pending warp fills a free slot -- the oldest ready one,
+  //     else the oldest not in a long wait ("oldest_ready"), or the oldest
+  //     whose long wait has completed, ready or not ("oldest_completed":
+  //     repro.md's assumption);
+  //   barrier_demotes: a warp waiting at a barrier leaves the pool (the
+  //     block's other warps may all be pending and would never reach it).
+  std::string long_wait = "load";
+  std::string activate = "oldest_ready";
+  bool barrier_demotes = true;
   // Static warp limit (CCWS' SWL; CARS paper's Best-SWL baseline): only the
   // warp_limit oldest resident warps of an SM may issue. 0: no limit.
   uint32_t warp_limit = 0;
@@ -55,6 +71,15 @@ struct SmConfig {
     v.choice("scheduler", scheduler, Choices{"lrr", "gto", "two_level"}, "warp scheduling policy");
     v.integer("active_warps", active_warps, IntRange{1, 64}, "warp",
               "warps in the two-level scheduler's active pool, per SM (ignored by other policies)");
+    v.choice("long_wait", long_wait, Choices{"load", "l1d_miss"},
+             "two-level: a warp leaves the active pool on a scoreboard stall with a global/local load outstanding "
+             "(load) or only with one that missed the L1D (l1d_miss)");
+    v.choice("activate", activate, Choices{"oldest_ready", "oldest_completed"},
+             "two-level: a free slot takes the oldest ready pending warp, else the oldest not in a long wait "
+             "(oldest_ready), or the oldest not in a long wait, ready or not (oldest_completed)");
+    v.boolean("barrier_demotes", barrier_demotes,
+              "two-level: a warp waiting at a barrier leaves the active pool (false deadlocks a block with more "
+              "warps than the pool)");
     v.integer("warp_limit", warp_limit, IntRange{0, 64}, "warp",
               "static warp limit: only this many of the SM's oldest resident warps may issue (0: none)");
     v.choice("dependency", dependency, Choices{"scoreboard", "barriers"},

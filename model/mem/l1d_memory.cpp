@@ -100,6 +100,7 @@ uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint6
     acc = &phys_;
   }
   coalescer_.coalesce(*acc, reqs_);
+  missed_ = false;
   const uint64_t hit = cfg_.l1d.latency;
   uint64_t latest = now + hit;
   // The port takes l1d.ports line requests per cycle (slots of 1/ports cycle).
@@ -144,17 +145,22 @@ uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint6
       const uint64_t at = next_->request(q, done);
       ++c_.next_reads;
       fills_.push(Fill{at, r.line_addr, res.fetch_mask});
+      missed_ = true;
       uint64_t& ready = line_ready_[r.line_addr];
       ready = std::max(ready, at);
       done = at;
     } else if (res.outcome == Outcome::HitReserved) {
       auto it = line_ready_.find(r.line_addr);
-      if (it != line_ready_.end()) done = std::max(done, it->second);
+      if (it != line_ready_.end() && it->second > done) {
+        done = it->second;
+        missed_ = true;  // waits for a pending fill
+      }
     } else if (res.outcome == Outcome::MshrFull) {
       // Still no room (the line's merge limit): the load bypasses the L1D.
       MemRequest q{r.line_addr, r.sector_mask, false, false, r.kind};
       done = next_->request(q, done);
       ++c_.next_reads;
+      missed_ = true;
     }
     latest = std::max(latest, done);
   }

@@ -63,6 +63,7 @@ class L1dMemory final : public MemoryInterface {
   L1dMemory(const config::GpuConfig& cfg, uint64_t next_latency);
 
   uint64_t accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) override;
+  bool lastMissed() const override { return missed_; }
 
   const SectorCache& cache() const { return l1d_; }
   const CacheStats& stats() const { return l1d_.stats(); }
@@ -97,6 +98,7 @@ class L1dMemory final : public MemoryInterface {
   std::priority_queue<Fill, std::vector<Fill>, std::greater<Fill>> fills_;
   std::unordered_map<uint64_t, uint64_t> line_ready_;  // line -> its pending fill's cycle
   uint64_t port_slot_ = 0;  // first free port slot: cycle x l1d.ports + the port
+  bool missed_ = false;     // lastMissed()
   L1dCounters c_;
   uint64_t tag_ = 0;
 };

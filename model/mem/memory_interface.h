@@ -19,6 +19,10 @@ class MemoryInterface {
   // Cycles from the access entering the LDST unit to its data. `warp`: the
   // SM's warp slot that issued it (local memory is interleaved per warp).
   virtual uint64_t accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) = 0;
+  // Whether the last access's data came from beyond the L1D (a miss, a
+  // request merged into a pending miss, a bypass): the two-level
+  // scheduler's long wait with sm.long_wait l1d_miss. Without an L1D, yes.
+  virtual bool lastMissed() const { return true; }
 };
 
 class FixedLatencyMemory final : public MemoryInterface {

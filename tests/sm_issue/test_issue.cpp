@@ -109,6 +109,30 @@ TEST_CASE("two-level: demotion on long latency, promotion of the oldest ready pe
   CHECK(s->cycle(st.data()).warp == 0);
 }
 
+TEST_CASE("two-level: the oldest warp out of its long wait activated, barriers kept in the pool (sm.activate, "
+          "sm.barrier_demotes)", "[issue]") {
+  SchedulerParams p;
+  p.max_warps = 8;
+  p.active_warps = 1;
+  p.ready_first = false;
+  p.barrier_demotes = false;
+  auto s = SchedulerRegistry::withBuiltins().create("two_level", p);
+  for (uint32_t w = 0; w < 4; ++w) s->addWarp(w, w);
+  // Warp 0 waits on a load, 1 briefly, 2 is ready: warp 1, the oldest out of
+  // a long wait, takes the slot though 2 is ready (oldest_ready would take 2).
+  std::vector<WarpStatus> st = statuses({Stall::Scoreboard, Stall::UnitBusy, Stall::None, Stall::None});
+  st[0].long_latency = true;
+  CHECK(s->cycle(st.data()).warp == -1);
+  CHECK(s->activations() == 1);
+  st[1] = WarpStatus{Stall::None, false, false};
+  CHECK(s->cycle(st.data()).warp == 1);
+  // At a barrier it stays in the pool: nothing else is activated.
+  st[1] = WarpStatus{Stall::Barrier, false, false};
+  CHECK(s->cycle(st.data()).warp == -1);
+  CHECK(s->deactivations() == 0);
+  CHECK(s->activations() == 1);
+}
+
 TEST_CASE("stall reason: the most specific over the warps, NoWarp when empty", "[issue]") {
   auto s = make("lrr", 4);
   auto st = statuses({Stall::Barrier, Stall::IbufferEmpty, Stall::Scoreboard, Stall::Barrier});

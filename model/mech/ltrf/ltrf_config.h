@@ -81,6 +81,14 @@ struct LtrfConfig {
   // "dirty" (ltrf_plus: only live registers written since they were
   // fetched; a 256-bit dirty vector more per warp, not in the paper).
   std::string writeback = "live";
+  // At an interval boundary (a prefetch), what happens to the registers of
+  // the interval the warp leaves (repro.md 3.6, left open by the paper):
+  // "keep_overlap" writes back (live ones in LTRF+) only those not in the
+  // new set, keeps the overlap and fetches the rest -- the paper moves
+  // registers only at prefetches and (de)activations, and its AAU frees
+  // slots register by register; "whole_set" writes the whole old set back
+  // and fetches the whole new one (an upper bound on the traffic).
+  std::string boundary = "keep_overlap";
   uint32_t rfc_latency = 1;
   // The warp control block (section 5.2): +1 cycle, two read ports.
   uint32_t wcb_cycles = 1;
@@ -126,6 +134,9 @@ struct LtrfConfig {
              "where prefetches go: register-intervals (LTRF) or strands (LTRF (strand), Fig. 19)");
     v.choice("writeback", writeback, config::Choices{"live", "dirty"},
              "what leaves the cache: live registers (the paper), or only those written since fetched (ltrf_plus)");
+    v.choice("boundary", boundary, config::Choices{"keep_overlap", "whole_set"},
+             "at an interval's prefetch: keep the registers the old and new sets share (keep_overlap), or write "
+             "back the whole old set and fetch the whole new one (whole_set)");
     v.integer("rfc_latency", rfc_latency, config::IntRange{1, 64}, "cycle", "the cache's bank latency");
     v.integer("wcb_cycles", wcb_cycles, config::IntRange{0, 16}, "cycle",
               "cycles a warp control block lookup adds to an operand read");

@@ -46,6 +46,7 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
       link_busy_(c.mrfBanks(), 0),
       rfc_(c.regs_per_interval, 1, c.rfc_latency) {
   dirty_only_ = c.writeback == "dirty";
+  whole_set_ = c.boundary == "whole_set";
   prefetching_ = c.prefetching();
   fault_skip_fetch_ = c.fault == "skip_fetch";
   fault_dead_all_ = c.fault == "dead_all";
@@ -397,6 +398,7 @@ bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
     w.moved = true;
     w.pending = e;
     if (e != &d) ++n_.path_refetches;  // resumed inside another interval than the one it ran
+    if (whole_set_) moveTo(warp, RegBits{}, now);  // boundary whole_set: the old set leaves entirely
     w.ready = moveTo(warp, prefetchSet(*e->in), now);
   }
   return now >= w.ready;

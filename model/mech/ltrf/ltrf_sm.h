@@ -182,6 +182,7 @@ class LtrfSm final : public sm::RegTranslator,
   LtrfConfig c_;
   Mode mode_ = Mode::LtrfPlus;
   bool dirty_only_ = false;  // writeback: dirty
+  bool whole_set_ = false;   // boundary: whole_set
   // The configuration's choices as flags (its strings stay off the per-access paths).
   bool prefetching_ = false, fault_skip_fetch_ = false, fault_dead_all_ = false;
   bool last_moved_ = false;  // the instruction issued last moved registers (holdsPair)

@@ -77,6 +77,9 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   SchedulerParams sp;
   sp.max_warps = cfg.sm.max_warps;
   sp.active_warps = std::max(1u, cfg.sm.active_warps / cfg.sm.num_schedulers);
+  sp.ready_first = cfg.sm.activate == "oldest_ready";
+  sp.barrier_demotes = cfg.sm.barrier_demotes;
+  long_wait_miss_ = cfg.sm.long_wait == "l1d_miss";
   sp.dual_issue = false;  // dual issue is not modelled yet
   const SchedulerRegistry reg = SchedulerRegistry::withBuiltins();
   for (uint32_t i = 0; i < cfg.sm.num_schedulers; ++i) scheds_.push_back(reg.create(cfg.sm.scheduler, sp));
@@ -367,8 +370,10 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
       mem = true;
       ++stats_->mem_accesses;
       const ptx::Space sp = info.mem.space;
+      // sm.long_wait: any global/local load, or one that missed the L1D.
       long_latency = !info.mem.write && (sp == ptx::Space::Global || sp == ptx::Space::Local ||
-                                         sp == ptx::Space::Generic);
+                                         sp == ptx::Space::Generic) &&
+                     (!long_wait_miss_ || mem_->lastMissed());
     }
   }
   const bool control = isControl(d->cls);

@@ -402,6 +402,7 @@ class Sm {
   ActivationHook* activation_hook_ = nullptr;
   std::vector<SmEventHook*> event_hooks_;
   std::vector<InstrObserver*> observers_;
+  bool long_wait_miss_ = false;  // sm.long_wait l1d_miss: only a load that missed the L1D is a long wait
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;

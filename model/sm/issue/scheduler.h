@@ -69,6 +69,8 @@ class ActivationHook {
 struct SchedulerParams {
   uint32_t max_warps = 64;    // warp ids are < max_warps
   uint32_t active_warps = 2;  // two-level: active pool of this scheduler
+  bool ready_first = true;    // two-level: ready pending warps are activated first (SmConfig::activate)
+  bool barrier_demotes = true;  // two-level: a warp at a barrier leaves the pool (SmConfig::barrier_demotes)
   bool dual_issue = false;
 };
 

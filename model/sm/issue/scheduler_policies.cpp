@@ -88,6 +88,9 @@ class Gto final : public WarpScheduler {
 // is filled with the oldest pending warp that is ready, else the oldest
 // pending warp that is not itself in such a wait. Idle cycles report the
 // most specific stall of the active pool (of all warps when it is empty).
+// SchedulerParams::ready_first and barrier_demotes change the last two
+// choices (sm.activate, sm.barrier_demotes); what "long latency" means is
+// the SM's (sm.long_wait: WarpStatus::long_latency).
 class TwoLevel final : public WarpScheduler {
  public:
   explicit TwoLevel(const SchedulerParams& p) : WarpScheduler(p) { active_.reserve(p.max_warps); }
@@ -113,7 +116,7 @@ class TwoLevel final : public WarpScheduler {
                                  }),
                   active_.end());
     // Promote, oldest first: ready warps, then warps in a short wait.
-    for (int pass = 0; pass < 2 && active_.size() < params_.active_warps; ++pass)
+    for (int pass = params_.ready_first ? 0 : 1; pass < 2 && active_.size() < params_.active_warps; ++pass)
       for (uint32_t w : warps_) {
         if (active_.size() >= params_.active_warps) break;
         if (isActive(w)) continue;
@@ -137,8 +140,8 @@ class TwoLevel final : public WarpScheduler {
   }
 
  private:
-  static bool longWait(const WarpStatus& s) {
-    return (s.stall == Stall::Scoreboard && s.long_latency) || s.stall == Stall::Barrier;
+  bool longWait(const WarpStatus& s) const {
+    return (s.stall == Stall::Scoreboard && s.long_latency) || (params_.barrier_demotes && s.stall == Stall::Barrier);
   }
   bool isActive(uint32_t w) const { return std::find(active_.begin(), active_.end(), w) != active_.end(); }
 

@@ -190,6 +190,29 @@ TEST_CASE("ltrf: a pointer chase's deactivations write whole sets back and its a
   CHECK(ltrf(b, "activation_fetched") <= ltrf(b, "deactivation_written"));
 }
 
+TEST_CASE("ltrf: the choices the paper leaves open are keys -- long waits, activation, barriers, interval boundaries",
+          "[mech][ltrf][timing]") {
+  const Run base = run(maxwell("ltrf_plus"), "sgemm");
+  REQUIRE(base.passed);
+  // sm.long_wait l1d_miss: loads that hit the L1D no longer deactivate.
+  const Run miss = run(maxwell("ltrf_plus", {"sm.long_wait=l1d_miss"}), "sgemm");
+  CHECK(miss.passed);
+  CHECK(ltrf(miss, "deactivations") < ltrf(base, "deactivations"));
+  // sm.activate oldest_completed: another pool, the same output.
+  const Run oc = run(maxwell("ltrf_plus", {"sm.activate=oldest_completed"}), "sgemm");
+  CHECK(oc.passed);
+  CHECK(oc.totals.cycles != base.totals.cycles);
+  // sm.barrier_demotes false: sgemm's blocks have more warps than the pool,
+  // and the warps at the barrier wait for pending ones that never come in --
+  // why the default demotes them. The watchdog says so.
+  CHECK_THROWS_WITH(run(maxwell("ltrf_plus", {"sm.barrier_demotes=false"}), "sgemm"),
+                    Catch::Contains("SM deadlock") && Catch::Contains("at barrier"));
+  // boundary whole_set: every prefetch moves its whole set, more traffic.
+  const Run whole = run(maxwell("ltrf_plus", {"mechanisms.ltrf.boundary=whole_set"}), "sgemm");
+  CHECK(whole.passed);
+  CHECK(ltrf(whole, "fetched") > ltrf(base, "fetched"));
+}
+
 TEST_CASE("ltrf: values go through the cache -- a fetch that moves nothing or a dropped live value breaks the output",
           "[mech][ltrf][timing]") {
   auto outcome = [](const config::GpuConfig& c) {
