@@ -242,9 +242,9 @@ struct Decoder {
     if (!in.mods.uaddr) return;
     const uint8_t k = static_cast<uint8_t>(in.nsrc - 1);
     const ptx::Operand& o = in.src[k];
-    if (o.kind != OperandKind::Reg) reject(in, "an address addend must be a register");
-    d.src[k] = source(in, o, false);
-    const unsigned bits = m.machine ? (o.mbits == 64 ? 64u : 32u) : (o.regs[0] < fn.regs.size() ? ptx::typeBits(fn.regs[o.regs[0]].type) : 0u);
+    if (o.kind != OperandKind::Reg || o.regs[0] == ptx::kNoReg) reject(in, "an address addend must be a register");
+    d.src[k] = source(in, o, false);  // checks the register
+    const unsigned bits = m.machine ? (o.mbits == 64 ? 64u : 32u) : ptx::typeBits(fn.regs[o.regs[0]].type);
     if (bits != 32 && bits != 64) reject(in, "an address addend must be a 32- or 64-bit register");
     d.addend = k;
     d.addend_bits = static_cast<uint8_t>(bits);

@@ -25,8 +25,7 @@ std::vector<std::vector<ReadAt>> readsOf(const ptx::Function& fn) {
   std::vector<std::vector<ReadAt>> out(fn.regs.size());
   for (uint32_t b = 0; b < fn.blocks.size(); ++b)
     for (uint32_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
-      Instr in = fn.blocks[b].instrs[i];  // forEachRead takes a mutable instruction
-      forEachRead(in, [&](Operand& o, int k, int s) {
+      forEachRead(fn.blocks[b].instrs[i], [&](const Operand& o, int k, int s) {
         if (o.regs[k] < out.size()) out[o.regs[k]].push_back({b, i, s});
       });
     }
@@ -35,13 +34,12 @@ std::vector<std::vector<ReadAt>> readsOf(const ptx::Function& fn) {
 
 // A memory operand the address adder computes: src 0 of an ld or st (not a
 // parameter or constant load: those have no register address), nothing else
-// of the instruction reading `r`, no addend yet.
-bool addressRead(const Instr& in, const ReadAt& at, uint32_t r, const std::vector<ReadAt>& reads_of_r) {
+// of the instruction reading the register, no addend yet.
+bool addressRead(const Instr& in, const ReadAt& at, const std::vector<ReadAt>& reads_of_r) {
   if (at.src != 0 || (in.op != Op::Ld && in.op != Op::St) || in.src[0].kind != OperandKind::Addr) return false;
   if (in.space == ptx::Space::Param || in.space == ptx::Space::Const || in.mods.uaddr) return false;
   for (const ReadAt& o : reads_of_r)
     if (o.block == at.block && o.index == at.index && o.src != 0) return false;
-  (void)r;
   return true;
 }
 
@@ -90,7 +88,7 @@ bool planLoop(const ptx::Function& fn, const Linearity& L, const std::vector<std
       if (!additiveUpdate(in, r)) return false;
       continue;
     }
-    if (addressRead(in, at, r, reads[r])) {
+    if (addressRead(in, at, reads[r])) {
       lp.reads.push_back({at.block, at.index, r, lp.init->vec});
       continue;
     }
@@ -103,7 +101,7 @@ bool planLoop(const ptx::Function& fn, const Linearity& L, const std::vector<std
     const std::optional<CoefVec> x = linearOperand(in.src[at.src == 0 ? 1 : 0], L);
     if (!x) return false;
     for (const ReadAt& tu : reads[t])
-      if (tu.src < 0 || !addressRead(fn.blocks[tu.block].instrs[tu.index], tu, t, reads[t])) return false;
+      if (tu.src < 0 || !addressRead(fn.blocks[tu.block].instrs[tu.index], tu, reads[t])) return false;
     for (const ReadAt& tu : reads[t]) lp.reads.push_back({tu.block, tu.index, t, plus(lp.init->vec, *x)});
     lp.derived.push_back({at.block, at.index});
   }

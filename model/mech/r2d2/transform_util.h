@@ -61,10 +61,11 @@ inline Instr make(Op op, Type t, uint32_t dst, std::initializer_list<Operand> sr
   return in;
 }
 
-// Every register an instruction reads, by slot (so a pass can rename one).
-template <class F> void forEachRead(Instr& in, F&& f) {
+// Every register an instruction reads, by slot (so a pass can rename one;
+// `I` is Instr or const Instr).
+template <class I, class F> void forEachRead(I& in, F&& f) {
   for (int s = 0; s < in.nsrc; ++s) {
-    Operand& o = in.src[s];
+    auto& o = in.src[s];
     if ((o.kind == OperandKind::Reg || o.kind == OperandKind::Addr) && o.regs[0] != ptx::kNoReg) f(o, 0, s);
     if (o.kind == OperandKind::Vec)
       for (int k = 0; k < o.vec_n; ++k)
