@@ -115,11 +115,12 @@ int backendCommand(const BackendOptions& o) {
   std::string markdown;
   std::vector<std::string> failed;  // modules the back end refused
   // The variants to compile every module into: the baseline, then each
-  // enabled mechanism's (--mech), in order.
+  // enabled mechanism's (--mech), in order, and composing ones' combinations.
   std::vector<std::unique_ptr<mech::Mechanism>> mechs = mech::instantiate(cfg);
+  std::vector<mech::Mechanism*> mech_ptrs;
+  for (const auto& m : mechs) mech_ptrs.push_back(m.get());
   std::vector<backend::Variant> variants(1);
-  for (const auto& m : mechs)
-    for (auto& v : m->variants()) variants.push_back(std::move(v));
+  for (auto& v : mech::variantsOf(mech_ptrs)) variants.push_back(std::move(v));
   // Blocks per SM from our registers against ptxas' on the reference GPUs
   // (docs/backend.md), each as its named configuration.
   std::vector<config::GpuConfig> occ_cfgs;

@@ -153,8 +153,19 @@ int listMechanisms() {
     for (const auto& c : m.reg_classes)
       isa += fmt::format("\n         register class: {}0..{}{} ({}): {}", c.prefix, c.prefix, c.count - 1, c.name,
                          c.summary);
-    std::cout << fmt::format("{:<8} {}\n         status: {}\n         configuration: mechanisms.{}{}{}\n", m.name,
-                             m.summary, m.status, m.name, rtl.empty() ? "" : "\n         RTL: " + rtl, isa);
+    // With whom it runs: the pairs it composes with (either may declare
+    // it) and those it is refused with.
+    std::string with;
+    for (const auto& o : mech::all())
+      for (const auto& [a, how] : o.composes_after)
+        if (o.name == m.name || a == m.name)
+          with += fmt::format("\n         composes with {}: {}", o.name == m.name ? a : o.name, how);
+    for (const auto& o : mech::all())
+      for (const auto& [a, why] : o.conflicts)
+        if (o.name == m.name || a == m.name)
+          with += fmt::format("\n         not with {}: {}", o.name == m.name ? a : o.name, why);
+    std::cout << fmt::format("{:<8} {}\n         status: {}\n         configuration: mechanisms.{}{}{}{}\n", m.name,
+                             m.summary, m.status, m.name, rtl.empty() ? "" : "\n         RTL: " + rtl, isa, with);
   }
   return 0;
 }

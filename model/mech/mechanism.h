@@ -68,6 +68,11 @@ struct LaunchInfo {
   rt::Dim3 grid, block;
   const std::vector<std::vector<uint8_t>>* params = nullptr;
   std::function<uint64_t(const std::string&)> symbol_address;
+  // Rows at the top of the SM's register file that the mechanisms' own
+  // register classes take in this launch (Mechanism::classRows, summed once
+  // every mechanism chose): a mechanism that places the general registers
+  // itself (CARS' regions) keeps them below. Set before admitBlocks.
+  uint32_t class_rows = 0;
 };
 
 // The variants a module was compiled into, by name ("base" always there).
@@ -84,6 +89,14 @@ class Mechanism {
   virtual std::string chooseVariant(const LaunchInfo& info, const VariantTable& compiled) {
     (void)info, (void)compiled;
     return "";
+  }
+  // Rows at the top of the register file its register classes take in
+  // this launch, when it runs beside a mechanism that places the general
+  // registers (composition, MechanismInfo::composes_after); 0: none. Asked
+  // after every mechanism chose its variant.
+  virtual uint32_t classRows(const LaunchInfo& info) {
+    (void)info;
+    return 0;
   }
   // Variants to measure before choosing (RegDem's select: oracle): the
   // runtime runs the launch once per variant on the timing model from the
@@ -158,6 +171,13 @@ struct MechanismInfo {
   std::vector<ptx::ExtRegClassDesc> reg_classes;
   // Mechanisms it cannot be switched on with, and why.
   std::vector<std::pair<std::string, std::string>> conflicts;
+  // Mechanisms it composes with, and how: switched on together, each of
+  // these goes before it (instantiate orders them so, whatever the order
+  // given), its code variants are compiled with theirs ("<theirs>+<its>":
+  // their passes, then its own), it chooses after them from the variants
+  // as their choice left them, and it attaches its SM hooks over theirs
+  // (sm/core/stacked_hooks.h).
+  std::vector<std::pair<std::string, std::string>> composes_after;
   std::function<std::unique_ptr<Mechanism>(const config::GpuConfig&)> make;
 };
 
@@ -172,6 +192,21 @@ std::string knownNames();
 // Throws rfsim::Error for an unknown name (listing the known ones), a name
 // given twice, or a combination that cannot work (saying why).
 std::vector<std::unique_ptr<Mechanism>> instantiate(const config::GpuConfig& cfg);
+
+// Whether `later` composes after `earlier` (MechanismInfo::composes_after).
+bool composesAfter(const std::string& later, const std::string& earlier);
+
+// Every code variant `mechanisms` (in instantiate's order) need compiled:
+// each one's own, and for each composing pair (A before B) every
+// combination "a+b" of their variants, with a's passes then b's.
+std::vector<backend::Variant> variantsOf(const std::vector<Mechanism*>& mechanisms);
+
+// The mechanisms choose a launch's variant in order (docs/mechanisms.md
+// "Composition"). After variant `chosen` was chosen ("" none yet), a
+// mechanism composing after the ones that chose sees each of its variants X
+// as the compiled "<chosen>+X" (variantName gives that name).
+VariantTable variantsAfter(const std::string& chosen, const VariantTable& compiled);
+std::string variantName(const std::string& chosen, const std::string& own, const VariantTable& compiled);
 
 // Sets `cfg.mechanisms.enabled` from a --mech value ("cars", "ltrf,cars",
 // "none"), checking the names.

@@ -61,9 +61,73 @@ std::vector<std::unique_ptr<Mechanism>> instantiate(const config::GpuConfig& cfg
       for (const MechanismInfo* b : infos)
         if (b->name == other)
           throw Error(fmt::format("mechanisms '{}' and '{}' cannot be combined: {}", a->name, b->name, why));
+  // A mechanism composing after another goes after it, whatever the order
+  // given (stable otherwise: the given order decides who chooses first).
+  for (size_t i = 0; i < infos.size(); ++i)
+    for (size_t j = i + 1; j < infos.size(); ++j)
+      if (composesAfter(infos[i]->name, infos[j]->name)) {
+        const MechanismInfo* m = infos[j];
+        infos.erase(infos.begin() + static_cast<std::ptrdiff_t>(j));
+        infos.insert(infos.begin() + static_cast<std::ptrdiff_t>(i), m);
+        j = i;
+      }
   std::vector<std::unique_ptr<Mechanism>> out;
   for (const MechanismInfo* m : infos) out.push_back(m->make(cfg));
   return out;
+}
+
+bool composesAfter(const std::string& later, const std::string& earlier) {
+  const MechanismInfo* m = find(later);
+  if (!m) return false;
+  for (const auto& [name, how] : m->composes_after)
+    if (name == earlier) return true;
+  return false;
+}
+
+std::vector<backend::Variant> variantsOf(const std::vector<Mechanism*>& mechanisms) {
+  std::vector<backend::Variant> out;
+  std::vector<std::vector<backend::Variant>> own;
+  for (const Mechanism* m : mechanisms) {
+    own.push_back(m->variants());
+    for (const auto& v : own.back()) out.push_back(v);
+  }
+  for (size_t i = 0; i < mechanisms.size(); ++i)
+    for (size_t j = i + 1; j < mechanisms.size(); ++j) {
+      if (!composesAfter(mechanisms[j]->name(), mechanisms[i]->name())) continue;
+      for (const backend::Variant& a : own[i])
+        for (const backend::Variant& b : own[j]) {
+          backend::Variant c;
+          c.name = a.name + "+" + b.name;
+          c.description = a.description + "; then " + b.description;
+          c.pre = a.pre;
+          c.pre.insert(c.pre.end(), b.pre.begin(), b.pre.end());
+          c.post = a.post;
+          c.post.insert(c.post.end(), b.post.begin(), b.post.end());
+          if (a.reg_limit && b.reg_limit)
+            c.reg_limit = [ra = a.reg_limit, rb = b.reg_limit](const ptx::Function& fn, uint32_t regs) {
+              const uint32_t x = ra(fn, regs), y = rb(fn, regs);
+              return x && y ? std::min(x, y) : std::max(x, y);
+            };
+          else
+            c.reg_limit = a.reg_limit ? a.reg_limit : b.reg_limit;
+          out.push_back(std::move(c));
+        }
+    }
+  return out;
+}
+
+VariantTable variantsAfter(const std::string& chosen, const VariantTable& compiled) {
+  if (chosen.empty()) return compiled;
+  VariantTable view = compiled;
+  for (auto& [name, code] : view)
+    if (auto it = compiled.find(chosen + "+" + name); it != compiled.end()) code = it->second;
+  return view;
+}
+
+std::string variantName(const std::string& chosen, const std::string& own, const VariantTable& compiled) {
+  if (chosen.empty()) return own;
+  const std::string c = chosen + "+" + own;
+  return compiled.count(c) ? c : std::string();
 }
 
 void select(config::GpuConfig& cfg, const std::string& mech_option) {

@@ -87,10 +87,10 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
   if (!impl_->options.machine) return;
   // Every variant the mechanisms declare, compiled once per module and
   // checked after every pass (backend/passes.h).
-  for (mech::Mechanism* mc : impl_->options.mechanisms)
-    for (const backend::Variant& v : mc->variants()) {
+  // Composing mechanisms' combinations too (mech::variantsOf).
+  for (const backend::Variant& v : mech::variantsOf(impl_->options.mechanisms)) {
       if (v.name == "base" || impl_->variants.count(v.name))
-        throw Error(fmt::format("mechanism {}: variant name '{}' is already taken", mc->name(), v.name));
+        throw Error(fmt::format("mechanisms: variant name '{}' is already taken", v.name));
       backend::CompileOptions vo = co;
       vo.variant = &v;
       Impl::VariantCode code;
@@ -183,6 +183,8 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     // (each keeps its own resources within what it admits).
     uint32_t admit = runner.sm(0).occupancy().blocks;
     if (!impl_->options.mechanisms.empty()) {
+      info.class_rows = 0;
+      for (mech::Mechanism* mc : impl_->options.mechanisms) info.class_rows += mc->classRows(info);
       uint32_t a = UINT32_MAX;
       for (mech::Mechanism* mc : impl_->options.mechanisms) a = std::min(a, mc->admitBlocks(info, runner.sm(0).occupancy()));
       admit = std::max<uint32_t>(a, 1);
@@ -227,39 +229,50 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
       if (auto g = mc->endLaunch(nullptr)) rec.mechanisms.push_back(std::move(g));
     impl_->records.push_back(std::move(rec));
   };
+  // The mechanisms choose in order; one composing after those that chose
+  // sees its variants as combined with their choice (mech/mechanism.h).
   std::string variant = "base";
   if (!impl_->variants.empty()) {
     mech::VariantTable table;
     table["base"] = impl_->compiled.get();
     for (const auto& [n, c] : impl_->variants) table[n] = c.compiled.get();
+    std::string chosen;
+    std::vector<std::string> choosers;
     for (mech::Mechanism* mc : impl_->options.mechanisms) {
+      bool composes = true;
+      for (const std::string& c : choosers) composes = composes && mech::composesAfter(mc->name(), c);
+      if (!composes) break;
+      const mech::VariantTable view = mech::variantsAfter(chosen, table);
       info.trial_cycles.clear();
       if (impl_->options.timing) {
-        const std::vector<std::string> trials = mc->trialVariants(info, table);
+        const std::vector<std::string> trials = mc->trialVariants(info, view);
         if (!trials.empty()) {
           // Each trial from the memory the launch starts with; the
           // host's time spent on them counts toward the launch's.
           const func::GlobalMemory::Snapshot before = impl_->memory.snapshot();
           for (const std::string& t : trials) {
-            if (!table.count(t))
+            const std::string code = t == "base" ? (chosen.empty() ? "base" : chosen) : mech::variantName(chosen, t, table);
+            if (!view.count(t) || code.empty())
               throw Error(fmt::format("mechanism {} asked to measure variant '{}' for kernel {}, which was not compiled",
                                       mc->name(), t, kernel));
             LaunchStats ts;
-            timed(t, ts, false);
+            timed(code, ts, false);
             info.trial_cycles[t] = ts.cycles;
             s.host_seconds += ts.host_seconds;
             impl_->memory.restore(before);
           }
         }
       }
-      const std::string v = mc->chooseVariant(info, table);
+      const std::string v = mc->chooseVariant(info, view);
       if (v.empty()) continue;
-      if (!table.count(v))
-        throw Error(fmt::format("mechanism {} chose variant '{}' for kernel {}, which was not compiled",
-                                mc->name(), v, kernel));
-      variant = v;
-      break;
+      const std::string code = mech::variantName(chosen, v, table);
+      if (!view.count(v) || code.empty())
+        throw Error(fmt::format("mechanism {} chose variant '{}' for kernel {}, which was not compiled{}", mc->name(),
+                                v, kernel, chosen.empty() ? "" : " with '" + chosen + "'"));
+      chosen = code;
+      choosers.push_back(mc->name());
     }
+    if (!chosen.empty()) variant = chosen;
   }
   if (impl_->options.timing) {
     const double trial_seconds = s.host_seconds;

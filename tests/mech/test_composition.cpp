@@ -35,3 +35,47 @@ TEST_CASE("composition: two mechanisms that need the one register translator are
                     Catch::Contains("mechanisms cars,toy cannot be combined") &&
                         Catch::Contains("register translator is already installed"));
 }
+
+// R2D2 and CARS (mechanism.h, composes_after): R2D2's classes keep rows at
+// the top of the register file, CARS renames the general registers below
+// them, each through its own unit; the code is the variant "r2d2+cars"
+// (R2D2's pass, then CARS').
+TEST_CASE("composition: R2D2 and CARS run one kernel together, in either order given", "[mech][composition][timing]") {
+  const std::vector<std::string> sets = {"gpu.num_sms=4"};
+  for (const char* order : {"cars,r2d2", "r2d2,cars"}) {
+    const config::GpuConfig cfg = v100(order, sets);
+    const auto mechs = mech::instantiate(cfg);
+    REQUIRE(mechs.size() == 2);
+    CHECK(mechs[0]->name() == "r2d2");  // R2D2 chooses and attaches first, CARS over it
+    CHECK(mechs[1]->name() == "cars");
+  }
+  const Run cars = run(v100("cars", sets), "fib");
+  const Run both = run(v100("cars,r2d2", sets), "fib");
+  REQUIRE(cars.passed);
+  CHECK(both.passed);
+  INFO(both.detail);
+  REQUIRE(!both.records.empty());
+  for (const auto& rec : both.records) CHECK(rec.variant == "r2d2+cars");
+  // Each did its work: R2D2's linear operands read from its rows, CARS'
+  // calls renamed into frames (as many as alone: R2D2 changes no call).
+  CHECK(total(both, "r2d2.linear_reads", true, "r2d2") > 0);
+  CHECK(total(both, "r2d2.tr_blocks", true, "r2d2") > 0);
+  CHECK(total(both, "cars.call_ops", true, "cars") == total(cars, "cars.call_ops", true, "cars"));
+  CHECK(total(both, "cars.call_ops", true, "cars") > 0);
+  CHECK(total(both, "r2d2.removed_static", true, "r2d2") > 0);  // the linear code is gone
+
+  // A kernel without calls: R2D2's register ID calculation, in lockstep
+  // with its RTL, beside CARS' rename unit in lockstep with its own.
+  const Run gemm = run(v100("r2d2,cars", {"gpu.num_sms=4", "mechanisms.r2d2.rtl=true", "mechanisms.cars.rtl=true"}),
+                       "r2_gemm");
+  CHECK(gemm.passed);
+  CHECK(total(gemm, "r2d2.rtl_lookups", true, "r2d2") > 0);
+  CHECK(total(gemm, "cars.evaluations", true, "cars") > 0);
+}
+
+TEST_CASE("composition: under CARS, R2D2's values still come from its own rows", "[mech][composition][timing]") {
+  // Every warp reads its block's first warp's thread-index part: a wrong
+  // row, which the check catches.
+  const Run bad = run(v100("r2d2,cars", {"gpu.num_sms=2", "mechanisms.r2d2.fault=tr_row"}), "r2_gemm");
+  CHECK_FALSE(bad.passed);
+}

@@ -19,6 +19,7 @@
 #include "mech/cars/cars_sm.h"
 #include "backend/backend.h"
 #include "sm/core/sm.h"
+#include "sm/core/stacked_hooks.h"
 
 namespace rfsim::cars {
 
@@ -135,7 +136,14 @@ class Cars final : public mech::Mechanism {
   uint32_t admitBlocks(const mech::LaunchInfo& info, const config::Occupancy& occ) override {
     const uint32_t blocks = std::min({occ.blocks_by_shared, occ.blocks_by_warps, occ.blocks_by_slots});
     admitted_ = blocks;
-    const uint32_t rows = cfg_.warpRegisters();
+    // The rows the general registers may take: the file less what another
+    // mechanism's register classes keep at its top (composition).
+    if (info.class_rows >= cfg_.warpRegisters())
+      throw Error(fmt::format("CARS, kernel {}: the other mechanisms' register classes take {} of the register "
+                              "file's {} rows",
+                              info.kernel, info.class_rows, cfg_.warpRegisters()));
+    rows_ = cfg_.warpRegisters() - info.class_rows;
+    const uint32_t rows = rows_;
     const Watermarks& wm = plan_.wm;
     const uint32_t free_bits = RenameParams::forSm(cfg_.sm.max_warps, rows, 1).free_bits;
     max_stack_ = (1u << free_bits) - 1;
@@ -190,14 +198,14 @@ class Cars final : public mech::Mechanism {
     auto u = std::make_unique<PerSm>();
     const uint32_t regs = adaptive_ ? adaptive_->regsOf(sm_id) : fixed_regs_;
     const bool switching = plan_.barriers && c_.context_switch;
-    u->regions = std::make_unique<CarsRegions>(cfg_.warpRegisters(), frame_, stackFor(regs), cfg_.sm.max_warps,
+    u->regions = std::make_unique<CarsRegions>(rows_, frame_, stackFor(regs), cfg_.sm.max_warps,
                                                plan_.barriers && !switching, c_.rtl);
     u->regions->list().setClock([&sm] { return sm.currentCycle(); });
     u->path = std::make_unique<RenameIndexPath>(RenameIndexPath::unitFor(cfg_), u->regions.get(), &u->stats_root);
     u->gate = std::make_unique<CarsSm>(sm, sm_id, *u->path, switching ? u->regions.get() : nullptr);
-    sm.setRegAllocator(u->path.get());
-    sm.collector().setTranslator(u->path.get());
-    sm.setPhysicalRegisters(u->path->unit().params().num_regs);
+    // Over a mechanism's register classes (R2D2's), which keep the top
+    // class_rows rows: the regions stay below them (admitBlocks).
+    u->stacked = sm::stackRegisterHooks(sm, *u->path, *u->path, u->path->unit().params().num_regs);
     // The caller's RFP lives in a register of the warp's stack (CARS III-A).
     u->path->setRowAccess({[&sm](uint32_t row, uint32_t v) { std::fill_n(sm.physicalRow(row), 32, uint64_t{v}); },
                            [&sm](uint32_t row) { return static_cast<uint32_t>(sm.physicalRow(row)[0]); }});
@@ -349,7 +357,7 @@ class Cars final : public mech::Mechanism {
   // The stack of a warp given `regs` registers: what the frame leaves,
   // within the free counter and the register file.
   uint32_t stackFor(uint32_t regs) const {
-    const uint32_t rows = cfg_.warpRegisters();
+    const uint32_t rows = rows_;
     uint32_t stack = std::min(regs > frame_ ? regs - frame_ : 0u, max_stack_);
     if (frame_ + stack > rows) stack = rows > frame_ ? rows - frame_ : 0;
     return stack;
@@ -362,6 +370,7 @@ class Cars final : public mech::Mechanism {
     std::unique_ptr<CarsRegions> regions;
     std::unique_ptr<RenameIndexPath> path;
     std::unique_ptr<CarsSm> gate;
+    sm::StackedHooks stacked;
   };
   struct Trace {
     std::filesystem::path vcd, gtkw, stalled_vcd, stalled_gtkw;
@@ -384,7 +393,7 @@ class Cars final : public mech::Mechanism {
   const config::GpuConfig& cfg_;
   CarsConfig c_;
   KernelPlan plan_;
-  uint32_t frame_ = 0, fixed_regs_ = 0, max_stack_ = 0, admitted_ = 1;
+  uint32_t frame_ = 0, fixed_regs_ = 0, max_stack_ = 0, admitted_ = 1, rows_ = 0;
   std::unique_ptr<AdaptiveAllocation> adaptive_;  // this launch's state machine, if it adapts
   bool remembered_ = false;
   std::map<std::string, uint32_t> best_by_kernel_;  // the best level's registers per warp, by kernel name
@@ -423,6 +432,8 @@ mech::MechanismInfo carsMechanismInfo() {
   m.rtl_units = {"cars_rename", "cars_stalled_warps"};
   m.isa_ops = carsIsaOps();
   m.control_fields = {{kFruField, kFruBits}};
+  m.composes_after = {{"r2d2", "R2D2's register classes keep rows at the top of the register file; CARS renames the "
+                                 "general registers into the rows below them"}};
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<Cars>(cfg); };
   return m;
 }

@@ -101,7 +101,11 @@ GtkwView regidWaveView(const std::string& vcd, uint64_t start_cycle) {
 class R2d2 final : public mech::Mechanism {
  public:
   explicit R2d2(const config::GpuConfig& cfg)
-      : cfg_(cfg), c_(cfg.mechanisms.get<R2d2Config>("r2d2")), plans_(std::make_shared<PlanTable>()) {}
+      : cfg_(cfg), c_(cfg.mechanisms.get<R2d2Config>("r2d2")), plans_(std::make_shared<PlanTable>()) {
+    // Composed with a mechanism that places the general registers (CARS):
+    // R2D2 keeps only its classes' rows (mechanism.h, composes_after).
+    for (const std::string& n : cfg.mechanisms.enabledList()) stacked_ = stacked_ || mech::composesAfter(n, "r2d2");
+  }
   std::string name() const override { return "r2d2"; }
 
   std::vector<backend::Variant> variants() const override {
@@ -155,6 +159,22 @@ class R2d2 final : public mech::Mechanism {
                              rep->frame_bytes));
     const std::string bad = checkLaunch(plan, lv);
     if (!bad.empty()) return why(bad);
+    if (stacked_) {
+      // Composed: the other mechanism admits blocks whatever the registers
+      // (CARS limits warps at issue), so the linear registers cannot lower
+      // them; their rows leave that mechanism fewer for its regions.
+      const config::Occupancy occ = config::computeOccupancy(cfg_, footprint(info, *it->second));
+      blocks_ = std::min({occ.blocks_by_shared, occ.blocks_by_warps, occ.blocks_by_slots});
+      const uint32_t rows = rfLayout(plan, occ.warps_per_block, blocks_, 0).rows;
+      const uint32_t file = cfg_.regfile.size_kb * 1024 / 128;
+      if (blocks_ == 0 || blocks_ > 32 || 2 * rows > file)
+        return why(fmt::format("composed: {} blocks per SM, whose linear registers would take {} of the register "
+                               "file's {} rows (at most half, and 32 blocks)",
+                               blocks_, rows, file));
+      fallbacks_.erase(info.kernel);
+      current_ = &plan;
+      return "r2d2";
+    }
     // Section 4.3: if the linear registers would lower the blocks per SM,
     // the host launches the original kernel.
     const uint32_t base_blocks = blocksOf(info, compiled.at("base"));
@@ -168,7 +188,12 @@ class R2d2 final : public mech::Mechanism {
     return "r2d2";
   }
   uint32_t admitBlocks(const mech::LaunchInfo&, const config::Occupancy& occ) override {
+    if (current_ && stacked_) return blocks_;
     return current_ ? std::min(occ.blocks, blocks_) : occ.blocks;
+  }
+  uint32_t classRows(const mech::LaunchInfo& info) override {
+    if (!current_ || !stacked_) return 0;
+    return rfLayout(*current_, (info.threads_per_block + 31) / 32, blocks_, 0).rows;
   }
   void attachSm(sm::Sm& sm, uint32_t sm_id) override {
     if (sm_id == 0) {
@@ -184,7 +209,7 @@ class R2d2 final : public mech::Mechanism {
       return;
     }
     if (!current_) return;
-    sms_.push_back(std::make_unique<R2d2Sm>(sm, cfg_, c_, *current_));
+    sms_.push_back(std::make_unique<R2d2Sm>(sm, cfg_, c_, *current_, stacked_ ? blocks_ : 0));
     sms_.back()->attach();
     if (sm_id == 0 && pending_trace_ && sms_.back()->rtl()) {
       // SM 0's unit of the first transformed launch the trace window covers.
@@ -347,6 +372,7 @@ class R2d2 final : public mech::Mechanism {
   std::shared_ptr<PlanTable> plans_;
   const KernelPlan* current_ = nullptr;
   uint32_t blocks_ = 0;
+  bool stacked_ = false;
   std::vector<std::unique_ptr<R2d2Sm>> sms_;
   std::vector<std::unique_ptr<RedundancyObserver>> observers_;
   std::map<std::string, std::string> fallbacks_;
@@ -372,7 +398,8 @@ mech::MechanismInfo r2d2MechanismInfo() {
              "during the linear blocks, the register ID calculation with its register table (RTL in lockstep) "
              "giving every row, linear operands summed at the collector; the redundancy baselines counted (mode "
              "baselines) and timed (modes dac, darsie, darsie_scalar); the R2D2 suite, the paper's figures and Table 3 (scripts/r2d2_repro.sh, "
-             "scripts/r2d2_table3.sh, docs/r2d2.md); no composition with other mechanisms";
+             "scripts/r2d2_table3.sh, docs/r2d2.md); composes with CARS (its classes' rows at the top of the file, CARS "
+             "renaming the general registers below)";
   m.paper = "J. Ha, Y. Oh, W. W. Ro, R2D2: Removing ReDunDancy Utilizing Linearity of Address Generation in GPUs, "
             "ISCA 2023";
   m.section.name = "r2d2";
@@ -400,7 +427,6 @@ mech::MechanismInfo r2d2MechanismInfo() {
   m.reg_classes.push_back({"r2d2.lr", "LR", "linear registers: a thread-index part plus a block-index part (a pair per register)",
                            2 * kMaxLinear, 0});
   m.rtl_units = {"r2d2_regid"};
-  m.conflicts.push_back({"cars", "both translate every register index (CARS' rename unit, R2D2's register ID calculation)"});
   m.conflicts.push_back({"ltrf", "both install the register translator and the register-file level"});
   m.conflicts.push_back({"regdem", "each compiles a variant of every kernel of its own"});
   m.conflicts.push_back({"toy", "the toy's register-file level and translator are the same extension points"});

@@ -27,11 +27,16 @@ RfLayout rfLayout(const KernelPlan& plan, uint32_t warps_per_cta, uint32_t block
   return l;
 }
 
-R2d2Sm::R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, const KernelPlan& plan)
-    : sm_(sm), c_(c), plan_(plan) {
+R2d2Sm::R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, const KernelPlan& plan,
+               uint32_t stacked_blocks)
+    : sm_(sm), c_(c), plan_(plan), stacked_(stacked_blocks != 0) {
   const config::Occupancy& occ = sm.occupancy();
   rf_rows_ = cfg.regfile.size_kb * 1024 / 128;
-  lay_ = rfLayout(plan, occ.warps_per_block, occ.blocks, (occ.regs_per_warp + 31) / 32);
+  // Stacked, the calculation's rows (its classes' only: no general
+  // registers) are moved to the top of the file by one more adder.
+  lay_ = stacked_ ? rfLayout(plan, occ.warps_per_block, stacked_blocks, 0)
+                  : rfLayout(plan, occ.warps_per_block, occ.blocks, (occ.regs_per_warp + 31) / 32);
+  if (stacked_ && lay_.rows <= rf_rows_) class_base_ = rf_rows_ - lay_.rows;
   if (lay_.rows > rf_rows_)
     throw Error(fmt::format("r2d2: kernel {}: {} blocks of {} warps need {} register-file rows with the linear "
                             "registers, the register file has {} (admitBlocks should have limited them)",
@@ -112,11 +117,14 @@ RegIdOutputs R2d2Sm::lookup(RegKind kind, uint32_t reg, uint32_t slot) {
   unit_->evaluate(in, out);
   ++n_.lookups;
   if (lockstep_) ++n_.rtl_lookups;
-  if (out.error)
+  if (out.error || (stacked_ && kind == RegKind::Gpr))
     throw Error(fmt::format("r2d2 register ID calculation: kind {} register {} of warp {} (CTA slot {}) has no row "
-                            "(layout: {} warps per CTA, {} blocks, offsets {}/{}/{})",
+                            "(layout: {} warps per CTA, {} blocks, offsets {}/{}/{}{})",
                             in.kind, reg, w.id, w.cta, lay_.warps_per_cta, lay_.blocks, lay_.br_offset,
-                            lay_.cr_offset, lay_.gpr_offset));
+                            lay_.cr_offset, lay_.gpr_offset,
+                            stacked_ ? "; the general registers are another mechanism's" : ""));
+  out.id += class_base_;
+  out.br_id += class_base_;
   return out;
 }
 
@@ -138,7 +146,7 @@ uint32_t R2d2Sm::translate(uint32_t slot, uint32_t reg) {
       last_lr_reg_ = reg;
       const uint32_t row = last_lr_.id;
       if (fault_tr_)  // every warp reads the thread-index part of its block's first warp
-        return row - row % lay_.warps_per_cta;
+        return row - (row - class_base_) % lay_.warps_per_cta;
       return row;
     }
     case Kind::Other:

@@ -91,7 +91,12 @@ class R2d2Sm final : public sm::RegTranslator,
                      public sm::WarpLaunchHook,
                      public sm::WarpRegAllocator {
  public:
-  R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, const KernelPlan& plan);
+  // `stacked_blocks` > 0: composed with a mechanism that places the general
+  // registers (CARS, stacked over these hooks: sm/core/stacked_hooks.h),
+  // for that many blocks per SM: R2D2's rows are only its classes', at the
+  // top of the file (classRows), and it translates no general register.
+  R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, const KernelPlan& plan,
+         uint32_t stacked_blocks = 0);
   void attach();
   const R2d2Counters& counters() const { return n_; }
   RegIdLockstep* rtl() { return lockstep_; }  // null without mechanisms.r2d2.rtl
@@ -140,6 +145,8 @@ class R2d2Sm final : public sm::RegTranslator,
   const KernelPlan& plan_;
   RfLayout lay_;
   uint32_t rf_rows_ = 0;
+  bool stacked_ = false;
+  uint32_t class_base_ = 0;  // stacked: the first of R2D2's rows (the calculation's row 0)
   bool fault_tr_ = false, fault_br_ = false;  // R2d2Config::fault, read once
   uint32_t tr0_, br0_, cr0_, cv0_, lr0_;  // machine ids of each class's register 0
   uint16_t end_op_ = 0, wait_op_ = 0;

@@ -218,6 +218,8 @@ class Sm {
   // SM: a second one throws rfsim::Error (two mechanisms that both need it
   // cannot be combined); nullptr puts the baseline back.
   void setRegAllocator(WarpRegAllocator* a);
+  // The allocator a mechanism installed (nullptr: the baseline's).
+  WarpRegAllocator* regAllocator() const { return alloc_ == &base_alloc_ ? nullptr : alloc_; }
   void addIssueGate(IssueGate* g);
   void setWarpLaunchHook(WarpLaunchHook* h);
   // Extension point (g): an observer of calls, returns, frame releases and

@@ -1,0 +1,81 @@
+// Two mechanisms' register hooks on one SM (composition, docs/mechanisms.md
+// "Composition"): a mechanism that places the general registers itself
+// (CARS' rename unit and regions) attached over one that installed a
+// translator and allocator for registers of its own classes (R2D2's register
+// ID calculation for its thread-index, block-index, coefficient and linear
+// registers). The general registers go to the later mechanism's translator,
+// every other register to the earlier one's, each into rows of its own
+// (the earlier one's classes keep to the rows at the top of the file that
+// Mechanism::classRows reserved); a warp is allocated by both, the later
+// one giving its base, and may issue when both agree.
+#pragma once
+
+#include <memory>
+
+#include "sm/core/hooks.h"
+#include "sm/opcoll/bank_map.h"
+
+namespace rfsim::sm {
+
+class Sm;
+
+class StackedTranslator final : public RegTranslator {
+ public:
+  StackedTranslator(RegTranslator& gpr, RegTranslator& other) : gpr_(gpr), other_(other) {}
+  uint32_t translate(uint32_t warp, uint32_t reg) override;
+  void endCycle(uint64_t now) override {
+    gpr_.endCycle(now);
+    other_.endCycle(now);
+  }
+  uint64_t nextEventCycle(uint64_t now) const override {
+    return std::min(gpr_.nextEventCycle(now), other_.nextEventCycle(now));
+  }
+  bool isView(uint32_t reg) const override;
+  void gather(uint32_t warp, uint32_t reg, uint32_t row, const ptx::Instr* in, uint64_t* lanes) override;
+  void scatter(uint32_t warp, uint32_t reg, uint32_t row, const uint64_t* lanes, uint32_t active) override;
+
+ private:
+  RegTranslator& gpr_;
+  RegTranslator& other_;
+};
+
+class StackedAllocator final : public WarpRegAllocator {
+ public:
+  // `first`: the earlier mechanism's (its base is not used); `second`: the
+  // one placing the general registers.
+  StackedAllocator(WarpRegAllocator& first, WarpRegAllocator& second) : first_(first), second_(second) {}
+  bool canLaunch(uint32_t num_warps, uint32_t regs_per_thread) override {
+    return first_.canLaunch(num_warps, regs_per_thread) && second_.canLaunch(num_warps, regs_per_thread);
+  }
+  bool allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t regs_per_thread,
+                uint32_t& base) override;
+  void release(uint32_t warp_slot) override {
+    second_.release(warp_slot);
+    first_.release(warp_slot);
+  }
+  bool ready(uint32_t warp_slot) const override { return first_.ready(warp_slot) && second_.ready(warp_slot); }
+  uint64_t nextEventCycle(uint64_t now) const override {
+    return std::min(first_.nextEventCycle(now), second_.nextEventCycle(now));
+  }
+  std::string describe() const override { return first_.describe() + second_.describe(); }
+
+ private:
+  WarpRegAllocator& first_;
+  WarpRegAllocator& second_;
+};
+
+// What stackRegisterHooks installed (to be kept as long as the hooks).
+struct StackedHooks {
+  std::unique_ptr<StackedTranslator> translator;
+  std::unique_ptr<StackedAllocator> allocator;
+};
+
+// Installs `gpr` and `alloc` on `sm` for the general registers: alone when
+// no mechanism installed a translator before, else stacked over the
+// installed translator and allocator (which then keep every other
+// register). `rows`: the register file's rows for Sm::setPhysicalRegisters
+// (re-set when stacked, so that the SM asks the stacked translator which
+// registers are views). Returns what it made (empty when not stacked).
+StackedHooks stackRegisterHooks(Sm& sm, RegTranslator& gpr, WarpRegAllocator& alloc, uint32_t rows);
+
+}  // namespace rfsim::sm
