@@ -75,12 +75,14 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
   const uint32_t mask = p_.num_regs - 1;
   const uint32_t want = stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & mask;
-  // The warp's state in the unit agrees with the rule's.
-  if (in_.dbg_warp == warp && (out_.dbg.base != (s.base & mask) || out_.dbg.rfp != s.row(s.rfp) ||
-                               out_.dbg.rsp != s.row(s.rsp) || out_.dbg.free != s.free))
+  // The warp's state in the unit agrees with the rule's. The unit's
+  // pointers have the row index's width: an empty stack (K = 0) of the
+  // file's last warp starts at row num_regs, which they hold as 0.
+  if (in_.dbg_warp == warp && (out_.dbg.base != (s.base & mask) || out_.dbg.rfp != (s.row(s.rfp) & mask) ||
+                               out_.dbg.rsp != (s.row(s.rsp) & mask) || out_.dbg.free != s.free))
     fail(fmt::format("warp {}: the unit holds Base {} RFP {} RSP {} free {}; the rule gives {} {} {} {}", warp,
-                     out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.row(s.rfp),
-                     s.row(s.rsp), s.free));
+                     out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.row(s.rfp) & mask,
+                     s.row(s.rsp) & mask, s.free));
   if (idx != want || out_.rd_stacked[port] != stacked)
     fail(fmt::format("warp {} R{} renamed to row {}{}; the rule gives row {}{} (Base {}, RFP {}, RSP {})", warp, reg,
                      idx, out_.rd_stacked[port] ? " (stacked)" : "", want, stacked ? " (stacked)" : "", s.base,

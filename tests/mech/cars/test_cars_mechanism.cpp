@@ -126,6 +126,17 @@ TEST_CASE("cars: calling workloads run on every SM with their register values at
   CHECK(total(cars, "gpu.l1d.accesses") < total(base, "gpu.l1d.accesses"));
 }
 
+TEST_CASE("cars: a kernel without calls whose warps fill the register file exactly (the last warp's empty stack at "
+          "row num_regs)",
+          "[mech][cars][timing]") {
+  // r2_kmeans' point kernel: 32 registers x 64 warps = the 2048 rows of the
+  // V100 file; the last warp's Base region ends at the file's end, its
+  // stack of 0 registers starts at row 2048, which the unit's 11-bit
+  // pointers hold as 0.
+  const Run cars = run(v100("cars", {"gpu.num_sms=8"}), "r2_kmeans");
+  CHECK(cars.passed);
+}
+
 TEST_CASE("cars: on one SM more warps than regions wait in the stalled-warp list and exiting warps release them",
           "[mech][cars][timing]") {
   // gol's warps on one SM at the High watermark: more warps than the
