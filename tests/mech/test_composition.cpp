@@ -2,12 +2,15 @@
 // it flags and every one must agree), hooks only one mechanism can hold are
 // refused at launch naming the mechanisms. CARS with the toy's counting
 // gate on fib: CARS renames and keeps its frames, the toy counts, and the
-// kernel's output is right.
+// kernel's output is right. Mechanisms that compose (mechanism.h,
+// composes_after): R2D2 with CARS and with LTRF, each on its code variant
+// combined with R2D2's, with a wrong R2D2 row still caught by the check.
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "common/error.h"
+#include "config/config_io.h"
 #include "mech_test_util.h"
 
 using namespace rfsim;
@@ -77,5 +80,43 @@ TEST_CASE("composition: under CARS, R2D2's values still come from its own rows",
   // Every warp reads its block's first warp's thread-index part: a wrong
   // row, which the check catches.
   const Run bad = run(v100("r2d2,cars", {"gpu.num_sms=2", "mechanisms.r2d2.fault=tr_row"}), "r2_gemm");
+  CHECK_FALSE(bad.passed);
+}
+
+namespace {
+config::GpuConfig maxwellWith(const std::string& mech, const std::vector<std::string>& sets) {
+  config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/maxwell.yaml");
+  mech::select(c, mech);
+  for (const auto& s : sets) config::applyOverride(c, s);
+  config::validate(c, "test");
+  return c;
+}
+}  // namespace
+
+// R2D2 and LTRF: R2D2's classes in the main register file's top rows, read
+// from its banks and never cached; LTRF caches the general registers, kept
+// at the baseline's rows below them. A warp that starts at one of R2D2's
+// blocks resumes inside an interval and fetches its working set there.
+TEST_CASE("composition: R2D2 and LTRF run one kernel together", "[mech][composition][timing]") {
+  const std::vector<std::string> sets = {"gpu.num_sms=2", "mechanisms.ltrf.rtl=true", "mechanisms.r2d2.rtl=true"};
+  const config::GpuConfig cfg = maxwellWith("ltrf,r2d2", sets);
+  const auto mechs = mech::instantiate(cfg);
+  REQUIRE(mechs.size() == 2);
+  CHECK(mechs[0]->name() == "r2d2");
+  const Run both = run(cfg, "r2_srad");
+  CHECK(both.passed);
+  INFO(both.detail);
+  for (const auto& rec : both.records) CHECK(rec.variant == "r2d2+ltrf");
+  CHECK(total(both, "r2d2.linear_reads", true, "r2d2") > 0);
+  CHECK(total(both, "r2d2.rtl_lookups", true, "r2d2") > 0);
+  CHECK(total(both, "ltrf.rtl_lookups", true, "ltrf") > 0);
+  CHECK(total(both, "ltrf.prefetch_instrs", true, "ltrf") > 0);
+  CHECK(total(both, "ltrf.uncached_accesses", true, "ltrf") == 0);
+  // Warps that start at R2D2's blocks resume inside an interval.
+  CHECK(total(both, "ltrf.path_refetches", true, "ltrf") > 0);
+  // R2D2's parts come from the MRF: more of its reads than LTRF's alone.
+  CHECK(total(both, "ltrf.operand_mrf_reads", true, "ltrf") >= total(both, "r2d2.linear_reads", true, "r2d2"));
+  // A wrong thread-index row still breaks the output under LTRF's cache.
+  const Run bad = run(maxwellWith("ltrf,r2d2", {"gpu.num_sms=2", "mechanisms.r2d2.fault=tr_row"}), "r2_srad");
   CHECK_FALSE(bad.passed);
 }

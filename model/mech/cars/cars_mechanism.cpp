@@ -205,7 +205,7 @@ class Cars final : public mech::Mechanism {
     u->gate = std::make_unique<CarsSm>(sm, sm_id, *u->path, switching ? u->regions.get() : nullptr);
     // Over a mechanism's register classes (R2D2's), which keep the top
     // class_rows rows: the regions stay below them (admitBlocks).
-    u->stacked = sm::stackRegisterHooks(sm, *u->path, *u->path, u->path->unit().params().num_regs);
+    u->stacked = sm::stackRegisterHooks(sm, *u->path, u->path.get(), u->path->unit().params().num_regs);
     // The caller's RFP lives in a register of the warp's stack (CARS III-A).
     u->path->setRowAccess({[&sm](uint32_t row, uint32_t v) { std::fill_n(sm.physicalRow(row), 32, uint64_t{v}); },
                            [&sm](uint32_t row) { return static_cast<uint32_t>(sm.physicalRow(row)[0]); }});
@@ -433,7 +433,9 @@ mech::MechanismInfo carsMechanismInfo() {
   m.isa_ops = carsIsaOps();
   m.control_fields = {{kFruField, kFruBits}};
   m.composes_after = {{"r2d2", "R2D2's register classes keep rows at the top of the register file; CARS renames the "
-                                 "general registers into the rows below them"}};
+                                 "general registers into the rows below them"},
+                      {"regdem", "RegDem changes only code (and refuses kernels with calls): CARS renames the "
+                                 "registers of the demoted code"}};
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<Cars>(cfg); };
   return m;
 }

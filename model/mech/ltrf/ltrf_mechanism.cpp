@@ -394,10 +394,12 @@ mech::MechanismInfo ltrfMechanismInfo() {
                        ptx::ExtTiming::Issue, 4});
   m.control_fields.push_back({"ltrf.entry", 16});
   m.rtl_units = {"ltrf_wcb"};
-  m.conflicts.push_back({"cars", "both translate every register index (CARS' rename unit, LTRF's cache rows)"});
+  m.composes_after = {{"r2d2", "R2D2's register classes keep rows at the top of the main register file, read from "
+                                 "its banks and never cached; LTRF caches the general registers"},
+                      {"regdem", "RegDem changes only code: the intervals are formed over the demoted code"}};
+  m.conflicts.push_back({"cars", "both place the general registers: CARS' renamed rows change at every call and "
+                                  "return, under cache entries LTRF keeps by register name"});
   m.conflicts.push_back({"toy", "the toy's register-file level and LTRF's are one extension point"});
-  m.conflicts.push_back({"regdem", "each compiles a variant of every kernel of its own; one with both passes (demotion, "
-                                   "then intervals over the demoted code) is not built"});
   return m;
 }
 

@@ -73,12 +73,26 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
 LtrfSm::~LtrfSm() = default;
 
 void LtrfSm::attach() {
-  sm_.collector().setTranslator(this);
-  sm_.setPhysicalRegisters(rf_rows_ + (c_.cached() ? offsets_.size() * n_regs_ : 0));
+  sm::RegFileLevel* under = sm_.collector().mechanismLevel();
+  stacked_ = sm::stackRegisterHooks(sm_, *this, nullptr, rf_rows_ + (c_.cached() ? offsets_.size() * n_regs_ : 0),
+                                    this);
+  if (stacked_.stacked()) {
+    under_level_ = under;
+    sm_.collector().setLevel(nullptr);
+  }
   sm_.collector().setLevel(this);
   if (c_.cached()) sm_.setActivationHook(this);
   if (c_.prefetching()) sm_.addIssueGate(this);
-  sm_.setWarpLaunchHook(this);
+}
+
+// Another mechanism's register (stacked): its row is one of the MRF's, read
+// through that bank (the row's: rows are shared by warps) and through the
+// mechanism's level (R2D2's adder), whichever finishes last.
+sm::ReadReply LtrfSm::classRead(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
+  ++n_.operand_reads, ++n_.operand_mrf_reads, ++n_.mrf_reads;
+  const uint64_t t = mrfAccess(row % mrf_banks_, cycle);
+  const sm::ReadReply r = under_level_ ? under_level_->read(warp, reg, row, cycle) : sm::ReadReply::hit();
+  return sm::ReadReply::availableAt(r.kind == sm::ReadReply::Kind::kAt ? std::max(t, r.at) : t);
 }
 
 uint32_t LtrfSm::mrfBank(uint32_t warp, uint32_t reg) const {
@@ -286,6 +300,7 @@ uint64_t LtrfSm::flush(uint32_t warp, uint64_t start, bool keep_values) {
 // ---------------------------------------------------------------- operand reads
 
 sm::ReadReply LtrfSm::read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
+  if (stacked_.stacked() && !mach::isGpr(reg)) return classRead(warp, reg, row, cycle);
   ++n_.operand_reads;
   if (row < rf_rows_) {
     ++n_.operand_mrf_reads, ++n_.mrf_reads;
@@ -315,6 +330,12 @@ sm::ReadReply LtrfSm::read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t c
 }
 
 void LtrfSm::write(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
+  if (stacked_.stacked() && !mach::isGpr(reg)) {
+    ++n_.mrf_writes;
+    mrfAccess(row % mrf_banks_, cycle);
+    if (under_level_) under_level_->write(warp, reg, row, cycle);
+    return;
+  }
   if (row < rf_rows_) {
     ++n_.mrf_writes;
     mrfAccess(mrfBank(warp, reg), cycle);

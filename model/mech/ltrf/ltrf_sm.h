@@ -44,6 +44,7 @@
 #include "mech/ltrf/wcb.h"
 #include "mech/ltrf/wcb_rtl.h"
 #include "sm/core/hooks.h"
+#include "sm/core/stacked_hooks.h"
 #include "sm/issue/scheduler.h"
 #include "sm/opcoll/banked_array.h"
 #include "sm/opcoll/bank_map.h"
@@ -99,7 +100,12 @@ class LtrfSm final : public sm::RegTranslator,
   LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c);
   ~LtrfSm() override;
   // Installs itself into the SM (translator, physical registers, level,
-  // activation hook, gate, launch hook as the mode needs).
+  // activation hook, gate, launch hook as the mode needs). Over another
+  // mechanism's register classes (composition: R2D2's, whose rows are the
+  // MRF's top rows) it takes the general registers: the other registers
+  // keep their translator and launch hook, and their reads go to their
+  // level and to the MRF's bank of their row (class rows are MRF rows,
+  // never cached).
   void attach();
 
   // RegTranslator
@@ -204,6 +210,9 @@ class LtrfSm final : public sm::RegTranslator,
   void rtlOp(WcbRtl::Op op, uint32_t warp, uint32_t reg, uint32_t want_bank, uint32_t want_offset);
   void rtlLookup(uint32_t warp, uint32_t reg);
   LtrfCounters n_;
+  sm::StackedHooks stacked_;              // over another mechanism's hooks (attach)
+  sm::RegFileLevel* under_level_ = nullptr;  // ... and its level, if it has one
+  sm::ReadReply classRead(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle);
 };
 
 // The working set a prefetch instruction carries: its four 64-bit immediates.

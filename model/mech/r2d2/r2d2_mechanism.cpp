@@ -104,7 +104,13 @@ class R2d2 final : public mech::Mechanism {
       : cfg_(cfg), c_(cfg.mechanisms.get<R2d2Config>("r2d2")), plans_(std::make_shared<PlanTable>()) {
     // Composed with a mechanism that places the general registers (CARS):
     // R2D2 keeps only its classes' rows (mechanism.h, composes_after).
-    for (const std::string& n : cfg.mechanisms.enabledList()) stacked_ = stacked_ || mech::composesAfter(n, "r2d2");
+    for (const std::string& n : cfg.mechanisms.enabledList()) {
+      stacked_ = stacked_ || mech::composesAfter(n, "r2d2");
+      // CARS places the general registers in regions of its own and admits
+      // blocks whatever their registers; LTRF keeps them at the baseline's
+      // rows, whose occupancy rule (section 4.3) then holds as alone.
+      renamed_ = renamed_ || n == "cars";
+    }
   }
   std::string name() const override { return "r2d2"; }
 
@@ -159,8 +165,8 @@ class R2d2 final : public mech::Mechanism {
                              rep->frame_bytes));
     const std::string bad = checkLaunch(plan, lv);
     if (!bad.empty()) return why(bad);
-    if (stacked_) {
-      // Composed: the other mechanism admits blocks whatever the registers
+    if (stacked_ && renamed_) {
+      // Composed with CARS: it admits blocks whatever the registers
       // (CARS limits warps at issue), so the linear registers cannot lower
       // them; their rows leave that mechanism fewer for its regions.
       const config::Occupancy occ = config::computeOccupancy(cfg_, footprint(info, *it->second));
@@ -188,7 +194,7 @@ class R2d2 final : public mech::Mechanism {
     return "r2d2";
   }
   uint32_t admitBlocks(const mech::LaunchInfo&, const config::Occupancy& occ) override {
-    if (current_ && stacked_) return blocks_;
+    if (current_ && renamed_) return blocks_;
     return current_ ? std::min(occ.blocks, blocks_) : occ.blocks;
   }
   uint32_t classRows(const mech::LaunchInfo& info) override {
@@ -372,7 +378,7 @@ class R2d2 final : public mech::Mechanism {
   std::shared_ptr<PlanTable> plans_;
   const KernelPlan* current_ = nullptr;
   uint32_t blocks_ = 0;
-  bool stacked_ = false;
+  bool stacked_ = false, renamed_ = false;
   std::vector<std::unique_ptr<R2d2Sm>> sms_;
   std::vector<std::unique_ptr<RedundancyObserver>> observers_;
   std::map<std::string, std::string> fallbacks_;
@@ -398,8 +404,8 @@ mech::MechanismInfo r2d2MechanismInfo() {
              "during the linear blocks, the register ID calculation with its register table (RTL in lockstep) "
              "giving every row, linear operands summed at the collector; the redundancy baselines counted (mode "
              "baselines) and timed (modes dac, darsie, darsie_scalar); the R2D2 suite, the paper's figures and Table 3 (scripts/r2d2_repro.sh, "
-             "scripts/r2d2_table3.sh, docs/r2d2.md); composes with CARS (its classes' rows at the top of the file, CARS "
-             "renaming the general registers below)";
+             "scripts/r2d2_table3.sh, docs/r2d2.md); composes with CARS and LTRF (its classes' rows at the top of the "
+             "file, the general registers below them renamed by CARS or cached by LTRF)";
   m.paper = "J. Ha, Y. Oh, W. W. Ro, R2D2: Removing ReDunDancy Utilizing Linearity of Address Generation in GPUs, "
             "ISCA 2023";
   m.section.name = "r2d2";
@@ -427,8 +433,8 @@ mech::MechanismInfo r2d2MechanismInfo() {
   m.reg_classes.push_back({"r2d2.lr", "LR", "linear registers: a thread-index part plus a block-index part (a pair per register)",
                            2 * kMaxLinear, 0});
   m.rtl_units = {"r2d2_regid"};
-  m.conflicts.push_back({"ltrf", "both install the register translator and the register-file level"});
-  m.conflicts.push_back({"regdem", "each compiles a variant of every kernel of its own"});
+  m.conflicts.push_back({"regdem", "RegDem sets up the demoted registers' shared-memory address at the kernel's "
+                                    "entry, which under R2D2 only the warp running the coefficient block passes"});
   m.conflicts.push_back({"toy", "the toy's register-file level and translator are the same extension points"});
   return m;
 }

@@ -304,7 +304,7 @@ std::string R2d2Sm::describe() const {
   return s + "\n";
 }
 
-bool R2d2Sm::allocate(uint32_t block_slot, uint32_t slot, uint32_t local, uint32_t, uint32_t& base) {
+bool R2d2Sm::allocate(uint32_t block_slot, uint32_t slot, uint32_t local, uint32_t regs_per_thread, uint32_t& base) {
   if (block_slot >= lay_.blocks || local >= lay_.warps_per_cta)
     throw Error(fmt::format("r2d2: CTA slot {} warp {} outside the layout's {} blocks of {} warps", block_slot,
                             local, lay_.blocks, lay_.warps_per_cta));
@@ -313,7 +313,10 @@ bool R2d2Sm::allocate(uint32_t block_slot, uint32_t slot, uint32_t local, uint32
   w.cta = block_slot;
   w.local = local;
   w.id = block_slot * lay_.warps_per_cta + local;
-  base = 0;  // rows come from the register ID calculation, not a base
+  // Alone, the rows come from the register ID calculation, not a base;
+  // stacked, the general registers are the other mechanism's: LTRF keeps
+  // them at the baseline's rows (below R2D2's), CARS gives its own base.
+  base = stacked_ ? slot * regs_per_thread : 0;
   return true;
 }
 
@@ -373,6 +376,12 @@ bool R2d2Sm::ready(uint32_t slot) const {
     if (now < w.fetch_ready_at) return false;
   }
   return flagsFor(slot);
+}
+
+sm::Stall R2d2Sm::waitStall(uint32_t slot) const {
+  const Warp& w = warps_[slot];
+  if (c_.fetch_cycles && sm_.currentCycle() < w.fetch_ready_at) return sm::Stall::IbufferEmpty;  // its first fetch
+  return sm::Stall::Barrier;
 }
 
 uint64_t R2d2Sm::nextEventCycle(uint64_t now) const {

@@ -116,6 +116,10 @@ class R2d2Sm final : public sm::RegTranslator,
   void issued(uint32_t warp_slot, const func::DInstr& d, const func::StepInfo& info, uint64_t now) override;
   bool holdsPair(const func::DInstr& d) const override;
   std::string describe() const override;
+  // Its markers wait for other warps' blocks: a barrier-like wait, which
+  // the two-level scheduler demotes (LTRF's pool of active warps would
+  // otherwise fill with warps waiting for warps outside it).
+  sm::Stall refusal() const override { return sm::Stall::Barrier; }
 
   // WarpLaunchHook
   uint32_t onWarpLaunch(uint32_t warp_slot, rt::Dim3 ctaid, uint32_t local_warp) override;
@@ -127,6 +131,7 @@ class R2d2Sm final : public sm::RegTranslator,
                 uint32_t& base) override;
   void release(uint32_t) override {}
   bool ready(uint32_t warp_slot) const override;
+  sm::Stall waitStall(uint32_t warp_slot) const override;  // a wait for flags: Barrier (see refusal)
   // For every hook at once (translator, level, gate, allocator): only a
   // warp's fetch_cycles at launch change anything by themselves.
   uint64_t nextEventCycle(uint64_t now) const override;

@@ -51,6 +51,14 @@ class WarpRegAllocator {
     (void)warp_slot;
     return true;
   }
+  // The stall a warp ready() refuses reports: Scoreboard by default (it
+  // waits for its registers); Barrier for a wait on other warps (R2D2's
+  // flags), which the two-level scheduler demotes like a barrier
+  // (sm.barrier_demotes) so that the warps it waits for can enter the pool.
+  virtual Stall waitStall(uint32_t warp_slot) const {
+    (void)warp_slot;
+    return Stall::Scoreboard;
+  }
   // Idle-cycle skipping (Sm::nextActiveCycle): the first cycle after `now`
   // at which ready() may answer differently without anything else in the
   // SM happening first; UINT64_MAX: only after such an event. The default,

@@ -222,6 +222,7 @@ class Sm {
   WarpRegAllocator* regAllocator() const { return alloc_ == &base_alloc_ ? nullptr : alloc_; }
   void addIssueGate(IssueGate* g);
   void setWarpLaunchHook(WarpLaunchHook* h);
+  WarpLaunchHook* warpLaunchHook() const { return launch_hook_; }
   // Extension point (g): an observer of calls, returns, frame releases and
   // block retirements (any number; not owned).
   void addEventHook(SmEventHook* h) { event_hooks_.push_back(h); }

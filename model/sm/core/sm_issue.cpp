@@ -36,7 +36,7 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
   const func::DInstr* d = st.peek(ws.local);
   if (alloc_ != &base_alloc_ && !alloc_->ready(s)) {  // the baseline is always ready
     ++stats_->regalloc_stalls;
-    return Stall::Scoreboard;
+    return alloc_->waitStall(s);
   }
   // The gate is asked only about the instructions it flagged (IssueGate::flags).
   if (gate_ && (timingOf(ws, d), ws.gated) && !gate_->mayIssue(s, *d, now)) {

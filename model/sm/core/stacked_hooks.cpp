@@ -40,25 +40,38 @@ bool StackedAllocator::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_
   return false;
 }
 
-StackedHooks stackRegisterHooks(Sm& sm, RegTranslator& gpr, WarpRegAllocator& alloc, uint32_t rows) {
+StackedHooks stackRegisterHooks(Sm& sm, RegTranslator& gpr, WarpRegAllocator* alloc, uint32_t rows,
+                                WarpLaunchHook* launch) {
   StackedHooks h;
   OperandCollector& opc = sm.collector();
   if (!opc.translating()) {
-    sm.setRegAllocator(&alloc);
+    if (alloc) sm.setRegAllocator(alloc);
     opc.setTranslator(&gpr);
     sm.setPhysicalRegisters(rows);
+    if (launch) sm.setWarpLaunchHook(launch);
     return h;
   }
-  WarpRegAllocator* first = sm.regAllocator();
-  if (!first)
-    throw Error("a mechanism installed a register translator without a warp register allocator: the general "
-                "registers cannot be stacked over it");
   h.translator = std::make_unique<StackedTranslator>(gpr, opc.translator());
-  h.allocator = std::make_unique<StackedAllocator>(*first, alloc);
   opc.setTranslator(nullptr);
   opc.setTranslator(h.translator.get());
-  sm.setRegAllocator(nullptr);
-  sm.setRegAllocator(h.allocator.get());
+  if (alloc) {
+    WarpRegAllocator* first = sm.regAllocator();
+    if (!first)
+      throw Error("a mechanism installed a register translator without a warp register allocator: the general "
+                  "registers cannot be stacked over it");
+    h.allocator = std::make_unique<StackedAllocator>(*first, *alloc);
+    sm.setRegAllocator(nullptr);
+    sm.setRegAllocator(h.allocator.get());
+  }
+  if (launch) {
+    if (WarpLaunchHook* first = sm.warpLaunchHook()) {
+      h.launch = std::make_unique<StackedLaunchHook>(*first, *launch);
+      sm.setWarpLaunchHook(nullptr);
+      sm.setWarpLaunchHook(h.launch.get());
+    } else {
+      sm.setWarpLaunchHook(launch);
+    }
+  }
   sm.setPhysicalRegisters(rows);
   return h;
 }

@@ -54,6 +54,9 @@ class StackedAllocator final : public WarpRegAllocator {
     first_.release(warp_slot);
   }
   bool ready(uint32_t warp_slot) const override { return first_.ready(warp_slot) && second_.ready(warp_slot); }
+  Stall waitStall(uint32_t warp_slot) const override {
+    return first_.ready(warp_slot) ? second_.waitStall(warp_slot) : first_.waitStall(warp_slot);
+  }
   uint64_t nextEventCycle(uint64_t now) const override {
     return std::min(first_.nextEventCycle(now), second_.nextEventCycle(now));
   }
@@ -64,10 +67,37 @@ class StackedAllocator final : public WarpRegAllocator {
   WarpRegAllocator& second_;
 };
 
+// Two mechanisms' launch hooks: both hear of every warp; the role and the
+// starting PC are the first's (the earlier mechanism's, R2D2's roles),
+// the second's PC where the first has none.
+class StackedLaunchHook final : public WarpLaunchHook {
+ public:
+  StackedLaunchHook(WarpLaunchHook& first, WarpLaunchHook& second) : first_(first), second_(second) {}
+  uint32_t onWarpLaunch(uint32_t warp_slot, rt::Dim3 ctaid, uint32_t local_warp) override {
+    const uint32_t role = first_.onWarpLaunch(warp_slot, ctaid, local_warp);
+    second_.onWarpLaunch(warp_slot, ctaid, local_warp);
+    return role;
+  }
+  uint32_t startPc(uint32_t warp_slot, const func::BlockStepper& block, uint32_t local_warp) override {
+    const uint32_t pc = first_.startPc(warp_slot, block, local_warp);
+    return pc != kEntryPc ? pc : second_.startPc(warp_slot, block, local_warp);
+  }
+  void onWarpExit(uint32_t warp_slot) override {
+    second_.onWarpExit(warp_slot);
+    first_.onWarpExit(warp_slot);
+  }
+
+ private:
+  WarpLaunchHook& first_;
+  WarpLaunchHook& second_;
+};
+
 // What stackRegisterHooks installed (to be kept as long as the hooks).
 struct StackedHooks {
   std::unique_ptr<StackedTranslator> translator;
   std::unique_ptr<StackedAllocator> allocator;
+  std::unique_ptr<StackedLaunchHook> launch;
+  bool stacked() const { return translator != nullptr; }
 };
 
 // Installs `gpr` and `alloc` on `sm` for the general registers: alone when
@@ -76,6 +106,9 @@ struct StackedHooks {
 // register). `rows`: the register file's rows for Sm::setPhysicalRegisters
 // (re-set when stacked, so that the SM asks the stacked translator which
 // registers are views). Returns what it made (empty when not stacked).
-StackedHooks stackRegisterHooks(Sm& sm, RegTranslator& gpr, WarpRegAllocator& alloc, uint32_t rows);
+// `alloc` may be null: the mechanism keeps the installed allocator's bases
+// (LTRF places a warp's registers at the baseline's rows); `launch` too.
+StackedHooks stackRegisterHooks(Sm& sm, RegTranslator& gpr, WarpRegAllocator* alloc, uint32_t rows,
+                                WarpLaunchHook* launch = nullptr);
 
 }  // namespace rfsim::sm

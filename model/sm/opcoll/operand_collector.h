@@ -169,6 +169,8 @@ class OperandCollector {
   RegTranslator& translator() { return *translator_; }
   // True when a translator other than the baseline's is installed.
   bool translating() const { return translator_ != base_translator_.get(); }
+  // The level a mechanism installed (nullptr: the main register file's).
+  RegFileLevel* mechanismLevel() const { return level_ == &main_rf_ ? nullptr : level_; }
 
   // Bank of a register of a warp under the current translator and map.
   uint32_t bankOf(uint32_t warp, uint16_t reg);
