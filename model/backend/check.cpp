@@ -234,6 +234,20 @@ class Checker {
     return s;
   }
 
+  static void widen(State& in, const State& old) {
+    for (size_t r = 0; r < in.regs.size(); ++r)
+      if (in.regs[r] != old.regs[r]) in.regs[r] = kConflict;
+    for (auto& [off, tok] : in.slots)
+      if (tok != old.slot(off)) tok = kConflict;
+    for (const auto& [off, tok] : old.slots)
+      if (!in.slots.count(off)) in.slots[off] = kConflict;
+    if (in.stacked.size() != old.stacked.size())
+      in.stacked.assign(std::max(in.stacked.size(), old.stacked.size()), kConflict);
+    else
+      for (size_t i = 0; i < in.stacked.size(); ++i)
+        if (in.stacked[i] != old.stacked[i]) in.stacked[i] = kConflict;
+  }
+
   bool solve() {
     const size_t n = fn_.blocks.size();
     in_.assign(n, State{});
@@ -253,6 +267,12 @@ class Checker {
       for (uint32_t p : fn_.blocks[b].preds)
         if (p < n) meetInto(in, out_[p], index_, copies_);
       if (!in.reached) continue;
+      // Widening: the meet's "a value never defined on the other path wins"
+      // is not monotone (a conflict met with such a value gives the value),
+      // so loops can swap a register between the two for ever. After enough
+      // visits, whatever changed at a block's entry since its last visit is
+      // a conflict there and stays one.
+      if (done[b] && visits > uint64_t{n} * 16) widen(in, in_[b]);
       if (done[b] && in == in_[b]) continue;
       in_[b] = in;
       done[b] = true;
