@@ -14,7 +14,8 @@ struct R2d2Config {
   // original code, with the redundancy baselines counted as it runs
   // (redundancy.h: ideal WP, TB and LN, DAC, DARSIE, DARSIE+Scalar); dac,
   // darsie, darsie_scalar: the same counts, and that machine timed (the
-  // instructions it skips are free).
+  // instructions it skips are free; DARSIE+Scalar's scalar ones run on the
+  // scalar pipeline).
   std::string mode = "transform";
   // Section 4.2: the operand collector reads a linear register's
   // thread-index and block-index parts and the LD/ST unit's address adder
@@ -30,6 +31,14 @@ struct R2d2Config {
   // linear block (the baseline's GTO would run one warp's block to its end
   // while the warps waiting on its flags idle), GTO otherwise.
   bool linear_round_robin = true;
+  // The paper's baseline GPU has a scalar pipeline for operations on
+  // constant operands (section 5, repro.md 4.4): with it, a warp
+  // instruction that writes registers without touching memory and reads only
+  // constant values (immediates, parameters, constants, block-uniform
+  // special registers, and registers a converged warp computed from those
+  // alone) runs on the SM's scalar pipeline (InstrObserver::scalar), in every
+  // mode. darsie_scalar puts its scalar instructions there whatever this says.
+  bool scalar_pipeline = false;
   // Energy: the LD/ST adder's add per lane of a linear operand (an integer
   // add: energy.int_lane_pj when 0).
   double add_lane_pj = 0.0;
@@ -56,6 +65,10 @@ struct R2d2Config {
     v.boolean("linear_round_robin", linear_round_robin,
               "schedulers issue round robin while a warp of the SM runs a linear block, their policy otherwise "
               "(section 4.1)");
+    v.boolean("scalar_pipeline", scalar_pipeline,
+              "the paper's baseline's scalar pipeline: warp instructions on constant operands (immediates, "
+              "parameters, block-uniform special registers and values computed from them) run on it as one lane, in "
+              "every mode; darsie_scalar puts its scalar instructions there whatever this says");
     v.real("add_lane_pj", add_lane_pj, config::RealRange{0.0, 1e6}, "pJ",
            "the address adder's add per lane of a linear operand (0: energy.int_lane_pj)");
     v.boolean("rtl", rtl,

@@ -64,14 +64,15 @@ struct R2d2Stats : stats::Group {
         ADD_STAT(darsie_warp_instrs, stats::unit::Count, "DARSIE: warp instructions (repeats within the block skipped, loads without a store between)"),
         ADD_STAT(darsie_thread_instrs, stats::unit::Count, "DARSIE: thread instructions"),
         ADD_STAT(scalar_warp_instrs, stats::unit::Count, "DARSIE+Scalar: of DARSIE's warp instructions, those of uniform operands run on the scalar pipeline"),
-        ADD_STAT(elided_warp_instrs, stats::unit::Count, "modes dac, darsie, darsie_scalar: warp instructions the timed machine skipped (free)") {}
+        ADD_STAT(elided_warp_instrs, stats::unit::Count, "modes dac, darsie, darsie_scalar: warp instructions the timed machine skipped (free)"),
+        ADD_STAT(scalar_pipeline_instrs, stats::unit::Count, "warp instructions run on the SM's scalar pipeline (scalar_pipeline, darsie_scalar)") {}
   stats::Scalar transformed, linear_registers, tr_registers, coefficients, blocks_per_sm, removed_static, loop_updates,
       uniform_operands, divergent_moves, linear_instrs, coef_instrs,
       tr_instrs, br_instrs, coef_blocks, tr_blocks, br_blocks, linear_reads, part_rows_read, coef_reads, vector_reads,
       coef_writes, class_reads, lookups, rtl_lookups, startup_cycles, br_cycles, marker_waits, rr_switches;
   stats::Scalar observed_warp_instrs, observed_thread_instrs, wp_thread_instrs, tb_warp_instrs, tb_thread_instrs,
       ln_warp_instrs, ln_thread_instrs, dac_warp_instrs, dac_thread_instrs, darsie_warp_instrs, darsie_thread_instrs,
-      scalar_warp_instrs, elided_warp_instrs;
+      scalar_warp_instrs, elided_warp_instrs, scalar_pipeline_instrs;
 };
 
 // The GTKWave view of rtl/r2d2_regid.sv: the operand looked up (kind 0 GPR,
@@ -209,10 +210,16 @@ class R2d2 final : public mech::Mechanism {
     if (c_.mode != "transform") {
       using E = RedundancyObserver::Elide;
       const E e = c_.mode == "dac" ? E::Dac : c_.mode == "darsie" ? E::Darsie : c_.mode == "darsie_scalar" ? E::DarsieScalar : E::None;
-      observers_.push_back(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, e));
+      observers_.push_back(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, e, c_.scalar_pipeline));
       sm.addInstrObserver(observers_.back().get());
       sm.addEventHook(observers_.back().get());
       return;
+    }
+    if (c_.scalar_pipeline) {
+      // The baseline's scalar pipeline, under R2D2's code or the original.
+      observers_.push_back(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, RedundancyObserver::Elide::None, true));
+      sm.addInstrObserver(observers_.back().get());
+      sm.addEventHook(observers_.back().get());
     }
     if (!current_) return;
     sms_.push_back(std::make_unique<R2d2Sm>(sm, cfg_, c_, *current_, stacked_ ? blocks_ : 0));
@@ -311,6 +318,7 @@ class R2d2 final : public mech::Mechanism {
     g->darsie_thread_instrs += rc.darsie_thread_instrs;
     g->scalar_warp_instrs += rc.scalar_warp_instrs;
     g->elided_warp_instrs += rc.elided_warp_instrs;
+    g->scalar_pipeline_instrs += rc.scalar_pipeline_instrs;
     observers_.clear();
     rtl_lookups_ += t.rtl_lookups;
     for (auto& u : sms_)

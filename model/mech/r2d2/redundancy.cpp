@@ -24,6 +24,7 @@ void RedundancyCounts::add(const RedundancyCounts& o) {
   darsie_thread_instrs += o.darsie_thread_instrs;
   scalar_warp_instrs += o.scalar_warp_instrs;
   elided_warp_instrs += o.elided_warp_instrs;
+  scalar_pipeline_instrs += o.scalar_pipeline_instrs;
 }
 
 namespace {
@@ -53,7 +54,8 @@ bool linearOp(const func::DInstr& d) {
 
 }  // namespace
 
-RedundancyObserver::RedundancyObserver(uint32_t max_warps, Elide elide) : warps_(max_warps), elide_(elide) {}
+RedundancyObserver::RedundancyObserver(uint32_t max_warps, Elide elide, bool scalar_pipeline)
+    : warps_(max_warps), elide_(elide), scalar_pipeline_(scalar_pipeline) {}
 
 void RedundancyObserver::onBlockRetired(rt::Dim3 ctaid, uint64_t) { blocks_.erase(blockKey(ctaid)); }
 
@@ -108,6 +110,17 @@ void RedundancyObserver::before(uint32_t slot, const func::BlockStepper& st, uin
   }
   p_.key = h;
   p_.uniform = uniform && !never;
+  // Constant operands (the baseline's scalar pipeline, repro.md 4.4): every
+  // source register holds a value computed, by a converged warp, only from
+  // immediates, parameters, constants and the launch's block-uniform
+  // special registers (bit 2 of lin, followed dynamically); RZ is one.
+  bool cst = !never;
+  for (unsigned i = 0; i < d.nreads && cst; ++i) cst = d.reads[i] == mach::kRZ || (t.lin[d.reads[i]] & 4);
+  for (unsigned k = 0; k < d.nsrc && cst; ++k)
+    if (d.src[k].kind == DKind::SReg)
+      cst = d.src[k].sreg == ptx::SReg::Ntid || d.src[k].sreg == ptx::SReg::Nctaid ||
+            d.src[k].sreg == ptx::SReg::Ctaid || d.src[k].sreg == ptx::SReg::Gridid;
+  p_.constant = cst && active == w.live();
 
   // What may be skipped (TB, DARSIE) and how a load is ordered.
   const ptx::Space sp = d.in->space;
@@ -171,8 +184,12 @@ void RedundancyObserver::after(uint32_t slot, const func::DInstr& d, const func:
                                const func::MachineColumns& cols) {
   const uint32_t active = p_.lanes;
   free_ = false;
+  scalar_now_ = false;
   WarpTrack& t = warps_.at(slot);
-  for (unsigned i = 0; i < d.nwrites; ++i) t.lin[d.writes[i]] = p_.lin_bits;
+  // A result is constant when its operands were and it is not loaded from
+  // memory other than the parameter or constant banks.
+  const bool cst = p_.constant && (!p_.load || d.in->space == ptx::Space::Param || d.in->space == ptx::Space::Const);
+  for (unsigned i = 0; i < d.nwrites; ++i) t.lin[d.writes[i]] = uint8_t(p_.lin_bits | (cst ? 4 : 0));
   if (!active || !p_.block) return;
   Block& b = *p_.block;
   const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(active));
@@ -219,10 +236,15 @@ void RedundancyObserver::after(uint32_t slot, const func::DInstr& d, const func:
   switch (elide_) {
     case Elide::Dac: free_ = dac_free; break;
     case Elide::Darsie: free_ = p_.darsie_seen; break;
-    case Elide::DarsieScalar: free_ = p_.darsie_seen || (p_.uniform && p_.skippable && !p_.load); break;
+    case Elide::DarsieScalar: free_ = p_.darsie_seen; break;
     case Elide::None: break;
   }
   n_.elided_warp_instrs += free_;
+  // The baseline's scalar pipeline takes operations on constant operands;
+  // DARSIE+Scalar's any whose active lanes read the same values.
+  scalar_now_ = !free_ && p_.skippable && !p_.load &&
+                ((scalar_pipeline_ && p_.constant) || (elide_ == Elide::DarsieScalar && p_.uniform));
+  n_.scalar_pipeline_instrs += scalar_now_;
   // A store, atomic or reduction orders the block's later loads.
   if (d.cls == Cls::St || d.cls == Cls::Atom || d.cls == Cls::Red) ++b.epoch;
   (void)info;

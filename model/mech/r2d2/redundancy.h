@@ -36,9 +36,11 @@
 // executes (the values stay right) but costs no issue slot, register read,
 // unit or memory access, and the warp's next instruction may issue in the
 // same cycle. DAC's free instructions are its affine ones after the block's
-// first; DARSIE's its redundant ones; DARSIE+Scalar's also those its scalar
-// pipeline runs, taken as free (the model has no scalar unit: an upper
-// bound).
+// first; DARSIE's its redundant ones. DARSIE+Scalar runs its scalar ones
+// (same source values in every active lane) on the SM's scalar pipeline
+// (InstrObserver::scalar); the baseline with a scalar pipeline
+// (mechanisms.r2d2.scalar_pipeline) runs its operations on constant
+// operands there.
 #pragma once
 
 #include <cstdint>
@@ -59,14 +61,23 @@ struct RedundancyCounts {
   uint64_t darsie_warp_instrs = 0, darsie_thread_instrs = 0;
   uint64_t scalar_warp_instrs = 0;              // DARSIE+Scalar: of darsie_warp_instrs, run on the scalar pipeline
   uint64_t elided_warp_instrs = 0;              // timed modes: warp instructions elided
+  uint64_t scalar_pipeline_instrs = 0;          // warp instructions run on the SM's scalar pipeline
   void add(const RedundancyCounts& o);
 };
 
 class RedundancyObserver final : public sm::InstrObserver, public sm::SmEventHook {
  public:
   enum class Elide : uint8_t { None, Dac, Darsie, DarsieScalar };
-  explicit RedundancyObserver(uint32_t max_warps, Elide elide = Elide::None);
+  // `scalar_pipeline`: the SM has one (InstrObserver::scalar), the paper's
+  // baseline's for operations on constant operands: a warp instruction that
+  // is not elided, writes registers without touching memory and reads only
+  // constant values (immediates, parameters, constants, block-uniform
+  // special registers and what a converged warp computed from them alone)
+  // runs on it. DARSIE+Scalar puts there every such instruction whose active
+  // lanes read the same values.
+  explicit RedundancyObserver(uint32_t max_warps, Elide elide = Elide::None, bool scalar_pipeline = false);
   bool elided() const override { return free_; }
+  bool scalar() const override { return scalar_now_; }
   void before(uint32_t warp_slot, const func::BlockStepper& block, uint32_t local_warp, const func::DInstr& d,
               const func::Warp& w, const func::MachineColumns& cols) override;
   void after(uint32_t warp_slot, const func::DInstr& d, const func::StepInfo& info, const func::Warp& w,
@@ -83,7 +94,7 @@ class RedundancyObserver final : public sm::InstrObserver, public sm::SmEventHoo
   };
   struct WarpTrack {
     uint32_t x = UINT32_MAX, y = 0, z = 0, local = UINT32_MAX;
-    std::vector<uint8_t> lin;  // per machine register id: bit 0 linear, bit 1 depends on an index
+    std::vector<uint8_t> lin;  // per machine register id: bit 0 linear, bit 1 depends on an index, bit 2 constant
   };
   std::unordered_map<uint64_t, Block> blocks_;  // by ctaid, while resident
   std::vector<WarpTrack> warps_;
@@ -92,13 +103,14 @@ class RedundancyObserver final : public sm::InstrObserver, public sm::SmEventHoo
     Block* block = nullptr;
     uint64_t key = 0;
     bool skippable = false, uniform = false, load = false, ordered_load = false, tb_seen = false,
-         darsie_seen = false, linear = false;
+         darsie_seen = false, linear = false, constant = false;
     uint8_t lin_bits = 0;
     uint32_t lanes = 0;
   } p_;
   RedundancyCounts n_;
   Elide elide_ = Elide::None;
   bool free_ = false;  // the last instruction observed is elided
+  bool scalar_pipeline_ = false, scalar_now_ = false;  // ... runs on the scalar pipeline
 };
 
 }  // namespace rfsim::mech::r2d2

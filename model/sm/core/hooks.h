@@ -267,6 +267,14 @@ class InstrObserver {
   // not counted as a warp instruction issued, and the warp's next
   // instruction may issue in the same cycle. The observer counts it.
   virtual bool elided() const { return false; }
+  // Asked right after after() when no observer elided it: the instruction
+  // runs on the SM's scalar pipeline (the R2D2 paper's baseline has one for
+  // operations whose operands are the same in every lane; repro.md 4.4). It
+  // issues, collects its operands (they are in the vector registers) and is
+  // written back as any, but executes on one of the scalar pipelines (one
+  // per scheduler) instead of its unit, with its class latency, as one lane
+  // (one thread instruction in SmStats::thread_instrs_by_unit).
+  virtual bool scalar() const { return false; }
 };
 
 // (i) Traps: a mechanism makes a warp run memory operations of its own --

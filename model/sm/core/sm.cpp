@@ -94,6 +94,9 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
     const uint32_t per = static_cast<UnitType>(u) == UnitType::LDST ? 512 : 256;
     units_[u] = std::make_unique<ExecUnit>(n, n * per);
   }
+  // The scalar pipelines (InstrObserver::scalar), after the unit types: one
+  // per scheduler (a sub-core's uniform datapath).
+  units_.push_back(std::make_unique<ExecUnit>(cfg.sm.num_schedulers, cfg.sm.num_schedulers * 256));
   stats_ = std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks);
   stats_->max_warps = cfg.sm.max_warps;
 }
@@ -286,7 +289,9 @@ void Sm::dispatch(uint64_t now) {
     const UnitType ut = static_cast<UnitType>(u);
     uint64_t tag;
     while (opc_->peekReady(ut, tag)) {
-      ExecUnit& eu = *units_[u];
+      // An instruction for the scalar pipeline collects its operands as any
+      // (they are in the vector registers) and executes there.
+      ExecUnit& eu = inflight_[tag].scalar ? *units_.back() : *units_[u];
       if (!eu.canAccept(now)) {
         RFSIM_SM_TRACE_EV(inflight_[tag].slot, "ready, unit {} busy: tag {} pc {}", u, tag, inflight_[tag].pc);
         ++stats_->unit_busy;
@@ -319,12 +324,15 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
     for (InstrObserver* o : observers_)
       o->before(s, st, ws.local, *d, st.warpState(ws.local), program_.machineColumns());
   st.step(ws.local, info);
-  bool elided = false;
-  if (!observers_.empty())
+  bool elided = false, scalar = false;
+  if (!observers_.empty()) {
     for (InstrObserver* o : observers_) {
       o->after(s, *d, info, st.warpState(ws.local), program_.machineColumns());
       elided = elided || o->elided();
     }
+    if (!elided)
+      for (InstrObserver* o : observers_) scalar = scalar || o->scalar();
+  }
   if (phys) unmapRegisters(s, *d, info.active);
   if (ws.gated) gate_->issued(s, *d, info, now);
   if (elided) {
@@ -339,7 +347,7 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   const auto lanes = static_cast<uint64_t>(__builtin_popcount(info.active));
   stats_->thread_instrs += lanes;
   ++stats_->warp_instrs_by_unit[size_t(t.op_unit)];
-  stats_->thread_instrs_by_unit[size_t(t.op_unit)] += lanes;
+  stats_->thread_instrs_by_unit[size_t(t.op_unit)] += scalar ? 1 : lanes;
   if (info.divergent) ++stats_->divergent_branches;
   if (!event_hooks_.empty() && (info.callee != UINT32_MAX || info.ret || info.frames_released)) {
     for (SmEventHook* h : event_hooks_) {
@@ -388,6 +396,7 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   f.writes = !control && d->nwrites > 0;
   f.long_latency = long_latency && f.writes;
   f.mem = mem;
+  f.scalar = scalar;
   f.written = 0;
   f.trap = nullptr;  // the slot may have held a trap operation
   f.rows_known = phys;

@@ -326,6 +326,7 @@ class Sm {
     UnitType unit = UnitType::SP;
     uint32_t exec_latency = 1, ii = 1;
     bool writes = false, long_latency = false, mem = false;
+    bool scalar = false;  // executes on the scalar pipeline (InstrObserver::scalar)
     uint8_t written = 0;  // destination registers already written back (a write split over cycles)
     bool rows_known = false;  // wrow holds the destinations' rows, translated at issue
     std::array<uint32_t, 16> wrow{};
@@ -409,7 +410,8 @@ class Sm {
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
-  std::vector<std::unique_ptr<ExecUnit>> units_;  // per UnitType (null if the type has no pipelines)
+  // Per UnitType (null if the type has no pipelines), then the scalar pipelines.
+  std::vector<std::unique_ptr<ExecUnit>> units_;
 
   uint32_t phys_rows_ = 0;                  // 0: registers by name in the functional warps
   std::vector<uint64_t> phys_;              // phys_rows_ x 32 lanes

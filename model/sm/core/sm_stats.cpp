@@ -80,7 +80,7 @@ ExecStats::ExecStats(stats::Group* parent)
       ADD_STAT(unit_busy, stats::unit::Count, "dispatch attempts refused by a busy execution unit"),
       ADD_STAT(warp_instrs_by_unit, stats::unit::Count, "warp instructions issued per operation class", kNumUnitTypes,
                unitSubnames()),
-      ADD_STAT(thread_instrs_by_unit, stats::unit::Count, "thread instructions (active lanes) per operation class",
+      ADD_STAT(thread_instrs_by_unit, stats::unit::Count, "thread instructions (active lanes; one for an instruction on the scalar pipeline) per operation class",
                kNumUnitTypes, unitSubnames()) {}
 
 LdstStats::LdstStats(stats::Group* parent)

@@ -409,3 +409,32 @@ TEST_CASE("r2d2 baselines timed: the instructions DAC and DARSIE skip are free, 
     if (std::string(mode) != "dac") CHECK(r.totals.cycles < base.totals.cycles);
   }
 }
+
+TEST_CASE("r2d2 scalar pipeline: uniform-operand instructions issue and run on it, the output unchanged",
+          "[mech][r2d2][timing]") {
+  // The paper's baseline (repro.md 4.4): the original code, counted, with
+  // the SM's scalar pipeline (InstrObserver::scalar).
+  const Run base = run(v100("none"), "r2_hotspot");
+  const Run sc = run(cfgR2d2({"mechanisms.r2d2.mode=baselines", "mechanisms.r2d2.scalar_pipeline=true"}), "r2_hotspot");
+  REQUIRE(base.passed);
+  CHECK(sc.passed);
+  // Every instruction still issues (none elided); some ran on the scalar
+  // pipeline, each as one lane of its unit.
+  CHECK(sc.totals.warp_instrs == base.totals.warp_instrs);
+  CHECK(sc.totals.thread_instrs == base.totals.thread_instrs);
+  const uint64_t n = r2(sc, "scalar_pipeline_instrs");
+  CHECK(n > 0);
+  CHECK(r2(sc, "elided_warp_instrs") == 0);
+  CHECK(total(sc, "gpu.sm.exec.thread_instrs_by_unit") < total(base, "gpu.sm.exec.thread_instrs_by_unit"));
+  CHECK(total(base, "gpu.sm.exec.thread_instrs_by_unit") - total(sc, "gpu.sm.exec.thread_instrs_by_unit") <= 31 * n);
+  // R2D2 on the same machine: its code on the scalar pipeline too, correct.
+  const Run r = run(cfgR2d2({"mechanisms.r2d2.scalar_pipeline=true"}), "r2_hotspot");
+  CHECK(r.passed);
+  CHECK(r2(r, "scalar_pipeline_instrs") > 0);
+  CHECK(r2(r, "transformed") > 0);
+  // DARSIE+Scalar: its scalar instructions on the pipeline, not free.
+  const Run ds = run(cfgR2d2({"mechanisms.r2d2.mode=darsie_scalar"}), "r2_hotspot");
+  CHECK(ds.passed);
+  CHECK(total(ds, "gpu.warp_instrs") == r2(ds, "darsie_warp_instrs"));
+  CHECK(r2(ds, "scalar_pipeline_instrs") > 0);
+}
