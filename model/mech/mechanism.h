@@ -204,7 +204,8 @@ std::vector<backend::Variant> variantsOf(const std::vector<Mechanism*>& mechanis
 // The mechanisms choose a launch's variant in order (docs/mechanisms.md
 // "Composition"). After variant `chosen` was chosen ("" none yet), a
 // mechanism composing after the ones that chose sees each of its variants X
-// as the compiled "<chosen>+X" (variantName gives that name).
+// as the compiled "<chosen>+X", and "base" as <chosen> (variantName gives
+// the name; "" when that combination was not compiled).
 VariantTable variantsAfter(const std::string& chosen, const VariantTable& compiled);
 std::string variantName(const std::string& chosen, const std::string& own, const VariantTable& compiled);
 

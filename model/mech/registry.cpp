@@ -119,13 +119,16 @@ std::vector<backend::Variant> variantsOf(const std::vector<Mechanism*>& mechanis
 VariantTable variantsAfter(const std::string& chosen, const VariantTable& compiled) {
   if (chosen.empty()) return compiled;
   VariantTable view = compiled;
-  for (auto& [name, code] : view)
-    if (auto it = compiled.find(chosen + "+" + name); it != compiled.end()) code = it->second;
+  for (auto& [name, code] : view) {
+    const std::string n = variantName(chosen, name, compiled);
+    if (!n.empty()) code = compiled.at(n);
+  }
   return view;
 }
 
 std::string variantName(const std::string& chosen, const std::string& own, const VariantTable& compiled) {
   if (chosen.empty()) return own;
+  if (own == "base") return chosen;  // no code of its own: the earlier choice's
   const std::string c = chosen + "+" + own;
   return compiled.count(c) ? c : std::string();
 }

@@ -85,19 +85,19 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
   }
   impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory);
   if (!impl_->options.machine) return;
-  // Every variant the mechanisms declare, compiled once per module and
-  // checked after every pass (backend/passes.h).
-  // Composing mechanisms' combinations too (mech::variantsOf).
+  // Every variant the mechanisms declare, and the combinations of composing
+  // ones (mech::variantsOf), compiled once per module and checked after
+  // every pass (backend/passes.h).
   for (const backend::Variant& v : mech::variantsOf(impl_->options.mechanisms)) {
-      if (v.name == "base" || impl_->variants.count(v.name))
-        throw Error(fmt::format("mechanisms: variant name '{}' is already taken", v.name));
-      backend::CompileOptions vo = co;
-      vo.variant = &v;
-      Impl::VariantCode code;
-      code.compiled = std::make_unique<backend::CompiledModule>(backend::compileModule(source, vo));
-      code.program = std::make_unique<func::Program>(code.compiled->machine, *impl_->program);
-      impl_->variants.emplace(v.name, std::move(code));
-    }
+    if (v.name == "base" || impl_->variants.count(v.name))
+      throw Error(fmt::format("mechanisms: variant name '{}' is already taken", v.name));
+    backend::CompileOptions vo = co;
+    vo.variant = &v;
+    Impl::VariantCode code;
+    code.compiled = std::make_unique<backend::CompiledModule>(backend::compileModule(source, vo));
+    code.program = std::make_unique<func::Program>(code.compiled->machine, *impl_->program);
+    impl_->variants.emplace(v.name, std::move(code));
+  }
 }
 
 const backend::CompiledModule* Device::compiled(const std::string& variant) const {
@@ -251,7 +251,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
           // host's time spent on them counts toward the launch's.
           const func::GlobalMemory::Snapshot before = impl_->memory.snapshot();
           for (const std::string& t : trials) {
-            const std::string code = t == "base" ? (chosen.empty() ? "base" : chosen) : mech::variantName(chosen, t, table);
+            const std::string code = mech::variantName(chosen, t, table);
             if (!view.count(t) || code.empty())
               throw Error(fmt::format("mechanism {} asked to measure variant '{}' for kernel {}, which was not compiled",
                                       mc->name(), t, kernel));

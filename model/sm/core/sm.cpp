@@ -94,9 +94,6 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
     const uint32_t per = static_cast<UnitType>(u) == UnitType::LDST ? 512 : 256;
     units_[u] = std::make_unique<ExecUnit>(n, n * per);
   }
-  // The scalar pipelines (InstrObserver::scalar), after the unit types: one
-  // per scheduler (a sub-core's uniform datapath).
-  units_.push_back(std::make_unique<ExecUnit>(cfg.sm.num_schedulers, cfg.sm.num_schedulers * 256));
   stats_ = std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks);
   stats_->max_warps = cfg.sm.max_warps;
 }

@@ -226,7 +226,13 @@ class Sm {
   // Extension point (g): an observer of calls, returns, frame releases and
   // block retirements (any number; not owned).
   void addEventHook(SmEventHook* h) { event_hooks_.push_back(h); }
-  void addInstrObserver(InstrObserver* o) { observers_.push_back(o); }
+  // The first observer also brings the scalar pipelines it may use
+  // (InstrObserver::scalar): one per scheduler, after the unit types.
+  void addInstrObserver(InstrObserver* o) {
+    if (units_.size() == kNumUnitTypes)
+      units_.push_back(std::make_unique<ExecUnit>(cfg_.sm.num_schedulers, cfg_.sm.num_schedulers * 256));
+    observers_.push_back(o);
+  }
   // Blocks retired from this SM in this launch (the SM-wide "first block
   // done" flag: > 0).
   uint64_t blocksRetired() const { return stats_->blocks_retired.get(); }
@@ -410,7 +416,8 @@ class Sm {
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
-  // Per UnitType (null if the type has no pipelines), then the scalar pipelines.
+  // Per UnitType (null if the type has no pipelines), then the scalar
+  // pipelines once an observer is installed (addInstrObserver).
   std::vector<std::unique_ptr<ExecUnit>> units_;
 
   uint32_t phys_rows_ = 0;                  // 0: registers by name in the functional warps

@@ -7,7 +7,10 @@
 // every other register to the earlier one's, each into rows of its own
 // (the earlier one's classes keep to the rows at the top of the file that
 // Mechanism::classRows reserved); a warp is allocated by both, the later
-// one giving its base, and may issue when both agree.
+// one giving its base, and may issue when both agree. A later mechanism
+// without an allocator (LTRF keeps the baseline's rows) keeps the earlier
+// one's; launch hooks are told both, the earlier one's role and start PC
+// winning (R2D2's roles under LTRF).
 #pragma once
 
 #include <memory>
