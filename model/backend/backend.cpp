@@ -25,6 +25,13 @@ const FunctionReport* CompiledModule::find(const std::string& name) const {
 
 namespace {
 
+// The largest loop body (instructions) unrollLoops copies. ptxas' own rule
+// is not documented. In its sm_75 cubins of the workloads (docs/backend.md,
+// "Loops") every counted single-block loop with a load and at most 33 PTX
+// instructions is unrolled (17 loops, 17 to 33 instructions); of those with
+// 34 to 78, three were (47, 58 and 72) and eight were not (34 to 78).
+constexpr uint32_t kUnrollMaxBody = 33;
+
 // The register limit of one function: -maxrregcount, .maxnreg, and what
 // .maxntid with .minnctapersm leave per thread (ptxas' rule: the register
 // file shared by that many blocks, rounded down to the allocation unit).
@@ -131,6 +138,8 @@ void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c) {
   o.expansion_scratch = c.expansion_scratch;
   o.schedule = c.schedule;
   o.schedule_reg_target = c.schedule_reg_target;
+  o.schedule_fit = c.schedule_fit;
+  o.unroll = c.unroll;
   o.reserved_registers = c.reserved_registers;
   o.reg_banks = c.reg_banks;
 }
@@ -189,12 +198,13 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
 
     MFunction mf;
     FinishedFunction ff;
-    auto allocate = [&] {
+    auto allocateAt = [&](uint32_t sched_target) {
       mf = lowerFunction(m, fi);
       mf.stack_align = stack_align[fi];
       if (opt.param_operands || opt.imm_operands) foldParamOperands(mf, m, opt.param_operands, opt.imm_operands);
       if (opt.expansion_scratch) addExpansionScratch(mf);
-      if (opt.schedule) scheduleBlocks(mf, opt.schedule_reg_target);
+      if (opt.unroll > 1) unrollLoops(mf, opt.unroll, kUnrollMaxBody);
+      if (opt.schedule) scheduleBlocks(mf, sched_target);
       if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
       RaOptions ro;
       // The reserved registers are part of the limit (ptxas: -maxrregcount 32
@@ -205,6 +215,35 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       ro.reg_banks = opt.reg_banks;
       rep.ra = allocateRegisters(mf, ro);
       ff = finishFunction(mf, rep.ra, opt.abi);
+    };
+    auto allocate = [&] {
+      allocateAt(opt.schedule_reg_target);
+      // schedule_fit: a count over the target without spills is scheduled
+      // again under lower bounds, the highest even one whose allocation fits
+      // in the target found by bisection from half the target (a few
+      // allocations, never more than seven); none fits: as it was. Counts
+      // over twice the target (sgemm_regtile's 204) are not tried.
+      const uint32_t target = opt.schedule_reg_target;
+      auto count = [&] { return ff.fn.machine_regs + opt.reserved_registers; };
+      auto fits = [&] { return count() <= target && !mf.spill_bytes; };
+      if (!opt.schedule || !target || !opt.schedule_fit || count() <= target || mf.spill_bytes ||
+          count() > rep.max_regs || count() > 2 * target)
+        return;
+      uint32_t lo = target / 2 & ~1u, hi = target;
+      allocateAt(lo);
+      if (!fits()) {
+        allocateAt(target);
+        return;
+      }
+      bool at_lo = true;
+      while (hi - lo > 2) {
+        const uint32_t mid = (lo + hi) / 2 & ~1u;
+        allocateAt(mid);
+        at_lo = fits();
+        if (at_lo) lo = mid;
+        else hi = mid;
+      }
+      if (!at_lo) allocateAt(lo);
     };
     allocate();
     // A variant's own register limit, given the count it got (RegDem's local

@@ -54,6 +54,12 @@ struct CompileOptions {
   bool expansion_scratch = true;  // registers of multi-instruction operations (div, rcp, sqrt, ...)
   bool schedule = true;
   uint32_t schedule_reg_target = 64;
+  // Scheduled again with lower bounds when the count exceeds the target
+  // without spills (backend.cpp: allocate), as ptxas fits what it can in 64.
+  bool schedule_fit = true;
+  // Counted single-block loops unrolled this many times before scheduling
+  // (prealloc.h: unrollLoops); 0 or 1: off.
+  uint32_t unroll = 4;
   // Registers a function's count includes beyond the highest one its code
   // uses (usedRegisters): ptxas adds 2 on sm_75 to sm_90, in the -v report
   // and in the count the cubin gives the driver (decoded SASS of probe

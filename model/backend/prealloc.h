@@ -58,6 +58,24 @@ struct ScheduleStats {
 };
 ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target);
 
+// Loop unrolling (prealloc_unroll.cpp), as ptxas unrolls again the loops
+// NVVM gives it: a counted loop whose body is one block (`add i, i, step`,
+// `setp p, i, n` with n invariant, `@p bra` to itself; lt/le/gt/ge in the
+// step's direction, or ne) and at most `max_body`
+// instructions, without barriers, warp-synchronous instructions or calls,
+// and not marked `.pragma "nounroll"`, with a load in it, becomes
+//   guard:     at least `factor` iterations left (no wrap-around)? else -> rest
+//   unrolled:  `factor` copies of the body, each copy's values renamed so the
+//              scheduler can overlap them; @p bra guard
+//   exit:      bra (the block after the loop)
+//   rest:      the loop as it was, for the last iterations
+// The last copy writes every value the loop carries or leaves where the
+// loop wrote it. Returns how many loops it unrolled.
+struct UnrollStats {
+  uint32_t loops = 0;
+};
+UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body);
+
 }  // namespace rfsim::backend
 
 namespace rfsim::backend {

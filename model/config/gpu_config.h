@@ -305,6 +305,8 @@ struct CompilerConfig {
   bool expansion_scratch = true;
   bool schedule = true;
   uint32_t schedule_reg_target = 64;
+  bool schedule_fit = true;
+  uint32_t unroll = 4;
   uint32_t reserved_registers = 2;
   uint32_t reg_banks = 2;
 
@@ -319,6 +321,13 @@ struct CompilerConfig {
     v.boolean("schedule", schedule, "list-schedule each block before allocation (loads hoisted, latency first)");
     v.integer("schedule_reg_target", schedule_reg_target, IntRange{0, 255}, "register",
               "live values the scheduler may reach by hoisting loads before it favours freeing ones (0: no bound)");
+    v.boolean("schedule_fit", schedule_fit,
+              "a function over schedule_reg_target registers (at most twice it) without spills is scheduled again "
+              "under the highest lower bound that fits it in schedule_reg_target (ptxas' counts gather at 64); "
+              "kept as it was if none does");
+    v.integer("unroll", unroll, IntRange{0, 16}, "copy",
+              "unroll counted single-block loops this many times before scheduling, as ptxas unrolls the loops "
+              "NVVM gives it (0 or 1: off)");
     v.integer("reserved_registers", reserved_registers, IntRange{0, 240}, "register",
               "registers a kernel's count includes beyond the highest one its code uses (ptxas for sm_75..sm_90: 2; "
               "more pads the count to lower occupancy, as scripts/regdem_f_occupancy.sh does)");

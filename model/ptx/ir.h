@@ -250,6 +250,9 @@ struct BasicBlock {
   std::vector<Instr> instrs;
   // Filled by analysis (cfg.h): successor and predecessor block indices.
   std::vector<uint32_t> succs, preds;
+  // `.pragma "nounroll";` inside the block (NVVM marks the loops it kept
+  // rolled, a remainder loop among them): the back end leaves it rolled.
+  bool nounroll = false;
 };
 
 // ---------------------------------------------------------------------------

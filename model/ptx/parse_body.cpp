@@ -284,7 +284,9 @@ void Parser::parseBody(FnCtx& fn) {
       } else if (d == ".pragma") {
         next();
         if (peek().kind != Tok::String) fail(peek(), "expected a string after .pragma");
-        func(fn).pragmas.push_back(next().text);
+        const std::string text = next().text;
+        if (text == "nounroll" || text == "\"nounroll\"") currentBlock(fn).nounroll = true;
+        func(fn).pragmas.push_back(text);
         expectPunct(';', "after .pragma");
       } else if (d == ".loc" || d == ".file") {
         skipRestOfLine(t);

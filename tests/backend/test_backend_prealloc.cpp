@@ -353,3 +353,23 @@ TEST_CASE("prealloc: values added to one accumulator sit in the other register b
     if (banks == 2) CHECK(split == adds);
   }
 }
+
+TEST_CASE("prealloc: a kernel scheduled over the target fits in it with a lower bound, without spills",
+          "[backend][prealloc]") {
+  // sgemm_reg4x4 (workloads/kernels): its unrolled k-loop loads faster than
+  // the bound frees registers; ptxas gives it 64.
+  const ptx::Module m =
+      ptx::parseFile(std::filesystem::path(RFSIM_SOURCE_DIR) / "workloads/kernels/gemm_regblock.ptx");
+  auto count = [&](bool fit) {
+    backend::CompileOptions o;
+    o.schedule_fit = fit;
+    const backend::CompiledModule cm = backend::compileModule(m, o);
+    const backend::FunctionReport* r = cm.find("sgemm_reg4x4");
+    REQUIRE(r != nullptr);
+    CHECK(r->spill_stores == 0);
+    return r->regs;
+  };
+  const uint32_t loose = count(false), fitted = count(true);
+  CHECK(loose > 64);
+  CHECK(fitted <= 64);
+}
