@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backend/prealloc.h"
@@ -95,10 +96,28 @@ struct CountedLoop {
   bool drop_setp = false;          // p read by nothing but the branch: copies before the last skip it
 };
 
-Instr make(Op op, Type t) {
+// `op.t dst, a[, b]` (cmp: a setp's comparison).
+Instr make(Op op, Type t, const Operand& dst, const Operand& a, const Operand& b = {}, Cmp cmp = Cmp::None) {
   Instr in;
   in.op = op;
   in.type = t;
+  in.mods.cmp = cmp;
+  in.ndst = 1;
+  in.dst[0] = dst;
+  in.nsrc = b.kind == OperandKind::None ? 1 : 2;
+  in.src[0] = a;
+  in.src[1] = b;
+  return in;
+}
+
+// `[@!guard] bra block`.
+Instr branch(uint32_t block, const Operand& guard = {}) {
+  Instr in;
+  in.op = Op::Bra;
+  in.guard = guard;
+  in.nsrc = 1;
+  in.src[0].kind = OperandKind::Label;
+  in.src[0].block = block;
   return in;
 }
 
@@ -120,7 +139,7 @@ UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body) {
     bool ok = true;
     // Every value's defs in the block, and whether any is guarded.
     std::unordered_map<uint32_t, uint32_t> defs;
-    std::unordered_map<uint32_t, bool> guarded;
+    std::unordered_set<uint32_t> guarded;
     std::unordered_map<uint32_t, uint32_t> uses_in_block;
     for (size_t k = 0; k < n_body && ok; ++k) {
       Instr& in = bb.instrs[k];
@@ -129,7 +148,7 @@ UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body) {
         if (isPhysId(*s.reg)) return;
         if (s.def) {
           ++defs[*s.reg];
-          if (s.guarded) guarded[*s.reg] = true;
+          if (s.guarded) guarded.insert(*s.reg);
         } else {
           ++uses_in_block[*s.reg];
         }
@@ -144,9 +163,14 @@ UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body) {
                   in.space == ptx::Space::Generic);
         }))
       continue;
+    auto defsOf = [&](uint32_t v) -> uint32_t {
+      auto it = defs.find(v);
+      return it == defs.end() ? 0 : it->second;
+    };
+    auto isGuarded = [&](uint32_t v) { return guarded.count(v) != 0; };
     CountedLoop L;
     L.pred = br.guard.regs[0];
-    if (isPhysId(L.pred) || defs[L.pred] != 1 || guarded[L.pred]) continue;
+    if (isPhysId(L.pred) || defsOf(L.pred) != 1 || isGuarded(L.pred)) continue;
     // The setp that defines p, and the counter it compares.
     for (size_t k = 0; k < n_body; ++k) {
       const Instr& in = bb.instrs[k];
@@ -159,7 +183,8 @@ UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body) {
     for (int side = 0; side < 2 && L.counter == ptx::kNoReg; ++side) {
       const Operand& a = sp.src[side];
       const Operand& n = sp.src[1 - side];
-      if (a.kind != OperandKind::Reg || isPhysId(a.regs[0]) || defs[a.regs[0]] != 1 || guarded[a.regs[0]]) continue;
+      if (a.kind != OperandKind::Reg || isPhysId(a.regs[0]) || defsOf(a.regs[0]) != 1 || isGuarded(a.regs[0]))
+        continue;
       // The add of the counter, before the setp.
       for (size_t k = 0; k < L.setp_at; ++k) {
         const Instr& in = bb.instrs[k];
@@ -169,7 +194,7 @@ UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body) {
             !isIntType(in.type) || in.nsrc != 2 || in.src[0].kind != OperandKind::Reg ||
             in.src[0].regs[0] != a.regs[0] || in.src[1].kind != OperandKind::Imm || in.src[1].imm == 0)
           break;
-        if (n.kind == OperandKind::Reg && (isPhysId(n.regs[0]) || defs.count(n.regs[0]))) break;
+        if (n.kind == OperandKind::Reg && (isPhysId(n.regs[0]) || defsOf(n.regs[0]))) break;
         if (n.kind != OperandKind::Reg && n.kind != OperandKind::Imm && n.kind != OperandKind::Addr) break;
         L.counter = a.regs[0];
         L.step = in.src[1].imm;
@@ -185,12 +210,12 @@ UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body) {
     if (ptx::typeBits(L.add_type) != ptx::typeBits(L.cmp_type)) continue;
     const bool ne = L.cont == Cmp::Ne;
     if (!ne && !(L.step > 0 && ascending(L.cont)) && !(L.step < 0 && descending(L.cont))) continue;
-    L.drop_setp = uses_in_block[L.pred] == 0;  // the branch's guard is not counted as a body use
+    L.drop_setp = !uses_in_block.count(L.pred);  // the branch's guard is not counted as a body use
 
     // Renamable values: defined in the block, never under a guard, not a
     // scratch register of an expansion.
     auto renamable = [&](uint32_t v) {
-      return !isPhysId(v) && defs.count(v) && !guarded[v] &&
+      return !isPhysId(v) && defsOf(v) && !isGuarded(v) &&
              std::find(mf.scratch_values.begin(), mf.scratch_values.end(), v) == mf.scratch_values.end();
     };
     // The last def of each value in the body: the last copy's writes it to
@@ -248,98 +273,43 @@ UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body) {
     const Operand i = regOperand(L.counter, bits);
     Operand n = L.bound;
     if (n.kind != OperandKind::Reg) {  // the bound into a register (an immediate or a parameter)
-      const uint32_t nr = mf.newVreg(L.add_type, bits);
-      Instr mv = make(Op::Mov, ptx::isSigned(L.add_type) ? L.add_type : unsignedOf(L.add_type));
-      mv.ndst = 1;
-      mv.dst[0] = regOperand(nr, bits);
-      mv.nsrc = 1;
-      mv.src[0] = n;
-      emit(mv);
-      n = regOperand(nr, bits);
+      const Operand nr = regOperand(mf.newVreg(L.add_type, bits), bits);
+      emit(make(Op::Mov, ptx::isSigned(L.add_type) ? L.add_type : unsignedOf(L.add_type), nr, n));
+      n = nr;
     }
+    // q: a whole unrolled copy may run.
     const uint32_t q = mf.newVreg(Type::Pred, 1);
-    const uint32_t t = mf.newVreg(L.add_type, bits);
-    const int64_t ahead = L.step * static_cast<int64_t>(factor - 1);
+    const Operand qo = regOperand(q, 1);
+    auto ahead = [&](uint32_t k) {  // i + k*step, in a new value
+      const Operand t = regOperand(mf.newVreg(L.add_type, bits), bits);
+      emit(make(Op::Add, L.add_type, t, i, immOperand(L.step * static_cast<int64_t>(k))));
+      return t;
+    };
     if (ne) {
-      // continue while i + k*step != n for every k < factor: one compare each.
-      for (uint32_t k = 1; k < factor; ++k) {
-        const uint32_t tk = k == 1 ? t : mf.newVreg(L.add_type, bits);
-        Instr add = make(Op::Add, L.add_type);
-        add.ndst = 1;
-        add.dst[0] = regOperand(tk, bits);
-        add.nsrc = 2;
-        add.src[0] = i;
-        add.src[1] = immOperand(L.step * static_cast<int64_t>(k));
-        emit(add);
-        const uint32_t qk = k == 1 ? q : mf.newVreg(Type::Pred, 1);
-        Instr cmp = make(Op::Setp, L.cmp_type);
-        cmp.mods.cmp = Cmp::Ne;
-        cmp.ndst = 1;
-        cmp.dst[0] = regOperand(qk, 1);
-        cmp.nsrc = 2;
-        cmp.src[0] = regOperand(tk, bits);
-        cmp.src[1] = n;
-        emit(cmp);
-        if (k == 1) continue;
-        Instr both = make(Op::And, Type::Pred);
-        both.ndst = 1;
-        both.dst[0] = regOperand(q, 1);
-        both.nsrc = 2;
-        both.src[0] = regOperand(q, 1);
-        both.src[1] = regOperand(qk, 1);
-        emit(both);
+      // Continue while i + k*step != n for every k < factor: one compare each.
+      emit(make(Op::Setp, L.cmp_type, qo, ahead(1), n, Cmp::Ne));
+      for (uint32_t k = 2; k < factor; ++k) {
+        const Operand qk = regOperand(mf.newVreg(Type::Pred, 1), 1);
+        emit(make(Op::Setp, L.cmp_type, qk, ahead(k), n, Cmp::Ne));
+        emit(make(Op::And, Type::Pred, qo, qo, qk));
       }
     } else {
       // i + (factor-1)*step still compares as the loop continues, and did not wrap.
-      Instr add = make(Op::Add, L.add_type);
-      add.ndst = 1;
-      add.dst[0] = regOperand(t, bits);
-      add.nsrc = 2;
-      add.src[0] = i;
-      add.src[1] = immOperand(ahead);
-      emit(add);
-      const uint32_t q2 = mf.newVreg(Type::Pred, 1);
-      Instr cmp = make(Op::Setp, L.cmp_type);
-      cmp.mods.cmp = L.cont;
-      cmp.ndst = 1;
-      cmp.dst[0] = regOperand(q, 1);
-      cmp.nsrc = 2;
-      cmp.src[0] = regOperand(t, bits);
-      cmp.src[1] = n;
-      emit(cmp);
-      Instr wrap = make(Op::Setp, L.cmp_type);
+      const Operand t = ahead(factor - 1);
+      emit(make(Op::Setp, L.cmp_type, qo, t, n, L.cont));
       const bool u = L.cont == Cmp::Lo || L.cont == Cmp::Ls || L.cont == Cmp::Hi || L.cont == Cmp::Hs;
-      wrap.mods.cmp = L.step > 0 ? (u ? Cmp::Hi : Cmp::Gt) : (u ? Cmp::Lo : Cmp::Lt);
-      wrap.ndst = 1;
-      wrap.dst[0] = regOperand(q2, 1);
-      wrap.nsrc = 2;
-      wrap.src[0] = regOperand(t, bits);
-      wrap.src[1] = i;
-      emit(wrap);
-      Instr both = make(Op::And, Type::Pred);
-      both.ndst = 1;
-      both.dst[0] = regOperand(q, 1);
-      both.nsrc = 2;
-      both.src[0] = regOperand(q, 1);
-      both.src[1] = regOperand(q2, 1);
-      emit(both);
+      const Operand q2 = regOperand(mf.newVreg(Type::Pred, 1), 1);
+      emit(make(Op::Setp, L.cmp_type, q2, t, i, L.step > 0 ? (u ? Cmp::Hi : Cmp::Gt) : (u ? Cmp::Lo : Cmp::Lt)));
+      emit(make(Op::And, Type::Pred, qo, qo, q2));
     }
-    Instr skip = make(Op::Bra, Type::None);  // @!q bra <the loop as it was>
-    skip.guard = regOperand(q, 1);
-    skip.guard.negate = true;
-    skip.nsrc = 1;
-    skip.src[0].kind = OperandKind::Label;
-    skip.src[0].block = b + 3;
-    emit(skip);
+    Operand not_q = qo;
+    not_q.negate = true;
+    emit(branch(b + 3, not_q));  // @!q bra <the loop as it was>
     // After the unrolled copy: out of the loop.
     ptx::BasicBlock out;
     out.label = label + "$exit";
-    Instr jmp = make(Op::Bra, Type::None);
-    jmp.nsrc = 1;
-    jmp.src[0].kind = OperandKind::Label;
-    jmp.src[0].block = b + 4;
-    jmp.loc = loc;
-    out.instrs.push_back(jmp);
+    out.instrs.push_back(branch(b + 4));
+    out.instrs.back().loc = loc;
 
     // Blocks after b move by three; b's own label is the guard's.
     for (auto& blk : fn.blocks)

@@ -26,18 +26,21 @@ const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
 // out[t] = sum of in[j] for j in [start[t], start[t] + len[t]), by four loop
 // shapes over the same range (mode: 0 ascending `lt` counter, 1 a count
 // down to 0 with `ne`, 2 a 64-bit pointer with unsigned `lt`, 3 the same as
-// 0 marked nounroll, 4 the same as 0 with a barrier in the body).
+// 0 marked nounroll, 4 the same as 0 with a barrier in the body, 5 the
+// same as 0 with the bound written first: `setp.gt p, end, i`).
 std::string loopKernel(int mode) {
   std::string body;
   switch (mode) {
-    case 0: case 3: case 4:
+    case 0: case 3: case 4: case 5:
       body =
           "add.s32 %r6, %r3, %r4;\n"  // end
           "mov.u32 %r7, %r3;\n"
           "$loop:\n" + std::string(mode == 3 ? ".pragma \"nounroll\";\n" : "") +
           "mul.wide.s32 %rd5, %r7, 4;\nadd.s64 %rd6, %rd2, %rd5;\nld.global.u32 %r8, [%rd6];\n"
           "add.s32 %r5, %r5, %r8;\n" + std::string(mode == 4 ? "bar.sync 0;\n" : "") +
-          "add.s32 %r7, %r7, 1;\nsetp.lt.s32 %p2, %r7, %r6;\n@%p2 bra $loop;\n";
+          "add.s32 %r7, %r7, 1;\n" +
+          std::string(mode == 5 ? "setp.gt.s32 %p2, %r6, %r7;\n" : "setp.lt.s32 %p2, %r7, %r6;\n") +
+          "@%p2 bra $loop;\n";
       break;
     case 1:
       body =
@@ -120,11 +123,12 @@ TEST_CASE("unroll: counted single-block loops are unrolled, nounroll and barrier
   CHECK(unrolledLoops(loopKernel(2), 4) == 1);
   CHECK(unrolledLoops(loopKernel(3), 4) == 0);
   CHECK(unrolledLoops(loopKernel(4), 4) == 0);
+  CHECK(unrolledLoops(loopKernel(5), 4) == 1);
   CHECK(unrolledLoops(loopKernel(0), 1) == 0);
 }
 
 TEST_CASE("unroll: the unrolled loops compute the loop's sums for every trip count", "[backend][prealloc][unroll]") {
-  for (int mode = 0; mode < 3; ++mode)
+  for (int mode : {0, 1, 2, 5})
     for (uint32_t unroll : {0u, 2u, 4u, 8u}) {
       INFO("loop shape " << mode << ", unrolled " << unroll << " times");
       checkSums(loopKernel(mode), unroll);
