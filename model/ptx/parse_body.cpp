@@ -285,7 +285,7 @@ void Parser::parseBody(FnCtx& fn) {
         next();
         if (peek().kind != Tok::String) fail(peek(), "expected a string after .pragma");
         const std::string text = next().text;
-        if (text == "nounroll" || text == "\"nounroll\"") currentBlock(fn).nounroll = true;
+        if (text == "nounroll") currentBlock(fn).nounroll = true;  // the lexer drops the quotes
         func(fn).pragmas.push_back(text);
         expectPunct(';', "after .pragma");
       } else if (d == ".loc" || d == ".file") {
