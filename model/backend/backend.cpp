@@ -139,7 +139,9 @@ void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c) {
   o.schedule = c.schedule;
   o.schedule_reg_target = c.schedule_reg_target;
   o.schedule_fit = c.schedule_fit;
+  o.schedule_stores_early = c.schedule_stores_early;
   o.unroll = c.unroll;
+  o.vectorize_shared = c.vectorize_shared;
   o.reserved_registers = c.reserved_registers;
   o.reg_banks = c.reg_banks;
 }
@@ -180,6 +182,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         }
   }
 
+  if (opt.vectorize_shared) alignSharedSymbols(m);
   std::vector<int> report_of(nf, -1);
   std::vector<ptx::Function> done(nf);
   std::vector<std::optional<std::vector<uint32_t>>> clobbers(nf);
@@ -204,7 +207,8 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       if (opt.param_operands || opt.imm_operands) foldParamOperands(mf, m, opt.param_operands, opt.imm_operands);
       if (opt.expansion_scratch) addExpansionScratch(mf);
       if (opt.unroll > 1) unrollLoops(mf, opt.unroll, kUnrollMaxBody);
-      if (opt.schedule) scheduleBlocks(mf, sched_target);
+      if (opt.vectorize_shared) vectorizeSharedLoads(mf, m);
+      if (opt.schedule) scheduleBlocks(mf, sched_target, opt.schedule_stores_early);
       if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
       RaOptions ro;
       // The reserved registers are part of the limit (ptxas: -maxrregcount 32

@@ -57,9 +57,15 @@ struct CompileOptions {
   // Scheduled again with lower bounds when the count exceeds the target
   // without spills (backend.cpp: allocate), as ptxas fits what it can in 64.
   bool schedule_fit = true;
+  // Stores of computed values issued as soon as their operands are ready
+  // when that frees registers (prealloc.h: scheduleBlocks).
+  bool schedule_stores_early = true;
   // Counted single-block loops unrolled this many times before scheduling
   // (prealloc.h: unrollLoops); 0 or 1: off.
   uint32_t unroll = 4;
+  // Adjacent aligned ld.shared merged into vector loads (prealloc.h:
+  // vectorizeSharedLoads), shared variables placed 16-byte aligned.
+  bool vectorize_shared = true;
   // Registers a function's count includes beyond the highest one its code
   // uses (usedRegisters): ptxas adds 2 on sm_75 to sm_90, in the -v report
   // and in the count the cubin gives the driver (decoded SASS of probe

@@ -8,6 +8,8 @@
 //
 //   foldParamOperands  kernel parameters read as constant-bank operands
 //   scheduleBlocks     latency-driven list scheduling within each block
+//   unrollLoops        counted single-block loops unrolled again
+//   vectorizeSharedLoads  adjacent aligned ld.shared merged into .v2/.v4
 #pragma once
 
 #include <cstdint>
@@ -56,7 +58,9 @@ struct ScheduleStats {
   uint32_t blocks = 0;   // blocks whose order changed
   uint32_t moved = 0;    // instructions not at their original position
 };
-ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target);
+// With `stores_early`, a ready store of computed values that frees registers
+// goes first once its operands would be ready (prealloc_sched.cpp).
+ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target, bool stores_early = true);
 
 // Loop unrolling (prealloc_unroll.cpp), as ptxas unrolls again the loops
 // NVVM gives it: a counted loop whose body is one block (`add i, i, step`,
@@ -75,6 +79,24 @@ struct UnrollStats {
   uint32_t loops = 0;
 };
 UnrollStats unrollLoops(MFunction& mf, uint32_t factor, uint32_t max_body);
+
+// Shared-memory loads merged into vector loads (prealloc_vector.cpp), as
+// ptxas makes LDS.64/LDS.128 of adjacent ld.shared.b32 and .b64: within a
+// block, a load and later ones of the same type from the same base register
+// (or symbol) at the next offsets become one ld.shared.v2/.v4 (32-bit
+// values) or .v2 (64-bit) at the first one's place when the address is
+// provably aligned to the whole access (8 or 16 bytes) (the base's known alignment,
+// found by a fixed point over its definitions: symbols, immediates, shl,
+// mul.lo, mad.lo, add, and) and nothing between them writes shared memory,
+// orders it, redefines the base or touches a moved load's destination.
+// Shared variables of 16 bytes or more are placed 16-byte aligned
+// (alignSharedSymbols, applied to the machine program), as ptxas places them.
+struct VectorStats {
+  uint32_t loads = 0;   // vector loads made
+  uint32_t merged = 0;  // scalar loads folded into them
+};
+VectorStats vectorizeSharedLoads(MFunction& mf, const ptx::Module& m);
+void alignSharedSymbols(ptx::Module& m);
 
 }  // namespace rfsim::backend
 

@@ -22,6 +22,17 @@
 //     warp-synchronous instructions (shfl, vote, activemask, match), clock
 //     reads, mechanism extensions, and the block's branch/ret/exit, which
 //     stays last.
+//
+// Stores go early: ptxas issues a store as soon as its operands are ready
+// rather than keeping its address and data live to the block's end (dwt2d's
+// rdwt53 kernels: eight STG of computed values, each right after its value,
+// 46 registers; at the end, as their low height puts them, 57). A ready
+// store is taken first when it frees registers, its operands would be ready
+// by now in an in-order issue of the schedule so far (one instruction a
+// cycle, memory instructions two cycles apart, each result after its
+// latency), no load depends on it, and it stores nothing a load produced
+// in this block (ptxas hoists a tile copy's loads and then stores them: a
+// copy's stores stay where their height puts them).
 #include <algorithm>
 
 #include "backend/prealloc.h"
@@ -120,6 +131,8 @@ bool mayAlias(const MemRef& a, const MemRef& b) {
   return true;
 }
 
+constexpr uint64_t kMemIssueInterval = 2;  // cycles between two memory instructions in the issue estimate
+
 struct Node {
   std::vector<std::pair<uint32_t, uint32_t>> succ;  // (node, latency)
   uint32_t npred = 0;
@@ -128,7 +141,7 @@ struct Node {
 
 }  // namespace
 
-ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
+ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target, bool stores_early) {
   ScheduleStats st;
   ra::ValueSpace vs;
   vs.nv = static_cast<uint32_t>(mf.vbits.size());
@@ -156,8 +169,10 @@ ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
     std::vector<ra::InstrEffects> eff(n);
     std::vector<MemRef> mem(n);
     std::vector<Node> g(n);
+    std::vector<bool> loaded(n, false);  // reads a value a load in this block produced
     auto edge = [&](uint32_t from, uint32_t to, uint32_t lat) {
       if (from == to) return;
+      if (lat > 1 && mem[from].is && !mem[from].store) loaded[to] = true;
       g[from].succ.push_back({to, lat});
       ++g[to].npred;
     };
@@ -235,11 +250,27 @@ ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
         if (remaining[u] == 1 && !out.test(u) && cur.test(u)) d -= static_cast<int32_t>(units(u));
       return d;
     };
+    // The in-order issue estimate: the cycle the next instruction could
+    // issue, the earliest each instruction's operands are ready, and the
+    // next free memory issue slot.
+    std::vector<uint64_t> earliest(n, 0);
+    uint64_t cycle = 0, mem_free = 0;
+    auto issueAt = [&](uint32_t i) { return std::max(earliest[i], mem[i].is ? mem_free : 0); };
+    auto storeFirst = [&](uint32_t i) {
+      if (!mem[i].store || loaded[i] || earliest[i] > cycle || delta(i) >= 0) return false;
+      for (auto [s, lat] : g[i].succ)
+        if (mem[s].is && !mem[s].store) return false;
+      return true;
+    };
     while (!ready.empty()) {
       const bool tight = reg_target && pressure + 2 >= reg_target;
       size_t best = 0;
       int32_t best_d = tight ? delta(ready[0]) : 0;
-      for (size_t k = 1; k < ready.size(); ++k) {
+      bool early = false;
+      if (!tight && stores_early)
+        for (size_t k = 0; k < ready.size() && !early; ++k)
+          if (storeFirst(ready[k])) best = k, early = true;
+      for (size_t k = 1; k < ready.size() && !early; ++k) {
         const uint32_t i = ready[k], j = ready[best];
         if (tight) {
           const int32_t d = delta(i);
@@ -252,6 +283,10 @@ ScheduleStats scheduleBlocks(MFunction& mf, uint32_t reg_target) {
         }
       }
       const uint32_t i = ready[best];
+      const uint64_t at = std::max(cycle, issueAt(i));
+      if (mem[i].is) mem_free = at + kMemIssueInterval;
+      cycle = at + 1;
+      for (auto [s, lat] : g[i].succ) earliest[s] = std::max(earliest[s], at + lat);
       ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(best));
       seq.push_back(i);
       for (uint32_t u : eff[i].uses)

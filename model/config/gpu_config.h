@@ -306,7 +306,9 @@ struct CompilerConfig {
   bool schedule = true;
   uint32_t schedule_reg_target = 64;
   bool schedule_fit = true;
+  bool schedule_stores_early = true;
   uint32_t unroll = 4;
+  bool vectorize_shared = true;
   uint32_t reserved_registers = 2;
   uint32_t reg_banks = 2;
 
@@ -325,9 +327,15 @@ struct CompilerConfig {
               "a function over schedule_reg_target registers (at most twice it) without spills is scheduled again "
               "under the highest lower bound that fits it in schedule_reg_target (ptxas' counts gather at 64); "
               "kept as it was if none does");
+    v.boolean("schedule_stores_early", schedule_stores_early,
+              "the scheduler issues a store of computed values as soon as its operands are ready when that frees "
+              "registers, as ptxas does, rather than where its latency priority puts it (a block's end)");
     v.integer("unroll", unroll, IntRange{0, 16}, "copy",
               "unroll counted single-block loops this many times before scheduling, as ptxas unrolls the loops "
               "NVVM gives it (0 or 1: off)");
+    v.boolean("vectorize_shared", vectorize_shared,
+              "merge adjacent ld.shared of 32- and 64-bit values from one base into vector loads where the address is "
+              "provably aligned, as ptxas makes LDS.64/LDS.128 (shared variables placed 16-byte aligned)");
     v.integer("reserved_registers", reserved_registers, IntRange{0, 240}, "register",
               "registers a kernel's count includes beyond the highest one its code uses (ptxas for sm_75..sm_90: 2; "
               "more pads the count to lower occupancy, as scripts/regdem_f_occupancy.sh does)");

@@ -13,6 +13,7 @@
 #include "backend/backend.h"
 #include "backend/lower.h"
 #include "backend/prealloc.h"
+#include "config/gpu_config.h"
 #include "ptx/analysis/cfg.h"
 #include "ptx/parser.h"
 
@@ -198,6 +199,76 @@ TEST_CASE("prealloc: the scheduler hoists a tile's global loads above its shared
   for (uint32_t k = 0; k < 256; ++k) in[k] = k * 7 + 1;
   const std::vector<uint32_t> out = runWarp(kTile, "tile", in);
   for (uint32_t t = 0; t < 32; ++t) CHECK(out[t] == in[31 - t] + in[(31 - t) + 128]);
+}
+
+namespace {
+
+// out[32k + t] = in[t] * (k + 1) ^ k for k < 8 and 32 threads, each value
+// stored through an address one add further along a chain (dwt2d's shape).
+std::string spreadKernel() {
+  std::string s = std::string(kHeader) +
+      ".visible .entry spread(.param .u64 out, .param .u64 in)\n{\n.reg .b32 %r<40>;\n.reg .b64 %rd<30>;\n"
+      "mov.u32 %r1, %tid.x;\nld.param.u64 %rd1, [in];\ncvta.to.global.u64 %rd2, %rd1;\n"
+      "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+      "ld.param.u64 %rd5, [out];\ncvta.to.global.u64 %rd6, %rd5;\nadd.s64 %rd10, %rd6, %rd3;\n";
+  for (int k = 0; k < 8; ++k) {
+    const std::string m = std::to_string(10 + k), x = std::to_string(20 + k), a = std::to_string(10 + k),
+                      next = std::to_string(11 + k);
+    s += "mul.lo.s32 %r" + m + ", %r2, " + std::to_string(k + 1) + ";\nxor.b32 %r" + x + ", %r" + m + ", " +
+         std::to_string(k) + ";\nst.global.u32 [%rd" + a + "], %r" + x + ";\nadd.s64 %rd" + next + ", %rd" + a +
+         ", 128;\n";
+  }
+  return s + "ret;\n}\n";
+}
+
+}  // namespace
+
+TEST_CASE("prealloc: a store of a computed value goes right after it, not to the block's end",
+          "[backend][prealloc]") {
+  const std::string text = spreadKernel();
+  ptx::Module m = ptx::parseString(text, "spread.ptx");
+  ptx::buildCfg(m);
+  for (bool early : {true, false}) {
+    INFO("schedule_stores_early " << early);
+    backend::MFunction mf = backend::lowerFunction(m, 0);
+    backend::scheduleBlocks(mf, 64, early);
+    const auto sts = where(mf, [](const ptx::Instr& in) { return isSt(in, ptx::Space::Global); });
+    const auto xors = where(mf, [](const ptx::Instr& in) { return in.op == ptx::Op::Xor; });
+    REQUIRE(sts.size() == 8);
+    REQUIRE(xors.size() == 8);
+    if (early) CHECK(sts.front() < xors.back());  // the first value stored before the last is computed
+    else CHECK(sts.front() > xors.back());        // every store at the end, by its latency priority
+  }
+  auto regs = [&](bool early) {
+    backend::CompileOptions co;
+    co.schedule_stores_early = early;
+    return backend::compileModule(ptx::parseString(text, "spread.ptx"), co).find("spread")->regs;
+  };
+  CHECK(regs(true) < regs(false));
+  std::vector<uint32_t> in(32);
+  for (uint32_t t = 0; t < 32; ++t) in[t] = t * 2654435761u;
+  for (bool early : {true, false}) {
+    INFO("schedule_stores_early " << early);
+    config::GpuConfig gpu;
+    gpu.compiler.schedule_stores_early = early;
+    rt::DeviceOptions o;
+    o.machine = true;
+    o.gpu = &gpu;
+    rt::Device dev(o);
+    dev.loadModule(test::writePtx(text, early ? "spread_early.ptx" : "spread_late.ptx"));
+    const uint64_t din = dev.malloc(32 * 4), dout = dev.malloc(256 * 4);
+    dev.memcpyHtoD(din, in.data(), 32 * 4);
+    rt::KernelArgs args;
+    args.ptr(dout).ptr(din);
+    dev.launch("spread", {1, 1, 1}, {32, 1, 1}, args);
+    std::vector<uint32_t> out(256);
+    dev.memcpyDtoH(out.data(), dout, 256 * 4);
+    for (uint32_t k = 0; k < 8; ++k)
+      for (uint32_t t = 0; t < 32; ++t) {
+        INFO("k " << k << ", thread " << t);
+        CHECK(out[32 * k + t] == ((in[t] * (k + 1)) ^ k));
+      }
+  }
 }
 
 TEST_CASE("prealloc: the scheduler keeps stores before loads that may alias them, volatile order and clock reads",

@@ -361,7 +361,11 @@ TEST_CASE("generic windows: cvta to and from shared and local", "[func]") {
   const uint64_t out = g.zeros<uint64_t>(4);
   g.dev.launch("win", {1}, {1}, rt::KernelArgs().ptr(out));
   const auto v = g.download<uint64_t>(out, 4);
-  CHECK(v[0] == func::kSharedWindow + 24);
+  // `second` after `first`'s 24 bytes: at 24 in the PTX program; in the
+  // machine program at 32, as the back end places shared variables of 16
+  // bytes or more 16-byte aligned (ptxas' freedom, backend/prealloc.h).
+  const uint64_t second_at = g.dev.options().machine ? 32 : 24;
+  CHECK(v[0] == func::kSharedWindow + second_at);
   // The depot: at the bottom of the local window for the PTX's own frames; in
   // the machine program, in the kernel's 16-byte frame below the stack top.
   if (g.dev.options().machine)
@@ -369,7 +373,7 @@ TEST_CASE("generic windows: cvta to and from shared and local", "[func]") {
   else
     CHECK(v[1] == func::kLocalWindow + 0);
   CHECK(v[2] == (1234ull | (1234ull << 32)));
-  CHECK(v[3] == 24);
+  CHECK(v[3] == second_at);
 }
 
 TEST_CASE("add.cc / addc keep a carry flag per lane", "[func]") {
