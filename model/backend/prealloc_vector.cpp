@@ -45,9 +45,10 @@ uint32_t symbolAlign(const ptx::Module& m, uint32_t sym) {
 }
 
 // A vectorisable load: ld.shared of a 32- or 64-bit scalar from [reg + imm] or
-// [symbol + imm], not volatile, not guarded, no address addend.
+// [symbol + imm], not volatile, not guarded, no address addend, the
+// program's own (not one the back end or a mechanism added).
 bool candidate(const Instr& in) {
-  if (in.op != Op::Ld || in.space != Space::Shared || in.mods.vec != 1 || in.mods.volatile_ ||
+  if (in.op != Op::Ld || in.role != ptx::MRole::Code || in.space != Space::Shared || in.mods.vec != 1 || in.mods.volatile_ ||
       in.mods.relaxed_or_stronger || in.mods.uaddr || in.guard.kind != OperandKind::None || in.ndst != 1 ||
       in.dst[0].kind != OperandKind::Reg || (ptx::typeBits(in.type) != 32 && ptx::typeBits(in.type) != 64) ||
       in.nsrc != 1)
