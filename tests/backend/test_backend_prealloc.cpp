@@ -251,18 +251,10 @@ TEST_CASE("prealloc: a store of a computed value goes right after it, not to the
     INFO("schedule_stores_early " << early);
     config::GpuConfig gpu;
     gpu.compiler.schedule_stores_early = early;
-    rt::DeviceOptions o;
-    o.machine = true;
-    o.gpu = &gpu;
-    rt::Device dev(o);
-    dev.loadModule(test::writePtx(text, early ? "spread_early.ptx" : "spread_late.ptx"));
-    const uint64_t din = dev.malloc(32 * 4), dout = dev.malloc(256 * 4);
-    dev.memcpyHtoD(din, in.data(), 32 * 4);
-    rt::KernelArgs args;
-    args.ptr(dout).ptr(din);
-    dev.launch("spread", {1, 1, 1}, {32, 1, 1}, args);
-    std::vector<uint32_t> out(256);
-    dev.memcpyDtoH(out.data(), dout, 256 * 4);
+    test::Gpu g(text, early ? "spread_early.ptx" : "spread_late.ptx", gpu);
+    const uint64_t din = g.upload(in), dout = g.zeros<uint32_t>(256);
+    g.dev.launch("spread", {1, 1, 1}, {32, 1, 1}, rt::KernelArgs().ptr(dout).ptr(din));
+    const std::vector<uint32_t> out = g.download<uint32_t>(dout, 256);
     for (uint32_t k = 0; k < 8; ++k)
       for (uint32_t t = 0; t < 32; ++t) {
         INFO("k " << k << ", thread " << t);

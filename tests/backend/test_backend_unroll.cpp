@@ -91,21 +91,10 @@ void checkSums(const std::string& text, uint32_t unroll) {
   }
   config::GpuConfig gpu;
   gpu.compiler.unroll = unroll;
-  rt::DeviceOptions o;
-  o.machine = true;
-  o.gpu = &gpu;
-  rt::Device dev(o);
-  dev.loadModule(test::writePtx(text, "unroll_" + std::to_string(unroll) + ".ptx"));
-  const uint64_t d_out = dev.malloc(n * 4), d_in = dev.malloc(in.size() * 4), d_s = dev.malloc(n * 4),
-                 d_l = dev.malloc(n * 4);
-  dev.memcpyHtoD(d_in, in.data(), in.size() * 4);
-  dev.memcpyHtoD(d_s, start.data(), n * 4);
-  dev.memcpyHtoD(d_l, len.data(), n * 4);
-  rt::KernelArgs args;
-  args.ptr(d_out).ptr(d_in).ptr(d_s).ptr(d_l);
-  dev.launch("sum", {1, 1, 1}, {n, 1, 1}, args);
-  std::vector<uint32_t> out(n);
-  dev.memcpyDtoH(out.data(), d_out, n * 4);
+  test::Gpu g(text, "unroll_" + std::to_string(unroll) + ".ptx", gpu);
+  const uint64_t d_out = g.zeros<uint32_t>(n), d_in = g.upload(in), d_s = g.upload(start), d_l = g.upload(len);
+  g.dev.launch("sum", {1, 1, 1}, {n, 1, 1}, rt::KernelArgs().ptr(d_out).ptr(d_in).ptr(d_s).ptr(d_l));
+  const std::vector<uint32_t> out = g.download<uint32_t>(d_out, n);
   for (uint32_t t = 0; t < n; ++t) {
     uint32_t want = 0;
     for (uint32_t j = start[t]; j < start[t] + len[t]; ++j) want += in[j];
@@ -157,17 +146,8 @@ TEST_CASE("unroll: a counter close to the end of its range takes the rolled loop
       "add.s32 %r1, %r1, 1;\nsetp.lt.s32 %p1, %r1, %r5;\n@%p1 bra $loop;\n"
       "st.global.u32 [%rd2], %r2;\nret;\n}\n";
   CHECK(unrolledLoops(text, 4) == 1);
-  rt::DeviceOptions o;
-  o.machine = true;
-  rt::Device dev(o);
-  dev.loadModule(test::writePtx(text, "unroll_wrap.ptx"));
-  const uint64_t d = dev.malloc(4);
-  const uint32_t zero = 0;
-  dev.memcpyHtoD(d, &zero, 4);  // the loop adds what it loads from here: 0
-  rt::KernelArgs args;
-  args.ptr(d);
-  dev.launch("sum", {1, 1, 1}, {1, 1, 1}, args);
-  uint32_t v = 0;
-  dev.memcpyDtoH(&v, d, 4);
-  CHECK(v == 0xfc + 0xfd + 0xfe);
+  test::Gpu g(text, "unroll_wrap.ptx");  // the machine program, as every Device compiles by default
+  const uint64_t d = g.zeros<uint32_t>(1);  // the loop adds what it loads from here: 0
+  g.dev.launch("sum", {1, 1, 1}, {1, 1, 1}, rt::KernelArgs().ptr(d));
+  CHECK(g.download<uint32_t>(d, 1)[0] == 0xfc + 0xfd + 0xfe);
 }

@@ -172,18 +172,11 @@ TEST_CASE("vectorize: the machine program computes the scalar program's sums", "
 
     config::GpuConfig gpu;
     gpu.compiler.vectorize_shared = on;
-    rt::DeviceOptions o;
-    o.machine = true;
-    o.gpu = &gpu;
-    rt::Device dev(o);
-    dev.loadModule(test::writePtx(kKernel, on ? "vec_on.ptx" : "vec_off.ptx"));
+    test::Gpu g(kKernel, on ? "vec_on.ptx" : "vec_off.ptx", gpu);
     constexpr uint32_t n = 64;
-    const uint64_t d_out = dev.malloc(n * 4);
-    rt::KernelArgs args;
-    args.ptr(d_out);
-    dev.launch("vec", {1, 1, 1}, {n, 1, 1}, args);
-    std::vector<uint32_t> out(n);
-    dev.memcpyDtoH(out.data(), d_out, n * 4);
+    const uint64_t d_out = g.zeros<uint32_t>(n);
+    g.dev.launch("vec", {1, 1, 1}, {n, 1, 1}, rt::KernelArgs().ptr(d_out));
+    const std::vector<uint32_t> out = g.download<uint32_t>(d_out, n);
     for (uint32_t t = 0; t < n; ++t) {
       INFO("thread " << t);
       CHECK(out[t] == expected(t));

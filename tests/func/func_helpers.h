@@ -28,6 +28,16 @@ struct Gpu {
   explicit Gpu(const std::string& ptx, const std::string& name = "test.ptx") {
     dev.loadModule(writePtx(ptx, name));
   }
+  // The machine program compiled under `gpu`'s compiler.* keys (`gpu` must
+  // outlive the device).
+  Gpu(const std::string& ptx, const std::string& name, const config::GpuConfig& gpu) : dev(compiledWith(gpu)) {
+    dev.loadModule(writePtx(ptx, name));
+  }
+  static rt::DeviceOptions compiledWith(const config::GpuConfig& gpu) {
+    rt::DeviceOptions o;
+    o.gpu = &gpu;
+    return o;
+  }
   template <class T>
   uint64_t upload(const std::vector<T>& v) {
     const uint64_t a = dev.malloc(v.size() * sizeof(T));
