@@ -3,7 +3,8 @@
 
 Where ptxas exists (CUDA at /usr/local/cuda, or PTXAS=path), compiles each
 probe for sm_75 and prints one Markdown row per probe: the spill-store bytes
-and stack frame ptxas reports for the probed function. docs/abi.md keeps the
+and stack frame ptxas reports for the probed function (and, for a kernel, its
+registers). docs/abi.md keeps the
 table and what it shows about the convention our back end models.
 
     scripts/abi_probe.py            # prints the table
@@ -51,6 +52,21 @@ def caller(k, after, callee_decl):
 EXTERN = ".extern .func (.param .b32 r) leaf(.param .b64 p);"
 
 
+def kernel_caller(k):
+    """A kernel with k values live across one call to an extern `leaf`: where ptxas keeps
+    them (a kernel saves nothing for a caller) shows which registers a call preserves."""
+    n = k + 2
+    b = [EXTERN, ".visible .entry k(.param .u64 p)", "{", f".reg .b32 %q<{n + 2}>;",
+         ".reg .b64 %pd<2>;", ".reg .b32 %c<2>;", "ld.param.u64 %pd1, [p];", "cvta.to.global.u64 %pd1, %pd1;"]
+    b += [f"ld.volatile.global.u32 %q{i}, [%pd1+{4 * i}];" for i in range(k)]
+    b.append("{\n.param .b64 a;\n.param .b32 rr;\nst.param.b64 [a], %pd1;\ncall.uni (rr), leaf, (a);\n"
+             "ld.param.b32 %c1, [rr];\n}")
+    b.append(f"mov.u32 %q{n}, %c1;")
+    b += [f"mad.lo.u32 %q{n}, %q{n}, 3, %q{i};" for i in reversed(range(k))]
+    b += [f"st.global.u32 [%pd1], %q{n};", "ret;", "}"]
+    return "\n".join(b) + "\n"
+
+
 def indirect(kind):
     """A small leaf called from a kernel directly or through a function pointer."""
     call = ("call (b), %rd3, (a), proto;" if kind != "direct" else "call (b), leaf, (a);")
@@ -93,6 +109,8 @@ PROBES = [
     ("a leaf called directly by a kernel", indirect("direct"), "leaf", False),
     ("the same leaf, its address also taken", indirect("taken"), "leaf", False),
     ("the same leaf called through a function pointer", indirect("indirect"), "leaf", False),
+    ("a kernel calls an extern function, 20 values live across", HDR + kernel_caller(20), "k", True),
+    ("a kernel calls an extern function, 40 values live across", HDR + kernel_caller(40), "k", True),
 ]
 
 
@@ -102,8 +120,8 @@ def main():
     write = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--write" else None
     if write:
         os.makedirs(write, exist_ok=True)
-    print("| probe | function | spill stores (B) | stack frame (B) |")
-    print("|---|---|--:|--:|")
+    print("| probe | function | spill stores (B) | stack frame (B) | registers (kernels) |")
+    print("|---|---|--:|--:|--:|")
     with tempfile.TemporaryDirectory() as d:
         for i, (title, text, fn, compile_only) in enumerate(PROBES):
             if write:
@@ -120,7 +138,8 @@ def main():
                           r"\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores", out.stderr)
             if not m:
                 sys.exit(f"abi_probe: no properties for {fn} in '{title}':\n{out.stderr}")
-            print(f"| {title} | `{fn}` | {m.group(2)} | {m.group(1)} |")
+            regs = re.search(r"Compiling entry function '" + re.escape(fn) + r"'.*?Used (\d+) registers", out.stderr, re.S)
+            print(f"| {title} | `{fn}` | {m.group(2)} | {m.group(1)} | {regs.group(1) if regs else ''} |")
 
 
 if __name__ == "__main__":

@@ -144,6 +144,7 @@ void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c) {
   o.vectorize_shared = c.vectorize_shared;
   o.reserved_registers = c.reserved_registers;
   o.reg_banks = c.reg_banks;
+  o.abi.upper_quads = c.callee_saved == "ptxas";
 }
 
 CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) {

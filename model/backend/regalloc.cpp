@@ -41,6 +41,8 @@ struct Graph {
   // Single-word values read together by one arithmetic instruction: the
   // register-bank preference keeps them in different banks.
   std::vector<std::vector<uint32_t>> bank_partners;
+  // Live across a call: the bank preference leaves it alone (below).
+  std::vector<uint8_t> across_call;
 };
 
 bool sameFile(RegClass a, RegClass b) { return (a == RegClass::Pred) == (b == RegClass::Pred); }
@@ -96,6 +98,7 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
   g.adj.assign(g.nv, {});
   g.matrix.assign((uint64_t(g.nv) * g.nv + 63) / 64, 0);
   g.forbid.assign(g.nv, RegSet());
+  g.across_call.assign(g.nv, 0);
   g.moves.assign(g.nv, {});
   g.cost.assign(g.nv, 0.0);
   g.first.assign(g.nv, std::numeric_limits<uint32_t>::max());
@@ -149,6 +152,7 @@ Graph buildGraph(MFunction& f, const RaOptions& opt) {
           for (const ra::Def& d : fx.defs)
             if (d.idx == l) return;
           g.forbid[l] |= cl;
+          g.across_call[l] = 1;
         });
       }
       if (fx.is_move) {
@@ -300,9 +304,13 @@ std::vector<uint32_t> selectColours(const Graph& g, const Palette& pal, const st
     // none of those already coloured is in (ptxas on Volta/Turing: the
     // sixteen values of tests/backend/probes' h16, each added to one
     // accumulator, sit in R5, R7, ..., R33), even above `high`; never a
-    // callee-saved register it would not take anyway.
+    // callee-saved register it would not take anyway. Not for a value live
+    // across a call: ptxas keeps those in consecutive registers of the
+    // preserved set whatever they are read beside (abi_probes 13 and 14: 20
+    // values, each read beside one accumulator, in R16-R19, R22-R31,
+    // R36-R39, R44-R45).
     if (colour[v] == kNone && g.cls[v] == RegClass::Gpr && pal.banks > 1 && !g.bank_partners.empty() &&
-        !g.bank_partners[v].empty()) {
+        !g.bank_partners[v].empty() && !g.across_call[v]) {
       uint32_t taken = 0;  // a bit per bank
       for (uint32_t m : g.bank_partners[v])
         if (colour[m] != kNone && g.cls[m] == RegClass::Gpr) taken |= 1u << (colour[m] % pal.banks);

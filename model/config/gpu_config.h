@@ -311,6 +311,7 @@ struct CompilerConfig {
   bool vectorize_shared = true;
   uint32_t reserved_registers = 2;
   uint32_t reg_banks = 2;
+  std::string callee_saved = "ptxas";
 
   template <class V> void visit(V& v) {
     v.boolean("param_operands", param_operands,
@@ -342,6 +343,9 @@ struct CompilerConfig {
     v.integer("reg_banks", reg_banks, IntRange{1, 8}, "bank",
               "register banks the allocator spreads one instruction's sources over (Volta/Turing: 2 per "
               "sub-core; 1: no preference)");
+    v.choice("callee_saved", callee_saved, Choices{"ptxas", "contiguous"},
+             "the callee-saved registers: ptxas' (R16-R31 less the return address, then R36-R39, R44-R47, ... the "
+             "upper four of every eight) or the contiguous R16-R31 of the CARS paper (section II-B)");
   }
 };
 

@@ -59,11 +59,22 @@ inline constexpr uint32_t kCalleeSavedFirst = 16; // callee-saved: R16 .. R16+co
 // docs/abi.md).
 inline constexpr uint32_t kRetAddr = 20;
 
+// The callee-saved registers. ptxas (sm_75, sm_80 and sm_90 alike) uses
+// R16..R31 less the return-address pair and, from R32 up, the upper four of
+// every eight: R36-R39, R44-R47, ... A kernel keeps 20 values live across a
+// call to an extern function in R16-R19, R22-R31, R36-R39 and R44-R45, and a
+// leaf with 60 live values uses only R0-R15, R32-R35, R40-R43, ..., R120-R123
+// and saves nothing (docs/abi.md, probes 13 and 14). `upper_quads` false is
+// the contiguous range R16..R16+callee_saved_count-1 that the CARS paper
+// describes (section II-B) and CARS' register stack renames
+// (configuration key compiler.callee_saved).
 struct Abi {
   uint32_t callee_saved_count = 16;  // R16..R31 (without the return-address pair)
+  bool upper_quads = true;           // R(8k+4)..R(8k+7) for k >= 4 as well
   bool calleeSaved(uint32_t r) const {
-    return r >= kCalleeSavedFirst && r < kCalleeSavedFirst + callee_saved_count && r != kRetAddr &&
-           r != kRetAddr + 1;
+    if (r == kRetAddr || r == kRetAddr + 1 || r < kCalleeSavedFirst) return false;
+    if (r < kCalleeSavedFirst + callee_saved_count) return true;
+    return upper_quads && r >= kCalleeSavedFirst + 16 && r < kRZ && (r & 4u) != 0;
   }
   // Registers a call may change: every GPR but R1, RZ and the callee-saved
   // range, and every predicate.
