@@ -13,6 +13,11 @@
 # paper's applications load a V100's SMs; the L2 and DRAM stay the V100's, so the
 # memory system is relatively larger than on the chip.
 #
+# Every run uses the calling convention the paper describes (section II-B: the
+# callee-saved registers are a contiguous range from R16, the range CARS' register
+# stack renames), compiler.callee_saved: contiguous, not ptxas' own layout (the
+# upper four of every eight registers from R32 preserved as well; docs/abi.md).
+#
 # Usage: scripts/cars_repro.sh [--large] [--sms N] [--no-ports] [--swl LIMITS] [-o OUT] [-w WORKLOADS] [-j JOBS]
 #   --no-ports: without the six L1D-port variants of Fig. 17
 #   --swl LIMITS: the static warp limits Best-SWL chooses from (default 1,2,3,4,8,16, the
@@ -57,7 +62,8 @@ if ((ports)); then
 fi
 "$here/scripts/setup.sh"
 cd "$here"
-"${RFSIM_BUILD_DIR:-$here/build}/rfsim" compare -c v100 -w "$workloads" -o "$out" --set "gpu.num_sms=$sms" "${extra[@]}" \
+"${RFSIM_BUILD_DIR:-$here/build}/rfsim" compare -c v100 -w "$workloads" -o "$out" --set "gpu.num_sms=$sms" \
+  --set compiler.callee_saved=contiguous "${extra[@]}" \
   --variant ivw:regfile.size_kb=4096,shared.size_kb=1024,sm.max_blocks=64 \
   --variant 10MB-L1:l1d.size_kb=10240,l1d.assoc=40 \
   "${swl_variants[@]}" \
