@@ -7,10 +7,18 @@ namespace rfsim::mech::ltrf {
 
 namespace mach = ptx::mach;
 
+// At a called function's return: R1, the result registers and every register
+// a call preserves under either layout of compiler.callee_saved (R16-R31 and,
+// from R32 up, the upper four of every eight: ptx/machine.h Abi), so a value
+// of the caller's in one is never taken for dead.
 RegBits returnLive() {
   RegBits r;
   r.set(mach::kSP);
   for (uint32_t x = mach::kArgFirst; x < 32; ++x) r.set(x);
+  mach::Abi abi;
+  abi.upper_quads = true;
+  for (uint32_t x = 32; x < mach::kRZ; ++x)
+    if (abi.calleeSaved(x)) r.set(x);
   return r;
 }
 
