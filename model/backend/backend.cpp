@@ -135,6 +135,7 @@ void throwCheck(const ptx::Module& m, const std::string& fn, const std::string& 
 void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c) {
   o.param_operands = c.param_operands;
   o.imm_operands = c.imm_operands;
+  o.const_operands = c.const_operands;
   o.expansion_scratch = c.expansion_scratch;
   o.schedule = c.schedule;
   o.schedule_reg_target = c.schedule_reg_target;
@@ -205,7 +206,8 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     auto allocateAt = [&](uint32_t sched_target) {
       mf = lowerFunction(m, fi);
       mf.stack_align = stack_align[fi];
-      if (opt.param_operands || opt.imm_operands) foldParamOperands(mf, m, opt.param_operands, opt.imm_operands);
+      if (opt.param_operands || opt.imm_operands || opt.const_operands)
+        foldParamOperands(mf, m, opt.param_operands, opt.imm_operands, opt.const_operands);
       if (opt.expansion_scratch) addExpansionScratch(mf);
       if (opt.unroll > 1) unrollLoops(mf, opt.unroll, kUnrollMaxBody);
       if (opt.vectorize_shared) vectorizeSharedLoads(mf, m);

@@ -51,6 +51,7 @@ struct CompileOptions {
   // keeping at most `schedule_reg_target` values live for it (0: no bound).
   bool param_operands = true;
   bool imm_operands = true;       // immediates moved into registers read as operands instead
+  bool const_operands = true;     // .const variables read as operands (constant bank 3) instead
   bool expansion_scratch = true;  // registers of multi-instruction operations (div, rcp, sqrt, ...)
   bool schedule = true;
   uint32_t schedule_reg_target = 64;

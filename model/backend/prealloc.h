@@ -43,7 +43,12 @@ struct FoldStats {
 // (FFMA R, R, 0.5, R) and ptxas materialises a constant next to its use
 // rather than keeping it live. An instruction that already has an immediate
 // or constant-bank operand takes no second one.
-FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params = true, bool imms = true);
+// With `consts`, a value loaded from a module's .const variable at a fixed
+// address (`ld.const.f32 %f3, [ff_variable+4]`, in any function) is treated
+// the same way: SASS reads it as c[0x3][offset], which the functional model
+// reads from the variable's constant memory (func/decode.cpp, DKind::ConstVal).
+FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params = true, bool imms = true,
+                            bool consts = true);
 
 // Latency-driven list scheduling over each basic block, before allocation
 // (prealloc_sched.cpp). Instructions keep every register, memory and

@@ -1,4 +1,4 @@
-// Kernel parameters as constant-bank operands (prealloc.h).
+// Kernel parameters and .const variables as constant-bank operands (prealloc.h).
 //
 // On sm_70/sm_75 a kernel's parameters are in constant bank 0 from offset
 // 0x160 (0x140 before Volta) and SASS reads them as instruction operands,
@@ -6,7 +6,13 @@
 // parameter into no instruction at all and counts no register for it. Our
 // machine program names the parameter itself, `[param + offset]`, which the
 // functional model reads from the launch's parameter buffer
-// (func/decode.cpp, DKind::ParamVal).
+// (func/decode.cpp, DKind::ParamVal). A module's .const variables are in
+// constant bank 3 (`FFMA R5, R0, c[0x3][0x8], R5` for `x * cc[1] + cc[2]`,
+// tests/backend/probes' cubins; cfd's cell_flux reads its 15 `ld.const`
+// values in 10 FFMA and 5 FMUL, under -rdc with the bank and offset left to
+// the linker): an `ld.const` at a fixed address is no register either, and
+// the functional model reads the operand from the variable's memory
+// (DKind::ConstVal).
 #include <fmt/format.h>
 
 #include "backend/prealloc.h"
@@ -69,11 +75,11 @@ bool nonRegister(const ptx::Operand& o) {
 
 }  // namespace
 
-FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bool imms) {
+FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bool imms, bool consts) {
   FoldStats st;
   ptx::Function& fn = mf.fn;
   params = params && fn.is_entry;
-  if (!params && !imms) return st;
+  if (!params && !imms && !consts) return st;
   // Virtual registers are the ids below nv (physIds and kNoReg lie far above;
   // the moves made below get ids from nv up).
   const uint32_t nv = static_cast<uint32_t>(mf.vbits.size());
@@ -111,6 +117,16 @@ FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bo
           if (a.kind != OperandKind::Addr || a.regs[0] != ptx::kNoReg || a.sym == ptx::kNoSym) continue;
           const ptx::Symbol& s = m.symbols.at(a.sym);
           if (s.space != ptx::Space::Param || s.owner != static_cast<int32_t>(mf.index)) continue;
+          if ((bits != 32 && bits != 64) || ptx::typeBits(in.type) != bits) continue;
+          pv[d] = {true, false, a.sym, a.imm, bits};
+          changed = true;
+        } else if (consts && in.op == Op::Ld && in.space == ptx::Space::Const && in.nsrc == 1 && in.mods.vec == 1 &&
+                   !in.mods.volatile_ && !in.mods.relaxed_or_stronger) {
+          // A .const variable at a fixed address: constant memory no kernel
+          // writes, so reading it where it is used gives the same value.
+          const ptx::Operand& a = in.src[0];
+          if (a.kind != OperandKind::Addr || a.regs[0] != ptx::kNoReg || a.sym == ptx::kNoSym) continue;
+          if (m.symbols.at(a.sym).space != ptx::Space::Const) continue;
           if ((bits != 32 && bits != 64) || ptx::typeBits(in.type) != bits) continue;
           pv[d] = {true, false, a.sym, a.imm, bits};
           changed = true;

@@ -302,6 +302,7 @@ struct DramConfig {
 struct CompilerConfig {
   bool param_operands = true;
   bool imm_operands = true;
+  bool const_operands = true;
   bool expansion_scratch = true;
   bool schedule = true;
   uint32_t schedule_reg_target = 64;
@@ -318,6 +319,9 @@ struct CompilerConfig {
               "read kernel parameters as constant-bank operands instead of loading them into registers");
     v.boolean("imm_operands", imm_operands,
               "read a value moved from an immediate as an immediate operand of the instructions that use it");
+    v.boolean("const_operands", const_operands,
+              "read a value loaded from a .const variable at a fixed address as a constant-bank operand of the "
+              "instructions that use it (SASS c[0x3][offset]) instead of loading it into a register");
     v.boolean("expansion_scratch", expansion_scratch,
               "give operations ptxas expands into several instructions (IEEE div/rcp/sqrt, integer div/rem) "
               "their scratch registers");

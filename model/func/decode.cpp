@@ -457,17 +457,20 @@ struct Decoder {
     return d;
   }
 
-  // Machine programs: a kernel parameter named as the source of an
-  // arithmetic or move instruction is read as a value, from constant bank 0
-  // (backend/prealloc.h: foldParamOperands).
+  // Machine programs: a kernel parameter (constant bank 0) or a .const
+  // variable (bank 3) named as the source of an arithmetic or move
+  // instruction is read as a value (backend/prealloc.h: foldParamOperands).
   bool constBank(const ptx::Instr&, const ptx::Operand& o) const {
-    return m.machine && o.kind == OperandKind::Addr && o.regs[0] == ptx::kNoReg && o.sym != ptx::kNoSym &&
-           o.sym < places.size() && places[o.sym].place == Place::KernelParam;
+    if (!m.machine || o.kind != OperandKind::Addr || o.regs[0] != ptx::kNoReg || o.sym == ptx::kNoSym ||
+        o.sym >= places.size())
+      return false;
+    return places[o.sym].place == Place::KernelParam ||
+           (places[o.sym].place == Place::Global && m.symbols[o.sym].space == ptx::Space::Const);
   }
   DOperand paramValue(const ptx::Instr& in, const ptx::Operand& o) const {
-    if (o.mbits != 32 && o.mbits != 64) reject(in, "a parameter operand must be 32 or 64 bits wide");
+    if (o.mbits != 32 && o.mbits != 64) reject(in, "a constant-bank operand must be 32 or 64 bits wide");
     DOperand d;
-    d.kind = DKind::ParamVal;
+    d.kind = places[o.sym].place == Place::KernelParam ? DKind::ParamVal : DKind::ConstVal;
     d.value = places[o.sym].addr + static_cast<uint64_t>(o.imm);
     d.mask = o.mbits == 64 ? ~0ull : 0xffffffffull;
     return d;

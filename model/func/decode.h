@@ -60,6 +60,8 @@ enum class DKind : uint8_t {
   RegNarrow,   // column `reg` read through `mask` (a 16-bit operand), plus `value`
   ParamVal,    // a kernel parameter as an operand (constant bank 0): the `mask`-wide
                // value at byte `value` of the launch's parameter buffer
+  ConstVal,    // a .const variable as an operand (constant bank 3): the `mask`-wide
+               // value at device address `value`, in constant memory
 };
 
 struct DOperand {

@@ -74,6 +74,7 @@ BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t
       return {tmp.data(), 1, o.value, o.negate ? 1ull : 0ull};
     }
     case DKind::ParamVal: tmp[0] = param(w, o); return {tmp.data(), 0, 0, 0};
+    case DKind::ConstVal: tmp[0] = constVal(w, o); return {tmp.data(), 0, 0, 0};
     default: tmp[0] = 0; return {tmp.data(), 0, 0, 0};
   }
 }
@@ -85,6 +86,17 @@ uint64_t BlockExecutor::param(const Warp& w, const DOperand& o) const {
                             o.value, setup_.params.size()));
   uint64_t v = 0;
   std::memcpy(&v, setup_.params.data() + o.value, bytes);
+  return v;
+}
+
+uint64_t BlockExecutor::constVal(const Warp& w, const DOperand& o) {
+  const size_t bytes = o.mask == ~0ull ? 8 : 4;
+  const uint8_t* p = mem_.translate(o.value, bytes);
+  if (!p || mem_.lastKind() != AllocKind::Const)
+    throw Error(fmt::format("warp {}: constant-bank operand at {:#x}, which is not constant memory{}", w.id, o.value,
+                            mem_.describe(o.value)));
+  uint64_t v = 0;
+  std::memcpy(&v, p, bytes);
   return v;
 }
 
@@ -108,6 +120,7 @@ uint64_t BlockExecutor::read(Warp& w, const DOperand& o, uint32_t lane) {
     case DKind::RegPair: return ((w.reg(o.reg)[lane] | w.reg(o.reg + 1)[lane] << 32) + o.value) ^ (o.negate ? 1 : 0);
     case DKind::RegNarrow: return ((w.reg(o.reg)[lane] & o.mask) + o.value) ^ (o.negate ? 1 : 0);
     case DKind::ParamVal: return param(w, o);
+    case DKind::ConstVal: return constVal(w, o);
     default: return 0;
   }
 }

@@ -102,6 +102,7 @@ class BlockExecutor {
   uint64_t read(Warp& w, const DOperand& o, uint32_t lane);
   uint64_t sreg(const Warp& w, const DOperand& o, uint32_t lane) const;
   uint64_t param(const Warp& w, const DOperand& o) const;  // DKind::ParamVal
+  uint64_t constVal(const Warp& w, const DOperand& o);     // DKind::ConstVal
   void write(Warp& w, const DOperand& o, uint32_t lane, uint64_t v) {
     if (o.kind == DKind::RegPair) {
       w.reg(o.reg)[lane] = v & 0xffffffffu;
