@@ -112,22 +112,19 @@ FoldStats foldParamOperands(MFunction& mf, const ptx::Module& m, bool params, bo
             (bits == 32 || bits == 64)) {
           pv[d] = {true, true, ptx::kNoSym, in.src[0].imm, bits};
           changed = true;
-        } else if (params && in.op == Op::Ld && in.space == ptx::Space::Param && in.nsrc == 1 && in.mods.vec == 1) {
+        } else if (in.op == Op::Ld && in.nsrc == 1 && in.mods.vec == 1 && !in.mods.volatile_ &&
+                   !in.mods.relaxed_or_stronger &&
+                   ((params && in.space == ptx::Space::Param) || (consts && in.space == ptx::Space::Const))) {
+          // One of this kernel's parameters, or a .const variable at a fixed
+          // address: constant memory no kernel writes, so reading it where it
+          // is used gives the same value.
           const ptx::Operand& a = in.src[0];
           if (a.kind != OperandKind::Addr || a.regs[0] != ptx::kNoReg || a.sym == ptx::kNoSym) continue;
           const ptx::Symbol& s = m.symbols.at(a.sym);
-          if (s.space != ptx::Space::Param || s.owner != static_cast<int32_t>(mf.index)) continue;
-          if ((bits != 32 && bits != 64) || ptx::typeBits(in.type) != bits) continue;
-          pv[d] = {true, false, a.sym, a.imm, bits};
-          changed = true;
-        } else if (consts && in.op == Op::Ld && in.space == ptx::Space::Const && in.nsrc == 1 && in.mods.vec == 1 &&
-                   !in.mods.volatile_ && !in.mods.relaxed_or_stronger) {
-          // A .const variable at a fixed address: constant memory no kernel
-          // writes, so reading it where it is used gives the same value.
-          const ptx::Operand& a = in.src[0];
-          if (a.kind != OperandKind::Addr || a.regs[0] != ptx::kNoReg || a.sym == ptx::kNoSym) continue;
-          if (m.symbols.at(a.sym).space != ptx::Space::Const) continue;
-          if ((bits != 32 && bits != 64) || ptx::typeBits(in.type) != bits) continue;
+          const bool ours = in.space == ptx::Space::Param
+                                ? s.space == ptx::Space::Param && s.owner == static_cast<int32_t>(mf.index)
+                                : s.space == ptx::Space::Const;
+          if (!ours || (bits != 32 && bits != 64) || ptx::typeBits(in.type) != bits) continue;
           pv[d] = {true, false, a.sym, a.imm, bits};
           changed = true;
         } else if ((in.op == Op::Mov || (in.op == Op::Cvta && in.mods.to && in.space == ptx::Space::Global)) &&

@@ -64,7 +64,7 @@ inline constexpr uint32_t kRetAddr = 20;
 // every eight: R36-R39, R44-R47, ... A kernel keeps 20 values live across a
 // call to an extern function in R16-R19, R22-R31, R36-R39 and R44-R45, and a
 // leaf with 60 live values uses only R0-R15, R32-R35, R40-R43, ..., R120-R123
-// and saves nothing (docs/abi.md, probes 13 and 14). `upper_quads` false is
+// and saves nothing (docs/abi.md, abi_probes 13, 14 and 02). `upper_quads` false is
 // the contiguous range R16..R16+callee_saved_count-1 that the CARS paper
 // describes (section II-B) and CARS' register stack renames
 // (configuration key compiler.callee_saved).
@@ -77,7 +77,7 @@ struct Abi {
     return upper_quads && r >= kCalleeSavedFirst + 16 && r < kRZ && (r & 4u) != 0;
   }
   // Registers a call may change: every GPR but R1, RZ and the callee-saved
-  // range, and every predicate.
+  // registers, and every predicate.
   bool clobberedByCall(uint32_t id) const {
     if (isPred(id)) return true;
     return id != kSP && id != kRZ && id < kNumGpr && !calleeSaved(id);
