@@ -58,6 +58,11 @@ struct CompileOptions {
   // Scheduled again with lower bounds when the count exceeds the target
   // without spills (backend.cpp: allocate), as ptxas fits what it can in 64.
   bool schedule_fit = true;
+  // Before that, a kernel coloured again for the fewest registers in the
+  // schedule it has (RaOptions::minimize); kept when it fits the target,
+  // and every allocation schedule_fit then tries does the same. Not a
+  // called function, which would trade caller-saved registers for saves.
+  bool fit_recolour = true;
   // Stores of computed values issued as soon as their operands are ready
   // when that frees registers (prealloc.h: scheduleBlocks).
   bool schedule_stores_early = true;
@@ -67,6 +72,9 @@ struct CompileOptions {
   // Adjacent aligned ld.shared merged into vector loads (prealloc.h:
   // vectorizeSharedLoads), shared variables placed 16-byte aligned.
   bool vectorize_shared = true;
+  // A 32-bit mul.lo and the one add or sub that reads its product merged
+  // into a mad (prealloc.h: fuseMultiplyAdd), as ptxas issues one IMAD.
+  bool fuse_mad = true;
   // Registers a function's count includes beyond the highest one its code
   // uses (usedRegisters): ptxas adds 2 on sm_75 to sm_90, in the -v report
   // and in the count the cubin gives the driver (decoded SASS of probe

@@ -10,6 +10,7 @@
 //   scheduleBlocks     latency-driven list scheduling within each block
 //   unrollLoops        counted single-block loops unrolled again
 //   vectorizeSharedLoads  adjacent aligned ld.shared merged into .v2/.v4
+//   fuseMultiplyAdd    mul.lo and the add/sub that takes its product merged into mad
 #pragma once
 
 #include <cstdint>
@@ -101,6 +102,15 @@ struct VectorStats {
   uint32_t merged = 0;  // scalar loads folded into them
 };
 VectorStats vectorizeSharedLoads(MFunction& mf, const ptx::Module& m);
+
+// Multiply-add fusion (prealloc_fuse.cpp), as ptxas issues one IMAD for a
+// 32-bit `mul.lo` whose product only one add or sub reads: `mul.lo %t, %a, b;
+// add %d, %x, %t` (or `%t + %x`) becomes `mad.lo %d, %a, b, %x`, and
+// `sub %d, %x, %t` with an immediate b becomes `mad.lo %d, %a, -b, %x`. The
+// product must have no other definition or use, both in one block, no guard
+// or carry, the factors unchanged between them; the mad takes the add's
+// place. Returns how many pairs it merged.
+uint32_t fuseMultiplyAdd(MFunction& mf);
 void alignSharedSymbols(ptx::Module& m);
 
 }  // namespace rfsim::backend

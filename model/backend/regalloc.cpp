@@ -380,7 +380,9 @@ ColourScore score(const Graph& g, const std::vector<uint32_t>& colour) {
 // leaves fewer values uncoloured, and when it colours everything the
 // smallest `top` that still does is searched for, so the register count
 // stays low. Deterministic; costs a few select passes, only in rounds that
-// would spill.
+// would spill, or with RaOptions::minimize, where a complete colouring is
+// searched the same way (every variant, the simplify order's too, under
+// the smallest range that still colours everything) for fewer registers.
 void retryAgainstFragmentation(const Graph& g, const RaOptions& opt, const std::vector<uint32_t>& stack,
                                std::vector<uint32_t>& colour) {
   const ColourScore base = score(g, colour);
@@ -408,6 +410,26 @@ void retryAgainstFragmentation(const Graph& g, const RaOptions& opt, const std::
     const ColourScore cs = score(g, c);
     if (cs.better(bs))
       best = std::move(c), bs = cs, bv = variant;
+  }
+  if (bv < 0 && base.failed == 0 && opt.minimize) {
+    // A complete colouring made smaller: each variant, the simplify order's
+    // included, under the smallest range that still colours everything.
+    for (int variant = 0; variant < 4; ++variant) {
+      uint32_t lo = 18, hi = bs.regs;
+      while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        std::vector<uint32_t> c = attempt(variant, mid);
+        const ColourScore cs = score(g, c);
+        if (cs.failed == 0) {
+          hi = std::min(mid, cs.regs);
+          if (cs.regs < bs.regs) best = std::move(c), bs = cs, bv = variant;
+        } else {
+          lo = mid + 1;
+        }
+      }
+    }
+    if (bv >= 0) colour = std::move(best);
+    return;
   }
   if (bv < 0) return;
   if (bs.failed == 0) {
@@ -446,7 +468,7 @@ RaResult allocateRegisters(MFunction& f, const RaOptions& opt) {
     const Graph g = buildGraph(f, opt);
     const std::vector<uint32_t> stack = simplifyOrder(g, pal, flags, f.fn.name);
     std::vector<uint32_t> colour = selectColours(g, pal, stack);
-    if (score(g, colour).failed > 0) retryAgainstFragmentation(g, opt, stack, colour);
+    if (opt.minimize || score(g, colour).failed > 0) retryAgainstFragmentation(g, opt, stack, colour);
     std::vector<uint8_t> pick_spill(g.nv, 0), pick_conv(g.nv, 0);
     bool failed = false;
     for (uint32_t v = 0; v < g.nv; ++v) {

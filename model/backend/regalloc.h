@@ -46,6 +46,10 @@ struct RaOptions {
   // single-word sources are spread over when a register in another bank is
   // free; 1: no preference.
   uint32_t reg_banks = 1;
+  // A complete colouring is coloured again in the variants of
+  // retryAgainstFragmentation (pairs from the top, program order) under
+  // decreasing register ranges, and the one with the fewest registers kept.
+  bool minimize = false;
 };
 
 struct RaResult {

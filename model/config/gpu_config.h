@@ -307,9 +307,11 @@ struct CompilerConfig {
   bool schedule = true;
   uint32_t schedule_reg_target = 64;
   bool schedule_fit = true;
+  bool fit_recolour = true;
   bool schedule_stores_early = true;
   uint32_t unroll = 4;
   bool vectorize_shared = true;
+  bool fuse_mad = true;
   uint32_t reserved_registers = 2;
   uint32_t reg_banks = 2;
   std::string callee_saved = "ptxas";
@@ -332,6 +334,10 @@ struct CompilerConfig {
               "a function over schedule_reg_target registers (at most twice it) without spills is scheduled again "
               "under the highest lower bound that fits it in schedule_reg_target (ptxas' counts gather at 64); "
               "kept as it was if none does");
+    v.boolean("fit_recolour", fit_recolour,
+              "a kernel over schedule_reg_target registers (at most twice it) without spills is first coloured "
+              "again for the fewest registers, in the same schedule (the allocator's colouring variants under "
+              "decreasing register ranges); kept when that fits, else every allocation schedule_fit tries does so");
     v.boolean("schedule_stores_early", schedule_stores_early,
               "the scheduler issues a store of computed values as soon as its operands are ready when that frees "
               "registers, as ptxas does, rather than where its latency priority puts it (a block's end)");
@@ -341,6 +347,9 @@ struct CompilerConfig {
     v.boolean("vectorize_shared", vectorize_shared,
               "merge adjacent ld.shared of 32- and 64-bit values from one base into vector loads where the address is "
               "provably aligned, as ptxas makes LDS.64/LDS.128 (shared variables placed 16-byte aligned)");
+    v.boolean("fuse_mad", fuse_mad,
+              "merge a 32-bit mul.lo whose product only one add or sub reads into a mad (x - q*18 becomes "
+              "mad q, -18, x), as ptxas issues one IMAD for the pair");
     v.integer("reserved_registers", reserved_registers, IntRange{0, 240}, "register",
               "registers a kernel's count includes beyond the highest one its code uses (ptxas for sm_75..sm_90: 2; "
               "more pads the count to lower occupancy, as scripts/regdem_f_occupancy.sh does)");

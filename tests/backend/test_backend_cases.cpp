@@ -239,7 +239,9 @@ TEST_CASE("back end: the machine program marks dead operands and the roles of ad
                           "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 5;\n"
                           "mul.lo.u32 %r3, %r2, %r1;\nadd.u32 %r4, %r3, %r1;\ncvta.to.global.u64 %rd2, %rd1;\n"
                           "st.global.u32 [%rd2], %r4;\nret;\n}\n";
-  const backend::CompiledModule cm = backend::compileModule(ptx::parseString(ptx, "dead.ptx"));
+  backend::CompileOptions co;
+  co.fuse_mad = false;  // keep mul and add apart (fused, they are one mad)
+  const backend::CompiledModule cm = backend::compileModule(ptx::parseString(ptx, "dead.ptx"), co);
   const ptx::Function& fn = cm.machine.functions.at(0);
   REQUIRE(cm.machine.machine);
   // Find the instructions by opcode in the straight-line block.
