@@ -140,7 +140,7 @@ void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c) {
   o.schedule = c.schedule;
   o.schedule_reg_target = c.schedule_reg_target;
   o.schedule_fit = c.schedule_fit;
-  o.fit_recolour = c.fit_recolour;
+  o.recolour_above = c.recolour_above;
   o.schedule_stores_early = c.schedule_stores_early;
   o.unroll = c.unroll;
   o.vectorize_shared = c.vectorize_shared;
@@ -239,20 +239,20 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       const uint32_t target = opt.schedule_reg_target;
       auto count = [&] { return ff.fn.machine_regs + opt.reserved_registers; };
       auto fits = [&] { return count() <= target && !mf.spill_bytes; };
-      if (!opt.schedule || !target || count() <= target || mf.spill_bytes || count() > rep.max_regs ||
-          count() > 2 * target)
-        return;
-      // fit_recolour: the schedule it has, coloured for the fewest registers
-      // (lt_laplace3d: 84 -> 64, ptxas 64; lt_libor_path: 80 -> 51, ptxas 54).
-      // Kernels only: a called function over the target got there by taking
+      // recolour_above: a kernel over it (at most twice the target, without
+      // spills), the schedule it has coloured for the fewest registers
+      // (lt_laplace3d: 84 -> 64, ptxas 64; lt_aes: 52 -> 43, ptxas 44).
+      // Kernels only: a called function's count comes from taking
       // caller-saved registers before callee-saved ones, and fewer would
       // mean saves (ptxas' raytrace `shade`: 108 registers, 2 saves).
-      if (opt.fit_recolour && fn.is_entry) {
+      if (fn.is_entry && count() > opt.recolour_above && count() <= 2 * target && !mf.spill_bytes &&
+          count() <= rep.max_regs) {
         minimize = true;
         allocateAt(target);
-        if (fits() || !opt.schedule_fit) return;
       }
-      if (!opt.schedule_fit) return;
+      if (!opt.schedule || !target || !opt.schedule_fit || count() <= target || mf.spill_bytes ||
+          count() > rep.max_regs || count() > 2 * target)
+        return;
       uint32_t lo = target / 2 & ~1u, hi = target;
       allocateAt(lo);
       if (!fits()) {

@@ -58,11 +58,12 @@ struct CompileOptions {
   // Scheduled again with lower bounds when the count exceeds the target
   // without spills (backend.cpp: allocate), as ptxas fits what it can in 64.
   bool schedule_fit = true;
-  // Before that, a kernel coloured again for the fewest registers in the
-  // schedule it has (RaOptions::minimize); kept when it fits the target,
-  // and every allocation schedule_fit then tries does the same. Not a
-  // called function, which would trade caller-saved registers for saves.
-  bool fit_recolour = true;
+  // A kernel whose count comes out above this (at most twice the target,
+  // without spills) is coloured again for the fewest registers in the
+  // schedule it has (RaOptions::minimize), and every allocation
+  // schedule_fit then tries does the same; 255: never. Not a called
+  // function, which would trade caller-saved registers for saves.
+  uint32_t recolour_above = 44;
   // Stores of computed values issued as soon as their operands are ready
   // when that frees registers (prealloc.h: scheduleBlocks).
   bool schedule_stores_early = true;

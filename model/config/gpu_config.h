@@ -307,7 +307,7 @@ struct CompilerConfig {
   bool schedule = true;
   uint32_t schedule_reg_target = 64;
   bool schedule_fit = true;
-  bool fit_recolour = true;
+  uint32_t recolour_above = 44;
   bool schedule_stores_early = true;
   uint32_t unroll = 4;
   bool vectorize_shared = true;
@@ -334,10 +334,10 @@ struct CompilerConfig {
               "a function over schedule_reg_target registers (at most twice it) without spills is scheduled again "
               "under the highest lower bound that fits it in schedule_reg_target (ptxas' counts gather at 64); "
               "kept as it was if none does");
-    v.boolean("fit_recolour", fit_recolour,
-              "a kernel over schedule_reg_target registers (at most twice it) without spills is first coloured "
-              "again for the fewest registers, in the same schedule (the allocator's colouring variants under "
-              "decreasing register ranges); kept when that fits, else every allocation schedule_fit tries does so");
+    v.integer("recolour_above", recolour_above, IntRange{0, 255}, "register",
+              "a kernel whose count comes out above this (at most twice schedule_reg_target, without spills) is "
+              "coloured again for the fewest registers in the schedule it has (the allocator's colouring variants "
+              "under decreasing register ranges), and every allocation schedule_fit then tries does so; 255: never");
     v.boolean("schedule_stores_early", schedule_stores_early,
               "the scheduler issues a store of computed values as soon as its operands are ready when that frees "
               "registers, as ptxas does, rather than where its latency priority puts it (a block's end)");
