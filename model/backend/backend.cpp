@@ -231,11 +231,6 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     auto allocate = [&] {
       minimize = false;
       allocateAt(opt.schedule_reg_target);
-      // schedule_fit: a count over the target without spills is scheduled
-      // again under lower bounds, the highest even one whose allocation fits
-      // in the target found by bisection from half the target (a few
-      // allocations, never more than seven); none fits: as it was. Counts
-      // over twice the target (sgemm_regtile's 204) are not tried.
       const uint32_t target = opt.schedule_reg_target;
       auto count = [&] { return ff.fn.machine_regs + opt.reserved_registers; };
       auto fits = [&] { return count() <= target && !mf.spill_bytes; };
@@ -250,6 +245,11 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         minimize = true;
         allocateAt(target);
       }
+      // schedule_fit: a count over the target without spills is scheduled
+      // again under lower bounds, the highest even one whose allocation fits
+      // in the target found by bisection from half the target (a few
+      // allocations, never more than seven); none fits: as it was. Counts
+      // over twice the target (sgemm_regtile's 204) are not tried.
       if (!opt.schedule || !target || !opt.schedule_fit || count() <= target || mf.spill_bytes ||
           count() > rep.max_regs || count() > 2 * target)
         return;

@@ -405,6 +405,23 @@ void retryAgainstFragmentation(const Graph& g, const RaOptions& opt, const std::
   std::vector<uint32_t> best;
   ColourScore bs = base;
   int bv = -1;
+  // Bisection for the smallest range [0, top) below `hi` under which
+  // `variant` still colours everything (colourability is close to monotone
+  // in top); the best complete colouring seen is kept either way.
+  auto shrink = [&](int variant, uint32_t hi) {
+    uint32_t lo = 18;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      std::vector<uint32_t> c = attempt(variant, mid);
+      const ColourScore cs = score(g, c);
+      if (cs.failed == 0) {
+        hi = std::min(mid, cs.regs);
+        if (cs.regs < bs.regs) best = std::move(c), bs = cs, bv = variant;
+      } else {
+        lo = mid + 1;
+      }
+    }
+  };
   for (int variant = 1; variant < 4; ++variant) {
     std::vector<uint32_t> c = attempt(variant, full);
     const ColourScore cs = score(g, c);
@@ -413,41 +430,13 @@ void retryAgainstFragmentation(const Graph& g, const RaOptions& opt, const std::
   }
   if (bv < 0 && base.failed == 0 && opt.minimize) {
     // A complete colouring made smaller: each variant, the simplify order's
-    // included, under the smallest range that still colours everything.
-    for (int variant = 0; variant < 4; ++variant) {
-      uint32_t lo = 18, hi = bs.regs;
-      while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        std::vector<uint32_t> c = attempt(variant, mid);
-        const ColourScore cs = score(g, c);
-        if (cs.failed == 0) {
-          hi = std::min(mid, cs.regs);
-          if (cs.regs < bs.regs) best = std::move(c), bs = cs, bv = variant;
-        } else {
-          lo = mid + 1;
-        }
-      }
-    }
+    // included.
+    for (int variant = 0; variant < 4; ++variant) shrink(variant, bs.regs);
     if (bv >= 0) colour = std::move(best);
     return;
   }
   if (bv < 0) return;
-  if (bs.failed == 0) {
-    // Smallest top that still colours everything (colourability is close to
-    // monotone in top; the best success seen is kept either way).
-    uint32_t lo = 18, hi = std::min(full, bs.regs);  // hi colours everything
-    while (lo < hi) {
-      const uint32_t mid = lo + (hi - lo) / 2;
-      std::vector<uint32_t> c = attempt(bv, mid);
-      const ColourScore cs = score(g, c);
-      if (cs.failed == 0) {
-        hi = std::min(mid, cs.regs);
-        if (cs.regs < bs.regs) best = std::move(c), bs = cs;
-      } else {
-        lo = mid + 1;
-      }
-    }
-  }
+  if (bs.failed == 0) shrink(bv, std::min(full, bs.regs));  // bs.regs colours everything
   colour = std::move(best);
 }
 
