@@ -36,7 +36,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
        rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
        const std::string& name, MemoryInterface* mem)
     : cfg_(cfg), program_(program), setup_(setup), launch_stats_(launch_stats),
-      regs_per_thread_(regs_per_thread), sb_(cfg.sm.max_warps) {
+      regs_per_thread_(regs_per_thread), sb_(cfg.sm.max_warps), regs_(program, cfg.sm.max_warps) {
   config::KernelFootprint fp;
   fp.threads_per_block = static_cast<uint32_t>(setup.block.count());
   fp.regs_per_thread = regs_per_thread;
@@ -111,13 +111,7 @@ void Sm::limitBlocks(uint32_t blocks) {
 bool Sm::canLaunch() const {
   if (resident_blocks_ >= occ_.blocks) return false;
   if (cfg_.sm.max_warps - resident_warps_ < occ_.warps_per_block) return false;
-  return alloc_->canLaunch(occ_.warps_per_block, regs_per_thread_);
-}
-
-void Sm::setBankIndex(BankIndex b) {
-  if (stats_->blocks_launched.get() != 0) throw Error("Sm::setBankIndex: only before the first launch");
-  oc_cfg_.bank_index = b;
-  opc_ = std::make_unique<OperandCollector>(oc_cfg_);
+  return hooks_.alloc->canLaunch(occ_.warps_per_block, regs_per_thread_);
 }
 
 void Sm::launch(rt::Dim3 ctaid) {
@@ -138,8 +132,8 @@ void Sm::launch(rt::Dim3 ctaid) {
   for (uint32_t w = 0, s = 0; w < nw; ++w, ++s) {
     while (slots_[s].used) ++s;
     uint32_t base = 0;
-    if (!alloc_->allocate(static_cast<uint32_t>(id), s, w, regs_per_thread_, base)) {
-      for (uint32_t t : slots) alloc_->release(t);
+    if (!hooks_.alloc->allocate(static_cast<uint32_t>(id), s, w, regs_per_thread_, base)) {
+      for (uint32_t t : slots) hooks_.alloc->release(t);
       free_block_ids_.push_back(id);
       throw Error(fmt::format("Sm::launch: the register allocator refused warp {} of the block after canLaunch", w));
     }
@@ -157,10 +151,13 @@ void Sm::launch(rt::Dim3 ctaid) {
     sb_.clear(s);
     if (barriers_) guarded_[s].reset();
     opc_->baseTranslator().setBase(s, bases[w]);
-    if (phys_rows_) bindRegisters(s, b->stepper->warpState(w));
-    if (launch_hook_) {
-      ws.role = launch_hook_->onWarpLaunch(s, b->stepper->ctaid(), w);
-      const uint32_t pc = launch_hook_->startPc(s, *b->stepper, w);
+    if (regs_.on()) {
+      regs_.launched(s);
+      regs_.bind(s, b->stepper->warpState(w));
+    }
+    if (hooks_.launch) {
+      ws.role = hooks_.launch->onWarpLaunch(s, b->stepper->ctaid(), w);
+      const uint32_t pc = hooks_.launch->startPc(s, *b->stepper, w);
       if (pc != kEntryPc) b->stepper->setStartPc(w, pc);
     }
     ws.age = age_;
@@ -217,8 +214,8 @@ void Sm::tick(uint64_t now) {
   else if (trace_) trace_->skip();
   last_tick_ = now;
   // A hook that can say when its decisions next change leaves skipping on.
-  quiet_ = !trace_ && (alloc_ == &base_alloc_ || alloc_->nextEventCycle(now) > now) &&
-           (!gate_ || gate_->nextEventCycle(now) > now) && opc_->skippable(now) &&
+  quiet_ = !trace_ && (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
+           (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now) && opc_->skippable(now) &&
            progressCount() == before && wb_done_ == done_before &&
            stats_->l1i_hits.get() + stats_->l1i_misses.get() == fetches_before && resident_warps_ == warps_before &&
            wb_queue_.empty() && opc_->idle();
@@ -312,26 +309,26 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   func::StepInfo info;
   st.setClock(now);  // %clock64 reads the SM cycle at issue
   // Physical registers: every register is translated once, here at issue,
-  // and the instruction executes on those rows (sm_physregs.cpp).
+  // and the instruction executes on those rows (phys_regs.h).
   std::array<uint32_t, std::tuple_size_v<decltype(d->reads)>> rrows;
   std::array<uint32_t, 16> wrows;
-  const bool phys = phys_rows_ != 0;
-  if (phys) mapRegisters(s, ws, *d, st.peekPc(ws.local), rrows.data(), wrows.data());
-  if (!observers_.empty())
-    for (InstrObserver* o : observers_)
+  const bool phys = regs_.on();
+  if (phys) regs_.map(s, st, ws.local, *d, st.peekPc(ws.local), opc_->translator(), rrows.data(), wrows.data());
+  if (!hooks_.observers.empty())
+    for (InstrObserver* o : hooks_.observers)
       o->before(s, st, ws.local, *d, st.warpState(ws.local), program_.machineColumns());
   st.step(ws.local, info);
   bool elided = false, scalar = false;
-  if (!observers_.empty()) {
-    for (InstrObserver* o : observers_) {
+  if (!hooks_.observers.empty()) {
+    for (InstrObserver* o : hooks_.observers) {
       o->after(s, *d, info, st.warpState(ws.local), program_.machineColumns());
       elided = elided || o->elided();
     }
     if (!elided)
-      for (InstrObserver* o : observers_) scalar = scalar || o->scalar();
+      for (InstrObserver* o : hooks_.observers) scalar = scalar || o->scalar();
   }
-  if (phys) unmapRegisters(s, *d, info.active);
-  if (ws.gated) gate_->issued(s, *d, info, now);
+  if (phys) regs_.unmap(s, *d, info.active, opc_->translator());
+  if (ws.gated) hooks_.gate->issued(s, *d, info, now);
   if (elided) {
     // Executed and free (InstrObserver::elided): fetched, nothing more; not
     // a warp instruction issued (the observer counts it).
@@ -346,8 +343,8 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   ++stats_->warp_instrs_by_unit[size_t(t.op_unit)];
   stats_->thread_instrs_by_unit[size_t(t.op_unit)] += scalar ? 1 : lanes;
   if (info.divergent) ++stats_->divergent_branches;
-  if (!event_hooks_.empty() && (info.callee != UINT32_MAX || info.ret || info.frames_released)) {
-    for (SmEventHook* h : event_hooks_) {
+  if (!hooks_.events.empty() && (info.callee != UINT32_MAX || info.ret || info.frames_released)) {
+    for (SmEventHook* h : hooks_.events) {
       if (info.callee != UINT32_MAX) h->onCall(s, *d, info.callee, info.call_depth, now);
       if (info.ret && !info.exited) h->onReturn(s, *d, info.call_depth, now);
       if (info.frames_released) h->onFrameRelease(s, info.frames_released, info.call_depth, now);
@@ -449,8 +446,8 @@ void Sm::maybeFreeSlot(uint32_t s) {
   scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->removeWarp(s);
   sb_.clear(s);
   if (barriers_) guarded_[s].reset();
-  alloc_->release(s);
-  if (launch_hook_) launch_hook_->onWarpExit(s);
+  hooks_.alloc->release(s);
+  if (hooks_.launch) hooks_.launch->onWarpExit(s);
   const int32_t id = ws.block;
   ws = WarpSlot{};
   if (cfg_.sm.warp_limit) updateWarpLimit();
@@ -463,7 +460,7 @@ void Sm::maybeFreeSlot(uint32_t s) {
     ++stats_->blocks_retired;
     ++finished_since_poll_;
     if (on_retired_) on_retired_(c);
-    for (SmEventHook* h : event_hooks_) h->onBlockRetired(c, now_);
+    for (SmEventHook* h : hooks_.events) h->onBlockRetired(c, now_);
   }
 }
 

@@ -56,6 +56,8 @@
 #include "func/stepper.h"
 #include "mem/memory_interface.h"
 #include "sm/core/hooks.h"
+#include "sm/core/phys_regs.h"
+#include "sm/core/sm_hooks.h"
 #include "sm/core/sm_trace.h"
 #include "sm/issue/exec_unit.h"
 #include "sm/issue/op_class.h"
@@ -177,7 +179,7 @@ class Sm {
   // so the statistics are those of ticking every cycle (tested). Off while
   // a trace is written, a register translator is installed, or a register
   // allocator, issue gate or register-file level cannot tell its next event
-  // (nextEventCycle); a warp held by its activation (setActivationHook) is
+  // (nextEventCycle); a warp held by its activation (SmHooks::activation) is
   // an event at its release.
   uint64_t nextActiveCycle(uint64_t cycle) const;
   // Blocks retired since the last call (the caller may launch new ones).
@@ -192,6 +194,9 @@ class Sm {
   void syncStats();
   SmStats& stats() { return *stats_; }
   const OperandCollector& collector() const { return *opc_; }
+  // The bank register `reg` of the warp in `slot` is read from, under the
+  // installed translator and bank map.
+  uint32_t bankOf(uint32_t slot, uint16_t reg) { return opc_->bankOf(slot, reg); }
   const WarpScheduler& scheduler(uint32_t i) const { return *scheds_[i]; }
   // Every scheduler of the SM round robin (or back to its policy).
   void setRoundRobin(bool on) {
@@ -211,42 +216,15 @@ class Sm {
     if (t) trace_sample_.sched.assign(t->numSchedulers(), SmTrace::Sched{});
   }
 
-  // Extension points (c), (d), (e) (sm/core/hooks.h). Not owned. Install
-  // before the first launch (the allocator must see every warp it is asked
-  // to release). Issue gates compose: each mechanism adds its own
-  // (IssueGateChain). The register allocator and the launch hook are one per
-  // SM: a second one throws rfsim::Error (two mechanisms that both need it
-  // cannot be combined); nullptr puts the baseline back.
-  void setRegAllocator(WarpRegAllocator* a);
-  // The allocator a mechanism installed (nullptr: the baseline's).
-  WarpRegAllocator* regAllocator() const { return alloc_ == &base_alloc_ ? nullptr : alloc_; }
-  void addIssueGate(IssueGate* g);
-  void setWarpLaunchHook(WarpLaunchHook* h);
-  WarpLaunchHook* warpLaunchHook() const { return launch_hook_; }
-  // Extension point (g): an observer of calls, returns, frame releases and
-  // block retirements (any number; not owned).
-  void addEventHook(SmEventHook* h) { event_hooks_.push_back(h); }
-  // The first observer also brings the scalar pipelines it may use
-  // (InstrObserver::scalar): one per scheduler, after the unit types.
-  void addInstrObserver(InstrObserver* o) {
-    if (units_.size() == kNumUnitTypes)
-      units_.push_back(std::make_unique<ExecUnit>(cfg_.sm.num_schedulers, cfg_.sm.num_schedulers * 256));
-    observers_.push_back(o);
-  }
+  // A mechanism's hooks (sm_hooks.h: what a bundle holds, and the rules
+  // for a second mechanism's bundle). Before the first launch; throws
+  // rfsim::Error for a hook another mechanism holds that cannot be shared.
+  SmInstalled install(const SmHooks& hooks);
   // Blocks retired from this SM in this launch (the SM-wide "first block
   // done" flag: > 0).
   uint64_t blocksRetired() const { return stats_->blocks_retired.get(); }
   // The cycle being ticked (or the last one ticked).
   uint64_t currentCycle() const { return now_; }
-  // The collector, e.g. to install a RegTranslator (setTranslator) or to ask
-  // bankOf. setBankIndex rebuilds it with the bank map applied to the given
-  // index (the Sm's default is BankIndex::kArchitectural): only before the
-  // first launch, and before setTranslator (throws rfsim::Error otherwise).
-  OperandCollector& collector() { return *opc_; }
-  void setBankIndex(BankIndex b);
-  // Extension point (h): the schedulers' activation hook (scheduler.h);
-  // nullptr = none. Before the first launch.
-  void setActivationHook(ActivationHook* h);
   // Extension point (i) (hooks.h): warp `warp_slot` runs `ops` before its
   // next instruction (after the ones a previous trap queued); `listener`
   // (may be null, not owned) hears of each completion and of the end. The
@@ -254,23 +232,12 @@ class Sm {
   // refusing a call until the trap made room, or SmEventHook::onFrameRelease.
   void trap(uint32_t warp_slot, const std::vector<TrapOp>& ops, TrapListener* listener = nullptr);
   bool trapping(uint32_t warp_slot) const { return slots_.at(warp_slot).trap != nullptr; }
-  // Functional register state in the register file (a mechanism whose
-  // register indices are renamed or calculated, e.g. CARS): the values of
-  // every general register live in `rows` warp-registers of 32 lanes,
-  // indexed by physical row; at issue each register the instruction reads
-  // or writes is translated once (OperandCollector::translate, the
-  // installed RegTranslator) and the instruction executes on that row --
-  // the same row the banks are timed with -- so a wrong index corrupts the
-  // kernel's output. A warp's R1 (its stack pointer) is copied into its row
-  // before its first instruction. Predicates stay per warp. Machine programs
-  // only; before the first launch, after the translator is installed.
-  // Throws rfsim::Error otherwise.
-  void setPhysicalRegisters(uint32_t rows);
-  bool physicalRegisters() const { return phys_rows_ != 0; }
-  // Row `row` of the register file (32 lanes); for a mechanism whose hardware
-  // keeps its own state in the register file (CARS' saved frame pointers).
-  // Throws rfsim::Error for a row outside it.
-  uint64_t* physicalRow(uint32_t row);
+  // The register file's rows (SmHooks::physical_rows; phys_regs.h), for a
+  // mechanism whose hardware keeps state of its own there.
+  RegisterRows& registerRows() { return regs_; }
+  // The base the register allocator gave the warp in `slot` at launch (the
+  // baseline translator's: its register r is at row base + r).
+  uint32_t warpBase(uint32_t slot) const { return opc_->baseTranslator().base(slot); }
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
   uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
   // Instructions of the warp in `slot` issued and not yet completed.
@@ -316,8 +283,7 @@ class Sm {
     const func::DInstr* timed = nullptr;
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
-    bool sp_copied = false;  // physical registers: R1 was copied into its row
-    uint64_t age = 0;        // launch order on this SM
+      uint64_t age = 0;        // launch order on this SM
     std::unique_ptr<Trap> trap;  // null: not trapping
     // sm.dependency barriers (sm_deps.cpp): the cycle the stall count of the
     // last instruction lets the next one issue; the dependency barriers'
@@ -375,15 +341,6 @@ class Sm {
   uint64_t progressCount() const;
   void accountSkipped(uint64_t k, uint64_t now);
   uint32_t allocInflight();
-  // sm_physregs.cpp: points the warp's register columns at the rows the
-  // translator gives for `d`'s registers (bank-file reads into rrows,
-  // writes into wrows, in bankRegs order), and back at the poison column.
-  void mapRegisters(uint32_t slot, WarpSlot& ws, const func::DInstr& d, uint32_t pc, uint32_t* rrows,
-                    uint32_t* wrows);
-  void unmapRegisters(uint32_t slot, const func::DInstr& d, uint32_t active);
-  void bindRegisters(uint32_t slot, func::Warp& w);  // at launch: w's columns through the slot's table
-  uint32_t translateChecked(uint32_t slot, uint32_t reg, uint32_t pc);
-
   const config::GpuConfig& cfg_;
   func::Program& program_;
   const func::LaunchSetup& setup_;
@@ -404,34 +361,18 @@ class Sm {
   std::vector<std::bitset<ptx::mach::kNumRegIds>> guarded_;  // per slot: reserved registers a write barrier guards
   OperandCollectorConfig oc_cfg_;
   std::unique_ptr<OperandCollector> opc_;
-  BaselineRegAllocator base_alloc_;
-  WarpRegAllocator* alloc_ = &base_alloc_;
-  IssueGate* gate_ = nullptr;
-  std::unique_ptr<IssueGateChain> gate_chain_;  // with more than one gate
-  WarpLaunchHook* launch_hook_ = nullptr;
-  ActivationHook* activation_hook_ = nullptr;
-  std::vector<SmEventHook*> event_hooks_;
-  std::vector<InstrObserver*> observers_;
+  InstalledHooks hooks_;  // install()
   bool long_wait_miss_ = false;  // sm.long_wait l1d_miss: only a load that missed the L1D is a long wait
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
   // Per UnitType (null if the type has no pipelines), then the scalar
-  // pipelines once an observer is installed (addInstrObserver).
+  // pipelines once an observer is installed (SmHooks::observers).
   std::vector<std::unique_ptr<ExecUnit>> units_;
 
-  uint32_t phys_rows_ = 0;                  // 0: registers by name in the functional warps
-  std::vector<uint64_t> phys_;              // phys_rows_ x 32 lanes
-  std::vector<std::vector<uint64_t*>> rowtab_;  // per warp slot: func::Warp::rows
+  PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
   uint64_t swl_mask_ = ~0ull;               // slots the static warp limit lets issue
   std::vector<uint32_t> swl_order_;          // resident slots, oldest first (static warp limit)
-  std::array<uint64_t, 32> poison_{};       // where a register not translated this issue points
-  // Registers the translator serves as views (RegTranslator::isView), and
-  // the lanes of those the issuing instruction names: (register, row).
-  std::vector<bool> view_;
-  std::array<std::array<uint64_t, 32>, 16> latch_{};
-  std::array<std::pair<uint16_t, uint32_t>, 16> latched_{};
-  unsigned nlatched_ = 0;
 
   std::vector<Inflight> inflight_;
   std::vector<uint32_t> free_inflight_;

@@ -15,7 +15,7 @@ namespace rfsim::sm {
 const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
   if (ws.timed != d) {
     ws.timing = opTiming(*d->in, cfg_);
-    ws.gated = gate_ && gate_->flags(*d);
+    ws.gated = hooks_.gate && hooks_.gate->flags(*d);
     ws.timed = d;
   }
   return ws.timing;
@@ -34,14 +34,14 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
   }
   if (ws.ib_valid == 0) return Stall::IbufferEmpty;
   const func::DInstr* d = st.peek(ws.local);
-  if (alloc_ != &base_alloc_ && !alloc_->ready(s)) {  // the baseline is always ready
+  if (!hooks_.baseAlloc() && !hooks_.alloc->ready(s)) {  // the baseline is always ready
     ++stats_->regalloc_stalls;
-    return alloc_->waitStall(s);
+    return hooks_.alloc->waitStall(s);
   }
   // The gate is asked only about the instructions it flagged (IssueGate::flags).
-  if (gate_ && (timingOf(ws, d), ws.gated) && !gate_->mayIssue(s, *d, now)) {
+  if (hooks_.gate && (timingOf(ws, d), ws.gated) && !hooks_.gate->mayIssue(s, *d, now)) {
     ++stats_->gate_stalls;
-    return gate_->refusal();
+    return hooks_.gate->refusal();
   }
   if (barriers_) {
     const Stall dep = depStall(s, ws, d, now);
@@ -104,7 +104,7 @@ void Sm::issue(uint64_t now) {
     const func::DInstr* first = blocks_[slots_[w].block]->stepper->peek(slots_[w].local);
     const UnitType first_unit = timingOf(slots_[w], first).unit;
     issueFrom(w, now);
-    const bool held = slots_[w].gated && gate_->holdsPair(*first);
+    const bool held = slots_[w].gated && hooks_.gate->holdsPair(*first);
     // Dual issue (pipeline.dual_issue, GPGPU-Sim's dual_issue_diff_exec_units):
     // the same warp's next instruction in the same cycle, when it is ready
     // (the scoreboard sees the first one's destinations) and goes to another

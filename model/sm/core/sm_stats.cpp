@@ -182,9 +182,9 @@ std::string Sm::dumpState() const {
                                            ws.trap->ops.size(), ws.trap->inflight)
                              : "");
   }
-  if (const std::string a = alloc_->describe(); !a.empty()) s += "  register allocation: " + a + "\n";
-  if (gate_)
-    if (const std::string g = gate_->describe(); !g.empty()) s += g;
+  if (const std::string a = hooks_.alloc->describe(); !a.empty()) s += "  register allocation: " + a + "\n";
+  if (hooks_.gate)
+    if (const std::string g = hooks_.gate->describe(); !g.empty()) s += g;
   return s;
 }
 

@@ -14,39 +14,6 @@
 
 namespace rfsim::sm {
 
-void Sm::setRegAllocator(WarpRegAllocator* a) {
-  if (a && alloc_ != &base_alloc_ && alloc_ != a)
-    throw Error("the SM's warp register allocator is already installed by another mechanism");
-  alloc_ = a ? a : &base_alloc_;
-}
-
-void Sm::addIssueGate(IssueGate* g) {
-  if (!g) throw Error("Sm::addIssueGate: a null gate");
-  if (!gate_) {
-    gate_ = g;
-    return;
-  }
-  if (!gate_chain_) {
-    gate_chain_ = std::make_unique<IssueGateChain>();
-    gate_chain_->add(gate_);
-    gate_ = gate_chain_.get();
-  }
-  gate_chain_->add(g);
-}
-
-void Sm::setWarpLaunchHook(WarpLaunchHook* h) {
-  if (h && launch_hook_ && launch_hook_ != h)
-    throw Error("the SM's warp launch hook is already installed by another mechanism");
-  launch_hook_ = h;
-}
-
-void Sm::setActivationHook(ActivationHook* h) {
-  if (h && activation_hook_ && activation_hook_ != h)
-    throw Error("the schedulers' activation hook is already installed by another mechanism");
-  activation_hook_ = h;
-  for (auto& sch : scheds_) sch->setActivationHook(h);
-}
-
 void Sm::updateWarpLimit() {
   // CCWS' static warp limiting: the warp_limit oldest resident warps issue,
   // the others wait until one of them exits -- or waits at a barrier: a warp
@@ -160,9 +127,9 @@ void Sm::issueTrap(uint32_t s, uint64_t now) {
   ++ws.mem_pending;
   const bool by_row = e.op.row != TrapOp::kNoRow;
   if (by_row) {
-    if (phys_rows_ && e.op.row >= phys_rows_)
+    if (regs_.on() && e.op.row >= regs_.count())
       throw Error(fmt::format("Sm::trap: warp slot {}: row {} outside the register file's {} rows", s, e.op.row,
-                              phys_rows_));
+                              regs_.count()));
     f.rows_known = true;
     f.wrow[0] = e.op.row;
   } else if (f.writes) {
