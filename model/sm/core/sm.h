@@ -55,9 +55,13 @@
 #include "func/program.h"
 #include "func/stepper.h"
 #include "mem/memory_interface.h"
+#include "sm/core/dep_barriers.h"
+#include "sm/core/exec_stage.h"
+#include "sm/core/fetch_stage.h"
 #include "sm/core/hooks.h"
 #include "sm/core/phys_regs.h"
 #include "sm/core/sm_hooks.h"
+#include "sm/core/sm_stats.h"
 #include "sm/core/sm_trace.h"
 #include "sm/issue/exec_unit.h"
 #include "sm/issue/op_class.h"
@@ -70,82 +74,6 @@ namespace rfsim::sm {
 
 using mem::FixedLatencyMemory;
 using mem::MemoryInterface;
-
-// The SM's statistics, one group per unit, named as the unit's module in
-// the GPU's SystemC hierarchy (gpu.sm<i>.fetch, .issue, .opcoll, .simt,
-// .exec, .ldst: sm_units.h), so that a unit's statistics, its waveform
-// signals (sm_trace.h) and its module have one name. The SM-wide counts
-// stay in the SM's own group. (The members after the groups are the same
-// statistics under their old short names, for the code that counts them.)
-struct FetchStats : stats::Group {
-  explicit FetchStats(stats::Group* parent);
-  stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes;
-};
-struct IssueStats : stats::Group {
-  IssueStats(stats::Group* parent, uint32_t num_schedulers);
-  stats::Vector stall_cycles;  // per scheduler x Stall reason
-  stats::Scalar issued_cycles;
-  stats::Scalar dual_issues;      // pipeline.dual_issue: second instructions issued in a cycle
-  stats::Scalar regalloc_stalls;  // warp-cycles WarpRegAllocator::ready refused
-  stats::Scalar gate_stalls;      // warp-cycles refused by the IssueGate
-  stats::Scalar trap_ops;         // trap operations issued (Sm::trap), not counted as warp instructions
-  stats::Scalar trap_wait_cycles; // warp-cycles waiting for the warp's trap operations to complete
-  stats::Scalar activations, deactivations;  // active-pool entries and exits (two-level schedulers)
-  // sm.dependency barriers: barriers set, warp-cycles held by a stall count,
-  // by a barrier, and by a fixed-latency result our collector delayed.
-  stats::Scalar dep_barrier_sets, dep_stall_count_waits, dep_barrier_waits, dep_interlocks;
-};
-struct OpcollStats : stats::Group {
-  OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles);
-  stats::Vector rf_reads, rf_writes;  // per bank
-  stats::Scalar bank_conflicts, write_port_conflicts, writeback_retries, collector_full;
-  stats::Scalar collector_occupancy_sum;
-  stats::Formula collector_occupancy;
-};
-struct SimtStats : stats::Group {
-  explicit SimtStats(stats::Group* parent);
-  stats::Scalar divergent_branches;
-};
-struct ExecStats : stats::Group {
-  explicit ExecStats(stats::Group* parent);
-  stats::Scalar unit_busy;
-  // Per operation class (UnitType, before the INT/DP-on-SP fallback): what
-  // the energy model charges per active lane.
-  stats::Vector warp_instrs_by_unit, thread_instrs_by_unit;
-};
-struct LdstStats : stats::Group {
-  explicit LdstStats(stats::Group* parent);
-  stats::Scalar mem_accesses, const_accesses, shared_accesses, shared_passes, shared_extra_passes;
-  stats::Scalar trap_stores, trap_loads;  // trap spills and fills (also in mem_accesses)
-};
-
-struct SmStats : stats::Group {
-  SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks);
-  stats::Scalar cycles, active_cycles, warp_instrs, thread_instrs;
-  stats::Formula ipc;
-  stats::Scalar resident_warps_sum, max_warps;
-  stats::Formula achieved_occupancy;
-  stats::Scalar blocks_launched, blocks_retired;
-  stats::Scalar max_resident_blocks;   // high-water mark (summed over SMs in the GPU's totals)
-  stats::Vector warp_instrs_by_role;   // kMaxWarpRoles entries (WarpLaunchHook)
-  FetchStats fetch;
-  IssueStats issue;
-  OpcollStats opcoll;
-  SimtStats simt;
-  ExecStats exec;
-  LdstStats ldst;
-
-  stats::Vector &stall_cycles;
-  stats::Scalar &issued_cycles, &dual_issues, &regalloc_stalls, &gate_stalls;
-  stats::Vector &rf_reads, &rf_writes;
-  stats::Scalar &bank_conflicts, &write_port_conflicts, &writeback_retries, &collector_full;
-  stats::Scalar &collector_occupancy_sum;
-  stats::Scalar &divergent_branches;
-  stats::Scalar &unit_busy;
-  stats::Vector &warp_instrs_by_unit, &thread_instrs_by_unit;
-  stats::Scalar &mem_accesses, &const_accesses, &shared_accesses, &shared_passes, &shared_extra_passes;
-  stats::Scalar &l1i_hits, &l1i_misses, &ibuffer_flushes;
-};
 
 class Sm {
  public:
@@ -275,22 +203,14 @@ class Sm {
     int32_t block = -1;           // index into blocks_
     uint32_t local = 0;           // warp index in its block
     uint32_t role = 0;            // WarpLaunchHook's tag
-    uint32_t ib_valid = 0, ib_pending = 0;
-    uint64_t ib_ready_at = 0;
     uint32_t inflight = 0, mem_pending = 0;
     // The timing of the instruction the warp issues next, computed once per
     // instruction rather than once per cycle the warp waits.
     const func::DInstr* timed = nullptr;
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
-      uint64_t age = 0;        // launch order on this SM
+    uint64_t age = 0;             // launch order on this SM
     std::unique_ptr<Trap> trap;  // null: not trapping
-    // sm.dependency barriers (sm_deps.cpp): the cycle the stall count of the
-    // last instruction lets the next one issue; the dependency barriers'
-    // counters.
-    uint64_t dep_next = 0;
-    uint64_t dep_pair = UINT64_MAX;  // the cycle its last instruction may pair in (dual issue)
-    std::array<uint8_t, 6> bars{};
   };
   struct Inflight {
     uint32_t slot = 0, pc = 0;
@@ -317,21 +237,10 @@ class Sm {
   // (InstrObserver::elided), which leaves the scheduler's slot free.
   bool issueWarp(uint32_t slot, uint64_t now);
   void issueFrom(uint32_t slot, uint64_t now);
-  void ibufferAfter(WarpSlot& ws, func::BlockStepper& st, const func::StepInfo& info);
   Stall trapStall(uint32_t slot, Trap& t);
   void issueTrap(uint32_t slot, uint64_t now);
   void trapOpDone(const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
-  // sm_deps.cpp: Maxwell-style dependency control (sm.dependency:
-  // barriers; backend/depctl.h). The warp may issue `d` when its last
-  // stall count has run out and no barrier it waits on is set; a register
-  // still reserved then is a fixed-latency result our operand collector
-  // delayed (an interlock, counted) or, guarded by a barrier the code does
-  // not wait on, a control-code error (thrown, naming kernel, warp and pc).
-  Stall depStall(uint32_t slot, WarpSlot& ws, const func::DInstr* d, uint64_t now);
-  void depIssued(WarpSlot& ws, uint32_t slot, const ptx::Instr& in, Inflight& f, uint64_t now);
-  void depRead(const Inflight& f);     // operands read: its read barrier
-  void depWritten(const Inflight& f);  // results written: its write barrier
   // sm_trap.cpp: the static warp limit (sm.warp_limit): the oldest resident
   // warps not waiting at a barrier may issue, as a mask of slots; the order
   // by age after a warp came or went (updateWarpLimit), the mask every cycle
@@ -356,9 +265,14 @@ class Sm {
   uint32_t resident_blocks_ = 0, resident_warps_ = 0;
   uint64_t age_ = 0;
 
+  std::unique_ptr<SmStats> stats_;
+  // The stages (docs/sm.md "Pipeline"), in pipeline order; the operand
+  // collector, the schedulers and the write-back queue below.
+  FetchStage fetch_;
   Scoreboard sb_;
+  DepBarriers deps_;  // sm.dependency barriers
+  ExecStage exec_;
   bool barriers_ = false;  // sm.dependency is barriers
-  std::vector<std::bitset<ptx::mach::kNumRegIds>> guarded_;  // per slot: reserved registers a write barrier guards
   OperandCollectorConfig oc_cfg_;
   std::unique_ptr<OperandCollector> opc_;
   InstalledHooks hooks_;  // install()
@@ -366,9 +280,6 @@ class Sm {
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
-  // Per UnitType (null if the type has no pipelines), then the scalar
-  // pipelines once an observer is installed (SmHooks::observers).
-  std::vector<std::unique_ptr<ExecUnit>> units_;
 
   PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
   uint64_t swl_mask_ = ~0ull;               // slots the static warp limit lets issue
@@ -379,8 +290,6 @@ class Sm {
   uint32_t inflight_count_ = 0;
   std::deque<uint32_t> wb_queue_;
 
-  std::set<uint64_t> l1i_lines_;
-  uint32_t fetch_rr_ = 0;
   // Idle-cycle skipping (nextActiveCycle): the last tick was quiet, and the
   // stall reason each scheduler recorded in it.
   bool quiet_ = false;
@@ -390,7 +299,6 @@ class Sm {
   uint64_t wb_done_ = 0;  // instructions retired (watchdog progress)
   uint32_t finished_since_poll_ = 0;
   std::function<void(rt::Dim3)> on_retired_;
-  std::unique_ptr<SmStats> stats_;
   int64_t trace_slot_ = -1;
   SmTrace* trace_ = nullptr;
   bool tracing_ = false;  // this tick is recorded into trace_

@@ -92,8 +92,7 @@ SmInstalled Sm::install(const SmHooks& h) {
   for (InstrObserver* o : h.observers) {
     // The first observer also brings the scalar pipelines it may use
     // (InstrObserver::scalar): one per scheduler, after the unit types.
-    if (units_.size() == kNumUnitTypes)
-      units_.push_back(std::make_unique<ExecUnit>(cfg_.sm.num_schedulers, cfg_.sm.num_schedulers * 256));
+    exec_.addScalarPipelines();
     in.observers.push_back(o);
   }
   return r;

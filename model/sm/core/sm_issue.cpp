@@ -28,11 +28,7 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
   const func::WarpStatus fs = st.status(ws.local);
   if (fs == func::WarpStatus::Done) return Stall::NoWarp;
   if (fs == func::WarpStatus::AtBarrier) return Stall::Barrier;
-  if (ws.ib_pending && now >= ws.ib_ready_at) {
-    ws.ib_valid += ws.ib_pending;
-    ws.ib_pending = 0;
-  }
-  if (ws.ib_valid == 0) return Stall::IbufferEmpty;
+  if (!fetch_.hasInstr(s, now)) return Stall::IbufferEmpty;
   const func::DInstr* d = st.peek(ws.local);
   if (!hooks_.baseAlloc() && !hooks_.alloc->ready(s)) {  // the baseline is always ready
     ++stats_->regalloc_stalls;
@@ -44,7 +40,7 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
     return hooks_.gate->refusal();
   }
   if (barriers_) {
-    const Stall dep = depStall(s, ws, d, now);
+    const Stall dep = deps_.stall(s, st, ws.local, d, now);
     if (dep != Stall::None) return dep;
   } else if (sb_.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
     return Stall::Scoreboard;

@@ -177,7 +177,7 @@ std::string Sm::dumpState() const {
     s += fmt::format("  slot {} role {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
                      "ibuffer {} valid, {} pending{}\n",
                      i, ws.role, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
-                     ws.ib_valid, ws.ib_pending,
+                     fetch_.valid(i), fetch_.pending(i),
                      ws.trap ? fmt::format(" | trapping: {} of {} operations issued, {} in flight", ws.trap->next,
                                            ws.trap->ops.size(), ws.trap->inflight)
                              : "");
