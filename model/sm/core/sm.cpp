@@ -39,7 +39,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
       regs_per_thread_(regs_per_thread),
       stats_(std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks)),
       fetch_(cfg, stats_->fetch), sb_(cfg.sm.max_warps), deps_(cfg.sm.max_warps, program, sb_, stats_->issue),
-      exec_(cfg), regs_(program, cfg.sm.max_warps) {
+      exec_(cfg), regs_(program, cfg.sm.max_warps), limit_(cfg.sm.warp_limit), traps_(cfg.sm.max_warps) {
   config::KernelFootprint fp;
   fp.threads_per_block = static_cast<uint32_t>(setup.block.count());
   fp.regs_per_thread = regs_per_thread;
@@ -156,7 +156,7 @@ void Sm::launch(rt::Dim3 ctaid) {
     ws.age = age_;
     scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->addWarp(s, age_++);
   }
-  if (cfg_.sm.warp_limit) updateWarpLimit();
+  if (limit_.on()) updateWarpLimit();
   b->live = nw;
   resident_warps_ += nw;
   ++resident_blocks_;
@@ -254,7 +254,7 @@ void Sm::writeback(uint64_t now) {
     WarpSlot& ws = slots_[f.slot];
     --ws.inflight;
     if (f.mem) --ws.mem_pending;
-    if (f.trap) trapOpDone(f, now);
+    if (f.trap) traps_.done(f.slot, *f.trap, now);
     free_inflight_.push_back(tag);
     --inflight_count_;
     maybeFreeSlot(f.slot);
@@ -413,7 +413,7 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
 
 void Sm::maybeFreeSlot(uint32_t s) {
   WarpSlot& ws = slots_[s];
-  if (!ws.used || ws.inflight || ws.trap) return;
+  if (!ws.used || ws.inflight || traps_.active(s)) return;
   Block& b = *blocks_[ws.block];
   if (b.stepper->status(ws.local) != func::WarpStatus::Done) return;
   scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->removeWarp(s);
@@ -424,7 +424,7 @@ void Sm::maybeFreeSlot(uint32_t s) {
   const int32_t id = ws.block;
   ws = WarpSlot{};
   fetch_.reset(s);
-  if (cfg_.sm.warp_limit) updateWarpLimit();
+  if (limit_.on()) updateWarpLimit();
   --resident_warps_;
   if (--b.live == 0) {
     const rt::Dim3 c = b.stepper->ctaid();

@@ -63,6 +63,8 @@
 #include "sm/core/sm_hooks.h"
 #include "sm/core/sm_stats.h"
 #include "sm/core/sm_trace.h"
+#include "sm/core/trap_queue.h"
+#include "sm/core/warp_limit.h"
 #include "sm/issue/exec_unit.h"
 #include "sm/issue/op_class.h"
 #include "sm/issue/scheduler.h"
@@ -159,7 +161,10 @@ class Sm {
   // warp must be resident. Callable from any hook, e.g. IssueGate::mayIssue
   // refusing a call until the trap made room, or SmEventHook::onFrameRelease.
   void trap(uint32_t warp_slot, const std::vector<TrapOp>& ops, TrapListener* listener = nullptr);
-  bool trapping(uint32_t warp_slot) const { return slots_.at(warp_slot).trap != nullptr; }
+  bool trapping(uint32_t warp_slot) const {
+    (void)slots_.at(warp_slot);  // range-checked
+    return traps_.active(warp_slot);
+  }
   // The register file's rows (SmHooks::physical_rows; phys_regs.h), for a
   // mechanism whose hardware keeps state of its own there.
   RegisterRows& registerRows() { return regs_; }
@@ -185,19 +190,6 @@ class Sm {
     std::vector<uint32_t> slots;  // warp slot of each warp of the block
     uint32_t live = 0;            // slots not yet freed
   };
-  // The trap operations of a warp (Sm::trap): their instructions, made up
-  // here, stay put while in flight (a deque does not move its elements).
-  struct TrapEntry {
-    TrapOp op;
-    ptx::Instr in;
-    func::DInstr d;
-  };
-  struct Trap {
-    std::deque<TrapEntry> ops;
-    size_t next = 0;        // the next to issue
-    uint32_t inflight = 0;
-    TrapListener* listener = nullptr;
-  };
   struct WarpSlot {
     bool used = false;
     int32_t block = -1;           // index into blocks_
@@ -210,7 +202,6 @@ class Sm {
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
     uint64_t age = 0;             // launch order on this SM
-    std::unique_ptr<Trap> trap;  // null: not trapping
   };
   struct Inflight {
     uint32_t slot = 0, pc = 0;
@@ -222,7 +213,7 @@ class Sm {
     uint8_t written = 0;  // destination registers already written back (a write split over cycles)
     bool rows_known = false;  // wrow holds the destinations' rows, translated at issue
     std::array<uint32_t, 16> wrow{};
-    const TrapEntry* trap = nullptr;  // a trap operation (Sm::trap)
+    const TrapQueue::Entry* trap = nullptr;  // a trap operation (Sm::trap)
     uint8_t wbar = 0, rbar = 0;       // dependency barriers it set (1..6; 0: none)
   };
 
@@ -237,14 +228,11 @@ class Sm {
   // (InstrObserver::elided), which leaves the scheduler's slot free.
   bool issueWarp(uint32_t slot, uint64_t now);
   void issueFrom(uint32_t slot, uint64_t now);
-  Stall trapStall(uint32_t slot, Trap& t);
+  Stall trapStall(uint32_t slot);
   void issueTrap(uint32_t slot, uint64_t now);
-  void trapOpDone(const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
-  // sm_trap.cpp: the static warp limit (sm.warp_limit): the oldest resident
-  // warps not waiting at a barrier may issue, as a mask of slots; the order
-  // by age after a warp came or went (updateWarpLimit), the mask every cycle
-  // (refreshWarpLimit).
+  // sm_trap.cpp: the static warp limit's order after a warp came or went,
+  // its mask every cycle (warp_limit.h).
   void updateWarpLimit();
   void refreshWarpLimit();
   uint64_t progressCount() const;
@@ -282,8 +270,8 @@ class Sm {
   std::vector<WarpStatus> wstatus_;
 
   PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
-  uint64_t swl_mask_ = ~0ull;               // slots the static warp limit lets issue
-  std::vector<uint32_t> swl_order_;          // resident slots, oldest first (static warp limit)
+  WarpLimit limit_;   // sm.warp_limit
+  TrapQueue traps_;   // Sm::trap
 
   std::vector<Inflight> inflight_;
   std::vector<uint32_t> free_inflight_;

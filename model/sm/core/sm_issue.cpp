@@ -23,7 +23,7 @@ const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
 
 Stall Sm::warpStall(uint32_t s, uint64_t now) {
   WarpSlot& ws = slots_[s];
-  if (ws.trap) return trapStall(s, *ws.trap);  // the trap's operations go first
+  if (traps_.active(s)) return trapStall(s);  // the trap's operations go first
   func::BlockStepper& st = *blocks_[ws.block]->stepper;
   const func::WarpStatus fs = st.status(ws.local);
   if (fs == func::WarpStatus::Done) return Stall::NoWarp;
@@ -51,11 +51,11 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
 
 void Sm::issue(uint64_t now) {
   const uint32_t n = cfg_.sm.num_schedulers;
-  if (cfg_.sm.warp_limit) refreshWarpLimit();
+  if (limit_.on()) refreshWarpLimit();
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
     for (uint32_t s : sch.warps()) {
-      wstatus_[s].stall = swl_mask_ >> s & 1 ? warpStall(s, now) : Stall::NoWarp;
+      wstatus_[s].stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
       wstatus_[s].long_latency = sb_.pendingLongLatency(s) > 0;
       wstatus_[s].role = slots_[s].role;
     }
@@ -67,7 +67,7 @@ void Sm::issue(uint64_t now) {
       SmTrace::Sched& ts = trace_sample_.sched[i];
       ts.warp = p.warp < 0 ? -1 : p.warp;
       ts.stall = static_cast<uint32_t>(p.warp < 0 ? p.stall : Stall::None);
-      if (p.warp >= 0 && slots_[static_cast<uint32_t>(p.warp)].trap) {
+      if (p.warp >= 0 && traps_.active(static_cast<uint32_t>(p.warp))) {
         ts.pc = 0;
         ts.op = static_cast<uint32_t>(ptx::Op::St);
         ts.unit = static_cast<uint32_t>(UnitType::LDST);
@@ -89,7 +89,7 @@ void Sm::issue(uint64_t now) {
     ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(Stall::None)];
     ++stats_->issued_cycles;
     const uint32_t w = static_cast<uint32_t>(p.warp);
-    if (slots_[w].trap) {
+    if (traps_.active(w)) {
       issueTrap(w, now);
       continue;
     }
@@ -109,7 +109,7 @@ void Sm::issue(uint64_t now) {
     // (IssueGate::holdsPair): a mechanism's state it changes (a rename
     // unit's frame pointers) takes effect at the end of the cycle, after
     // which the next instruction must be renamed.
-    if (!slots_[w].trap && !held && warpStall(w, now) == Stall::None) {
+    if (!traps_.active(w) && !held && warpStall(w, now) == Stall::None) {
       WarpSlot& ws = slots_[w];
       if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
         ++stats_->dual_issues;
@@ -125,7 +125,7 @@ void Sm::issue(uint64_t now) {
 void Sm::issueFrom(uint32_t w, uint64_t now) {
   constexpr unsigned kMaxElided = 8;
   for (unsigned k = 0; k < kMaxElided && issueWarp(w, now); ++k)
-    if (slots_[w].trap || warpStall(w, now) != Stall::None) return;
+    if (traps_.active(w) || warpStall(w, now) != Stall::None) return;
 }
 
 }  // namespace rfsim::sm

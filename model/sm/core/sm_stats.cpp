@@ -178,9 +178,7 @@ std::string Sm::dumpState() const {
                      "ibuffer {} valid, {} pending{}\n",
                      i, ws.role, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
                      fetch_.valid(i), fetch_.pending(i),
-                     ws.trap ? fmt::format(" | trapping: {} of {} operations issued, {} in flight", ws.trap->next,
-                                           ws.trap->ops.size(), ws.trap->inflight)
-                             : "");
+                     traps_.describe(i));
   }
   if (const std::string a = hooks_.alloc->describe(); !a.empty()) s += "  register allocation: " + a + "\n";
   if (hooks_.gate)
