@@ -299,6 +299,69 @@ TEST_CASE("baseline hook objects installed explicitly change nothing", "[sm][hoo
   CHECK(stat(plain, "gate_stalls") == 0);
 }
 
+TEST_CASE("hook bundles: a second one-per-SM hook is refused, gates chain, stage delays add", "[sm][hooks]") {
+  const Run plain = run();
+  OneBlockAllocator a1, a2;
+  RecordingLaunchHook l1, l2;
+  HoldOnActivation h1(0), h2(0);
+  const Run once = run([&](sm::Sm& s) {
+    sm::SmHooks first;
+    first.allocator = &a1;
+    first.launch = &l1;
+    first.activation = &h1;
+    s.install(first);
+    s.install(first);  // the same hooks again: nothing changes
+    sm::SmHooks alloc, launch, act;
+    alloc.allocator = &a2;
+    launch.launch = &l2;
+    act.activation = &h2;
+    CHECK_THROWS_WITH(s.install(alloc), Catch::Contains("warp register allocator is already installed"));
+    CHECK_THROWS_WITH(s.install(launch), Catch::Contains("warp launch hook is already installed"));
+    CHECK_THROWS_WITH(s.install(act), Catch::Contains("activation hook is already installed"));
+  });
+  CHECK(once.out == plain.out);
+  CHECK(a1.allocs == 4 * 8);
+  CHECK(a2.allocs == 0);
+  CHECK(l2.seen.empty());
+
+  // Two mechanisms' gates: a warp issues when both agree, each hears of
+  // what it flagged.
+  HoldWarp0 alone(plain.r.cycles), g1(plain.r.cycles);
+  sm::OpenIssueGate g2;
+  const Run one = run([&](sm::Sm& s) {
+    sm::SmHooks h;
+    h.gates = {&alone};
+    s.install(h);
+  });
+  const Run two = run([&](sm::Sm& s) {
+    sm::SmHooks h, k;
+    h.gates = {&g1};
+    k.gates = {&g2};
+    s.install(h);
+    s.install(k);
+  });
+  CHECK(two.r.cycles == one.r.cycles);
+  CHECK(two.stats == one.stats);
+  CHECK(g1.refused == alone.refused);
+
+  // Extra stages add up: 1 + 2 cycles as 3 in one bundle.
+  const Run split = run([&](sm::Sm& s) {
+    sm::SmHooks h, k;
+    h.stage_delay = 1;
+    k.stage_delay = 2;
+    s.install(h);
+    s.install(k);
+  });
+  const Run whole = run([&](sm::Sm& s) {
+    sm::SmHooks h;
+    h.stage_delay = 3;
+    s.install(h);
+  });
+  CHECK(split.r.cycles == whole.r.cycles);
+  CHECK(split.r.cycles > plain.r.cycles);
+  CHECK(split.out == plain.out);
+}
+
 TEST_CASE("an allocator that admits one block at a time delays the others", "[sm][hooks]") {
   const Run plain = run();
   OneBlockAllocator a;
