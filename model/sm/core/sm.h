@@ -1,20 +1,27 @@
 // One streaming multiprocessor, cycle by cycle (plain C++; the SystemC
 // process that ticks it comes separately, see STYLE.md "SystemC and speed").
 //
-// Stages, ticked in reverse pipeline order inside tick(now):
-//   1. writeback  results of the execution units book register-file write
+// The Sm holds the stages, each a class of its own, and the latches between
+// them (docs/sm.md "Pipeline"); tick(now) runs them in reverse pipeline
+// order, so that each sees what the stage before it left last cycle:
+//   1. writeback  the write-back queue's results book register-file write
 //                 ports (OperandCollector::requestWrites); when granted the
-//                 scoreboard entries are released; a refused write retries.
-//   2. execute    ExecUnit::popDone per unit type -> the writeback queue.
-//   3. dispatch   OperandCollector::peekReady/popReady -> ExecUnit::accept
+//                 scoreboard entries are released and dependency barriers
+//                 lowered; a refused write retries.
+//   2. execute    ExecStage (exec_stage.h): ExecUnit::popDone per unit type
+//                 -> the write-back queue.
+//   3. dispatch   OperandCollector::peekReady/popReady -> ExecStage's unit
 //                 when it canAccept (else the instruction stays: unit busy).
 //   4. collect    OperandCollector::cycle(now).
-//   5. issue      per scheduler: per-warp status, WarpScheduler::cycle, then
-//                 the picked warp's instruction runs functionally
-//                 (BlockStepper::step) and is timed: scoreboard reserve,
+//   5. issue      per scheduler (sm_issue.cpp): per-warp status (FetchStage's
+//                 I-buffer, WarpLimit, TrapQueue, allocator and IssueGate,
+//                 Scoreboard or DepBarriers, a free collector),
+//                 WarpScheduler::cycle, then the picked warp's instruction
+//                 runs functionally (BlockStepper::step, on PhysRegFile's rows
+//                 under a translator) and is timed: scoreboard reserve,
 //                 collector allocate.
-//   6. fetch      up to fetch_width warps (round robin) top their I-buffer
-//                 up to ibuffer_depth through a simple L1I.
+//   6. fetch      FetchStage (fetch_stage.h): up to fetch_width warps (round
+//                 robin) top their I-buffer up to ibuffer_depth through the L1I.
 //
 // Latencies: the configured latencies are dependent-issue latencies (see
 // PipelineConfig). Without conflicts an instruction spends kStageOverhead
@@ -23,7 +30,7 @@
 // dependent adds issues every fp32_add_latency cycles, and every bank or
 // write-port conflict adds to that.
 //
-// Simplifications (documented, to be replaced by later issues):
+// Simplifications (docs/sm.md "Simplifications of this version"):
 // - Memory: a fixed-latency MemoryInterface (pipeline.mem_latency) for
 //   global/local/generic accesses (and st.param); ld.param/ld.const take
 //   pipeline.const_latency without the MemoryInterface (a constant-bank
@@ -41,12 +48,10 @@
 #pragma once
 
 #include <array>
-#include <bitset>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
