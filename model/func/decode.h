@@ -26,7 +26,7 @@ struct DFunction;
 // The register columns of a decoded machine program (compactMachineColumns):
 // R0..R<top> by number, then the extension-class registers it names (in id
 // order), then RZ, P0..P6 and the two sinks. The first `row_cols` columns
-// hold registers a register file keeps in rows (Sm::setPhysicalRegisters).
+// hold registers a register file keeps in rows (SmHooks::physical_rows).
 struct MachineColumns {
   uint32_t row_cols = 0;
   std::vector<uint32_t> ext_col;  // per extension register id - kExtRegBase: its column, or kNoReg

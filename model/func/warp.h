@@ -65,7 +65,7 @@ struct Warp {
   uint32_t bar_lanes = 0;
   uint64_t instrs = 0;
   // Registers kept in a register file indexed by physical row (the SM
-  // timing model with a register translator, Sm::setPhysicalRegisters):
+  // timing model with a register translator, SmHooks::physical_rows):
   // register r of the instruction being executed is the column rows[r],
   // pointed there for this one instruction at the row the translator gave
   // at issue. Null: the warp's own columns, by architectural name.

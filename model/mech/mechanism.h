@@ -176,7 +176,7 @@ struct MechanismInfo {
   // given), its code variants are compiled with theirs ("<theirs>+<its>":
   // their passes, then its own), it chooses after them from the variants
   // as their choice left them, and it attaches its SM hooks over theirs
-  // (sm/core/stacked_hooks.h).
+  // (sm/core/sm_hooks.h, "Stacked").
   std::vector<std::pair<std::string, std::string>> composes_after;
   std::function<std::unique_ptr<Mechanism>(const config::GpuConfig&)> make;
 };

@@ -1,6 +1,6 @@
 // Maxwell-style dependency control (sm.dependency: barriers): the back end's
 // control codes (backend/depctl.h) on hand-written kernels, and the SM that
-// runs by them (sm/core/sm_deps.cpp) against the scoreboard on
+// runs by them (sm/core/dep_barriers.h) against the scoreboard on
 // microbenchmarks and workloads.
 #include <catch2/catch.hpp>
 

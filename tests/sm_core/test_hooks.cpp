@@ -61,7 +61,7 @@ Run run(const std::function<void(sm::Sm&)>& install = {}, const config::GpuConfi
     t.r = kr.run();
     kr.sm().syncStats();
     t.stats = stats::toFlatJson(root);
-    for (uint32_t s = 0; s < 32; ++s) t.banks[s] = kr.sm().collector().bankOf(s, 5);
+    for (uint32_t s = 0; s < 32; ++s) t.banks[s] = kr.sm().bankOf(s, 5);
   }
   t.out = readOutputs(ld.mem, l);
   return t;
@@ -207,7 +207,9 @@ TEST_CASE("a trap's spills and fills are real memory operations of the warp", "[
   TrapAtStart g;
   const Run trapped = run([&](sm::Sm& s) {
     g.sm = &s;
-    s.addIssueGate(&g);
+    sm::SmHooks h;
+    h.gates = {&g};
+    s.install(h);
   });
   INFO("default " << plain.r.cycles << " cycles, trapped " << trapped.r.cycles);
   CHECK(trapped.out == plain.out);
@@ -238,7 +240,13 @@ TEST_CASE("a trap's spills and fills are real memory operations of the warp", "[
 TEST_CASE("scheduler activation: a hook that holds nothing changes nothing, a hold delays", "[sm][hooks][activation]") {
   const Run plain = run({}, twoLevel());
   HoldOnActivation none(0);
-  const Run quiet = run([&](sm::Sm& s) { s.setActivationHook(&none); }, twoLevel());
+  const Run quiet = run(
+      [&](sm::Sm& s) {
+        sm::SmHooks hk;
+        hk.activation = &none;
+        s.install(hk);
+      },
+      twoLevel());
   CHECK(quiet.r.cycles == plain.r.cycles);
   CHECK(quiet.stats == plain.stats);
   CHECK(none.activations > 0);
@@ -247,7 +255,13 @@ TEST_CASE("scheduler activation: a hook that holds nothing changes nothing, a ho
   // Every warp leaves the pool in the end (demoted or exited).
   CHECK(stat(plain, "activations") == stat(plain, "deactivations"));
   HoldOnActivation h(40);
-  const Run held = run([&](sm::Sm& s) { s.setActivationHook(&h); }, twoLevel());
+  const Run held = run(
+      [&](sm::Sm& s) {
+        sm::SmHooks hk;
+        hk.activation = &h;
+        s.install(hk);
+      },
+      twoLevel());
   INFO("two-level " << plain.r.cycles << " cycles, held 40 per activation " << held.r.cycles);
   CHECK(held.out == plain.out);
   CHECK(held.r.cycles > plain.r.cycles);
@@ -272,9 +286,11 @@ TEST_CASE("baseline hook objects installed explicitly change nothing", "[sm][hoo
   sm::OpenIssueGate g;
   sm::NoRoleLaunchHook h;
   const Run base = run([&](sm::Sm& s) {
-    s.setRegAllocator(&a);
-    s.addIssueGate(&g);
-    s.setWarpLaunchHook(&h);
+    sm::SmHooks hk;
+    hk.allocator = &a;
+    hk.gates = {&g};
+    hk.launch = &h;
+    s.install(hk);
   });
   CHECK(base.r.cycles == plain.r.cycles);
   CHECK(base.r.warp_instrs == plain.r.warp_instrs);
@@ -283,10 +299,77 @@ TEST_CASE("baseline hook objects installed explicitly change nothing", "[sm][hoo
   CHECK(stat(plain, "gate_stalls") == 0);
 }
 
+TEST_CASE("hook bundles: a second one-per-SM hook is refused, gates chain, stage delays add", "[sm][hooks]") {
+  const Run plain = run();
+  OneBlockAllocator a1, a2;
+  RecordingLaunchHook l1, l2;
+  HoldOnActivation h1(0), h2(0);
+  const Run once = run([&](sm::Sm& s) {
+    sm::SmHooks first;
+    first.allocator = &a1;
+    first.launch = &l1;
+    first.activation = &h1;
+    s.install(first);
+    s.install(first);  // the same hooks again: nothing changes
+    sm::SmHooks alloc, launch, act;
+    alloc.allocator = &a2;
+    launch.launch = &l2;
+    act.activation = &h2;
+    CHECK_THROWS_WITH(s.install(alloc), Catch::Contains("warp register allocator is already installed"));
+    CHECK_THROWS_WITH(s.install(launch), Catch::Contains("warp launch hook is already installed"));
+    CHECK_THROWS_WITH(s.install(act), Catch::Contains("activation hook is already installed"));
+  });
+  CHECK(once.out == plain.out);
+  CHECK(a1.allocs == 4 * 8);
+  CHECK(a2.allocs == 0);
+  CHECK(l2.seen.empty());
+
+  // Two mechanisms' gates: a warp issues when both agree, each hears of
+  // what it flagged.
+  HoldWarp0 alone(plain.r.cycles), g1(plain.r.cycles);
+  sm::OpenIssueGate g2;
+  const Run one = run([&](sm::Sm& s) {
+    sm::SmHooks h;
+    h.gates = {&alone};
+    s.install(h);
+  });
+  const Run two = run([&](sm::Sm& s) {
+    sm::SmHooks h, k;
+    h.gates = {&g1};
+    k.gates = {&g2};
+    s.install(h);
+    s.install(k);
+  });
+  CHECK(two.r.cycles == one.r.cycles);
+  CHECK(two.stats == one.stats);
+  CHECK(g1.refused == alone.refused);
+
+  // Extra stages add up: 1 + 2 cycles as 3 in one bundle.
+  const Run split = run([&](sm::Sm& s) {
+    sm::SmHooks h, k;
+    h.stage_delay = 1;
+    k.stage_delay = 2;
+    s.install(h);
+    s.install(k);
+  });
+  const Run whole = run([&](sm::Sm& s) {
+    sm::SmHooks h;
+    h.stage_delay = 3;
+    s.install(h);
+  });
+  CHECK(split.r.cycles == whole.r.cycles);
+  CHECK(split.r.cycles > plain.r.cycles);
+  CHECK(split.out == plain.out);
+}
+
 TEST_CASE("an allocator that admits one block at a time delays the others", "[sm][hooks]") {
   const Run plain = run();
   OneBlockAllocator a;
-  const Run one = run([&](sm::Sm& s) { s.setRegAllocator(&a); });
+  const Run one = run([&](sm::Sm& s) {
+    sm::SmHooks h;
+    h.allocator = &a;
+    s.install(h);
+  });
   INFO("default " << plain.r.cycles << " cycles, one block at a time " << one.r.cycles);
   CHECK(one.r.cycles > plain.r.cycles);
   CHECK(one.out == plain.out);
@@ -297,14 +380,19 @@ TEST_CASE("an allocator that admits one block at a time delays the others", "[sm
 }
 
 TEST_CASE("an allocator and translator pair moves the warps' bases and banks", "[sm][hooks]") {
-  const auto install = [](sm::Sm& s) { s.setBankIndex(sm::BankIndex::kTranslated); };
-  const Run plain = run(install);
+  // Banks by translated row.
+  const auto install = [](sm::Sm& s, sm::SmHooks h = {}) {
+    h.bank_index = sm::BankIndex::kTranslated;
+    s.install(h);
+  };
+  const Run plain = run([&](sm::Sm& s) { install(s); });
   ShiftedAllocator a(1);
   TableTranslator t(a);
   const Run moved = run([&](sm::Sm& s) {
-    install(s);
-    s.setRegAllocator(&a);
-    s.collector().setTranslator(&t);
+    sm::SmHooks h;
+    h.allocator = &a;
+    h.translator = &t;
+    install(s, h);
   });
   CHECK(moved.out == plain.out);
   CHECK(t.calls > 0);
@@ -316,8 +404,9 @@ TEST_CASE("an allocator and translator pair moves the warps' bases and banks", "
   // The allocator alone, through the baseline translator, moves them too.
   ShiftedAllocator a2(1);
   const Run moved2 = run([&](sm::Sm& s) {
-    install(s);
-    s.setRegAllocator(&a2);
+    sm::SmHooks h;
+    h.allocator = &a2;
+    install(s, h);
   });
   for (const auto& [slot, base] : a2.bases) CHECK(moved2.banks.at(slot) == moved.banks.at(slot));
   CHECK(moved2.out == plain.out);
@@ -327,7 +416,11 @@ TEST_CASE("an issue gate holding warp 0 delays it and counts the stall", "[sm][h
   const Run plain = run();
   const uint64_t hold = plain.r.cycles;  // beyond the whole default run
   HoldWarp0 g(hold);
-  const Run held = run([&](sm::Sm& s) { s.addIssueGate(&g); });
+  const Run held = run([&](sm::Sm& s) {
+    sm::SmHooks h;
+    h.gates = {&g};
+    s.install(h);
+  });
   INFO("default " << plain.r.cycles << " cycles, held " << held.r.cycles);
   CHECK(held.out == plain.out);
   CHECK(held.r.cycles > hold);
@@ -344,7 +437,11 @@ TEST_CASE("an issue gate holding warp 0 delays it and counts the stall", "[sm][h
 TEST_CASE("the warp launch hook sees every warp of every block once and tags roles", "[sm][hooks]") {
   RecordingLaunchHook h;
   const Run plain = run();
-  const Run tagged = run([&](sm::Sm& s) { s.setWarpLaunchHook(&h); });
+  const Run tagged = run([&](sm::Sm& s) {
+    sm::SmHooks hk;
+    hk.launch = &h;
+    s.install(hk);
+  });
   CHECK(tagged.r.cycles == plain.r.cycles);
   CHECK(tagged.out == plain.out);
   REQUIRE(h.seen.size() == 4 * 8);
@@ -389,7 +486,11 @@ class SkipOddWarps final : public sm::WarpLaunchHook {
 TEST_CASE("a launch hook starts warps at their own pc", "[sm][hooks]") {
   const Run plain = run();
   SkipOddWarps h;
-  const Run skip = run([&](sm::Sm& s) { s.setWarpLaunchHook(&h); });
+  const Run skip = run([&](sm::Sm& s) {
+    sm::SmHooks hk;
+    hk.launch = &h;
+    s.install(hk);
+  });
   CHECK(skip.r.warp_instrs < plain.r.warp_instrs);
   REQUIRE(skip.out.size() == 1);
   std::vector<float> y(4096), y_plain(4096);
@@ -454,7 +555,9 @@ EventRun runWithEvents(const std::string& workload, bool observe) {
   if (observe)
     o.sm_setup = [&r](sm::Sm& s, uint32_t) {
       r.counters.push_back(std::make_unique<EventCounter>());
-      s.addEventHook(r.counters.back().get());
+      sm::SmHooks h;
+      h.events = {r.counters.back().get()};
+      s.install(h);
     };
   rt::Device dev(o);
   std::vector<std::filesystem::path> files;  // the workload's modules, linked

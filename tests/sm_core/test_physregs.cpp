@@ -1,5 +1,5 @@
-// Functional register state held by physical row (Sm::setPhysicalRegisters,
-// sm/core/sm_physregs.cpp): with a translator that gives each warp its own
+// Functional register state held by physical row (SmHooks::physical_rows,
+// sm/core/phys_regs.h): with a translator that gives each warp its own
 // rows the kernels' output is right and the cycles are those of the same
 // translator without it; with a translator that lets two warps share rows
 // the output is wrong (the functional values really go through the rows
@@ -80,14 +80,18 @@ Out runSaxpy(const std::function<void(sm::Sm&)>& install) {
 TEST_CASE("physical registers: the kernel runs on the rows the translator names", "[physregs]") {
   Rows ref_rows, phys_rows, alias(true);
   const Out ref = runSaxpy([&](sm::Sm& sm) {
-    sm.setRegAllocator(&ref_rows);
-    sm.collector().setTranslator(&ref_rows);
+    sm::SmHooks h;
+    h.allocator = &ref_rows;
+    h.translator = &ref_rows;
+    sm.install(h);
   });
   const Out phys = runSaxpy([&](sm::Sm& sm) {
-    sm.setRegAllocator(&phys_rows);
-    sm.collector().setTranslator(&phys_rows);
-    sm.setPhysicalRegisters(2048);
-    CHECK(sm.physicalRegisters());
+    sm::SmHooks h;
+    h.allocator = &phys_rows;
+    h.translator = &phys_rows;
+    h.physical_rows = 2048;
+    sm.install(h);
+    CHECK(sm.registerRows().count() == 2048);
   });
   // Same output and the same cycles: the values moved, the timing did not.
   CHECK(phys.out == ref.out);
@@ -99,9 +103,11 @@ TEST_CASE("physical registers: the kernel runs on the rows the translator names"
   bool broken = false;
   try {
     const Out wrong = runSaxpy([&](sm::Sm& sm) {
-      sm.setRegAllocator(&alias);
-      sm.collector().setTranslator(&alias);
-      sm.setPhysicalRegisters(2048);
+      sm::SmHooks h;
+      h.allocator = &alias;
+      h.translator = &alias;
+      h.physical_rows = 2048;
+      sm.install(h);
     });
     broken = wrong.out != ref.out;
   } catch (const Error& e) {
@@ -114,12 +120,18 @@ TEST_CASE("physical registers: a row outside the register file, or the wrong ord
           "[physregs]") {
   Rows far(false, 5000);
   CHECK_THROWS_WITH(runSaxpy([&](sm::Sm& sm) {
-                      sm.setRegAllocator(&far);
-                      sm.collector().setTranslator(&far);
-                      sm.setPhysicalRegisters(2048);
+                      sm::SmHooks h;
+                      h.allocator = &far;
+                      h.translator = &far;
+                      h.physical_rows = 2048;
+                      sm.install(h);
                     }),
                     Catch::Contains("register translation of warp slot") && Catch::Contains("R1 maps to row 50") &&
                         Catch::Contains("2048 rows"));
-  CHECK_THROWS_WITH(runSaxpy([&](sm::Sm& sm) { sm.setPhysicalRegisters(2048); }),
-                    Catch::Contains("install the register translator first"));
+  CHECK_THROWS_WITH(runSaxpy([&](sm::Sm& sm) {
+                      sm::SmHooks h;
+                      h.physical_rows = 2048;
+                      sm.install(h);
+                    }),
+                    Catch::Contains("physical registers need a register translator"));
 }

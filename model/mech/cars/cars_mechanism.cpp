@@ -19,7 +19,7 @@
 #include "mech/cars/cars_sm.h"
 #include "backend/backend.h"
 #include "sm/core/sm.h"
-#include "sm/core/stacked_hooks.h"
+#include "sm/core/sm.h"
 
 namespace rfsim::cars {
 
@@ -203,16 +203,23 @@ class Cars final : public mech::Mechanism {
     u->regions->list().setClock([&sm] { return sm.currentCycle(); });
     u->path = std::make_unique<RenameIndexPath>(RenameIndexPath::unitFor(cfg_), u->regions.get(), &u->stats_root);
     u->gate = std::make_unique<CarsSm>(sm, sm_id, *u->path, switching ? u->regions.get() : nullptr);
-    // Over a mechanism's register classes (R2D2's), which keep the top
-    // class_rows rows: the regions stay below them (admitBlocks).
-    u->stacked = sm::stackRegisterHooks(sm, *u->path, u->path.get(), u->path->unit().params().num_regs);
-    // The caller's RFP lives in a register of the warp's stack (CARS III-A).
-    u->path->setRowAccess({[&sm](uint32_t row, uint32_t v) { std::fill_n(sm.physicalRow(row), 32, uint64_t{v}); },
-                           [&sm](uint32_t row) { return static_cast<uint32_t>(sm.physicalRow(row)[0]); }});
-    sm.addIssueGate(u->gate.get());
-    sm.addEventHook(u->gate.get());
+    sm::SmHooks h;
+    // The general registers, over a mechanism's register classes (R2D2's),
+    // which keep the top class_rows rows: the regions stay below them
+    // (admitBlocks).
+    h.translator = u->path.get();
+    h.registers = sm::SmHooks::Registers::kGeneral;
+    h.allocator = u->path.get();
+    h.physical_rows = u->path->unit().params().num_regs;
+    h.gates = {u->gate.get()};
+    h.events = {u->gate.get()};
     // One extra cycle in issue and one in the operand collector (IV-B).
-    sm.collector().setStageDelay(c_.issue_cycles + c_.opcoll_cycles);
+    h.stage_delay = c_.issue_cycles + c_.opcoll_cycles;
+    sm.install(h);
+    // The caller's RFP lives in a register of the warp's stack (CARS III-A).
+    sm::RegisterRows& rows = sm.registerRows();
+    u->path->setRowAccess({[&rows](uint32_t row, uint32_t v) { std::fill_n(rows.row(row), 32, uint64_t{v}); },
+                           [&rows](uint32_t row) { return static_cast<uint32_t>(rows.row(row)[0]); }});
     if (adaptive_) {
       // Each epoch of adapt_blocks retired blocks samples the SM's level:
       // its warp instructions per cycle over the epoch.
@@ -370,7 +377,6 @@ class Cars final : public mech::Mechanism {
     std::unique_ptr<CarsRegions> regions;
     std::unique_ptr<RenameIndexPath> path;
     std::unique_ptr<CarsSm> gate;
-    sm::StackedHooks stacked;
   };
   struct Trace {
     std::filesystem::path vcd, gtkw, stalled_vcd, stalled_gtkw;

@@ -237,7 +237,7 @@ void CarsSm::onFrameRelease(uint32_t slot, uint32_t released, uint32_t, uint64_t
 
 void CarsSm::trapOpDone(uint32_t slot, const sm::TrapOp& op, uint64_t) {
   auto& area = saved_.at(slot);
-  uint64_t* row = sm_.physicalRow(op.row);
+  uint64_t* row = sm_.registerRows().row(op.row);
   if (op.store) {
     std::copy_n(row, 32, area[op.cookie].begin());
     return;

@@ -73,16 +73,19 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
 LtrfSm::~LtrfSm() = default;
 
 void LtrfSm::attach() {
-  sm::RegFileLevel* under = sm_.collector().mechanismLevel();
-  stacked_ = sm::stackRegisterHooks(sm_, *this, nullptr, rf_rows_ + (c_.cached() ? offsets_.size() * n_regs_ : 0),
-                                    this);
-  if (stacked_.stacked()) {
-    under_level_ = under;
-    sm_.collector().setLevel(nullptr);
-  }
-  sm_.collector().setLevel(this);
-  if (c_.cached()) sm_.setActivationHook(this);
-  if (c_.prefetching()) sm_.addIssueGate(this);
+  // The general registers, over another mechanism's register classes when
+  // one installed a translator (stacked), at the baseline's rows.
+  sm::SmHooks h;
+  h.translator = this;
+  h.registers = sm::SmHooks::Registers::kGeneral;
+  h.physical_rows = rf_rows_ + (c_.cached() ? offsets_.size() * n_regs_ : 0);
+  h.launch = this;
+  h.level = this;
+  if (c_.cached()) h.activation = this;
+  if (c_.prefetching()) h.gates.push_back(this);
+  const sm::SmInstalled in = sm_.install(h);
+  stacked_ = in.stacked;
+  under_level_ = in.level_under;
 }
 
 // Another mechanism's register (stacked): its row is one of the MRF's, read
@@ -101,14 +104,16 @@ uint32_t LtrfSm::mrfBank(uint32_t warp, uint32_t reg) const {
 }
 
 uint32_t LtrfSm::mrfRow(uint32_t warp, uint32_t reg) const {
-  return sm_.collector().baseTranslator().base(warp) + reg;  // sm_ is a reference: not const here
+  return sm_.warpBase(warp) + reg;
 }
 
 uint32_t LtrfSm::rfcRow(const Warp& w, uint32_t reg) const {
   return rf_rows_ + uint32_t{w.wcb.offset} * n_regs_ + w.wcb.bank[reg];
 }
 
-void LtrfSm::copyRow(uint32_t from, uint32_t to) { std::copy_n(sm_.physicalRow(from), 32, sm_.physicalRow(to)); }
+void LtrfSm::copyRow(uint32_t from, uint32_t to) {
+  std::copy_n(sm_.registerRows().row(from), 32, sm_.registerRows().row(to));
+}
 
 void LtrfSm::rtlOp(WcbRtl::Op op, uint32_t warp, uint32_t reg, uint32_t want_bank, uint32_t want_offset) {
   rtl_->setCycle(sm_.currentCycle());
@@ -300,7 +305,7 @@ uint64_t LtrfSm::flush(uint32_t warp, uint64_t start, bool keep_values) {
 // ---------------------------------------------------------------- operand reads
 
 sm::ReadReply LtrfSm::read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
-  if (stacked_.stacked() && !mach::isGpr(reg)) return classRead(warp, reg, row, cycle);
+  if (stacked_ && !mach::isGpr(reg)) return classRead(warp, reg, row, cycle);
   ++n_.operand_reads;
   if (row < rf_rows_) {
     ++n_.operand_mrf_reads, ++n_.mrf_reads;
@@ -330,7 +335,7 @@ sm::ReadReply LtrfSm::read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t c
 }
 
 void LtrfSm::write(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) {
-  if (stacked_.stacked() && !mach::isGpr(reg)) {
+  if (stacked_ && !mach::isGpr(reg)) {
     ++n_.mrf_writes;
     mrfAccess(row % mrf_banks_, cycle);
     if (under_level_) under_level_->write(warp, reg, row, cycle);

@@ -44,7 +44,6 @@
 #include "mech/ltrf/wcb.h"
 #include "mech/ltrf/wcb_rtl.h"
 #include "sm/core/hooks.h"
-#include "sm/core/stacked_hooks.h"
 #include "sm/issue/scheduler.h"
 #include "sm/opcoll/banked_array.h"
 #include "sm/opcoll/bank_map.h"
@@ -210,7 +209,7 @@ class LtrfSm final : public sm::RegTranslator,
   void rtlOp(WcbRtl::Op op, uint32_t warp, uint32_t reg, uint32_t want_bank, uint32_t want_offset);
   void rtlLookup(uint32_t warp, uint32_t reg);
   LtrfCounters n_;
-  sm::StackedHooks stacked_;              // over another mechanism's hooks (attach)
+  bool stacked_ = false;                  // over another mechanism's register hooks (attach)
   sm::RegFileLevel* under_level_ = nullptr;  // ... and its level, if it has one
   sm::ReadReply classRead(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle);
 };

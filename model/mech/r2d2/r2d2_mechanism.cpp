@@ -207,23 +207,29 @@ class R2d2 final : public mech::Mechanism {
       sms_.clear();
       observers_.clear();
     }
+    sm::SmHooks h;
+    auto observe = [&](std::unique_ptr<RedundancyObserver> o) {
+      observers_.push_back(std::move(o));
+      h.observers.push_back(observers_.back().get());
+      h.events.push_back(observers_.back().get());
+    };
     if (c_.mode != "transform") {
       using E = RedundancyObserver::Elide;
       const E e = c_.mode == "dac" ? E::Dac : c_.mode == "darsie" ? E::Darsie : c_.mode == "darsie_scalar" ? E::DarsieScalar : E::None;
-      observers_.push_back(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, e, c_.scalar_pipeline));
-      sm.addInstrObserver(observers_.back().get());
-      sm.addEventHook(observers_.back().get());
+      observe(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, e, c_.scalar_pipeline));
+      sm.install(h);
       return;
     }
     if (c_.scalar_pipeline) {
       // The baseline's scalar pipeline, under R2D2's code or the original.
-      observers_.push_back(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, RedundancyObserver::Elide::None, true));
-      sm.addInstrObserver(observers_.back().get());
-      sm.addEventHook(observers_.back().get());
+      observe(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, RedundancyObserver::Elide::None, true));
     }
+    if (current_) {
+      sms_.push_back(std::make_unique<R2d2Sm>(sm, cfg_, c_, *current_, stacked_ ? blocks_ : 0));
+      sms_.back()->hooks(h);
+    }
+    sm.install(h);
     if (!current_) return;
-    sms_.push_back(std::make_unique<R2d2Sm>(sm, cfg_, c_, *current_, stacked_ ? blocks_ : 0));
-    sms_.back()->attach();
     if (sm_id == 0 && pending_trace_ && sms_.back()->rtl()) {
       // SM 0's unit of the first transformed launch the trace window covers.
       sms_.back()->rtl()->rtl().traceTo(trace_.vcd, trace_.first, trace_.last);

@@ -81,13 +81,13 @@ R2d2Sm::R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, co
   cta_launched_.assign(std::max(1u, lay_.blocks), 0);
 }
 
-void R2d2Sm::attach() {
-  sm_.collector().setTranslator(this);
-  sm_.setPhysicalRegisters(rf_rows_);
-  sm_.collector().setLevel(this);
-  sm_.addIssueGate(this);
-  sm_.setWarpLaunchHook(this);
-  sm_.setRegAllocator(this);
+void R2d2Sm::hooks(sm::SmHooks& h) {
+  h.translator = this;
+  h.physical_rows = rf_rows_;
+  h.level = this;
+  h.gates.push_back(this);
+  h.launch = this;
+  h.allocator = this;
 }
 
 R2d2Sm::Kind R2d2Sm::kindOf(uint32_t reg) const {
@@ -161,7 +161,7 @@ bool R2d2Sm::isView(uint32_t reg) const {
 }
 
 void R2d2Sm::gather(uint32_t slot, uint32_t reg, uint32_t row, const ptx::Instr* in, uint64_t* lanes) {
-  const uint64_t* r = sm_.physicalRow(row);
+  const uint64_t* r = sm_.registerRows().row(row);
   switch (kindOf(reg)) {
     case Kind::Cr: {
       // A coefficient read as a scalar: its word, in every lane.
@@ -187,14 +187,14 @@ void R2d2Sm::gather(uint32_t slot, uint32_t reg, uint32_t row, const ptx::Instr*
       // right after translating it).
       const RegIdOutputs o = last_lr_slot_ == slot && last_lr_reg_ == reg ? last_lr_ : lookup(RegKind::Lr, k, slot);
       const uint32_t lane = fault_br_ ? (o.lane + 1) % 32 : o.lane;
-      uint64_t b = (sm_.physicalRow(o.br_id)[lane] & 0xffffffffu) |
-                   ((sm_.physicalRow(o.br_id + 1)[lane] & 0xffffffffu) << 32);
+      uint64_t b = (sm_.registerRows().row(o.br_id)[lane] & 0xffffffffu) |
+                   ((sm_.registerRows().row(o.br_id + 1)[lane] & 0xffffffffu) << 32);
       // Fig. 8: a use whose constant differs from its group's adds a
       // coefficient register (the third source of the address adder).
       if (const uint32_t j1 = in ? cr_.get(*in) : 0; j1 && crk_.get(*in) == k) {
         const uint32_t j = j1 - 1;
         const RegIdOutputs c = lookup(RegKind::Cr, j, slot);
-        const uint64_t* cr = sm_.physicalRow(c.id);
+        const uint64_t* cr = sm_.registerRows().row(c.id);
         b += (cr[c.lane] & 0xffffffffu) | ((cr[c.lane + 1] & 0xffffffffu) << 32);
         ++n_.coef_reads;
         if (!half) ++n_.part_rows_read;
@@ -221,7 +221,7 @@ void R2d2Sm::scatter(uint32_t slot, uint32_t reg, uint32_t row, const uint64_t* 
   // The coefficient block runs on the scalar path: one value, from the first
   // lane that executed, into the coefficient's two lanes of its row.
   const uint32_t j = (reg - cr0_) / 2, half = (reg - cr0_) % 2;
-  sm_.physicalRow(row)[2 * (j % 16) + half] = lanes[__builtin_ctz(active)] & 0xffffffffu;
+  sm_.registerRows().row(row)[2 * (j % 16) + half] = lanes[__builtin_ctz(active)] & 0xffffffffu;
   ++n_.coef_writes;
 }
 

@@ -53,6 +53,7 @@
 #include "mech/r2d2/transform.h"
 #include "ptx/isa_ext.h"
 #include "sm/core/hooks.h"
+#include "sm/core/sm_hooks.h"
 #include "sm/opcoll/bank_map.h"
 #include "sm/opcoll/regfile_level.h"
 
@@ -92,12 +93,13 @@ class R2d2Sm final : public sm::RegTranslator,
                      public sm::WarpRegAllocator {
  public:
   // `stacked_blocks` > 0: composed with a mechanism that places the general
-  // registers (CARS, stacked over these hooks: sm/core/stacked_hooks.h),
+  // registers (CARS, stacked over these hooks: sm/core/sm_hooks.h),
   // for that many blocks per SM: R2D2's rows are only its classes', at the
   // top of the file (classRows), and it translates no general register.
   R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, const KernelPlan& plan,
          uint32_t stacked_blocks = 0);
-  void attach();
+  // Its hooks into the bundle the mechanism installs (Sm::install).
+  void hooks(sm::SmHooks& h);
   const R2d2Counters& counters() const { return n_; }
   RegIdLockstep* rtl() { return lockstep_; }  // null without mechanisms.r2d2.rtl
 

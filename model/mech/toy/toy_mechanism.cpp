@@ -109,7 +109,7 @@ class ParkTranslator final : public sm::RegTranslator {
   uint32_t translate(uint32_t warp, uint32_t reg) override {
     ++translations;
     if (reg >= first_ && reg < first_ + count_) return rf_rows_ + (shared_ ? 0 : warp * count_) + (reg - first_);
-    return sm_.collector().baseTranslator().base(warp) + reg;
+    return sm_.warpBase(warp) + reg;
   }
   // Translation changes no state of its own: idle-cycle skipping stays on.
   uint64_t nextEventCycle(uint64_t) const override { return UINT64_MAX; }
@@ -268,26 +268,29 @@ class Toy final : public mech::Mechanism {
     return c_.blocks_per_sm ? std::min(occ.blocks, c_.blocks_per_sm) : occ.blocks;
   }
   void attachSm(sm::Sm& sm, uint32_t) override {
+    sm::SmHooks h;  // every hook the toy has, as the configuration turns them on
     if (c_.park_rows) {
       parks_.push_back(std::make_unique<ParkTranslator>(sm, rf_rows_, c_.park_shared));
-      sm.collector().setTranslator(parks_.back().get());
-      sm.setPhysicalRegisters(parks_.back()->rows(max_warps_));
+      h.translator = parks_.back().get();
+      h.physical_rows = parks_.back()->rows(max_warps_);
     }
     ToyTraps* traps = nullptr;
     if (c_.trap_regs || c_.activation_hold) {
       traps_.push_back(std::make_unique<ToyTraps>(sm, c_.trap_regs, c_.activation_hold));
       traps = traps_.back().get();
-      if (c_.trap_regs) sm.addEventHook(traps);
-      if (c_.activation_hold) sm.setActivationHook(traps);
+      if (c_.trap_regs) h.events.push_back(traps);
+      if (c_.activation_hold) h.activation = traps;
     }
     if (c_.rf_cache) {
       levels_.push_back(std::make_unique<ToyLevel>(c_.rf_cache_banks, c_.rf_cache_latency));
-      sm.collector().setLevel(levels_.back().get());
+      h.level = levels_.back().get();
     }
-    if (!c_.gate) return;
-    gates_.push_back(std::make_unique<CountingGate>(c_.trap_regs ? traps : nullptr));
-    sm.addIssueGate(gates_.back().get());
-    sm.setWarpLaunchHook(gates_.back().get());
+    if (c_.gate) {
+      gates_.push_back(std::make_unique<CountingGate>(c_.trap_regs ? traps : nullptr));
+      h.gates.push_back(gates_.back().get());
+      h.launch = gates_.back().get();
+    }
+    sm.install(h);
   }
   std::vector<sm::UnitInfo> smUnits(uint32_t) const override {
     std::vector<sm::UnitInfo> u;

@@ -1,13 +1,10 @@
 // Extension points (c), (d), (e), (g), (i) of the SM (docs/sm.md "Extension points"):
 // plain C++ interfaces the Sm calls. Each has a baseline that reproduces the
 // SM's behaviour without any hook installed; installing the baseline objects
-// explicitly gives identical cycles (tests/sm_core/test_hooks.cpp). The Sm
-// does not own them (Sm::setRegAllocator, addIssueGate, setWarpLaunchHook;
-// nullptr = baseline) and they must outlive it.
-//
-// Mechanisms that will use them: CARS (../shared/spec/cars.md: extra stack
-// space per warp at allocation, a stalled-warp list at the issue gate),
-// R2D2 (r2d2.md: per-warp roles), RegDem (regdem.md).
+// explicitly gives identical cycles (tests/sm_core/test_hooks.cpp). A
+// mechanism installs them in one bundle (SmHooks, sm_hooks.h, with the rules
+// for two mechanisms' hooks on one SM); the Sm does not own them and they
+// must outlive it.
 #pragma once
 
 #include <algorithm>
@@ -52,8 +49,8 @@ class WarpRegAllocator {
     return true;
   }
   // The stall a warp ready() refuses reports: Scoreboard by default (it
-  // waits for its registers); Barrier for a wait on other warps (R2D2's
-  // flags), which the two-level scheduler demotes like a barrier
+  // waits for its registers); Barrier for a wait on other warps (flags
+  // other warps set), which the two-level scheduler demotes like a barrier
   // (sm.barrier_demotes) so that the warps it waits for can enter the pool.
   virtual Stall waitStall(uint32_t warp_slot) const {
     (void)warp_slot;
@@ -64,8 +61,8 @@ class WarpRegAllocator {
   // SM happening first; UINT64_MAX: only after such an event. The default,
   // `now`, cannot tell and keeps the SM ticking every cycle.
   virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
-  // Its state in words, for the SM's deadlock report (Sm::dumpState): CARS'
-  // stalled-warp list. Empty: nothing to say.
+  // Its state in words, for the SM's deadlock report (Sm::dumpState): e.g.
+  // the warps it keeps waiting for registers. Empty: nothing to say.
   virtual std::string describe() const { return {}; }
 };
 
@@ -112,7 +109,8 @@ class IssueGate {
   // Whether a flagged instruction `d` ends its warp's issue in the cycle
   // (no dual issue after it): yes by default, since a state change the gate
   // makes at issue (a rename unit's frame pointers) takes effect at the end
-  // of the cycle. A gate that only observes (LTRF+'s liveness vector) says no.
+  // of the cycle. A gate that only observes (a liveness vector it keeps)
+  // says no.
   virtual bool holdsPair(const func::DInstr& d) const {
     (void)d;
     return true;
@@ -122,7 +120,7 @@ class IssueGate {
   virtual std::string describe() const { return {}; }
 };
 
-// Several mechanisms' gates on one SM (Sm::addIssueGate): an instruction is
+// Several mechanisms' gates on one SM (SmHooks::gates): an instruction is
 // flagged when any gate flags it, and issues only when every gate that
 // flags it agrees; each hears only of the instructions it flagged. A
 // refusal reports the refusing gate's reason. A gate that agrees must not
@@ -183,7 +181,7 @@ class OpenIssueGate final : public IssueGate {
 // counts issued warp instructions per role (roles >= kMaxWarpRoles count in
 // the last entry). onWarpExit is called when the slot is freed.
 // startPc, called right after onWarpLaunch, may start the warp somewhere other
-// than the kernel's entry (R2D2-style per-warp roles running different code):
+// than the kernel's entry (per-warp roles running different code):
 // a flat pc of the kernel, e.g. `stepper.pcOfLabel("$L__BB0_3")`; kEntryPc =
 // the entry. The stepper checks the pc (func::BlockExecutor::setStartPc).
 inline constexpr uint32_t kMaxWarpRoles = 8;
@@ -207,10 +205,10 @@ class NoRoleLaunchHook final : public WarpLaunchHook {
 };
 
 // (g) Events of the warps' SIMT stacks and of the SM's blocks, told to every
-// installed observer (Sm::addEventHook; any number, in installation order),
+// installed observer (SmHooks::events; any number, in installation order),
 // in the cycle they happen. Calls and returns are seen at issue, where the
 // instruction executes functionally (func::StepInfo): what a register stack
-// such as CARS' needs to move its frame pointers -- a call sets them after
+// in the register file needs to move its frame pointers -- a call sets them after
 // the gate (IssueGate, flagging calls) admitted it; a frame release, not
 // the ret itself, restores them, because a divergent return ends its frame
 // only with the last lanes (the SIMT stack pops back to the entry marked by
@@ -241,13 +239,13 @@ class SmEventHook {
   virtual void onBlockRetired(rt::Dim3 ctaid, uint64_t now) { (void)ctaid, (void)now; }
 };
 
-// (j) Instruction observers (Sm::addInstrObserver; any number): told of
+// (j) Instruction observers (SmHooks::observers; any number): told of
 // every warp instruction the SM issues, with the warp's functional state
 // just before and just after it executes -- register r of the warp is
 // `w.reg(cols.ofAny(r))` (its row under a register translator) for every
-// register the instruction lists. For analyses of values (R2D2's
-// redundancy baselines: which warp-instructions repeat another's operands
-// in their block, which produce affine values); they change nothing, except
+// register the instruction lists. For analyses of values (which
+// warp-instructions repeat another's operands in their block, which produce
+// affine values); they change nothing, except
 // that one may elide the instruction it just saw (elided()).
 class InstrObserver {
  public:
@@ -261,15 +259,15 @@ class InstrObserver {
     (void)warp_slot, (void)d, (void)info, (void)w, (void)cols;
   }
   // Asked right after after(): the instruction just observed is free in the
-  // timing model (a machine that skips it: DARSIE's redundant instructions,
-  // DAC's affine ones). It has executed (the values are right), but takes no
+  // timing model (a machine that skips it: redundant instructions, affine
+  // ones). It has executed (the values are right), but takes no
   // issue slot, register-file read, collector, unit or scoreboard entry, is
   // not counted as a warp instruction issued, and the warp's next
   // instruction may issue in the same cycle. The observer counts it.
   virtual bool elided() const { return false; }
   // Asked right after after() when no observer elided it: the instruction
-  // runs on the SM's scalar pipeline (the R2D2 paper's baseline has one for
-  // operations whose operands are the same in every lane; repro.md 4.4). It
+  // runs on the SM's scalar pipeline (a baseline with one for operations
+  // whose operands are the same in every lane). It
   // issues, collects its operands (they are in the vector registers) and is
   // written back as any, but executes on one of the scalar pipelines (one
   // per scheduler) instead of its unit, with its class latency, as one lane
@@ -278,8 +276,8 @@ class InstrObserver {
 };
 
 // (i) Traps: a mechanism makes a warp run memory operations of its own --
-// spills of registers to local memory and fills back (CARS' trap when a
-// warp's register stack overflows or underflows; repro.md 1.4) -- with
+// spills of registers to local memory and fills back (a trap when a warp's
+// register stack in the register file overflows or underflows) -- with
 // Sm::trap. The operations are real: each is a 4-byte-per-lane local store
 // or load that reads or writes its register through the register-file banks
 // and the scoreboard, goes through the LDST unit into the memory system
@@ -296,7 +294,7 @@ struct TrapOp {
   uint32_t offset = 0;    // byte offset in each thread's local memory (the L1D interleaves it per warp)
   uint32_t cookie = 0;    // the mechanism's own tag, given back in trapOpDone
   // A physical register-file row instead of `reg` (a register the warp does
-  // not name now: CARS' spilled frames). Such an operation waits until none
+  // not name now: a spilled call frame). Such an operation waits until none
   // of the warp's own instructions is in flight (a handler entered with the
   // pipeline drained) and bypasses the scoreboard.
   uint32_t row = kNoRow;

@@ -36,7 +36,10 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
        rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
        const std::string& name, MemoryInterface* mem)
     : cfg_(cfg), program_(program), setup_(setup), launch_stats_(launch_stats),
-      regs_per_thread_(regs_per_thread), sb_(cfg.sm.max_warps) {
+      regs_per_thread_(regs_per_thread),
+      stats_(std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks)),
+      fetch_(cfg, stats_->fetch), sb_(cfg.sm.max_warps), deps_(cfg.sm.max_warps, program, sb_, stats_->issue),
+      exec_(cfg), regs_(program, cfg.sm.max_warps), limit_(cfg.sm.warp_limit), traps_(cfg.sm.max_warps) {
   config::KernelFootprint fp;
   fp.threads_per_block = static_cast<uint32_t>(setup.block.count());
   fp.regs_per_thread = regs_per_thread;
@@ -55,7 +58,6 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
     if (!program.module().machine)
       throw Error("sm.dependency barriers: the kernel runs as PTX over virtual registers, which has no control "
                   "codes; run the machine program (without --virtual-regs) or use sm.dependency scoreboard");
-    guarded_.resize(cfg.sm.max_warps);
   }
 
   OperandCollectorConfig& oc = oc_cfg_;
@@ -85,16 +87,6 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   for (uint32_t i = 0; i < cfg.sm.num_schedulers; ++i) scheds_.push_back(reg.create(cfg.sm.scheduler, sp));
   quiet_stall_.assign(cfg.sm.num_schedulers, Stall::None);
 
-  units_.resize(kNumUnitTypes);
-  for (unsigned u = 0; u < kNumUnitTypes; ++u) {
-    const uint32_t n = unitCount(static_cast<UnitType>(u), cfg.pipeline);
-    if (n == 0) continue;
-    // Enough slots that the pipelines, not the slot array, limit throughput:
-    // LDST holds long memory accesses back to back (ii 1).
-    const uint32_t per = static_cast<UnitType>(u) == UnitType::LDST ? 512 : 256;
-    units_[u] = std::make_unique<ExecUnit>(n, n * per);
-  }
-  stats_ = std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks);
   stats_->max_warps = cfg.sm.max_warps;
 }
 
@@ -111,13 +103,7 @@ void Sm::limitBlocks(uint32_t blocks) {
 bool Sm::canLaunch() const {
   if (resident_blocks_ >= occ_.blocks) return false;
   if (cfg_.sm.max_warps - resident_warps_ < occ_.warps_per_block) return false;
-  return alloc_->canLaunch(occ_.warps_per_block, regs_per_thread_);
-}
-
-void Sm::setBankIndex(BankIndex b) {
-  if (stats_->blocks_launched.get() != 0) throw Error("Sm::setBankIndex: only before the first launch");
-  oc_cfg_.bank_index = b;
-  opc_ = std::make_unique<OperandCollector>(oc_cfg_);
+  return hooks_.alloc->canLaunch(occ_.warps_per_block, regs_per_thread_);
 }
 
 void Sm::launch(rt::Dim3 ctaid) {
@@ -138,8 +124,8 @@ void Sm::launch(rt::Dim3 ctaid) {
   for (uint32_t w = 0, s = 0; w < nw; ++w, ++s) {
     while (slots_[s].used) ++s;
     uint32_t base = 0;
-    if (!alloc_->allocate(static_cast<uint32_t>(id), s, w, regs_per_thread_, base)) {
-      for (uint32_t t : slots) alloc_->release(t);
+    if (!hooks_.alloc->allocate(static_cast<uint32_t>(id), s, w, regs_per_thread_, base)) {
+      for (uint32_t t : slots) hooks_.alloc->release(t);
       free_block_ids_.push_back(id);
       throw Error(fmt::format("Sm::launch: the register allocator refused warp {} of the block after canLaunch", w));
     }
@@ -154,19 +140,23 @@ void Sm::launch(rt::Dim3 ctaid) {
     ws.block = id;
     ws.local = w;
     b->slots.push_back(s);
+    fetch_.reset(s);
     sb_.clear(s);
-    if (barriers_) guarded_[s].reset();
+    if (barriers_) deps_.launched(s);
     opc_->baseTranslator().setBase(s, bases[w]);
-    if (phys_rows_) bindRegisters(s, b->stepper->warpState(w));
-    if (launch_hook_) {
-      ws.role = launch_hook_->onWarpLaunch(s, b->stepper->ctaid(), w);
-      const uint32_t pc = launch_hook_->startPc(s, *b->stepper, w);
+    if (regs_.on()) {
+      regs_.launched(s);
+      regs_.bind(s, b->stepper->warpState(w));
+    }
+    if (hooks_.launch) {
+      ws.role = hooks_.launch->onWarpLaunch(s, b->stepper->ctaid(), w);
+      const uint32_t pc = hooks_.launch->startPc(s, *b->stepper, w);
       if (pc != kEntryPc) b->stepper->setStartPc(w, pc);
     }
     ws.age = age_;
     scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->addWarp(s, age_++);
   }
-  if (cfg_.sm.warp_limit) updateWarpLimit();
+  if (limit_.on()) updateWarpLimit();
   b->live = nw;
   resident_warps_ += nw;
   ++resident_blocks_;
@@ -206,19 +196,21 @@ void Sm::tick(uint64_t now) {
   const uint32_t warps_before = resident_warps_;
   tracing_ = trace_ && trace_->inWindow();
   if (tracing_) traceBegin();
-  writeback(now);
-  execute(now);
-  dispatch(now);
-  opc_->cycle(now);
-  issue(now);
-  fetch(now);
+  // The pipeline in reverse order (docs/sm.md "Pipeline"), so that each
+  // stage sees what the next one left in their latch last cycle.
+  writeback(now);    // write-back queue -> register-file write ports, scoreboard released
+  execute(now);      // ExecStage -> write-back queue
+  dispatch(now);     // OperandCollector ready -> ExecStage
+  opc_->cycle(now);  // operand collection: bank arbitration
+  issue(now);        // schedulers: FetchStage I-buffers -> OperandCollector
+  fetch(now);        // FetchStage: L1I -> I-buffers
   opc_->endCycle(now);
   if (tracing_) traceEnd();
   else if (trace_) trace_->skip();
   last_tick_ = now;
   // A hook that can say when its decisions next change leaves skipping on.
-  quiet_ = !trace_ && (alloc_ == &base_alloc_ || alloc_->nextEventCycle(now) > now) &&
-           (!gate_ || gate_->nextEventCycle(now) > now) && opc_->skippable(now) &&
+  quiet_ = !trace_ && (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
+           (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now) && opc_->skippable(now) &&
            progressCount() == before && wb_done_ == done_before &&
            stats_->l1i_hits.get() + stats_->l1i_misses.get() == fetches_before && resident_warps_ == warps_before &&
            wb_queue_.empty() && opc_->idle();
@@ -256,13 +248,13 @@ void Sm::writeback(uint64_t now) {
       if (!f.trap || f.trap->op.row == TrapOp::kNoRow)  // a trap's row was not in the scoreboard
         sb_.release(f.slot, w32, f.d->nwrites, f.long_latency);
     }
-    depWritten(f);
+    if (f.wbar) deps_.written(f.slot, f.wbar, *f.d, f.writes);
     RFSIM_SM_TRACE_EV(f.slot, "writeback tag {} pc {} {} (scoreboard released)", tag, f.pc, ptx::opName(f.d->in->op));
     ++wb_done_;
     WarpSlot& ws = slots_[f.slot];
     --ws.inflight;
     if (f.mem) --ws.mem_pending;
-    if (f.trap) trapOpDone(f, now);
+    if (f.trap) traps_.done(f.slot, *f.trap, now);
     free_inflight_.push_back(tag);
     --inflight_count_;
     maybeFreeSlot(f.slot);
@@ -270,14 +262,10 @@ void Sm::writeback(uint64_t now) {
 }
 
 void Sm::execute(uint64_t now) {
-  for (auto& u : units_) {
-    if (!u) continue;
-    uint64_t tag;
-    while (u->popDone(now, tag)) {
-      RFSIM_SM_TRACE_EV(inflight_[tag].slot, "done tag {} pc {}", tag, inflight_[tag].pc);
-      wb_queue_.push_back(static_cast<uint32_t>(tag));
-    }
-  }
+  exec_.cycle(now, [&](uint64_t tag) {
+    RFSIM_SM_TRACE_EV(inflight_[tag].slot, "done tag {} pc {}", tag, inflight_[tag].pc);
+    wb_queue_.push_back(static_cast<uint32_t>(tag));
+  });
 }
 
 void Sm::dispatch(uint64_t now) {
@@ -288,7 +276,7 @@ void Sm::dispatch(uint64_t now) {
     while (opc_->peekReady(ut, tag)) {
       // An instruction for the scalar pipeline collects its operands as any
       // (they are in the vector registers) and executes there.
-      ExecUnit& eu = inflight_[tag].scalar ? *units_.back() : *units_[u];
+      ExecUnit& eu = exec_.unit(u, inflight_[tag].scalar);
       if (!eu.canAccept(now)) {
         RFSIM_SM_TRACE_EV(inflight_[tag].slot, "ready, unit {} busy: tag {} pc {}", u, tag, inflight_[tag].pc);
         ++stats_->unit_busy;
@@ -296,7 +284,7 @@ void Sm::dispatch(uint64_t now) {
       }
       opc_->popReady(ut, tag);
       const Inflight& f = inflight_[tag];
-      depRead(f);
+      if (f.rbar) deps_.read(f.slot, f.rbar);
       eu.accept(tag, now, f.exec_latency, f.ii);
       RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
                         f.exec_latency, f.ii);
@@ -312,31 +300,31 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   func::StepInfo info;
   st.setClock(now);  // %clock64 reads the SM cycle at issue
   // Physical registers: every register is translated once, here at issue,
-  // and the instruction executes on those rows (sm_physregs.cpp).
+  // and the instruction executes on those rows (phys_regs.h).
   std::array<uint32_t, std::tuple_size_v<decltype(d->reads)>> rrows;
   std::array<uint32_t, 16> wrows;
-  const bool phys = phys_rows_ != 0;
-  if (phys) mapRegisters(s, ws, *d, st.peekPc(ws.local), rrows.data(), wrows.data());
-  if (!observers_.empty())
-    for (InstrObserver* o : observers_)
+  const bool phys = regs_.on();
+  if (phys) regs_.map(s, st, ws.local, *d, st.peekPc(ws.local), opc_->translator(), rrows.data(), wrows.data());
+  if (!hooks_.observers.empty())
+    for (InstrObserver* o : hooks_.observers)
       o->before(s, st, ws.local, *d, st.warpState(ws.local), program_.machineColumns());
   st.step(ws.local, info);
   bool elided = false, scalar = false;
-  if (!observers_.empty()) {
-    for (InstrObserver* o : observers_) {
+  if (!hooks_.observers.empty()) {
+    for (InstrObserver* o : hooks_.observers) {
       o->after(s, *d, info, st.warpState(ws.local), program_.machineColumns());
       elided = elided || o->elided();
     }
     if (!elided)
-      for (InstrObserver* o : observers_) scalar = scalar || o->scalar();
+      for (InstrObserver* o : hooks_.observers) scalar = scalar || o->scalar();
   }
-  if (phys) unmapRegisters(s, *d, info.active);
-  if (ws.gated) gate_->issued(s, *d, info, now);
+  if (phys) regs_.unmap(s, *d, info.active, opc_->translator());
+  if (ws.gated) hooks_.gate->issued(s, *d, info, now);
   if (elided) {
     // Executed and free (InstrObserver::elided): fetched, nothing more; not
     // a warp instruction issued (the observer counts it).
-    --ws.ib_valid;
-    ibufferAfter(ws, st, info);
+    fetch_.pop(s);
+    fetch_.afterIssue(s, st, ws.local, info);
     return true;
   }
   ++stats_->warp_instrs;
@@ -346,14 +334,14 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   ++stats_->warp_instrs_by_unit[size_t(t.op_unit)];
   stats_->thread_instrs_by_unit[size_t(t.op_unit)] += scalar ? 1 : lanes;
   if (info.divergent) ++stats_->divergent_branches;
-  if (!event_hooks_.empty() && (info.callee != UINT32_MAX || info.ret || info.frames_released)) {
-    for (SmEventHook* h : event_hooks_) {
+  if (!hooks_.events.empty() && (info.callee != UINT32_MAX || info.ret || info.frames_released)) {
+    for (SmEventHook* h : hooks_.events) {
       if (info.callee != UINT32_MAX) h->onCall(s, *d, info.callee, info.call_depth, now);
       if (info.ret && !info.exited) h->onReturn(s, *d, info.call_depth, now);
       if (info.frames_released) h->onFrameRelease(s, info.frames_released, info.call_depth, now);
     }
   }
-  --ws.ib_valid;
+  fetch_.pop(s);
 
   uint64_t latency = t.latency;
   bool long_latency = false, mem = false;
@@ -399,7 +387,7 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   f.rows_known = phys;
   if (phys) f.wrow = wrows;
   f.wbar = f.rbar = 0;
-  if (barriers_) depIssued(ws, s, *d->in, f, now);
+  if (barriers_) std::tie(f.wbar, f.rbar) = deps_.issued(s, *d, f.writes, now);
   ++ws.inflight;
   if (mem) ++ws.mem_pending;
   if (f.writes) {
@@ -419,41 +407,24 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
   if (!opc_->allocate(s, t.unit, regs, nr, tag, phys ? rrows.data() : nullptr))
     throw Error("Sm::issueWarp: collector allocation failed after canAllocate");
 
-  ibufferAfter(ws, st, info);
+  fetch_.afterIssue(s, st, ws.local, info);
   return false;
-}
-
-void Sm::ibufferAfter(WarpSlot& ws, func::BlockStepper& st, const func::StepInfo& info) {
-  // The I-buffer holds the straight-line stream after the issued pc; any
-  // other next pc (taken branch, call, return, divergence) flushes it.
-  const func::WarpStatus fs = st.status(ws.local);
-  if (fs == func::WarpStatus::Ready) {
-    const bool seq = st.peekFunc(ws.local) == info.func && st.peekPc(ws.local) == info.pc + 1;
-    if (!seq || info.divergent) {
-      if (ws.ib_valid || ws.ib_pending) ++stats_->ibuffer_flushes;
-      ws.ib_valid = 0;
-      ws.ib_pending = 0;
-    }
-  }
-  if (fs == func::WarpStatus::Done) {
-    ws.ib_valid = 0;
-    ws.ib_pending = 0;
-  }
 }
 
 void Sm::maybeFreeSlot(uint32_t s) {
   WarpSlot& ws = slots_[s];
-  if (!ws.used || ws.inflight || ws.trap) return;
+  if (!ws.used || ws.inflight || traps_.active(s)) return;
   Block& b = *blocks_[ws.block];
   if (b.stepper->status(ws.local) != func::WarpStatus::Done) return;
   scheds_[schedulerOf(s, cfg_.sm.num_schedulers)]->removeWarp(s);
   sb_.clear(s);
-  if (barriers_) guarded_[s].reset();
-  alloc_->release(s);
-  if (launch_hook_) launch_hook_->onWarpExit(s);
+  if (barriers_) deps_.freed(s);
+  hooks_.alloc->release(s);
+  if (hooks_.launch) hooks_.launch->onWarpExit(s);
   const int32_t id = ws.block;
   ws = WarpSlot{};
-  if (cfg_.sm.warp_limit) updateWarpLimit();
+  fetch_.reset(s);
+  if (limit_.on()) updateWarpLimit();
   --resident_warps_;
   if (--b.live == 0) {
     const rt::Dim3 c = b.stepper->ctaid();
@@ -463,40 +434,23 @@ void Sm::maybeFreeSlot(uint32_t s) {
     ++stats_->blocks_retired;
     ++finished_since_poll_;
     if (on_retired_) on_retired_(c);
-    for (SmEventHook* h : event_hooks_) h->onBlockRetired(c, now_);
+    for (SmEventHook* h : hooks_.events) h->onBlockRetired(c, now_);
   }
 }
 
 void Sm::fetch(uint64_t now) {
-  const uint32_t nslots = static_cast<uint32_t>(slots_.size());
-  const uint32_t depth = cfg_.pipeline.ibuffer_depth;
-  uint32_t fetched = 0;
-  // Warps whose last instruction issued free their slot here too (a warp
-  // that exits with nothing in flight).
-  for (uint32_t k = 0; k < nslots && fetched < cfg_.pipeline.fetch_width; ++k) {
-    const uint32_t s = (fetch_rr_ + k) % nslots;
-    WarpSlot& ws = slots_[s];
-    if (!ws.used) continue;
-    func::BlockStepper& st = *blocks_[ws.block]->stepper;
-    const func::WarpStatus fs = st.status(ws.local);
-    if (fs == func::WarpStatus::Done) {
-      maybeFreeSlot(s);
-      continue;
+  // The fetch stage's view of the warp slots.
+  struct Warps {
+    Sm& sm;
+    func::BlockStepper* stepper(uint32_t s, uint32_t& local) {
+      const WarpSlot& ws = sm.slots_[s];
+      if (!ws.used) return nullptr;
+      local = ws.local;
+      return sm.blocks_[ws.block]->stepper.get();
     }
-    if (fs != func::WarpStatus::Ready || ws.ib_pending || ws.ib_valid >= depth) continue;
-    const uint64_t fn = st.peekFunc(ws.local);
-    const uint32_t pc0 = st.peekPc(ws.local) + ws.ib_valid;
-    bool miss = false;
-    for (uint32_t pc = pc0; pc < pc0 + (depth - ws.ib_valid); ++pc) {
-      const uint64_t line = (fn << 32) | (uint64_t(pc) * 16 / 128);
-      if (l1i_lines_.insert(line).second) miss = true;
-    }
-    if (miss) ++stats_->l1i_misses; else ++stats_->l1i_hits;
-    ws.ib_pending = depth - ws.ib_valid;
-    ws.ib_ready_at = now + (miss ? cfg_.pipeline.l1i_miss_latency : cfg_.l1i.latency);
-    ++fetched;
-    fetch_rr_ = (s + 1) % nslots;
-  }
+    void finished(uint32_t s) { sm.maybeFreeSlot(s); }
+  } warps{*this};
+  fetch_.cycle(now, warps);
 }
 
 }  // namespace rfsim::sm

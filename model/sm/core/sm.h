@@ -1,20 +1,27 @@
 // One streaming multiprocessor, cycle by cycle (plain C++; the SystemC
 // process that ticks it comes separately, see STYLE.md "SystemC and speed").
 //
-// Stages, ticked in reverse pipeline order inside tick(now):
-//   1. writeback  results of the execution units book register-file write
+// The Sm holds the stages, each a class of its own, and the latches between
+// them (docs/sm.md "Pipeline"); tick(now) runs them in reverse pipeline
+// order, so that each sees what the stage before it left last cycle:
+//   1. writeback  the write-back queue's results book register-file write
 //                 ports (OperandCollector::requestWrites); when granted the
-//                 scoreboard entries are released; a refused write retries.
-//   2. execute    ExecUnit::popDone per unit type -> the writeback queue.
-//   3. dispatch   OperandCollector::peekReady/popReady -> ExecUnit::accept
+//                 scoreboard entries are released and dependency barriers
+//                 lowered; a refused write retries.
+//   2. execute    ExecStage (exec_stage.h): ExecUnit::popDone per unit type
+//                 -> the write-back queue.
+//   3. dispatch   OperandCollector::peekReady/popReady -> ExecStage's unit
 //                 when it canAccept (else the instruction stays: unit busy).
 //   4. collect    OperandCollector::cycle(now).
-//   5. issue      per scheduler: per-warp status, WarpScheduler::cycle, then
-//                 the picked warp's instruction runs functionally
-//                 (BlockStepper::step) and is timed: scoreboard reserve,
+//   5. issue      per scheduler (sm_issue.cpp): per-warp status (FetchStage's
+//                 I-buffer, WarpLimit, TrapQueue, allocator and IssueGate,
+//                 Scoreboard or DepBarriers, a free collector),
+//                 WarpScheduler::cycle, then the picked warp's instruction
+//                 runs functionally (BlockStepper::step, on PhysRegFile's rows
+//                 under a translator) and is timed: scoreboard reserve,
 //                 collector allocate.
-//   6. fetch      up to fetch_width warps (round robin) top their I-buffer
-//                 up to ibuffer_depth through a simple L1I.
+//   6. fetch      FetchStage (fetch_stage.h): up to fetch_width warps (round
+//                 robin) top their I-buffer up to ibuffer_depth through the L1I.
 //
 // Latencies: the configured latencies are dependent-issue latencies (see
 // PipelineConfig). Without conflicts an instruction spends kStageOverhead
@@ -23,7 +30,7 @@
 // dependent adds issues every fp32_add_latency cycles, and every bank or
 // write-port conflict adds to that.
 //
-// Simplifications (documented, to be replaced by later issues):
+// Simplifications (docs/sm.md "Simplifications of this version"):
 // - Memory: a fixed-latency MemoryInterface (pipeline.mem_latency) for
 //   global/local/generic accesses (and st.param); ld.param/ld.const take
 //   pipeline.const_latency without the MemoryInterface (a constant-bank
@@ -41,12 +48,10 @@
 #pragma once
 
 #include <array>
-#include <bitset>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -55,8 +60,16 @@
 #include "func/program.h"
 #include "func/stepper.h"
 #include "mem/memory_interface.h"
+#include "sm/core/dep_barriers.h"
+#include "sm/core/exec_stage.h"
+#include "sm/core/fetch_stage.h"
 #include "sm/core/hooks.h"
+#include "sm/core/phys_regs.h"
+#include "sm/core/sm_hooks.h"
+#include "sm/core/sm_stats.h"
 #include "sm/core/sm_trace.h"
+#include "sm/core/trap_queue.h"
+#include "sm/core/warp_limit.h"
 #include "sm/issue/exec_unit.h"
 #include "sm/issue/op_class.h"
 #include "sm/issue/scheduler.h"
@@ -68,82 +81,6 @@ namespace rfsim::sm {
 
 using mem::FixedLatencyMemory;
 using mem::MemoryInterface;
-
-// The SM's statistics, one group per unit, named as the unit's module in
-// the GPU's SystemC hierarchy (gpu.sm<i>.fetch, .issue, .opcoll, .simt,
-// .exec, .ldst: sm_units.h), so that a unit's statistics, its waveform
-// signals (sm_trace.h) and its module have one name. The SM-wide counts
-// stay in the SM's own group. (The members after the groups are the same
-// statistics under their old short names, for the code that counts them.)
-struct FetchStats : stats::Group {
-  explicit FetchStats(stats::Group* parent);
-  stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes;
-};
-struct IssueStats : stats::Group {
-  IssueStats(stats::Group* parent, uint32_t num_schedulers);
-  stats::Vector stall_cycles;  // per scheduler x Stall reason
-  stats::Scalar issued_cycles;
-  stats::Scalar dual_issues;      // pipeline.dual_issue: second instructions issued in a cycle
-  stats::Scalar regalloc_stalls;  // warp-cycles WarpRegAllocator::ready refused
-  stats::Scalar gate_stalls;      // warp-cycles refused by the IssueGate
-  stats::Scalar trap_ops;         // trap operations issued (Sm::trap), not counted as warp instructions
-  stats::Scalar trap_wait_cycles; // warp-cycles waiting for the warp's trap operations to complete
-  stats::Scalar activations, deactivations;  // active-pool entries and exits (two-level schedulers)
-  // sm.dependency barriers: barriers set, warp-cycles held by a stall count,
-  // by a barrier, and by a fixed-latency result our collector delayed.
-  stats::Scalar dep_barrier_sets, dep_stall_count_waits, dep_barrier_waits, dep_interlocks;
-};
-struct OpcollStats : stats::Group {
-  OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles);
-  stats::Vector rf_reads, rf_writes;  // per bank
-  stats::Scalar bank_conflicts, write_port_conflicts, writeback_retries, collector_full;
-  stats::Scalar collector_occupancy_sum;
-  stats::Formula collector_occupancy;
-};
-struct SimtStats : stats::Group {
-  explicit SimtStats(stats::Group* parent);
-  stats::Scalar divergent_branches;
-};
-struct ExecStats : stats::Group {
-  explicit ExecStats(stats::Group* parent);
-  stats::Scalar unit_busy;
-  // Per operation class (UnitType, before the INT/DP-on-SP fallback): what
-  // the energy model charges per active lane.
-  stats::Vector warp_instrs_by_unit, thread_instrs_by_unit;
-};
-struct LdstStats : stats::Group {
-  explicit LdstStats(stats::Group* parent);
-  stats::Scalar mem_accesses, const_accesses, shared_accesses, shared_passes, shared_extra_passes;
-  stats::Scalar trap_stores, trap_loads;  // trap spills and fills (also in mem_accesses)
-};
-
-struct SmStats : stats::Group {
-  SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks);
-  stats::Scalar cycles, active_cycles, warp_instrs, thread_instrs;
-  stats::Formula ipc;
-  stats::Scalar resident_warps_sum, max_warps;
-  stats::Formula achieved_occupancy;
-  stats::Scalar blocks_launched, blocks_retired;
-  stats::Scalar max_resident_blocks;   // high-water mark (summed over SMs in the GPU's totals)
-  stats::Vector warp_instrs_by_role;   // kMaxWarpRoles entries (WarpLaunchHook)
-  FetchStats fetch;
-  IssueStats issue;
-  OpcollStats opcoll;
-  SimtStats simt;
-  ExecStats exec;
-  LdstStats ldst;
-
-  stats::Vector &stall_cycles;
-  stats::Scalar &issued_cycles, &dual_issues, &regalloc_stalls, &gate_stalls;
-  stats::Vector &rf_reads, &rf_writes;
-  stats::Scalar &bank_conflicts, &write_port_conflicts, &writeback_retries, &collector_full;
-  stats::Scalar &collector_occupancy_sum;
-  stats::Scalar &divergent_branches;
-  stats::Scalar &unit_busy;
-  stats::Vector &warp_instrs_by_unit, &thread_instrs_by_unit;
-  stats::Scalar &mem_accesses, &const_accesses, &shared_accesses, &shared_passes, &shared_extra_passes;
-  stats::Scalar &l1i_hits, &l1i_misses, &ibuffer_flushes;
-};
 
 class Sm {
  public:
@@ -177,7 +114,7 @@ class Sm {
   // so the statistics are those of ticking every cycle (tested). Off while
   // a trace is written, a register translator is installed, or a register
   // allocator, issue gate or register-file level cannot tell its next event
-  // (nextEventCycle); a warp held by its activation (setActivationHook) is
+  // (nextEventCycle); a warp held by its activation (SmHooks::activation) is
   // an event at its release.
   uint64_t nextActiveCycle(uint64_t cycle) const;
   // Blocks retired since the last call (the caller may launch new ones).
@@ -192,6 +129,9 @@ class Sm {
   void syncStats();
   SmStats& stats() { return *stats_; }
   const OperandCollector& collector() const { return *opc_; }
+  // The bank register `reg` of the warp in `slot` is read from, under the
+  // installed translator and bank map.
+  uint32_t bankOf(uint32_t slot, uint16_t reg) { return opc_->bankOf(slot, reg); }
   const WarpScheduler& scheduler(uint32_t i) const { return *scheds_[i]; }
   // Every scheduler of the SM round robin (or back to its policy).
   void setRoundRobin(bool on) {
@@ -211,66 +151,31 @@ class Sm {
     if (t) trace_sample_.sched.assign(t->numSchedulers(), SmTrace::Sched{});
   }
 
-  // Extension points (c), (d), (e) (sm/core/hooks.h). Not owned. Install
-  // before the first launch (the allocator must see every warp it is asked
-  // to release). Issue gates compose: each mechanism adds its own
-  // (IssueGateChain). The register allocator and the launch hook are one per
-  // SM: a second one throws rfsim::Error (two mechanisms that both need it
-  // cannot be combined); nullptr puts the baseline back.
-  void setRegAllocator(WarpRegAllocator* a);
-  // The allocator a mechanism installed (nullptr: the baseline's).
-  WarpRegAllocator* regAllocator() const { return alloc_ == &base_alloc_ ? nullptr : alloc_; }
-  void addIssueGate(IssueGate* g);
-  void setWarpLaunchHook(WarpLaunchHook* h);
-  WarpLaunchHook* warpLaunchHook() const { return launch_hook_; }
-  // Extension point (g): an observer of calls, returns, frame releases and
-  // block retirements (any number; not owned).
-  void addEventHook(SmEventHook* h) { event_hooks_.push_back(h); }
-  // The first observer also brings the scalar pipelines it may use
-  // (InstrObserver::scalar): one per scheduler, after the unit types.
-  void addInstrObserver(InstrObserver* o) {
-    if (units_.size() == kNumUnitTypes)
-      units_.push_back(std::make_unique<ExecUnit>(cfg_.sm.num_schedulers, cfg_.sm.num_schedulers * 256));
-    observers_.push_back(o);
-  }
+  // A mechanism's hooks (sm_hooks.h: what a bundle holds, and the rules
+  // for a second mechanism's bundle). Before the first launch; throws
+  // rfsim::Error for a hook another mechanism holds that cannot be shared.
+  SmInstalled install(const SmHooks& hooks);
   // Blocks retired from this SM in this launch (the SM-wide "first block
   // done" flag: > 0).
   uint64_t blocksRetired() const { return stats_->blocks_retired.get(); }
   // The cycle being ticked (or the last one ticked).
   uint64_t currentCycle() const { return now_; }
-  // The collector, e.g. to install a RegTranslator (setTranslator) or to ask
-  // bankOf. setBankIndex rebuilds it with the bank map applied to the given
-  // index (the Sm's default is BankIndex::kArchitectural): only before the
-  // first launch, and before setTranslator (throws rfsim::Error otherwise).
-  OperandCollector& collector() { return *opc_; }
-  void setBankIndex(BankIndex b);
-  // Extension point (h): the schedulers' activation hook (scheduler.h);
-  // nullptr = none. Before the first launch.
-  void setActivationHook(ActivationHook* h);
   // Extension point (i) (hooks.h): warp `warp_slot` runs `ops` before its
   // next instruction (after the ones a previous trap queued); `listener`
   // (may be null, not owned) hears of each completion and of the end. The
   // warp must be resident. Callable from any hook, e.g. IssueGate::mayIssue
   // refusing a call until the trap made room, or SmEventHook::onFrameRelease.
   void trap(uint32_t warp_slot, const std::vector<TrapOp>& ops, TrapListener* listener = nullptr);
-  bool trapping(uint32_t warp_slot) const { return slots_.at(warp_slot).trap != nullptr; }
-  // Functional register state in the register file (a mechanism whose
-  // register indices are renamed or calculated, e.g. CARS): the values of
-  // every general register live in `rows` warp-registers of 32 lanes,
-  // indexed by physical row; at issue each register the instruction reads
-  // or writes is translated once (OperandCollector::translate, the
-  // installed RegTranslator) and the instruction executes on that row --
-  // the same row the banks are timed with -- so a wrong index corrupts the
-  // kernel's output. A warp's R1 (its stack pointer) is copied into its row
-  // before its first instruction. Predicates stay per warp. Machine programs
-  // only; before the first launch, after the translator is installed.
-  // Throws rfsim::Error otherwise.
-  void setPhysicalRegisters(uint32_t rows);
-  bool physicalRegisters() const { return phys_rows_ != 0; }
-  // Row `row` of the register file (32 lanes); for a mechanism whose hardware
-  // keeps its own state in the register file (CARS' saved frame pointers).
-  // Throws rfsim::Error for a row outside it.
-  uint64_t* physicalRow(uint32_t row);
+  bool trapping(uint32_t warp_slot) const {
+    (void)slots_.at(warp_slot);  // range-checked
+    return traps_.active(warp_slot);
+  }
+  // The register file's rows (SmHooks::physical_rows; phys_regs.h), for a
+  // mechanism whose hardware keeps state of its own there.
+  RegisterRows& registerRows() { return regs_; }
+  // The base the register allocator gave the warp in `slot` at launch (the
+  // baseline translator's: its register r is at row base + r).
+  uint32_t warpBase(uint32_t slot) const { return opc_->baseTranslator().base(slot); }
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
   uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
   // Instructions of the warp in `slot` issued and not yet completed.
@@ -290,41 +195,18 @@ class Sm {
     std::vector<uint32_t> slots;  // warp slot of each warp of the block
     uint32_t live = 0;            // slots not yet freed
   };
-  // The trap operations of a warp (Sm::trap): their instructions, made up
-  // here, stay put while in flight (a deque does not move its elements).
-  struct TrapEntry {
-    TrapOp op;
-    ptx::Instr in;
-    func::DInstr d;
-  };
-  struct Trap {
-    std::deque<TrapEntry> ops;
-    size_t next = 0;        // the next to issue
-    uint32_t inflight = 0;
-    TrapListener* listener = nullptr;
-  };
   struct WarpSlot {
     bool used = false;
     int32_t block = -1;           // index into blocks_
     uint32_t local = 0;           // warp index in its block
     uint32_t role = 0;            // WarpLaunchHook's tag
-    uint32_t ib_valid = 0, ib_pending = 0;
-    uint64_t ib_ready_at = 0;
     uint32_t inflight = 0, mem_pending = 0;
     // The timing of the instruction the warp issues next, computed once per
     // instruction rather than once per cycle the warp waits.
     const func::DInstr* timed = nullptr;
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
-    bool sp_copied = false;  // physical registers: R1 was copied into its row
-    uint64_t age = 0;        // launch order on this SM
-    std::unique_ptr<Trap> trap;  // null: not trapping
-    // sm.dependency barriers (sm_deps.cpp): the cycle the stall count of the
-    // last instruction lets the next one issue; the dependency barriers'
-    // counters.
-    uint64_t dep_next = 0;
-    uint64_t dep_pair = UINT64_MAX;  // the cycle its last instruction may pair in (dual issue)
-    std::array<uint8_t, 6> bars{};
+    uint64_t age = 0;             // launch order on this SM
   };
   struct Inflight {
     uint32_t slot = 0, pc = 0;
@@ -336,7 +218,7 @@ class Sm {
     uint8_t written = 0;  // destination registers already written back (a write split over cycles)
     bool rows_known = false;  // wrow holds the destinations' rows, translated at issue
     std::array<uint32_t, 16> wrow{};
-    const TrapEntry* trap = nullptr;  // a trap operation (Sm::trap)
+    const TrapQueue::Entry* trap = nullptr;  // a trap operation (Sm::trap)
     uint8_t wbar = 0, rbar = 0;       // dependency barriers it set (1..6; 0: none)
   };
 
@@ -351,39 +233,16 @@ class Sm {
   // (InstrObserver::elided), which leaves the scheduler's slot free.
   bool issueWarp(uint32_t slot, uint64_t now);
   void issueFrom(uint32_t slot, uint64_t now);
-  void ibufferAfter(WarpSlot& ws, func::BlockStepper& st, const func::StepInfo& info);
-  Stall trapStall(uint32_t slot, Trap& t);
+  Stall trapStall(uint32_t slot);
   void issueTrap(uint32_t slot, uint64_t now);
-  void trapOpDone(const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
-  // sm_deps.cpp: Maxwell-style dependency control (sm.dependency:
-  // barriers; backend/depctl.h). The warp may issue `d` when its last
-  // stall count has run out and no barrier it waits on is set; a register
-  // still reserved then is a fixed-latency result our operand collector
-  // delayed (an interlock, counted) or, guarded by a barrier the code does
-  // not wait on, a control-code error (thrown, naming kernel, warp and pc).
-  Stall depStall(uint32_t slot, WarpSlot& ws, const func::DInstr* d, uint64_t now);
-  void depIssued(WarpSlot& ws, uint32_t slot, const ptx::Instr& in, Inflight& f, uint64_t now);
-  void depRead(const Inflight& f);     // operands read: its read barrier
-  void depWritten(const Inflight& f);  // results written: its write barrier
-  // sm_trap.cpp: the static warp limit (sm.warp_limit): the oldest resident
-  // warps not waiting at a barrier may issue, as a mask of slots; the order
-  // by age after a warp came or went (updateWarpLimit), the mask every cycle
-  // (refreshWarpLimit).
+  // sm_trap.cpp: the static warp limit's order after a warp came or went,
+  // its mask every cycle (warp_limit.h).
   void updateWarpLimit();
   void refreshWarpLimit();
   uint64_t progressCount() const;
   void accountSkipped(uint64_t k, uint64_t now);
   uint32_t allocInflight();
-  // sm_physregs.cpp: points the warp's register columns at the rows the
-  // translator gives for `d`'s registers (bank-file reads into rrows,
-  // writes into wrows, in bankRegs order), and back at the poison column.
-  void mapRegisters(uint32_t slot, WarpSlot& ws, const func::DInstr& d, uint32_t pc, uint32_t* rrows,
-                    uint32_t* wrows);
-  void unmapRegisters(uint32_t slot, const func::DInstr& d, uint32_t active);
-  void bindRegisters(uint32_t slot, func::Warp& w);  // at launch: w's columns through the slot's table
-  uint32_t translateChecked(uint32_t slot, uint32_t reg, uint32_t pc);
-
   const config::GpuConfig& cfg_;
   func::Program& program_;
   const func::LaunchSetup& setup_;
@@ -399,47 +258,31 @@ class Sm {
   uint32_t resident_blocks_ = 0, resident_warps_ = 0;
   uint64_t age_ = 0;
 
+  std::unique_ptr<SmStats> stats_;
+  // The stages (docs/sm.md "Pipeline"), in pipeline order; the operand
+  // collector, the schedulers and the write-back queue below.
+  FetchStage fetch_;
   Scoreboard sb_;
+  DepBarriers deps_;  // sm.dependency barriers
+  ExecStage exec_;
   bool barriers_ = false;  // sm.dependency is barriers
-  std::vector<std::bitset<ptx::mach::kNumRegIds>> guarded_;  // per slot: reserved registers a write barrier guards
   OperandCollectorConfig oc_cfg_;
   std::unique_ptr<OperandCollector> opc_;
-  BaselineRegAllocator base_alloc_;
-  WarpRegAllocator* alloc_ = &base_alloc_;
-  IssueGate* gate_ = nullptr;
-  std::unique_ptr<IssueGateChain> gate_chain_;  // with more than one gate
-  WarpLaunchHook* launch_hook_ = nullptr;
-  ActivationHook* activation_hook_ = nullptr;
-  std::vector<SmEventHook*> event_hooks_;
-  std::vector<InstrObserver*> observers_;
+  InstalledHooks hooks_;  // install()
   bool long_wait_miss_ = false;  // sm.long_wait l1d_miss: only a load that missed the L1D is a long wait
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;
-  // Per UnitType (null if the type has no pipelines), then the scalar
-  // pipelines once an observer is installed (addInstrObserver).
-  std::vector<std::unique_ptr<ExecUnit>> units_;
 
-  uint32_t phys_rows_ = 0;                  // 0: registers by name in the functional warps
-  std::vector<uint64_t> phys_;              // phys_rows_ x 32 lanes
-  std::vector<std::vector<uint64_t*>> rowtab_;  // per warp slot: func::Warp::rows
-  uint64_t swl_mask_ = ~0ull;               // slots the static warp limit lets issue
-  std::vector<uint32_t> swl_order_;          // resident slots, oldest first (static warp limit)
-  std::array<uint64_t, 32> poison_{};       // where a register not translated this issue points
-  // Registers the translator serves as views (RegTranslator::isView), and
-  // the lanes of those the issuing instruction names: (register, row).
-  std::vector<bool> view_;
-  std::array<std::array<uint64_t, 32>, 16> latch_{};
-  std::array<std::pair<uint16_t, uint32_t>, 16> latched_{};
-  unsigned nlatched_ = 0;
+  PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
+  WarpLimit limit_;   // sm.warp_limit
+  TrapQueue traps_;   // Sm::trap
 
   std::vector<Inflight> inflight_;
   std::vector<uint32_t> free_inflight_;
   uint32_t inflight_count_ = 0;
   std::deque<uint32_t> wb_queue_;
 
-  std::set<uint64_t> l1i_lines_;
-  uint32_t fetch_rr_ = 0;
   // Idle-cycle skipping (nextActiveCycle): the last tick was quiet, and the
   // stall reason each scheduler recorded in it.
   bool quiet_ = false;
@@ -449,7 +292,6 @@ class Sm {
   uint64_t wb_done_ = 0;  // instructions retired (watchdog progress)
   uint32_t finished_since_poll_ = 0;
   std::function<void(rt::Dim3)> on_retired_;
-  std::unique_ptr<SmStats> stats_;
   int64_t trace_slot_ = -1;
   SmTrace* trace_ = nullptr;
   bool tracing_ = false;  // this tick is recorded into trace_

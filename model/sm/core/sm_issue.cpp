@@ -15,7 +15,7 @@ namespace rfsim::sm {
 const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
   if (ws.timed != d) {
     ws.timing = opTiming(*d->in, cfg_);
-    ws.gated = gate_ && gate_->flags(*d);
+    ws.gated = hooks_.gate && hooks_.gate->flags(*d);
     ws.timed = d;
   }
   return ws.timing;
@@ -23,28 +23,24 @@ const OpTiming& Sm::timingOf(WarpSlot& ws, const func::DInstr* d) {
 
 Stall Sm::warpStall(uint32_t s, uint64_t now) {
   WarpSlot& ws = slots_[s];
-  if (ws.trap) return trapStall(s, *ws.trap);  // the trap's operations go first
+  if (traps_.active(s)) return trapStall(s);  // the trap's operations go first
   func::BlockStepper& st = *blocks_[ws.block]->stepper;
   const func::WarpStatus fs = st.status(ws.local);
   if (fs == func::WarpStatus::Done) return Stall::NoWarp;
   if (fs == func::WarpStatus::AtBarrier) return Stall::Barrier;
-  if (ws.ib_pending && now >= ws.ib_ready_at) {
-    ws.ib_valid += ws.ib_pending;
-    ws.ib_pending = 0;
-  }
-  if (ws.ib_valid == 0) return Stall::IbufferEmpty;
+  if (!fetch_.hasInstr(s, now)) return Stall::IbufferEmpty;
   const func::DInstr* d = st.peek(ws.local);
-  if (alloc_ != &base_alloc_ && !alloc_->ready(s)) {  // the baseline is always ready
+  if (!hooks_.baseAlloc() && !hooks_.alloc->ready(s)) {  // the baseline is always ready
     ++stats_->regalloc_stalls;
-    return alloc_->waitStall(s);
+    return hooks_.alloc->waitStall(s);
   }
   // The gate is asked only about the instructions it flagged (IssueGate::flags).
-  if (gate_ && (timingOf(ws, d), ws.gated) && !gate_->mayIssue(s, *d, now)) {
+  if (hooks_.gate && (timingOf(ws, d), ws.gated) && !hooks_.gate->mayIssue(s, *d, now)) {
     ++stats_->gate_stalls;
-    return gate_->refusal();
+    return hooks_.gate->refusal();
   }
   if (barriers_) {
-    const Stall dep = depStall(s, ws, d, now);
+    const Stall dep = deps_.stall(s, st, ws.local, d, now);
     if (dep != Stall::None) return dep;
   } else if (sb_.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
     return Stall::Scoreboard;
@@ -55,11 +51,11 @@ Stall Sm::warpStall(uint32_t s, uint64_t now) {
 
 void Sm::issue(uint64_t now) {
   const uint32_t n = cfg_.sm.num_schedulers;
-  if (cfg_.sm.warp_limit) refreshWarpLimit();
+  if (limit_.on()) refreshWarpLimit();
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
     for (uint32_t s : sch.warps()) {
-      wstatus_[s].stall = swl_mask_ >> s & 1 ? warpStall(s, now) : Stall::NoWarp;
+      wstatus_[s].stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
       wstatus_[s].long_latency = sb_.pendingLongLatency(s) > 0;
       wstatus_[s].role = slots_[s].role;
     }
@@ -71,7 +67,7 @@ void Sm::issue(uint64_t now) {
       SmTrace::Sched& ts = trace_sample_.sched[i];
       ts.warp = p.warp < 0 ? -1 : p.warp;
       ts.stall = static_cast<uint32_t>(p.warp < 0 ? p.stall : Stall::None);
-      if (p.warp >= 0 && slots_[static_cast<uint32_t>(p.warp)].trap) {
+      if (p.warp >= 0 && traps_.active(static_cast<uint32_t>(p.warp))) {
         ts.pc = 0;
         ts.op = static_cast<uint32_t>(ptx::Op::St);
         ts.unit = static_cast<uint32_t>(UnitType::LDST);
@@ -93,7 +89,7 @@ void Sm::issue(uint64_t now) {
     ++stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(Stall::None)];
     ++stats_->issued_cycles;
     const uint32_t w = static_cast<uint32_t>(p.warp);
-    if (slots_[w].trap) {
+    if (traps_.active(w)) {
       issueTrap(w, now);
       continue;
     }
@@ -104,7 +100,7 @@ void Sm::issue(uint64_t now) {
     const func::DInstr* first = blocks_[slots_[w].block]->stepper->peek(slots_[w].local);
     const UnitType first_unit = timingOf(slots_[w], first).unit;
     issueFrom(w, now);
-    const bool held = slots_[w].gated && gate_->holdsPair(*first);
+    const bool held = slots_[w].gated && hooks_.gate->holdsPair(*first);
     // Dual issue (pipeline.dual_issue, GPGPU-Sim's dual_issue_diff_exec_units):
     // the same warp's next instruction in the same cycle, when it is ready
     // (the scoreboard sees the first one's destinations) and goes to another
@@ -113,7 +109,7 @@ void Sm::issue(uint64_t now) {
     // (IssueGate::holdsPair): a mechanism's state it changes (a rename
     // unit's frame pointers) takes effect at the end of the cycle, after
     // which the next instruction must be renamed.
-    if (!slots_[w].trap && !held && warpStall(w, now) == Stall::None) {
+    if (!traps_.active(w) && !held && warpStall(w, now) == Stall::None) {
       WarpSlot& ws = slots_[w];
       if (timingOf(ws, blocks_[ws.block]->stepper->peek(ws.local)).unit != first_unit) {
         ++stats_->dual_issues;
@@ -129,7 +125,7 @@ void Sm::issue(uint64_t now) {
 void Sm::issueFrom(uint32_t w, uint64_t now) {
   constexpr unsigned kMaxElided = 8;
   for (unsigned k = 0; k < kMaxElided && issueWarp(w, now); ++k)
-    if (slots_[w].trap || warpStall(w, now) != Stall::None) return;
+    if (traps_.active(w) || warpStall(w, now) != Stall::None) return;
 }
 
 }  // namespace rfsim::sm

@@ -11,17 +11,16 @@ namespace rfsim::sm {
 uint64_t Sm::nextActiveCycle(uint64_t cycle) const {
   if (!quiet_) return cycle;
   uint64_t next = last_progress_ + cfg_.pipeline.watchdog_cycles;  // the watchdog's tick
-  for (const auto& u : units_)
-    if (u) next = std::min(next, u->nextDone());
-  for (const WarpSlot& ws : slots_)
-    if (ws.used) {
-      if (ws.ib_pending) next = std::min(next, ws.ib_ready_at);
-      if (ws.dep_next > last_tick_) next = std::min(next, ws.dep_next);  // a stall count runs out
+  next = std::min(next, exec_.nextDone());
+  for (uint32_t s = 0; s < slots_.size(); ++s)
+    if (slots_[s].used) {
+      next = std::min(next, fetch_.fillAt(s));
+      if (barriers_) next = std::min(next, deps_.nextEvent(s, last_tick_));  // a stall count runs out
     }
-  if (gate_) next = std::min(next, gate_->nextEventCycle(last_tick_));
-  if (alloc_ != &base_alloc_) next = std::min(next, alloc_->nextEventCycle(last_tick_));
+  if (hooks_.gate) next = std::min(next, hooks_.gate->nextEventCycle(last_tick_));
+  if (!hooks_.baseAlloc()) next = std::min(next, hooks_.alloc->nextEventCycle(last_tick_));
   next = std::min(next, opc_->levelNextEvent(last_tick_));
-  if (activation_hook_)  // a warp held by its activation is released
+  if (hooks_.activation)  // a warp held by its activation is released
     for (const auto& sch : scheds_) next = std::min(next, sch->nextRelease(last_tick_));
   return std::max(cycle, next);
 }

@@ -177,14 +177,12 @@ std::string Sm::dumpState() const {
     s += fmt::format("  slot {} role {} block ({},{},{}) {} | scoreboard [{}] | pending mem {} | in flight {} | "
                      "ibuffer {} valid, {} pending{}\n",
                      i, ws.role, c.x, c.y, c.z, b.stepper->describeWarp(ws.local), regs, ws.mem_pending, ws.inflight,
-                     ws.ib_valid, ws.ib_pending,
-                     ws.trap ? fmt::format(" | trapping: {} of {} operations issued, {} in flight", ws.trap->next,
-                                           ws.trap->ops.size(), ws.trap->inflight)
-                             : "");
+                     fetch_.valid(i), fetch_.pending(i),
+                     traps_.describe(i));
   }
-  if (const std::string a = alloc_->describe(); !a.empty()) s += "  register allocation: " + a + "\n";
-  if (gate_)
-    if (const std::string g = gate_->describe(); !g.empty()) s += g;
+  if (const std::string a = hooks_.alloc->describe(); !a.empty()) s += "  register allocation: " + a + "\n";
+  if (hooks_.gate)
+    if (const std::string g = hooks_.gate->describe(); !g.empty()) s += g;
   return s;
 }
 

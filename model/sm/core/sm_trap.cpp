@@ -1,7 +1,7 @@
-// What changes which warp issues (sm.h, docs/sm.md extension points (h)
-// and (i)): the static warp limit, activation hooks of the schedulers, and
-// traps -- spills and fills a mechanism injects before a
-// warp's next instruction, issued and timed as real local memory operations.
+// What changes which warp issues (sm.h, docs/sm.md extension point (i)):
+// the static warp limit (warp_limit.h) and traps (trap_queue.h) -- spills and
+// fills a mechanism injects before a warp's next instruction, issued and
+// timed here as real local memory operations.
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -14,110 +14,35 @@
 
 namespace rfsim::sm {
 
-void Sm::setRegAllocator(WarpRegAllocator* a) {
-  if (a && alloc_ != &base_alloc_ && alloc_ != a)
-    throw Error("the SM's warp register allocator is already installed by another mechanism");
-  alloc_ = a ? a : &base_alloc_;
-}
-
-void Sm::addIssueGate(IssueGate* g) {
-  if (!g) throw Error("Sm::addIssueGate: a null gate");
-  if (!gate_) {
-    gate_ = g;
-    return;
-  }
-  if (!gate_chain_) {
-    gate_chain_ = std::make_unique<IssueGateChain>();
-    gate_chain_->add(gate_);
-    gate_ = gate_chain_.get();
-  }
-  gate_chain_->add(g);
-}
-
-void Sm::setWarpLaunchHook(WarpLaunchHook* h) {
-  if (h && launch_hook_ && launch_hook_ != h)
-    throw Error("the SM's warp launch hook is already installed by another mechanism");
-  launch_hook_ = h;
-}
-
-void Sm::setActivationHook(ActivationHook* h) {
-  if (h && activation_hook_ && activation_hook_ != h)
-    throw Error("the schedulers' activation hook is already installed by another mechanism");
-  activation_hook_ = h;
-  for (auto& sch : scheds_) sch->setActivationHook(h);
-}
-
 void Sm::updateWarpLimit() {
-  // CCWS' static warp limiting: the warp_limit oldest resident warps issue,
-  // the others wait until one of them exits -- or waits at a barrier: a warp
-  // held back must be able to reach the barrier its block waits at, or the
-  // block never gets past it. The order by age is kept here, when a warp
-  // comes or goes; the mask is made every cycle (refreshWarpLimit, from
-  // issue) as warps reach and leave barriers.
-  std::vector<std::pair<uint64_t, uint32_t>> by_age;
-  for (uint32_t s = 0; s < slots_.size(); ++s)
-    if (slots_[s].used) by_age.emplace_back(slots_[s].age, s);
-  std::sort(by_age.begin(), by_age.end());
-  swl_order_.clear();
-  for (const auto& a : by_age) swl_order_.push_back(a.second);
+  limit_.reorder(static_cast<uint32_t>(slots_.size()), [this](uint32_t s, uint64_t& age) {
+    age = slots_[s].age;
+    return slots_[s].used;
+  });
 }
 
 void Sm::refreshWarpLimit() {
-  swl_mask_ = 0;
-  uint32_t n = 0;
-  for (uint32_t s : swl_order_) {
-    if (n == cfg_.sm.warp_limit) break;
+  limit_.refresh([this](uint32_t s) {
     const WarpSlot& ws = slots_[s];
-    // A warp at a barrier (with no trap to run) neither issues nor counts.
-    if (ws.used && !ws.trap && blocks_[ws.block] &&
-        blocks_[ws.block]->stepper->status(ws.local) == func::WarpStatus::AtBarrier)
-      continue;
-    swl_mask_ |= 1ull << s;
-    ++n;
-  }
+    return ws.used && !traps_.active(s) && blocks_[ws.block] &&
+           blocks_[ws.block]->stepper->status(ws.local) == func::WarpStatus::AtBarrier;
+  });
 }
 
 void Sm::trap(uint32_t s, const std::vector<TrapOp>& ops, TrapListener* listener) {
-  WarpSlot& ws = slots_.at(s);
-  if (!ws.used) throw Error(fmt::format("Sm::trap: warp slot {} holds no warp", s));
-  if (ops.empty()) return;
-  if (!ws.trap) ws.trap = std::make_unique<Trap>();
-  Trap& t = *ws.trap;
-  if (listener) t.listener = listener;
-  for (const TrapOp& op : ops) {
-    if (op.reg >= ptx::mach::kPredBase)
-      throw Error(fmt::format("Sm::trap: warp slot {}: register {} is not a general register", s, op.reg));
-    TrapEntry& e = t.ops.emplace_back();
-    e.op = op;
-    // The instruction a trap handler would run: st.local.b32 [offset], R /
-    // ld.local.b32 R, [offset], 4 bytes per lane.
-    e.in.op = op.store ? ptx::Op::St : ptx::Op::Ld;
-    e.in.space = ptx::Space::Local;
-    e.in.type = ptx::Type::B32;
-    e.in.role = op.store ? ptx::MRole::Spill : ptx::MRole::Fill;
-    e.d.in = &e.in;
-    e.d.cls = op.store ? func::Cls::St : func::Cls::Ld;
-    e.d.bytes = 4;
-    e.d.role = static_cast<uint8_t>(e.in.role);
-    if (op.store) {
-      e.d.reads[0] = op.reg;
-      e.d.nreads = 1;
-    } else {
-      e.d.writes[0] = op.reg;
-      e.d.nwrites = 1;
-    }
-  }
+  if (!slots_.at(s).used) throw Error(fmt::format("Sm::trap: warp slot {} holds no warp", s));
+  traps_.add(s, ops, listener);
 }
 
-Stall Sm::trapStall(uint32_t s, Trap& t) {
-  if (t.next == t.ops.size()) {  // all issued: wait for the last to complete
+Stall Sm::trapStall(uint32_t s) {
+  if (traps_.allIssued(s)) {  // all issued: wait for the last to complete
     ++stats_->issue.trap_wait_cycles;
     return Stall::Scoreboard;
   }
-  const TrapEntry& e = t.ops[t.next];
+  const TrapQueue::Entry& e = traps_.peek(s);
   const func::DInstr& d = e.d;
   if (e.op.row != TrapOp::kNoRow) {
-    if (slots_[s].inflight > t.inflight) return Stall::Scoreboard;  // the warp's own instructions drain first
+    if (slots_[s].inflight > traps_.inflight(s)) return Stall::Scoreboard;  // the warp's own instructions drain first
   } else if (sb_.hazardOf(s, d.reads.data(), d.nreads, d.writes.data(), d.nwrites)) {
     return Stall::Scoreboard;
   }
@@ -127,9 +52,7 @@ Stall Sm::trapStall(uint32_t s, Trap& t) {
 
 void Sm::issueTrap(uint32_t s, uint64_t now) {
   WarpSlot& ws = slots_[s];
-  Trap& t = *ws.trap;
-  const TrapEntry& e = t.ops[t.next++];
-  ++t.inflight;
+  const TrapQueue::Entry& e = traps_.pop(s);
   ++stats_->issue.trap_ops;
   const OpTiming tm = opTiming(e.in, cfg_);
   // A whole register-file row: all 32 lanes, whatever the warp's mask.
@@ -160,9 +83,9 @@ void Sm::issueTrap(uint32_t s, uint64_t now) {
   ++ws.mem_pending;
   const bool by_row = e.op.row != TrapOp::kNoRow;
   if (by_row) {
-    if (phys_rows_ && e.op.row >= phys_rows_)
+    if (regs_.on() && e.op.row >= regs_.count())
       throw Error(fmt::format("Sm::trap: warp slot {}: row {} outside the register file's {} rows", s, e.op.row,
-                              phys_rows_));
+                              regs_.count()));
     f.rows_known = true;
     f.wrow[0] = e.op.row;
   } else if (f.writes) {
@@ -173,20 +96,6 @@ void Sm::issueTrap(uint32_t s, uint64_t now) {
                     e.op.offset, tag, latency);
   if (!opc_->allocate(s, tm.unit, e.d.reads.data(), e.d.nreads, tag, by_row ? &e.op.row : nullptr))
     throw Error("Sm::issueTrap: collector allocation failed after canAllocate");
-}
-
-void Sm::trapOpDone(const Inflight& f, uint64_t now) {
-  WarpSlot& ws = slots_[f.slot];
-  Trap& t = *ws.trap;
-  --t.inflight;
-  const TrapOp op = f.trap->op;
-  TrapListener* l = t.listener;
-  const bool last = t.inflight == 0 && t.next == t.ops.size();
-  if (last) ws.trap.reset();  // before the listener: it may trap again
-  if (l) {
-    l->trapOpDone(f.slot, op, now);
-    if (last) l->trapDone(f.slot, now);
-  }
 }
 
 }  // namespace rfsim::sm

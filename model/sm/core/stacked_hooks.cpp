@@ -1,9 +1,7 @@
 // Two mechanisms' register hooks on one SM (stacked_hooks.h).
 #include "sm/core/stacked_hooks.h"
 
-#include "common/error.h"
 #include "ptx/machine.h"
-#include "sm/core/sm.h"
 
 namespace rfsim::sm {
 
@@ -38,42 +36,6 @@ bool StackedAllocator::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_
   if (second_.allocate(block_slot, warp_slot, local_warp, regs_per_thread, base)) return true;
   first_.release(warp_slot);
   return false;
-}
-
-StackedHooks stackRegisterHooks(Sm& sm, RegTranslator& gpr, WarpRegAllocator* alloc, uint32_t rows,
-                                WarpLaunchHook* launch) {
-  StackedHooks h;
-  OperandCollector& opc = sm.collector();
-  if (!opc.translating()) {
-    if (alloc) sm.setRegAllocator(alloc);
-    opc.setTranslator(&gpr);
-    sm.setPhysicalRegisters(rows);
-    if (launch) sm.setWarpLaunchHook(launch);
-    return h;
-  }
-  h.translator = std::make_unique<StackedTranslator>(gpr, opc.translator());
-  opc.setTranslator(nullptr);
-  opc.setTranslator(h.translator.get());
-  if (alloc) {
-    WarpRegAllocator* first = sm.regAllocator();
-    if (!first)
-      throw Error("a mechanism installed a register translator without a warp register allocator: the general "
-                  "registers cannot be stacked over it");
-    h.allocator = std::make_unique<StackedAllocator>(*first, *alloc);
-    sm.setRegAllocator(nullptr);
-    sm.setRegAllocator(h.allocator.get());
-  }
-  if (launch) {
-    if (WarpLaunchHook* first = sm.warpLaunchHook()) {
-      h.launch = std::make_unique<StackedLaunchHook>(*first, *launch);
-      sm.setWarpLaunchHook(nullptr);
-      sm.setWarpLaunchHook(h.launch.get());
-    } else {
-      sm.setWarpLaunchHook(launch);
-    }
-  }
-  sm.setPhysicalRegisters(rows);
-  return h;
 }
 
 }  // namespace rfsim::sm

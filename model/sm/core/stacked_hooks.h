@@ -1,26 +1,16 @@
-// Two mechanisms' register hooks on one SM (composition, docs/mechanisms.md
-// "Composition"): a mechanism that places the general registers itself
-// (CARS' rename unit and regions) attached over one that installed a
-// translator and allocator for registers of its own classes (R2D2's register
-// ID calculation for its thread-index, block-index, coefficient and linear
-// registers). The general registers go to the later mechanism's translator,
-// every other register to the earlier one's, each into rows of its own
-// (the earlier one's classes keep to the rows at the top of the file that
-// Mechanism::classRows reserved); a warp is allocated by both, the later
-// one giving its base, and may issue when both agree. A later mechanism
-// without an allocator (LTRF keeps the baseline's rows) keeps the earlier
-// one's; launch hooks are told both, the earlier one's role and start PC
-// winning (R2D2's roles under LTRF).
+// The adapters that stack two mechanisms' register hooks on one SM
+// (sm_hooks.h "Stacked"; docs/mechanisms.md "Composition"): a later
+// mechanism that places the general registers itself, attached over an
+// earlier one that installed a translator and allocator for register
+// classes of its own. Sm::install makes them; nothing else does.
 #pragma once
 
-#include <memory>
+#include <algorithm>
 
 #include "sm/core/hooks.h"
 #include "sm/opcoll/bank_map.h"
 
 namespace rfsim::sm {
-
-class Sm;
 
 class StackedTranslator final : public RegTranslator {
  public:
@@ -71,8 +61,8 @@ class StackedAllocator final : public WarpRegAllocator {
 };
 
 // Two mechanisms' launch hooks: both hear of every warp; the role and the
-// starting PC are the first's (the earlier mechanism's, R2D2's roles),
-// the second's PC where the first has none.
+// starting PC are the first's (the earlier mechanism's), the second's PC
+// where the first has none.
 class StackedLaunchHook final : public WarpLaunchHook {
  public:
   StackedLaunchHook(WarpLaunchHook& first, WarpLaunchHook& second) : first_(first), second_(second) {}
@@ -94,24 +84,5 @@ class StackedLaunchHook final : public WarpLaunchHook {
   WarpLaunchHook& first_;
   WarpLaunchHook& second_;
 };
-
-// What stackRegisterHooks installed (to be kept as long as the hooks).
-struct StackedHooks {
-  std::unique_ptr<StackedTranslator> translator;
-  std::unique_ptr<StackedAllocator> allocator;
-  std::unique_ptr<StackedLaunchHook> launch;
-  bool stacked() const { return translator != nullptr; }
-};
-
-// Installs `gpr` and `alloc` on `sm` for the general registers: alone when
-// no mechanism installed a translator before, else stacked over the
-// installed translator and allocator (which then keep every other
-// register). `rows`: the register file's rows for Sm::setPhysicalRegisters
-// (re-set when stacked, so that the SM asks the stacked translator which
-// registers are views). Returns what it made (empty when not stacked).
-// `alloc` may be null: the mechanism keeps the installed allocator's bases
-// (LTRF places a warp's registers at the baseline's rows); `launch` too.
-StackedHooks stackRegisterHooks(Sm& sm, RegTranslator& gpr, WarpRegAllocator* alloc, uint32_t rows,
-                                WarpLaunchHook* launch = nullptr);
 
 }  // namespace rfsim::sm

@@ -54,7 +54,7 @@ struct Pick {
 // Scheduler activation callbacks (extension point (h), docs/sm.md): a
 // policy with an active pool (two_level) tells the hook when a warp enters
 // the pool and when it leaves it (demoted, or gone because it exited). A
-// register-file cache such as LTRF's prefetches the warp's working set on
+// register-file cache prefetches the warp's working set on
 // activation and writes it back on deactivation; the cycle onActivate
 // returns is the first the warp may issue in (its prefetch is then done):
 // until then the warp is held, reported as a Scoreboard stall. Policies
@@ -99,9 +99,9 @@ class WarpScheduler {
   uint64_t activations() const { return activations_; }
   uint64_t deactivations() const { return deactivations_; }
 
-  // A mechanism may ask for loose round robin for a while (R2D2 while its
-  // linear blocks run, section 4.1): policies that are not round robin
-  // (gto) honour it; the others are already.
+  // A mechanism may ask for loose round robin for a while (while code of its
+  // own runs in some warps that the others wait for): policies that are not
+  // round robin (gto) honour it; the others are already.
   void setRoundRobin(bool on) { rr_ = on; }
 
   uint64_t issuedCycles() const { return issued_; }

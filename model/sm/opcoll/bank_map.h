@@ -3,8 +3,8 @@
 //
 // The register a warp names is first translated to a physical row of the
 // register file (baseline: base[warp] + reg, the base set when the warp is
-// launched). CARS plugs its renaming in here, and a Verilated RTL unit may sit
-// behind the same interface. The bank is then a function of either the
+// launched). A mechanism that renames registers plugs in here, and a
+// Verilated RTL unit may sit behind the same interface. The bank is then a function of either the
 // architectural register or the translated row, and of the warp.
 #pragma once
 
@@ -32,15 +32,15 @@ class RegTranslator {
   // when no register is translated (UINT64_MAX: none): the SM may skip idle
   // cycles before it (Sm::nextActiveCycle). By default every cycle counts.
   virtual uint64_t nextEventCycle(uint64_t now) const { return now; }
-  // Registers whose value is not the 32 lanes of one row (R2D2's
-  // coefficient registers, two lanes of a row that holds 16 coefficients;
-  // its linear registers, the sum of a thread-index row and a lane of the
-  // block's pair). The SM asks once per register id when the translator is
-  // installed (Sm::setPhysicalRegisters). For such a register translate()
+  // Registers whose value is not the 32 lanes of one row (a mechanism that
+  // computes register values: a coefficient register held as two lanes of a
+  // row of 16 coefficients, or a register that is the sum of a thread-index
+  // row and a lane of its block's row). The SM asks once per register id when the translator is
+  // installed (SmHooks::physical_rows). For such a register translate()
   // still gives the row whose bank the access books; the functional model
   // reads the lanes gather() fills at issue (`row`: what translate gave;
-  // `in`: the instruction, whose control fields may say more -- R2D2's
-  // coefficient added to a linear operand), and what the instruction writes
+  // `in`: the instruction, whose control fields may say more -- a
+  // coefficient added to the operand), and what the instruction writes
   // into them goes to scatter() after it executed, with the lanes that
   // executed.
   virtual bool isView(uint32_t reg) const {

@@ -1,8 +1,8 @@
 // The port timing of a banked SRAM array: what a register-file level of a
-// mechanism (sm/opcoll/regfile_level.h) uses for its own banks -- LTRF's
+// mechanism (sm/opcoll/regfile_level.h) uses for its own banks -- a
 // register-file cache in front of the main register file, and that main
 // register file behind it with a bank count and latency of its own
-// (../shared/spec/ltrf.md) -- so that it answers a read with the cycle its
+// (docs/mechanisms.md) -- so that it answers a read with the cycle its
 // value is there (ReadReply::availableAt) after the bank conflicts it met.
 //
 // Each bank has `ports` ports; an access books one port of its bank in the

@@ -102,8 +102,8 @@ class OperandCollector {
   void setLevel(RegFileLevel* level);
   void setBankMap(const BankMap& map);  // must have cfg.num_banks banks
   // Extra pipeline cycles between issue and dispatch for every instruction
-  // (a mechanism's added stages in issue and operand collection: CARS IV-B
-  // renames in the collector and checks free registers at issue). 0: none.
+  // (a mechanism's added stages in issue and operand collection: a rename
+  // stage in the collector, a free-register check at issue). 0: none.
   void setStageDelay(uint32_t cycles) { stage_delay_ = cycles; }
   uint32_t stageDelay() const { return stage_delay_; }
   // The baseline translator, to set each warp's base at launch.

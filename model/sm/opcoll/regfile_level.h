@@ -1,8 +1,8 @@
 // The register-file hierarchy seen by the operand collector (extension point
 // (b)). Every operand read and every write-back goes through a RegFileLevel.
 // The baseline level is the banked main register file, which always hits: the
-// read then competes for its bank in the collector's arbiter. LTRF puts a
-// register-file cache level in front; on a miss it answers with the cycle its
+// read then competes for its bank in the collector's arbiter. A mechanism may
+// put a register-file cache level in front; on a miss it answers with the cycle its
 // fill delivers the value, and the operand skips the banks. A level times
 // its own banks (and those of the main register file behind it, with their
 // own count and latency) with sm/opcoll/banked_array.h.
@@ -32,8 +32,8 @@ class RegFileLevel {
   virtual ReadReply read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) = 0;
   // Told of every write-back the banks accepted, in the cycle it happens.
   virtual void write(uint32_t /*warp*/, uint32_t /*reg*/, uint32_t /*row*/, uint64_t /*cycle*/) {}
-  // True when the level holds every written value itself (LTRF's cache, or
-  // its MRF model): a write-back still books a write port of the
+  // True when the level holds every written value itself (a register-file
+  // cache, or its own model of the main register file): a write-back still books a write port of the
   // collector's bank, but it is counted as the level's
   // (OperandCollectorStats::level_writes), not as a main-register-file bank
   // write (SmStats rf_writes and the energy account's regfile_write line).

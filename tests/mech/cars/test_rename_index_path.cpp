@@ -61,8 +61,10 @@ Run runSaxpy(cars::RenameIndexPath* path) {
     // One SM (the unit is the SM's).
     gpu::KernelRunner kr(cfg, *ld.prog, setup, ls, ld.tree_regs, &root, {gpu::KernelRunner::Mode::Loop, 1});
     if (path) {
-      kr.sm().setRegAllocator(path);
-      kr.sm().collector().setTranslator(path);
+      sm::SmHooks h;
+      h.allocator = path;
+      h.translator = path;
+      kr.sm().install(h);
     }
     t.cycles = kr.run().cycles;
     kr.sm().syncStats();
