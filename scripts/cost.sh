@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Hardware cost report of CARS (docs/cost.md): the paper's storage count
-# (section IV-C) and synthesis + static timing of rtl/cars_rename.sv with
-# Yosys and OpenSTA on OSU 0.18 um cells. The full 64-warp unit takes ~30 s.
+# Hardware cost report of the mechanisms' RTL (docs/cost.md): synthesis and
+# static timing of every unit the mechanisms declare with Yosys and OpenSTA
+# on OSU 0.18 um cells, gate-level energy, and CARS' storage count (section
+# IV-C). About 100 s without the energy simulation, 290 s with it.
 #
-# Usage: scripts/cost.sh [--config FILE] [--out DIR] [--overwrite] [--no-synth]
+# Usage: scripts/cost.sh [--config FILE] [--out DIR] [--overwrite] [--no-synth] [--no-energy]
 #   defaults: --config configs/v100.yaml --out results/cost-v100
 #   An existing results folder is kept unless --overwrite is given.
 set -euo pipefail
@@ -19,8 +20,8 @@ while (($#)); do
       (($# >= 2)) || { echo "cost.sh: error: $1 needs a value" >&2; exit 2; }
       if [[ $1 == --config ]]; then config=$2; else out=$2; fi
       shift 2 ;;
-    --overwrite|--no-synth) flags+=("$1"); shift ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --overwrite|--no-synth|--no-energy) flags+=("$1"); shift ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cost.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

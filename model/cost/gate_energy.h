@@ -59,8 +59,8 @@ struct GateEnergy {
 struct GateEnergyOptions {
   std::filesystem::path work_dir;      // holds mapped.v from the synthesis; the simulation's files go here
   std::filesystem::path liberty;
-  std::filesystem::path rtl_dir;       // cars_pkg.sv and <module>.sv
-  std::string module;
+  std::filesystem::path rtl_dir;       // <module>.sv and its packages
+  std::vector<std::string> packages;   // files of rtl/ read before <module>.sv
   std::vector<std::pair<std::string, uint64_t>> parameters;  // as chparam sets them
   double clock_period_ns = 10.0;
   std::optional<std::string> tool_search_path;

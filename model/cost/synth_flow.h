@@ -1,6 +1,6 @@
-// Synthesis and static timing of the CARS rename unit (rtl/cars_rename.sv) on
-// the OSU 0.18 um standard cells: Yosys 0.23 maps it, OpenSTA times it. The
-// flow and its constraints are explained in docs/cost.md.
+// Synthesis and static timing of a unit of RTL (rtl/<module>.sv) on the OSU
+// 0.18 um standard cells: Yosys 0.23 maps it, OpenSTA times it. The flow and
+// its constraints are explained in docs/cost.md.
 #pragma once
 
 #include <cstdint>
@@ -21,24 +21,15 @@ inline constexpr double kOutputLoadPf = 4 * kInvx1InputPf;
 inline constexpr double kNand2AreaUm2 = 24.0;
 
 struct SynthParams {
-  std::string module = "cars_rename";  // rtl/<module>.sv: cars_rename, cars_stalled_warps, r2d2_regid or ltrf_wcb
-  uint32_t num_warps = 64;
-  uint32_t num_regs = 2048;
-  uint32_t num_read_ports = 4;
-  // The module's parameters, as chparam sets them (the stalled-warp list
-  // has NumWarps only).
-  std::vector<std::pair<std::string, uint64_t>> parameters() const {
-    if (module == "cars_rename") return {{"NumWarps", num_warps}, {"NumRegs", num_regs}, {"NumReadPorts", num_read_ports}};
-    if (module == "r2d2_regid") return {{"NumWarps", num_warps}, {"NumWarpRegs", num_regs}};
-    if (module == "ltrf_wcb") return {{"NumWarps", num_warps}, {"NumRegs", 256}, {"NumBanks", 16}, {"NumOffsets", 8}};
-    return {{"NumWarps", num_warps}};
-  }
+  std::string module;                 // rtl/<module>.sv, the top module
+  std::vector<std::string> packages;  // files of rtl/ read before it
+  std::vector<std::pair<std::string, uint64_t>> parameters;  // as chparam sets them
 };
 
 struct FlowOptions {
   std::filesystem::path work_dir;  // scripts, logs, netlist and reports go here
   std::filesystem::path liberty;
-  std::filesystem::path rtl_dir;   // holds cars_pkg.sv and the module's .sv
+  std::filesystem::path rtl_dir;   // holds the module's .sv and its packages
   double clock_period_ns = 10.0;
   std::optional<std::string> tool_search_path;  // $PATH when not given
 };

@@ -24,10 +24,10 @@ struct YosysStat {
 };
 YosysStat parseYosysStatJson(const std::string& text, const std::string& source);
 
-// "Chip area for module '\cars_rename': 1162735.000000" of text `stat -liberty`.
+// "Chip area for module '\top': 1162735.000000" of text `stat -liberty`.
 double parseYosysChipArea(const std::string& text, const std::string& source);
 
-// "Longest topological path in cars_rename (length=35):" of `ltp -noff`.
+// "Longest topological path in top (length=35):" of `ltp -noff`.
 uint32_t parseLtpLength(const std::string& text, const std::string& source);
 
 // The first path of OpenSTA `report_checks -path_delay max`.

@@ -4,8 +4,8 @@
 // (its configuration section, compiler passes, SM hooks, statistics, C++
 // references of its hardware) and rtl/<name>_*.sv (that hardware as RTL).
 // It describes itself to the registry with a MechanismInfo: its name, its
-// configuration section, what it cannot be combined with, its RTL units,
-// and a factory. The baseline code (the SM, the GPU, the back end, the
+// configuration section, what it cannot be combined with, its RTL units
+// (with their parameters for the cost report), and a factory. The baseline code (the SM, the GPU, the back end, the
 // runtime) never names a mechanism; it only calls the Mechanism interface
 // at fixed points:
 //
@@ -38,6 +38,7 @@
 #include "config/occupancy.h"
 #include "backend/passes.h"
 #include "config/gpu_config.h"
+#include "cost/cost_unit.h"
 #include "energy/energy_model.h"
 #include "func/launch.h"
 #include "ptx/isa_ext.h"
@@ -160,6 +161,10 @@ struct MechanismInfo {
   std::string paper;    // citation
   config::SectionType section;  // its configuration section (section.name == name)
   std::vector<std::string> rtl_units;  // rtl/<name>_*.sv top modules
+  // Those units for the hardware cost report (`rfsim cost`, cost/cost_unit.h):
+  // each one's parameters from the configuration, its energy stimulus, and
+  // the mechanism's own sections of the report. Unset: it has none.
+  cost::UnitGroupFn cost;
   // Its extensions of the machine ISA (ptx/isa_ext.h), registered with it:
   // instructions "<name>.<mnemonic>" and control fields "<name>.<field>"
   // with their widths in bits. Its passes find them by name

@@ -1,6 +1,7 @@
-// Cost report: the paper's storage count (CARS section IV-C), the parsers of
-// the tools' output (fed excerpts captured from real Yosys 0.23 / OpenSTA
-// 2.0.17 runs), the tool runner, and one small end-to-end synthesis.
+// Cost report: the parsers of the tools' output (fed excerpts captured from
+// real Yosys 0.23 / OpenSTA 2.0.17 runs), the tool runner, the mechanisms'
+// cost units as the registry declares them, and one small end-to-end
+// synthesis of them all.
 #include <catch2/catch.hpp>
 
 #include "mech/cars/cars_config.h"
@@ -18,7 +19,11 @@
 #include "cost/synth_flow.h"
 #include "cost/synth_parsers.h"
 #include "cost/tool_runner.h"
+#include "mech/cars/cars_cost.h"
 #include "mech/cars/storage_cost.h"
+#include "mech/ltrf/ltrf_config.h"
+#include "mech/ltrf/ltrf_cost.h"
+#include "mech/mechanism.h"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
@@ -39,6 +44,21 @@ struct TempDir {
     fs::remove_all(path, ec);
   }
 };
+
+// Every registered mechanism's cost units, as rfsim cost takes them.
+std::vector<rfsim::cost::UnitGroupFn> registryUnits() {
+  std::vector<rfsim::cost::UnitGroupFn> groups;
+  for (const auto& m : rfsim::mech::all())
+    if (m.cost) groups.push_back(m.cost);
+  return groups;
+}
+
+const rfsim::cost::GroupReport& groupOf(const rfsim::cost::CostReport& r, const std::string& name) {
+  for (const auto& g : r.groups)
+    if (g.group.name == name) return g;
+  FAIL("no cost group " << name);
+  throw Error("unreachable");
+}
 
 std::string errorOf(const std::function<void()>& f) {
   try {
@@ -237,76 +257,6 @@ const char* kMappedVerilog = R"X(  DFFSR _2698_ (
 
 }  // namespace
 
-TEST_CASE("paper storage of the 64-warp, 2048-register SM is 264 B", "[cost]") {
-  const auto c = rfsim::cars::paperStorageCost(64, 2048);
-  REQUIRE(c.items.size() == 3);
-  CHECK(c.items[0].name == "stalled-warp list");
-  CHECK(c.items[0].bits == 384);
-  CHECK(c.items[0].bytes == 48.0);
-  CHECK(c.items[1].name == "free-register counters");
-  CHECK(c.items[1].bits == 320);
-  CHECK(c.items[1].bytes == 40.0);
-  CHECK(c.items[2].name == "RFP + RSP");
-  CHECK(c.items[2].bits == 1408);
-  CHECK(c.items[2].bytes == 176.0);
-  CHECK(c.total_bits == 2112);
-  CHECK(c.total_bytes == 264.0);
-  for (const auto& i : c.items) {
-    CHECK_FALSE(i.formula.empty());
-    CHECK_FALSE(i.description.empty());
-  }
-}
-
-TEST_CASE("paper storage for other warp and register counts", "[cost]") {
-  SECTION("W = 32, R = 1024: 160 + 160 + 640 bits") {
-    const auto c = rfsim::cars::paperStorageCost(32, 1024);
-    CHECK(c.items[0].bits == 160);
-    CHECK(c.items[1].bits == 160);
-    CHECK(c.items[2].bits == 640);
-    CHECK(c.total_bytes == 120.0);
-  }
-  SECTION("W = 4, R = 128: 8 + 20 + 56 bits, fractional bytes") {
-    const auto c = rfsim::cars::paperStorageCost(4, 128);
-    CHECK(c.items[0].bits == 8);
-    CHECK(c.items[1].bits == 20);
-    CHECK(c.items[1].bytes == 2.5);
-    CHECK(c.items[2].bits == 56);
-    CHECK(c.total_bits == 84);
-    CHECK(c.total_bytes == 10.5);
-  }
-  SECTION("W = 64, R = 4096: 384 + 384 + 1536 bits") {
-    const auto c = rfsim::cars::paperStorageCost(64, 4096);
-    CHECK(c.total_bits == 2304);
-    CHECK(c.total_bytes == 288.0);
-  }
-  SECTION("one warp owning one register costs nothing") {
-    CHECK(rfsim::cars::paperStorageCost(1, 1).total_bits == 0);
-  }
-}
-
-TEST_CASE("RTL storage: Base + RFP + RSP + free count + stack size per warp, F per SM", "[cost]") {
-  const auto s = rfsim::cars::rtlStorage(64, 2048);
-  CHECK(s.index_bits == 11);
-  CHECK(s.free_bits == 11);
-  CHECK(s.flops_per_warp == 55);
-  CHECK(s.total_bits == 64 * 55 + 11);
-  CHECK(s.total_bytes == (64 * 55 + 11) / 8.0);
-  CHECK(rfsim::cars::rtlStorage(4, 128).total_bits == 4 * (5 * 7) + 7);
-  CHECK(rfsim::cars::rtlStorage(32, 1024).total_bits == 32 * (5 * 10) + 10);
-}
-
-TEST_CASE("storage cost rejects illegal sizes", "[cost]") {
-  using rfsim::cars::paperStorageCost;
-  using rfsim::cars::rtlStorage;
-  CHECK_THROWS_WITH(paperStorageCost(48, 2048), Contains("W") && Contains("48 is not a power of two"));
-  CHECK_THROWS_WITH(paperStorageCost(64, 2000), Contains("2000 is not a power of two"));
-  CHECK_THROWS_AS(paperStorageCost(0, 2048), Error);
-  CHECK_THROWS_WITH(paperStorageCost(64, 32), Contains("cannot give each of 64 warps one"));
-  CHECK_THROWS_WITH(rtlStorage(1, 128), Contains("NumWarps = 1 must be >= 2"));
-  CHECK_THROWS_WITH(rtlStorage(64, 32), Contains("at least NumWarps"));
-  CHECK_THROWS_AS(rtlStorage(64, 3000), Error);
-}
-
 TEST_CASE("Yosys stat JSON parser", "[cost]") {
   using rfsim::cost::parseYosysStatJson;
   SECTION("transistors after legalising flops") {
@@ -382,13 +332,12 @@ TEST_CASE("flop Q net of a mapped netlist", "[cost]") {
 }
 
 TEST_CASE("generated scripts carry the flow's parameters and constraints", "[cost]") {
-  rfsim::cost::SynthParams p;
-  p.num_warps = 4;
-  p.num_regs = 128;
-  p.num_read_ports = 2;
+  rfsim::cost::SynthParams p{"unit", {"unit_pkg.sv"}, {{"NumWarps", 4}, {"NumRegs", 128}, {"NumReadPorts", 2}}};
   const std::string ys = rfsim::cost::yosysScript(p, "/r", "/l/cells.lib");
-  CHECK_THAT(ys, Contains("read_verilog -sv -DSYNTHESIS /r/cars_pkg.sv /r/cars_rename.sv"));
-  CHECK_THAT(ys, Contains("chparam -set NumWarps 4 -set NumRegs 128 -set NumReadPorts 2 cars_rename"));
+  CHECK_THAT(ys, Contains("read_verilog -sv -DSYNTHESIS /r/unit_pkg.sv /r/unit.sv\n"));
+  CHECK_THAT(ys, Contains("chparam -set NumWarps 4 -set NumRegs 128 -set NumReadPorts 2 unit"));
+  p.packages.clear();
+  CHECK_THAT(rfsim::cost::yosysScript(p, "/r", "/l/cells.lib"), Contains("read_verilog -sv -DSYNTHESIS /r/unit.sv\n"));
   CHECK_THAT(ys, Contains("dfflegalize -cell $_DFF_P_ 01"));
   CHECK_THAT(ys, Contains("abc -liberty /l/cells.lib -constr abc.constr"));
   CHECK_THAT(rfsim::cost::abcConstraints(), Contains("set_driving_cell INVX1"));
@@ -413,7 +362,8 @@ TEST_CASE("tool lookup follows the search path", "[cost]") {
   rfsim::cost::CostOptions o;
   o.work_dir = dir.path / "work";
   o.tool_search_path = "";
-  CHECK_THROWS_WITH(rfsim::cost::buildCostReport(cfg, o), "cost: 'yosys' not found on PATH; run scripts/setup.sh");
+  CHECK_THROWS_WITH(rfsim::cost::buildCostReport(cfg, registryUnits(), o),
+                    "cost: 'yosys' not found on PATH; run scripts/setup.sh");
 }
 
 TEST_CASE("analytic report needs no tools", "[cost]") {
@@ -421,31 +371,65 @@ TEST_CASE("analytic report needs no tools", "[cost]") {
   rfsim::cost::CostOptions o;
   o.skip_synthesis = true;
   o.tool_search_path = "";
-  const auto r = rfsim::cost::buildCostReport(cfg, o);
+  const auto r = rfsim::cost::buildCostReport(cfg, registryUnits(), o);
   CHECK(r.warps == 64);
   CHECK(r.warp_registers == 2048);
-  CHECK(r.read_ports == rfsim::cars::carsConfig(cfg).rename_ports);
-  CHECK(r.paper.total_bytes == 264.0);
   CHECK(r.notes.empty());
-  CHECK_FALSE(r.synth.has_value());
+  CHECK_FALSE(r.synthesized);
+  CHECK(r.result("cars_rename") == nullptr);
   const std::string md = rfsim::cost::toMarkdown(r);
+  CHECK_THAT(md, Contains("(register file / (4 B x warp size)), 4 rename ports.\n"));
   CHECK_THAT(md, Contains("| stalled-warp list | W x log2(W) = 64 x 6 | 384 | 48 |"));
   CHECK_THAT(md, Contains("| **total** | | **2 112** | **264** |"));
   CHECK_THAT(md, Contains("Skipped"));
   const auto j = rfsim::cost::toJson(r);
+  CHECK(j.at("read_ports") == rfsim::cars::carsConfig(cfg).rename_ports);
   CHECK(j.at("storage").at("paper").at("total_bytes") == 264.0);
   CHECK(j.at("storage").at("rtl").at("total_bits") == 64 * 55 + 11);
   CHECK(j.at("synthesis").is_null());
+  CHECK(j.at("synthesis_ltrf_wcb").is_null());
+  CHECK(j.at("energy").is_null());
 
   SECTION("a non-power-of-two configuration is rounded up and says so") {
     cfg.sm.max_warps = 48;
     cfg.regfile.size_kb = 96;  // 768 warp-registers
-    const auto odd = rfsim::cost::buildCostReport(cfg, o);
+    const auto odd = rfsim::cost::buildCostReport(cfg, registryUnits(), o);
     CHECK(odd.warps == 64);
     CHECK(odd.warp_registers == 1024);
     REQUIRE(odd.notes.size() == 2);
     CHECK_THAT(rfsim::cost::toMarkdown(odd), Contains("costed for W = 64"));
   }
+}
+
+TEST_CASE("each mechanism's cost units are its RTL units, parameters from the configuration", "[cost]") {
+  rfsim::config::GpuConfig cfg;
+  cfg.sm.active_warps = 4;
+  cfg.mechanisms.get<rfsim::mech::ltrf::LtrfConfig>("ltrf").regs_per_interval = 8;
+  const rfsim::cost::CostContext ctx{cfg, 64, 2048};
+  std::vector<std::string> modules;
+  for (const auto& m : rfsim::mech::all()) {
+    std::vector<std::string> units;
+    if (m.cost) {
+      const auto g = m.cost(ctx);
+      CHECK(g.name == m.name);
+      for (const auto& u : g.units) {
+        units.push_back(u.module);
+        modules.push_back(u.module);
+        CHECK_FALSE(u.json_key.empty());
+        CHECK(u.declared_flops > 0);
+      }
+    }
+    CHECK(units == m.rtl_units);
+  }
+  CHECK(modules == std::vector<std::string>{"cars_rename", "cars_stalled_warps", "ltrf_wcb", "r2d2_regid"});
+  const auto wcb = rfsim::mech::find("ltrf")->cost(ctx).units.at(0);
+  CHECK(wcb.parameters == std::vector<std::pair<std::string, uint64_t>>{
+                              {"NumWarps", rfsim::mech::ltrf::kCostSliceWarps}, {"NumRegs", 256}, {"NumBanks", 8}, {"NumOffsets", 4}});
+  CHECK(wcb.declared_flops == rfsim::mech::ltrf::wcbRtlFlops(2, 256, 8, 4));
+  // The 16-bank, 8-offset unit of the paper: 1 357 flops a warp, 31 for the offset queue.
+  CHECK(rfsim::mech::ltrf::wcbRtlFlops(2, 256, 16, 8) == 2 * 1357 + 31);
+  rfsim::cars::carsConfig(cfg).rename_ports = 0;
+  CHECK_THROWS_WITH(rfsim::mech::find("cars")->cost(ctx), Contains("at least one read port"));
 }
 
 TEST_CASE("tool runner reports the tool, the log and the error line", "[cost][tools]") {
@@ -469,7 +453,7 @@ TEST_CASE("a missing liberty file is named", "[cost][tools]") {
   rfsim::cost::CostOptions o;
   o.work_dir = dir.path;
   o.liberty = dir.path / "none.lib";
-  CHECK_THROWS_WITH(rfsim::cost::buildCostReport(cfg, o), Contains((dir.path / "none.lib").string()));
+  CHECK_THROWS_WITH(rfsim::cost::buildCostReport(cfg, registryUnits(), o), Contains((dir.path / "none.lib").string()));
 }
 
 TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost][synth]") {
@@ -484,15 +468,18 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   rfsim::cars::carsConfig(cfg).rename_ports = 2;
   rfsim::cost::CostOptions o;
   o.work_dir = dir.path / "synth";
-  const auto r = rfsim::cost::buildCostReport(cfg, o);
-  REQUIRE(r.synth.has_value());
-  const auto& s = *r.synth;
+  std::vector<std::string> progress;
+  o.progress = [&](const std::string& line) { progress.push_back(line); };
+  const auto r = rfsim::cost::buildCostReport(cfg, registryUnits(), o);
+  CHECK(progress.front() == "synthesizing rtl/cars_rename.sv (cars: NumWarps = 4, NumRegs = 128, NumReadPorts = 2)");
+  CHECK(progress.size() == 6);  // four units, two of them with an energy
+  REQUIRE(r.result("cars_rename"));
+  const auto& s = r.result("cars_rename")->synth;
   CHECK(r.warp_registers == 128);
-  CHECK(r.paper.total_bytes == 10.5);
   // Base, RFP, RSP, the free count and the stack size are log2(128) = 7
   // bits each; F once, 7 bits.
   CHECK(s.flops == 4 * (5 * 7) + 7);
-  CHECK(s.flops == r.rtl.total_bits);
+  CHECK(s.flops == rfsim::cars::rtlStorage(4, 128).total_bits);
   CHECK(s.cells_by_type.at("DFFSR") == s.flops);
   CHECK(s.transistors_complete);
   CHECK(s.transistors > 24 * s.flops);  // more than the flops alone
@@ -518,54 +505,65 @@ TEST_CASE("end-to-end synthesis of a 4-warp, 128-register, 2-port unit", "[cost]
   CHECK_THAT(md, Contains("| flip-flops | 147 |"));
   CHECK_THAT(md, Contains("rst_ni") && Contains("45 nm") && Contains("64-warp rename tables"));
   const auto j = rfsim::cost::toJson(r);
+  CHECK(j.at("storage").at("paper").at("total_bytes") == 10.5);
   CHECK(j.at("synthesis").at("flops") == 147);
   CHECK(j.at("synthesis").at("parameters").at("NumReadPorts") == 2);
   // The stalled-warp list through the same flow: 4 entries of 2 bits and a
   // 3-bit count.
-  REQUIRE(r.stalled_synth.has_value());
-  CHECK(r.stalled_synth->flops == 4 * 2 + 3);
-  CHECK(r.stalled_synth->cells > r.stalled_synth->flops);
-  CHECK(r.stalled_synth->critical_path_ns > 0.0);
+  REQUIRE(r.result("cars_stalled_warps"));
+  const auto& stalled = r.result("cars_stalled_warps")->synth;
+  CHECK(stalled.flops == 4 * 2 + 3);
+  CHECK(stalled.cells > stalled.flops);
+  CHECK(stalled.critical_path_ns > 0.0);
   CHECK(fs::is_regular_file(o.work_dir / "stalled_warps" / "mapped.v"));
   CHECK_THAT(md, Contains("## The stalled-warp list and warp status check") && Contains("| flip-flops (paper: 8) | 11 |"));
   CHECK(j.at("synthesis_stalled_warps").at("flops") == 11);
   CHECK(j.at("synthesis_stalled_warps").at("parameters").at("NumWarps") == 4);
   CHECK_FALSE(j.at("synthesis_stalled_warps").at("parameters").contains("NumRegs"));
   // R2D2's register ID unit: its 16 x (4 + 1) table bits are its only flops.
-  REQUIRE(r.r2d2_synth.has_value());
-  CHECK(r.r2d2_synth->flops == 80);
-  CHECK(r.r2d2_synth->cells > r.r2d2_synth->flops);
-  CHECK(r.r2d2_synth->critical_path_ns > 0.0);
+  REQUIRE(r.result("r2d2_regid"));
+  const auto& regid = r.result("r2d2_regid")->synth;
+  CHECK(regid.flops == 80);
+  CHECK(regid.cells > regid.flops);
+  CHECK(regid.critical_path_ns > 0.0);
   CHECK_THAT(md, Contains("## R2D2's physical register ID calculation") && Contains("| flip-flops (paper: 128 bits) | 80 |"));
   CHECK(j.at("synthesis_r2d2_regid").at("parameters").at("NumWarpRegs") == r.warp_registers);
   // LTRF's WCB/AAU slice: exactly the flops its RTL declares.
-  REQUIRE(r.ltrf_synth.has_value());
-  CHECK(r.ltrf_synth->flops == rfsim::cost::ltrfWcbFlops(rfsim::cost::kLtrfSynthWarps));
-  CHECK(r.ltrf_synth->critical_path_ns > 0.0);
+  using rfsim::mech::ltrf::kCostSliceWarps;
+  REQUIRE(r.result("ltrf_wcb"));
+  const auto& wcb = r.result("ltrf_wcb")->synth;
+  CHECK(wcb.flops == rfsim::mech::ltrf::wcbRtlFlops(kCostSliceWarps, 256, 16, 8));
+  CHECK(wcb.critical_path_ns > 0.0);
   CHECK_THAT(md, Contains("## LTRF's warp control blocks") && Contains("114 880"));
-  CHECK(j.at("synthesis_ltrf_wcb").at("parameters").at("NumWarps") == rfsim::cost::kLtrfSynthWarps);
+  CHECK(j.at("synthesis_ltrf_wcb").at("parameters").at("NumWarps") == kCostSliceWarps);
+  CHECK(j.at("synthesis_ltrf_wcb").at("parameters").at("NumBanks") == 16);
   // The gate-level energy of both netlists, their outputs checked against
   // the RTL's on the way (a difference throws).
-  REQUIRE(r.energy.has_value());
-  REQUIRE(r.stalled_energy.has_value());
-  CHECK(r.energy->voltage == 1.8);
-  CHECK(r.energy->clock_pj_per_cycle > 0.0);
+  const auto& energy = r.result("cars_rename")->energy;
+  const auto& stalled_energy = r.result("cars_stalled_warps")->energy;
+  REQUIRE(energy.has_value());
+  REQUIRE(stalled_energy.has_value());
+  CHECK_FALSE(r.result("ltrf_wcb")->energy.has_value());  // no stimulus
+  CHECK(energy->voltage == 1.8);
+  CHECK(energy->clock_pj_per_cycle > 0.0);
   // The clock's share alone: 147 flops' clock pins, well under 1 pJ each.
-  CHECK(r.energy->clock_pj_per_cycle < 147 * 1.0);
-  CHECK(r.energy->idle_logic_pj_per_cycle < 0.01 * r.energy->phase("push").logic_pj);
+  CHECK(energy->clock_pj_per_cycle < 147 * 1.0);
+  CHECK(energy->idle_logic_pj_per_cycle < 0.01 * energy->phase("push").logic_pj);
   for (const char* ph : {"launch", "push", "rename", "pop", "call_ret"}) {
-    CHECK(r.energy->phase(ph).toggles > 0);
-    CHECK(r.energy->phase(ph).pj_per_op > 0.0);
+    CHECK(energy->phase(ph).toggles > 0);
+    CHECK(energy->phase(ph).pj_per_op > 0.0);
   }
-  for (const char* ph : {"push", "release", "remove"}) CHECK(r.stalled_energy->phase(ph).pj_per_op > 0.0);
-  CHECK(r.energy->leakage_w > 0.0);
+  for (const char* ph : {"push", "release", "remove"}) CHECK(stalled_energy->phase(ph).pj_per_op > 0.0);
+  CHECK(energy->leakage_w > 0.0);
   CHECK(r.energy_scale == Approx(12.0 / 180 * 0.25));
-  const auto keys = rfsim::cost::carsEnergyDefaults(r);
+  const auto keys = rfsim::cars::carsEnergyKeys(groupOf(r, "cars").view(), r.energy_scale);
   REQUIRE(keys.size() == 7);
   CHECK(keys[0].first == "rename_pj");
-  CHECK(keys[0].second == Approx(r.energy->phase("rename").pj_per_op * r.energy_scale));
-  CHECK_THAT(md, Contains("## Energy per operation") && Contains("`push_pop_pj`"));
+  CHECK(keys[0].second == Approx(energy->phase("rename").pj_per_op * r.energy_scale));
+  CHECK_THAT(md, Contains("## Energy per operation") && Contains("`mechanisms.cars` keys") &&
+                     Contains("`push_pop_pj`") && Contains("| per unit | cars_rename | cars_stalled_warps | scaled, both |"));
   CHECK(j.at("energy").at("units").size() == 2);
+  CHECK(j.at("energy").at("cars_keys").at("rename_pj") == Approx(keys[0].second));
   CHECK_FALSE(fs::exists(o.work_dir / "energy_gl.vcd"));  // tens of MB; kept only on request
   CHECK(fs::is_regular_file(o.work_dir / "energy_stim.vcd"));
 }

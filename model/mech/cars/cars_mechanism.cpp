@@ -9,6 +9,7 @@
 
 #include "mech/cars/cars_adaptive.h"
 #include "mech/cars/cars_config.h"
+#include "mech/cars/cars_cost.h"
 #include "mech/cars/cars_passes.h"
 #include "common/error.h"
 #include "common/gtkw.h"
@@ -436,6 +437,7 @@ mech::MechanismInfo carsMechanismInfo() {
     return std::nullopt;
   };
   m.rtl_units = {"cars_rename", "cars_stalled_warps"};
+  m.cost = carsCostUnits;
   m.isa_ops = carsIsaOps();
   m.control_fields = {{kFruField, kFruBits}};
   m.composes_after = {{"r2d2", "R2D2's register classes keep rows at the top of the register file; CARS renames the "

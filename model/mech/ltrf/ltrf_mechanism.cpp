@@ -13,6 +13,7 @@
 #include "mech/ltrf/liveness.h"
 #include "mech/ltrf/renumber.h"
 #include "mech/ltrf/ltrf_config.h"
+#include "mech/ltrf/ltrf_cost.h"
 #include "mech/ltrf/ltrf_sm.h"
 #include "sm/core/sm.h"
 #include "common/gtkw.h"
@@ -394,6 +395,7 @@ mech::MechanismInfo ltrfMechanismInfo() {
                        ptx::ExtTiming::Issue, 4});
   m.control_fields.push_back({"ltrf.entry", 16});
   m.rtl_units = {"ltrf_wcb"};
+  m.cost = ltrfCostUnits;
   m.composes_after = {{"r2d2", "R2D2's register classes keep rows at the top of the main register file, read from "
                                  "its banks and never cached; LTRF caches the general registers"},
                       {"regdem", "RegDem changes only code: the intervals are formed over the demoted code"}};

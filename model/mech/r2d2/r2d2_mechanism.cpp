@@ -12,6 +12,7 @@
 #include "common/results_dir.h"
 #include "config/occupancy.h"
 #include "mech/r2d2/r2d2_config.h"
+#include "mech/r2d2/r2d2_cost.h"
 #include "mech/r2d2/r2d2_sm.h"
 #include "mech/r2d2/redundancy.h"
 #include "mech/r2d2/transform.h"
@@ -447,6 +448,7 @@ mech::MechanismInfo r2d2MechanismInfo() {
   m.reg_classes.push_back({"r2d2.lr", "LR", "linear registers: a thread-index part plus a block-index part (a pair per register)",
                            2 * kMaxLinear, 0});
   m.rtl_units = {"r2d2_regid"};
+  m.cost = r2d2CostUnits;
   m.conflicts.push_back({"regdem", "RegDem sets up the demoted registers' shared-memory address at the kernel's "
                                     "entry, which under R2D2 only the warp running the coefficient block passes"});
   m.conflicts.push_back({"toy", "the toy's register-file level and translator are the same extension points"});
