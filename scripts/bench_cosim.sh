@@ -17,7 +17,7 @@ printf '%-22s %12s %10s %14s %12s\n' mode cycles wall_s cycles_per_s peak_rss_Mi
 for mode in --rtl --no-rtl; do
   rates=()
   for ((i = 0; i < repeats; i++)); do
-    "$rfsim" demo -q "$mode" --set demo.cycles="$cycles" --out "$work/$mode-$i" >/dev/null
+    "$rfsim" demo -q "$mode" --set mechanisms.cars.demo.cycles="$cycles" --out "$work/$mode-$i" >/dev/null
     rates+=("$(jq -r '.sim.host | "\(.cycles_per_second.value) \(.wall_time.value) \(.peak_rss.value)"' \
       "$work/$mode-$i/stats.json")")
   done

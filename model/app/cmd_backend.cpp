@@ -1,10 +1,12 @@
 // `rfsim backend`: compiles PTX (a workload's, or files) through the back end
 // and prints what it did: per function registers, callee-saved set, FRU,
-// frame, spills and ABI saves; the call graph with CARS' MaxStackDepth and
+// frame, spills and ABI saves; the call graph with its MaxStackDepth and
 // watermarks; occupancy per kernel; and, with --compare-ptxas, the
 // comparison with NVIDIA's ptxas -v report for the same PTX. --markdown
 // prints only the comparison as a Markdown table (docs/backend.md is made
 // with it, scripts/ptxas_compare.sh); --json writes everything to a file.
+// An analysis a mechanism adds (mech/commands.h) prints instead of the
+// reports, for each variant's machine program.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -155,11 +157,11 @@ int backendCommand(const BackendOptions& o) {
       for (const auto& p : cm.passes) passes += (passes.empty() ? "" : ", ") + p;
       const std::string variant_line =
           base ? "" : fmt::format("variant {}: {} (passes: {})\n", variant.name, variant.description, passes);
-      if (o.intervals > 0) {  // LTRF's register-intervals over the allocated registers
+      if (!o.analyses.empty()) {  // the mechanisms' analyses of the machine program
         if (!base) std::cout << "// " << variant_line;
         ptx::Module mm = cm.machine;
         ptx::buildCfg(mm);
-        printIntervals(mm, o.intervals);
+        for (const AnalysisRun& a : o.analyses) a.analysis->run(mm, a.value);
         continue;
       }
       if (o.print) {  // the machine program itself, as PTX text over physical registers

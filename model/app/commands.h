@@ -9,10 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/gpu_config.h"
-
-namespace rfsim::ptx {
-struct Module;
-}
+#include "mech/commands.h"
 
 namespace rfsim::app {
 
@@ -63,17 +60,19 @@ struct ConfigCmdOptions {
   bool hierarchy = false;  // list the GPU's module hierarchy instead
 };
 
+// A mechanism's analysis of a module that the command line asked for
+// (mech::ModuleAnalysis), with its option's value.
+struct AnalysisRun {
+  const mech::ModuleAnalysis* analysis = nullptr;
+  uint64_t value = 0;
+};
+
 struct PtxOptions {
   std::string file;
   bool print = false;     // print the IR back as PTX text
   bool annotate = false;  // ... with per-block CFG facts
-  bool linearity = false; // R2D2's linearity analysis of every kernel
-  uint32_t intervals = 0; // LTRF's register-intervals with this many registers each (0: no)
+  std::vector<AnalysisRun> analyses;  // the mechanisms' analyses of the PTX asked for, instead of the summary
 };
-
-// LTRF's register-intervals of every function of `m`, N = n (rfsim ptx and
-// rfsim backend --intervals); the module's CFG must be built.
-void printIntervals(const ptx::Module& m, uint32_t n);
 
 struct BackendOptions {
   ConfigOptions config;
@@ -85,7 +84,7 @@ struct BackendOptions {
   std::string json;                // write the report as JSON here
   bool markdown = false;           // print the ptxas comparison as a Markdown table only
   bool print = false;              // print the machine program instead of the reports
-  uint32_t intervals = 0;          // LTRF's register-intervals of the machine program, N registers (0: no)
+  std::vector<AnalysisRun> analyses;  // the mechanisms' analyses of each machine program, instead of the reports
 };
 
 // rfsim exec: an unmodified CUDA application on the model (docs/cudart.md).
@@ -99,7 +98,6 @@ struct ExecOptions {
   std::vector<std::string> argv;  // the command line after --
 };
 
-int runCommand(const RunOptions& o);
 int execCommand(const ExecOptions& o);
 int backendCommand(const BackendOptions& o);
 int ptxCommand(const PtxOptions& o);

@@ -13,8 +13,9 @@ namespace rfsim::app {
 // one in configs/ ("maxwell").
 std::string resolveConfigPath(const std::string& name);
 // `reads`: mechanisms whose section the command itself reads whether or not
-// they are enabled (rfsim demo and rfsim cost read CARS'): their keys give no
-// "mechanism is off" warning.
+// they are enabled (a mechanism's own subcommand reads its section; rfsim
+// cost reads those of the units it costs): their keys give no "mechanism is
+// off" warning.
 config::GpuConfig loadWithOverrides(const ConfigOptions& o, const std::vector<std::string>& reads = {});
 
 }  // namespace rfsim::app

@@ -13,19 +13,11 @@
 #include <systemc>
 
 #include "app/commands.h"
+#include "app/mech_commands.h"
 #include "common/error.h"
 #include "mech/mechanism.h"
 
 namespace {
-
-void addConfigOptions(CLI::App* cmd, rfsim::app::ConfigOptions& c) {
-  cmd->add_option("-c,--config", c.file, "configuration: a YAML file, or v100 / titanv / maxwell / titanx")
-      ->capture_default_str();
-  cmd->add_option("--set", c.sets, "override one key, e.g. --set sm.max_warps=32 (repeatable)");
-  cmd->add_option("--mech", c.mech,
-                  "switch mechanisms on: a name, a comma-separated list (e.g. cars or ltrf,cars), or none; "
-                  "overrides mechanisms.enabled (rfsim mechanisms lists them)");
-}
 
 // `rfsim compare` and `rfsim report` are Python programs (scripts/), run
 // with Debian's python3 and its matplotlib.
@@ -48,11 +40,6 @@ int execScript(const char* script, const std::vector<std::string>& args, const c
   return 1;
 }
 
-void addOutputOptions(CLI::App* cmd, rfsim::app::OutputOptions& o, const std::string& kind) {
-  cmd->add_option("-o,--out", o.out, "results folder (default: results/" + kind + "-<config>-<time>)");
-  cmd->add_flag("--overwrite", o.overwrite, "replace an existing results folder once the new one is complete");
-}
-
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -69,13 +56,13 @@ int sc_main(int argc, char* argv[]) {
   addOutputOptions(run_cmd, run.output, "run");
   auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl,
                                    "with --timing: co-simulate the Verilated RTL of the enabled mechanisms that "
-                                   "have some (default: their own key, e.g. mechanisms.cars.rtl), in lockstep "
+                                   "have some (default: each one's own key, mechanisms.<name>.rtl), in lockstep "
                                    "with their C++ reference");
   run_cmd->add_flag("--no-rtl", run.no_rtl, "reference model only, no RTL")->excludes(rtl_on);
   auto* trace_opt = run_cmd->add_option(
       "--trace", run.trace_vcd,
       "with --timing FILE.vcd: SM 0's pipeline waveform into FILE.vcd, and FILE.gtkw; enabled mechanisms with "
-      "RTL in the loop write their units' waveforms beside it (CARS: FILE.rename.vcd; docs/waveforms.md)");
+      "RTL in the loop write their units' waveforms beside it (files named after FILE; docs/waveforms.md)");
   trace_opt->expected(0, 1);
   run_cmd->add_option("--trace-window", run.trace_window,
                       "with --trace FILE.vcd: record trace cycles FIRST:LAST only (default 0:199999)");
@@ -96,21 +83,14 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::Range(0, 255));
   run_cmd->add_option("--code", run.code,
                       "with --workload: run another compilation of the workload, <name>.CODE.ptx beside its PTX "
-                      "(inlined: every call nvcc can inline inlined, the CARS paper's LTO baseline; "
+                      "(inlined: every call nvcc can inline inlined, a link-time-optimised baseline; "
                       "scripts/gen_ptx.sh makes it)");
 
   auto* list_cmd = app.add_subcommand("workloads", "list the CUDA workloads");
   auto* mechs_cmd = app.add_subcommand("mechanisms", "list the register-file mechanisms, with their status");
 
-  RunOptions demo;
-  auto* demo_cmd = app.add_subcommand("demo", "the CARS rename-unit demo: synthetic call/return traffic through "
-                                              "the rename unit, RTL and C++ reference in lockstep");
-  addConfigOptions(demo_cmd, demo.config);
-  addOutputOptions(demo_cmd, demo.output, "demo");
-  auto* demo_rtl = demo_cmd->add_flag("--rtl", demo.rtl, "co-simulate the Verilated RTL (default: mechanisms.cars.rtl)");
-  demo_cmd->add_flag("--no-rtl", demo.no_rtl, "reference model only, no RTL")->excludes(demo_rtl);
-  demo_cmd->add_flag("--trace", demo.trace, "write the rename unit's VCD waveform and GTKWave save file");
-  demo_cmd->add_flag("-q,--quiet", demo.quiet, "print only where the results are");
+  // The mechanisms' own subcommands (mech/commands.h).
+  const MechanismSubcommands mech_cmds(app);
 
   std::vector<std::string> compare_args, report_args;
   auto* compare_cmd = app.add_subcommand("compare", "workloads x configurations x variants, each run in its own "
@@ -129,12 +109,7 @@ int sc_main(int argc, char* argv[]) {
   ptx_cmd->add_flag("--print", ptx.print, "print the IR back as PTX text");
   ptx_cmd->add_flag("--annotate", ptx.annotate,
                     "print with each block's predecessors, successors, dominators, post-dominators, loop depth");
-  ptx_cmd->add_flag("--linearity", ptx.linearity,
-                    "R2D2's analysis of every kernel: linear instructions and the linear combinations of the "
-                    "thread and block indices that non-linear code reads");
-  ptx_cmd->add_option("--intervals", ptx.intervals,
-                      "LTRF's register-intervals of every function with N registers each (Algorithms 1 and 2)")
-      ->check(CLI::Range(1, 256));
+  const AnalysisOptions ptx_analyses(ptx_cmd, rfsim::mech::ModuleAnalysis::Of::Ptx);
 
   CostOptions cost;
   auto* cost_cmd = app.add_subcommand("cost", "hardware cost report: storage, Yosys synthesis on OSU 0.18um, "
@@ -162,7 +137,7 @@ int sc_main(int argc, char* argv[]) {
 
   BackendOptions be;
   auto* be_cmd = app.add_subcommand("backend", "compile PTX through the back end: registers, callee-saved sets, "
-                                               "spills, frames, CARS FRU/MaxStackDepth, occupancy, and "
+                                               "spills, frames, FRU/MaxStackDepth, occupancy, and "
                                                "the comparison with ptxas -v");
   addConfigOptions(be_cmd, be.config);
   be_cmd->add_option("-w,--workload", be.workload, "a workload, a comma-separated list, or all");
@@ -176,9 +151,7 @@ int sc_main(int argc, char* argv[]) {
   be_cmd->add_option("--json", be.json, "write the report as JSON to this file");
   be_cmd->add_flag("--markdown", be.markdown, "print only the ptxas comparison, as Markdown table rows");
   be_cmd->add_flag("--print", be.print, "print the machine program (PTX text over R0..R254, P0..P6) instead");
-  be_cmd->add_option("--intervals", be.intervals,
-                     "LTRF's register-intervals of the machine program with N registers each (Algorithms 1 and 2)")
-      ->check(CLI::Range(1, 256));
+  const AnalysisOptions be_analyses(be_cmd, rfsim::mech::ModuleAnalysis::Of::MachineProgram);
 
   ExecOptions ex;
   auto* exec_cmd = app.add_subcommand("exec", "run an unmodified CUDA application (built by nvcc 13 with -cudart "
@@ -201,16 +174,18 @@ int sc_main(int argc, char* argv[]) {
   }
 
   run.trace = trace_opt->count() > 0;
+  ptx.analyses = ptx_analyses.given();
+  be.analyses = be_analyses.given();
   try {
     if (*run_cmd && run.workload.empty())
-      throw rfsim::Error("run: which workloads? --workload NAME[,NAME] or all (rfsim workloads lists them); "
-                         "the rename-unit demo is `rfsim demo`");
+      throw rfsim::Error("run: which workloads? --workload NAME[,NAME] or all (rfsim workloads lists them)" +
+                         (mech_cmds.names().empty() ? std::string() : "; the mechanisms add " + mech_cmds.names()));
     if (*run_cmd && !run.workload.empty() && run.trace && (run.trace_vcd.empty() || !run.timing))
       throw rfsim::Error("--trace with --workload needs --timing and a file: --trace FILE.vcd");
     if (*run_cmd && !run.trace_window.empty() && run.trace_vcd.empty())
       throw rfsim::Error("--trace-window needs --trace FILE.vcd");
     if (*run_cmd) return runWorkloads(run);
-    if (*demo_cmd) return runCommand(demo);
+    if (const int rc = mech_cmds.runChosen(); rc >= 0) return rc;
     if (*list_cmd) return listWorkloads();
     if (*mechs_cmd) return listMechanisms();
     if (*compare_cmd) return execScript("compare.py", compare_cmd->remaining(), argv[0]);

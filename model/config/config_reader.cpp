@@ -112,7 +112,7 @@ class SectionReader {
   template <class S> void section(const char* key, S& sub, const char* /*desc*/) {
     const Entry* e = take(key);
     if (!e) return;
-    // `cars:` with every line below it commented out is an empty section,
+    // `sm:` with every line below it commented out is an empty section,
     // not an error: it keeps the defaults like an absent one.
     if (e->value.IsNull()) return;
     if (!e->value.IsMap())
@@ -127,6 +127,11 @@ class SectionReader {
     for (const auto& e : entries_) {
       if (e.used) continue;
       std::string reason = prefix_.empty() ? "unknown section" : fmt::format("unknown key in section '{}'", prefix_);
+      if (prefix_.empty())
+        for (const auto& t : mechanismSectionTypes())
+          if (std::find(t.moved_in.begin(), t.moved_in.end(), e.key.Scalar()) != t.moved_in.end())
+            throw Error(fmt::format("{}: key '{}': the section moved to 'mechanisms.{}.{}' (its keys are the same)",
+                                    origin_.at(e.key.Mark()), e.key.Scalar(), t.name, e.key.Scalar()));
       if (auto near = detail::closestKey(e.key.Scalar(), known_)) reason += fmt::format("; did you mean '{}'?", *near);
       throw Error(fmt::format("{}: key '{}': {}", origin_.at(e.key.Mark()), dotted(e.key.Scalar()), reason));
     }

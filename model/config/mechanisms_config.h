@@ -7,7 +7,7 @@
 // are registered (mech::registerMechanisms(), called once by every program's
 // entry point). A GpuConfig made after that carries one section per
 // registered mechanism, read, written, overridden (--set
-// mechanisms.cars.rename_ports=2) and documented like every other section.
+// mechanisms.<name>.<key>=VALUE) and documented like every other section.
 //
 // The section structs reach the configuration's visitors through DynVisitor,
 // a virtual interface with one method per field kind; DynAdapter<V> forwards
@@ -122,6 +122,10 @@ struct SectionType {
   std::function<ErasedSection()> make;  // a section with the defaults
   // Cross-field rules of the section (validate()); may be empty.
   std::function<std::optional<SectionViolation>(const ErasedSection&)> check;
+  // Top-level sections of earlier configurations that are now sections
+  // below this one ("demo": mechanisms.<name>.demo): a file or --set that
+  // still gives one is refused with the new key.
+  std::vector<std::string> moved_in;
 };
 
 // The section types registered so far, in registration order. Filled once

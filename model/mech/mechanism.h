@@ -41,6 +41,7 @@
 #include "cost/cost_unit.h"
 #include "energy/energy_model.h"
 #include "func/launch.h"
+#include "mech/commands.h"
 #include "ptx/isa_ext.h"
 #include "sm/core/sm_units.h"
 #include "stats/stats.h"
@@ -184,6 +185,13 @@ struct MechanismInfo {
   // (sm/core/sm_hooks.h, "Stacked").
   std::vector<std::pair<std::string, std::string>> composes_after;
   std::function<std::unique_ptr<Mechanism>(const config::GpuConfig&)> make;
+  // It places the general registers itself (CARS' regions): a mechanism it
+  // composes after then keeps only its own classes' rows, and leaves the
+  // blocks an SM admits to it.
+  bool places_registers = false;
+  // Its subcommands of rfsim and its analyses for rfsim ptx / rfsim backend
+  // (mech/commands.h).
+  Commands commands;
 };
 
 // The registry: a table of mechanism types, filled once by

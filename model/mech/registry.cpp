@@ -141,6 +141,11 @@ void select(config::GpuConfig& cfg, const std::string& mech_option) {
   cfg.mechanisms.enabled = c.mechanisms.enabled;
 }
 
+std::string optionKey(const CommandOption& o) {
+  std::string n = o.names.substr(o.names.rfind(',') + 1);
+  return n.substr(std::min(n.find_first_not_of('-'), n.size()));
+}
+
 std::function<std::vector<sm::UnitInfo>(uint32_t)> smUnitsOf(const std::vector<Mechanism*>& mechanisms) {
   if (mechanisms.empty()) return {};
   return [mechanisms](uint32_t sm_id) {

@@ -48,7 +48,7 @@ TEST_CASE("rfsim --help lists the subcommands", "[app]") {
 
 TEST_CASE("demo writes config, statistics and a manifest, and the config reloads", "[app]") {
   const fs::path out = scratch("run");
-  const Ran r = rfsim("demo -q --set demo.cycles=5000 --out " + out.string());
+  const Ran r = rfsim("demo -q --set mechanisms.cars.demo.cycles=5000 --out " + out.string());
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("results: " + out.string()));
   CHECK(fs::exists(out / "manifest.json"));
@@ -88,9 +88,9 @@ TEST_CASE("a run that fails midway leaves a .partial folder marked INCOMPLETE", 
   const fs::path out = scratch("midway");
   // Allotments that do not fit the register file are refused when the demo is
   // built, after the results folder was started.
-  const Ran r = rfsim("demo --set demo.stack_regs=40 --set demo.kernel_regs=17 --out " + out.string());
+  const Ran r = rfsim("demo --set mechanisms.cars.demo.stack_regs=40 --set mechanisms.cars.demo.kernel_regs=17 --out " + out.string());
   CHECK(r.status == 1);
-  CHECK_THAT(r.output, Catch::Contains("demo.kernel_regs + demo.stack_regs = 57") &&
+  CHECK_THAT(r.output, Catch::Contains("mechanisms.cars.demo: kernel_regs + stack_regs = 57") &&
                            Catch::Contains("exceeds the register file"));
   CHECK_FALSE(fs::exists(out));
   CHECK(fs::exists(out.string() + ".partial/INCOMPLETE"));
@@ -100,9 +100,9 @@ TEST_CASE("a run that fails midway leaves a .partial folder marked INCOMPLETE", 
 
 TEST_CASE("existing results are not overwritten without --overwrite", "[app]") {
   const fs::path out = scratch("exists");
-  REQUIRE(rfsim("demo -q --set demo.cycles=100 --out " + out.string()).status == 0);
+  REQUIRE(rfsim("demo -q --set mechanisms.cars.demo.cycles=100 --out " + out.string()).status == 0);
   const auto before = fs::last_write_time(out / "stats.json");
-  const Ran r = rfsim("demo -q --set demo.cycles=100 --out " + out.string());
+  const Ran r = rfsim("demo -q --set mechanisms.cars.demo.cycles=100 --out " + out.string());
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("exists"));
   CHECK(fs::last_write_time(out / "stats.json") == before);
@@ -204,4 +204,22 @@ TEST_CASE("cost on the v100 configuration synthesizes the whole 64-warp unit", "
   CHECK(fs::exists(out / "cost.md"));
   CHECK(cost["energy"].is_null());
   fs::remove_all(out);
+}
+
+TEST_CASE("the mechanisms' subcommands and analysis options come from the registry", "[app][mech]") {
+  Ran r = rfsim("--help");
+  CHECK_THAT(r.output, Catch::Contains("demo"));
+  r = rfsim("ptx --help");
+  CHECK_THAT(r.output, Catch::Contains("--linearity") && Catch::Contains("--intervals"));
+  r = rfsim("backend --help");
+  CHECK_THAT(r.output, Catch::Contains("--intervals"));
+  CHECK_THAT(r.output, !Catch::Contains("--linearity"));
+  r = rfsim("ptx tests/ptx/data/kernels.ptx --intervals 8");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("N = 8 registers per interval (PTX virtual registers"));
+  r = rfsim("ptx tests/ptx/data/kernels.ptx --intervals 0");
+  CHECK(r.status != 0);
+  r = rfsim("demo --rtl --no-rtl");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.output, Catch::Contains("excludes"));
 }

@@ -156,8 +156,8 @@ TEST_CASE("toYaml output loads back to the same configuration", "[config]") {
   GpuConfig odd;
   odd.name = "yes: \"quoted\" # not a comment";
   odd.gpu.clock_mhz = 1234.5678901234567;
-  odd.demo.op_rate = 0.1;
-  odd.demo.seed = INT64_MAX;
+  rfsim::cars::demoConfig(odd).op_rate = 0.1;
+  rfsim::cars::demoConfig(odd).seed = INT64_MAX;
   rfsim::cars::carsConfig(odd).trace = true;
   odd.sm.scheduler = "two_level";
   configs.push_back(odd);
@@ -207,21 +207,26 @@ TEST_CASE("configuration errors name the file, the line and the key", "[config]"
       {"unknown section", "gpu:\n  num_sms: 4\nsmm:\n  max_warps: 3\n", ":3:1:", "'smm'", "did you mean 'sm'?"},
       {"string for integer", "sm:\n  max_warps: abc\n", ":2:14:", "'sm.max_warps'", "expected an integer"},
       {"float for integer", "sm:\n  max_warps: 1.5\n", ":2:14:", "'sm.max_warps'", "got '1.5'"},
-      {"exponent for integer", "demo:\n  cycles: 1e6\n", ":2:11:", "'demo.cycles'", "expected an integer"},
+      {"exponent for integer", "mechanisms:\n  cars:\n    demo:\n      cycles: 1e6\n", ":4:15:",
+       "'mechanisms.cars.demo.cycles'", "expected an integer"},
       {"map for scalar", "sm:\n  max_warps: {a: 1}\n", ":2:14:", "'sm.max_warps'", "got a map"},
       {"list for scalar", "gpu:\n  clock_mhz: [1, 2]\n", ":2:14:", "'gpu.clock_mhz'", "got a list"},
       {"quoted number", "sm:\n  max_warps: \"32\"\n", ":2:14:", "'sm.max_warps'", "quoted string"},
       {"missing value", "sm:\n  max_warps:\n", ":2:3:", "'sm.max_warps'", "got no value"},
       {"negative unsigned", "sm:\n  max_warps: -1\n", ":2:14:", "'sm.max_warps'", "negative value -1"},
       {"beyond uint32", "regfile:\n  size_kb: 4294967296\n", ":2:12:", "'regfile.size_kb'", "exceeds the uint32 limit"},
-      {"beyond 64 bits", "demo:\n  seed: 18446744073709551616\n", ":2:9:", "'demo.seed'", "64-bit"},
-      {"uint64 above range", "demo:\n  seed: 9223372036854775808\n", ":2:9:", "'demo.seed'", "out of range"},
+      {"beyond 64 bits", "mechanisms:\n  cars:\n    demo:\n      seed: 18446744073709551616\n", ":4:13:",
+       "'mechanisms.cars.demo.seed'", "64-bit"},
+      {"uint64 above range", "mechanisms:\n  cars:\n    demo:\n      seed: 9223372036854775808\n", ":4:13:",
+       "'mechanisms.cars.demo.seed'", "out of range"},
       {"yes for bool", "mechanisms:\n  cars:\n    rtl: yes\n", ":3:10:", "'mechanisms.cars.rtl'", "expected true or false, got 'yes'"},
       {"y for bool", "mechanisms:\n  cars:\n    trace: y\n", ":3:12:", "'mechanisms.cars.trace'", "expected true or false"},
       {"1 for bool", "mechanisms:\n  cars:\n    rtl: 1\n", ":3:10:", "'mechanisms.cars.rtl'", "expected true or false"},
       {"choice", "sm:\n  scheduler: fifo\n", ":2:14:", "'sm.scheduler'", "not one of: lrr, gto, two_level"},
       {"real not a number", "gpu:\n  clock_mhz: fast\n", ":2:14:", "'gpu.clock_mhz'", "expected a number"},
-      {"real out of range", "demo:\n  op_rate: 1.5\n", ":2:12:", "'demo.op_rate'", "out of range [0, 1]"},
+      {"real out of range", "mechanisms:\n  cars:\n    demo:\n      op_rate: 1.5\n", ":4:16:",
+       "'mechanisms.cars.demo.op_rate'", "out of range [0, 1]"},
+      {"a section that moved", "demo:\n  cycles: 5\n", ":1:1:", "'demo'", "moved to 'mechanisms.cars.demo'"},
       {"real infinity", "gpu:\n  clock_mhz: .inf\n", ":2:14:", "'gpu.clock_mhz'", "expected a number"},
       {"section not a map", "sm: 5\n", ":1:5:", "'sm'", "expected a section"},
       {"duplicate key", "sm:\n  max_warps: 16\n  max_warps: 32\n", ":3:3:", "'sm.max_warps'", "duplicate key"},
@@ -325,7 +330,7 @@ TEST_CASE("command-line overrides with --set", "[config]") {
     applyOverride(c, "sm.scheduler=two_level");
     applyOverride(c, "name=my run");
     applyOverride(c, "l2.num_slices=32");
-    applyOverride(c, "demo.seed=9223372036854775807");
+    applyOverride(c, "mechanisms.cars.demo.seed=9223372036854775807");
     CHECK(c.sm.max_warps == 32);
     CHECK(c.sm.max_threads == 1024);
     CHECK(c.gpu.clock_mhz == 1500.5);
@@ -333,7 +338,7 @@ TEST_CASE("command-line overrides with --set", "[config]") {
     CHECK(c.sm.scheduler == "two_level");
     CHECK(c.name == "my run");
     CHECK(c.l2.num_slices == 32);
-    CHECK(c.demo.seed == uint64_t{INT64_MAX});
+    CHECK(rfsim::cars::demoConfig(c).seed == uint64_t{INT64_MAX});
     CHECK_NOTHROW(validate(c, "--set"));
   }
   SECTION("bad values name --set and the key, and change nothing") {
@@ -345,6 +350,7 @@ TEST_CASE("command-line overrides with --set", "[config]") {
         {"sm.max_wraps=3", "'sm.max_wraps': unknown key in section 'sm'; did you mean 'max_warps'?"},
         {"smm.max_warps=3", "'smm': unknown section; did you mean 'sm'?"},
         {"sm=3", "'sm': is a section"},
+        {"demo.cycles=5", "'demo': the section moved to 'mechanisms.cars.demo'"},
         {"sm.max_warps.x=3", "'sm.max_warps': expected an integer, got a map"},
         {"mechanisms.cars.rtl=no", "'mechanisms.cars.rtl': expected true or false"},
         {"sm.scheduler=gtoo", "did you mean 'gto'?"},

@@ -14,18 +14,18 @@ CallTraffic::CallTraffic(const RenameParams& unit, const TrafficParams& t, const
   if (t.warps < 1 || t.warps > unit.num_warps)
     throw Error(fmt::format("{}: {} warps, but the rename unit holds {}", source, t.warps, unit.num_warps));
   if (per_warp * t.warps > unit.num_regs)
-    throw Error(fmt::format("{}: demo.kernel_regs + demo.stack_regs = {} registers per warp x {} warps "
+    throw Error(fmt::format("{}: mechanisms.cars.demo: kernel_regs + stack_regs = {} registers per warp x {} warps "
                             "exceeds the register file's {} warp-registers",
                             source, per_warp, t.warps, unit.num_regs));
   if (t.stack_regs >= (1u << unit.free_bits))
-    throw Error(fmt::format("{}: demo.stack_regs = {} does not fit the {}-bit free-register counter "
+    throw Error(fmt::format("{}: mechanisms.cars.demo.stack_regs = {} does not fit the {}-bit free-register counter "
                             "(at most {}; CARS section IV-C sizes it log2(registers / warps))",
                             source, t.stack_regs, unit.free_bits, (1u << unit.free_bits) - 1));
   if (t.kernel_regs <= kCalleeSavedBase)
-    throw Error(fmt::format("{}: demo.kernel_regs = {} must exceed R{}, the first callee-saved register",
+    throw Error(fmt::format("{}: mechanisms.cars.demo.kernel_regs = {} must exceed R{}, the first callee-saved register",
                             source, t.kernel_regs, kCalleeSavedBase));
   if (t.max_fru > 255 - kCalleeSavedBase)
-    throw Error(fmt::format("{}: demo.max_fru = {} exceeds the {} callee-saved registers an 8-bit field reaches",
+    throw Error(fmt::format("{}: mechanisms.cars.demo.max_fru = {} exceeds the {} callee-saved registers an 8-bit field reaches",
                             source, t.max_fru, 255 - kCalleeSavedBase));
 }
 

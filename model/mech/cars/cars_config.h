@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "config/gpu_config.h"
+#include "config/mechanisms_config.h"
+#include "mech/cars/demo_config.h"
 
 namespace rfsim::cars {
 
@@ -61,6 +64,8 @@ struct CarsConfig {
   double list_op_pj = 3.34;
   double clock_pj = 13.4;
   double static_mw = 6.3e-5;
+  // The demo's traffic (`rfsim demo`): a section of its own below this one.
+  config::ErasedSection demo{std::make_unique<config::SectionOf<DemoConfig>>()};
 
   template <class V> void visit(V& v) {
     using config::IntRange;
@@ -96,6 +101,7 @@ struct CarsConfig {
            "energy of one stalled-warp list operation (deactivate, remove, warp status check)");
     v.real("clock_pj", clock_pj, pj, "pJ", "clock energy of both units' flops per SM cycle");
     v.real("static_mw", static_mw, RealRange{0.0, 1e6}, "mW", "leakage of both units in one SM");
+    v.section("demo", demo, "rename-unit demo traffic (rfsim demo)");
   }
 };
 
@@ -104,5 +110,8 @@ inline const CarsConfig& carsConfig(const config::GpuConfig& cfg) {
   return cfg.mechanisms.get<CarsConfig>("cars");
 }
 inline CarsConfig& carsConfig(config::GpuConfig& cfg) { return cfg.mechanisms.get<CarsConfig>("cars"); }
+// Its demo's traffic, mechanisms.cars.demo.
+inline const DemoConfig& demoConfig(const config::GpuConfig& cfg) { return carsConfig(cfg).demo.as<DemoConfig>(); }
+inline DemoConfig& demoConfig(config::GpuConfig& cfg) { return carsConfig(cfg).demo.as<DemoConfig>(); }
 
 }  // namespace rfsim::cars

@@ -11,6 +11,7 @@
 #include "mech/cars/cars_config.h"
 #include "mech/cars/cars_cost.h"
 #include "mech/cars/cars_passes.h"
+#include "mech/cars/cmd_demo.h"
 #include "common/error.h"
 #include "common/gtkw.h"
 #include "common/results_dir.h"
@@ -430,6 +431,7 @@ mech::MechanismInfo carsMechanismInfo() {
   m.section.name = "cars";
   m.section.desc = "CARS rename unit (CARS paper, section IV-B) and its co-simulation";
   m.section.make = [] { return config::ErasedSection(std::make_unique<config::SectionOf<CarsConfig>>()); };
+  m.section.moved_in = {"demo"};  // the demo's traffic was a top-level section
   m.section.check = [](const config::ErasedSection& s) -> std::optional<config::SectionViolation> {
     const auto& c = s.as<CarsConfig>();
     // The waveform is of the Verilated rename unit, which only runs with rtl.
@@ -445,6 +447,8 @@ mech::MechanismInfo carsMechanismInfo() {
                       {"regdem", "RegDem changes only code (and refuses kernels with calls): CARS renames the "
                                  "registers of the demoted code"}};
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<Cars>(cfg); };
+  m.places_registers = true;  // in regions of its own (cars_regions.h)
+  m.commands.subcommands.push_back(demoCommand());
   return m;
 }
 

@@ -19,12 +19,12 @@ RenameParams paramsFor(const config::GpuConfig& cfg) {
 TrafficParams trafficFor(const config::GpuConfig& cfg) {
   TrafficParams t;
   t.warps = cfg.sm.max_warps;
-  t.kernel_regs = cfg.demo.kernel_regs;
-  t.stack_regs = cfg.demo.stack_regs;
-  t.max_fru = cfg.demo.max_fru;
-  t.max_depth = cfg.demo.max_depth;
-  t.op_rate = cfg.demo.op_rate;
-  t.seed = cfg.demo.seed;
+  t.kernel_regs = demoConfig(cfg).kernel_regs;
+  t.stack_regs = demoConfig(cfg).stack_regs;
+  t.max_fru = demoConfig(cfg).max_fru;
+  t.max_depth = demoConfig(cfg).max_depth;
+  t.op_rate = demoConfig(cfg).op_rate;
+  t.seed = demoConfig(cfg).seed;
   return t;
 }
 
@@ -32,7 +32,7 @@ RenameDemo::RenameDemo(sc_core::sc_module_name name, const config::GpuConfig& cf
                        stats::Group* parent)
     : sc_module(name),
       clk("clk"),
-      limit_(cfg.demo.cycles),
+      limit_(demoConfig(cfg).cycles),
       traffic_(paramsFor(cfg), trafficFor(cfg), opt.source),
       stats_(parent) {
   const RenameParams p = paramsFor(cfg);

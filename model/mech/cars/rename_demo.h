@@ -68,7 +68,7 @@ class RenameDemo : public sc_core::sc_module {
   std::exception_ptr error_;
 };
 
-// Elaborates the demo under `root`, runs it for cfg.demo.cycles and returns
+// Elaborates the demo under `root`, runs it for mechanisms.cars.demo.cycles and returns
 // its statistics. It runs in a SystemC kernel of its own (common/
 // sc_kernel.h), so it can run any number of times in one process.
 DemoResult runRenameDemo(const config::GpuConfig& cfg, const DemoOptions& opt, stats::Group& root);

@@ -5,7 +5,7 @@
 
 #include "Vcars_rename.h"
 #include "common/error.h"
-#include "mech/cars/rtl_vcd.h"
+#include "common/vcd_writer.h"
 
 namespace rfsim::cars {
 

@@ -6,7 +6,7 @@
 
 #include "Vcars_stalled_warps.h"
 #include "common/error.h"
-#include "mech/cars/rtl_vcd.h"
+#include "common/vcd_writer.h"
 #include "mech/cars/stalled_warps.h"
 
 namespace rfsim::cars {

@@ -9,6 +9,7 @@
 #include "backend/backend.h"
 #include "backend/mfunction.h"
 #include "common/error.h"
+#include "mech/ltrf/cmd_intervals.h"
 #include "mech/ltrf/intervals.h"
 #include "mech/ltrf/liveness.h"
 #include "mech/ltrf/renumber.h"
@@ -402,6 +403,7 @@ mech::MechanismInfo ltrfMechanismInfo() {
   m.conflicts.push_back({"cars", "both place the general registers: CARS' renamed rows change at every call and "
                                   "return, under cache entries LTRF keeps by register name"});
   m.conflicts.push_back({"toy", "the toy's register-file level and LTRF's are one extension point"});
+  m.commands.analyses = intervalAnalyses();
   return m;
 }
 

@@ -5,14 +5,14 @@
 
 #include "Vltrf_wcb.h"
 #include "common/error.h"
-#include "mech/cars/rtl_vcd.h"
+#include "common/vcd_writer.h"
 
 namespace rfsim::mech::ltrf {
 
 struct WcbRtl::Impl {
   VerilatedContext ctx;
   std::unique_ptr<Vltrf_wcb> top;
-  cars::VcdWriter vcd;
+  VcdWriter vcd;
 };
 
 WcbRtlParams WcbRtl::built() {

@@ -11,6 +11,7 @@
 #include "common/gtkw.h"
 #include "common/results_dir.h"
 #include "config/occupancy.h"
+#include "mech/r2d2/cmd_linearity.h"
 #include "mech/r2d2/r2d2_config.h"
 #include "mech/r2d2/r2d2_cost.h"
 #include "mech/r2d2/r2d2_sm.h"
@@ -104,14 +105,16 @@ class R2d2 final : public mech::Mechanism {
  public:
   explicit R2d2(const config::GpuConfig& cfg)
       : cfg_(cfg), c_(cfg.mechanisms.get<R2d2Config>("r2d2")), plans_(std::make_shared<PlanTable>()) {
-    // Composed with a mechanism that places the general registers (CARS):
+    // Composed with a mechanism that places the general registers:
     // R2D2 keeps only its classes' rows (mechanism.h, composes_after).
     for (const std::string& n : cfg.mechanisms.enabledList()) {
       stacked_ = stacked_ || mech::composesAfter(n, "r2d2");
-      // CARS places the general registers in regions of its own and admits
-      // blocks whatever their registers; LTRF keeps them at the baseline's
-      // rows, whose occupancy rule (section 4.3) then holds as alone.
-      renamed_ = renamed_ || n == "cars";
+      // One that places the general registers in regions of its own admits
+      // blocks whatever their registers (MechanismInfo::places_registers);
+      // one that keeps them at the baseline's rows leaves R2D2's occupancy
+      // rule (section 4.3) holding as alone.
+      const mech::MechanismInfo* info = mech::find(n);
+      renamed_ = renamed_ || (info && info->places_registers);
     }
   }
   std::string name() const override { return "r2d2"; }
@@ -452,6 +455,7 @@ mech::MechanismInfo r2d2MechanismInfo() {
   m.conflicts.push_back({"regdem", "RegDem sets up the demoted registers' shared-memory address at the kernel's "
                                     "entry, which under R2D2 only the warp running the coefficient block passes"});
   m.conflicts.push_back({"toy", "the toy's register-file level and translator are the same extension points"});
+  m.commands.analyses.push_back(linearityAnalysis());
   return m;
 }
 

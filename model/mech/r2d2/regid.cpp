@@ -9,7 +9,7 @@
 
 #include "Vr2d2_regid.h"
 #include "common/error.h"
-#include "mech/cars/rtl_vcd.h"
+#include "common/vcd_writer.h"
 
 namespace rfsim::mech::r2d2 {
 
@@ -80,7 +80,7 @@ void RegIdRef::tick() {
 struct RegIdRtl::Impl {
   VerilatedContext ctx;
   std::unique_ptr<Vr2d2_regid> top;
-  cars::VcdWriter vcd;
+  VcdWriter vcd;
 };
 
 RegIdParams RegIdRtl::built() {

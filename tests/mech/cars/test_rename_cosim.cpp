@@ -51,7 +51,7 @@ TEST_CASE("the Verilated model refuses a configuration it was not built for", "[
 
 TEST_CASE("SystemC demo: clocked co-simulation with the RTL in the loop writes a waveform", "[cars][rtl][systemc]") {
   config::GpuConfig cfg;  // the in-code defaults are the V100 values
-  cfg.demo.cycles = 20000;
+  demoConfig(cfg).cycles = 20000;
   DemoOptions opt;
   opt.rtl = true;
   opt.vcd = std::filesystem::temp_directory_path() / ("rfsim-demo-" + std::to_string(::getpid()) + ".vcd");

@@ -1,6 +1,7 @@
-// The VCD waveform of a Verilated model (rename_rtl.cpp, stalled_rtl.cpp):
-// opened on the model's top, one dump per time stamp, increasing (VCD takes
-// no second dump at a time already written).
+// The VCD waveform of a Verilated model (the mechanisms' RTL units in the
+// loop): opened on the model's top, one dump per time stamp, increasing (VCD
+// takes no second dump at a time already written). Header-only: only code
+// built with a Verilated model (and Verilator's include folders) uses it.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 
 #include "common/error.h"
 
-namespace rfsim::cars {
+namespace rfsim {
 
 class VcdWriter {
  public:
@@ -45,4 +46,4 @@ class VcdWriter {
   uint64_t last_ = UINT64_MAX;
 };
 
-}  // namespace rfsim::cars
+}  // namespace rfsim
