@@ -6,7 +6,7 @@
 // twice, take new modules once started, or restart after sc_stop(). So that
 // a simulation owns everything it simulates -- two simulations in one
 // process, even interleaved, give the results of two processes -- each
-// owner of SystemC modules (gpu::Simulation, the CARS rename demo) makes
+// owner of SystemC modules (gpu::Simulation, a mechanism's demo) makes
 // its own kernel with ScKernel and enters it (ScKernel::Scope) around
 // everything that touches SystemC: building its modules, sc_start(),
 // sc_time_stamp(). The Scope restores the kernel that was current before,
