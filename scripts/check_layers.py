@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The model's layers point one way. One table, LAYERS below, lists the
+"""The model's layers point one way. One table, LAYERS in this script, lists the
 layers bottom-up with the folders each holds; RULES says what the check
 enforces. docs/architecture.md shows the same table: `--doc` prints it as
 Markdown, and the check fails when the document's copy differs.
