@@ -1,51 +1,158 @@
 #!/usr/bin/env python3
-"""The model's layers point one way (docs/architecture.md): checks every
-#include "folder/..." of model/ against the folders each layer may not
-include, and that the model reads no environment variable. Exits 1 with
-one line per violation (file:line: what it includes and why not)."""
+"""The model's layers point one way. One table, LAYERS in this script, lists the
+layers bottom-up with the folders each holds; RULES says what the check
+enforces. docs/architecture.md shows the same table: `--doc` prints it as
+Markdown, and the check fails when the document's copy differs.
+
+The check reads every #include "folder/..." of model/, hw/ and workloads/
+(.h and .cpp) and every model file's use of getenv, and exits 1 with one
+line per violation: file:line: what it includes and which rule forbids it.
+
+  check_layers.py              check the repository (ctest: layers_point_one_way)
+  check_layers.py --doc        print the table for docs/architecture.md
+  check_layers.py --root DIR   check another tree laid out the same way (tests/layers)
+"""
+import argparse
 import pathlib
 import re
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent / "model"
+# The layers, bottom-up: (folders, what they hold). A folder is model/<name>,
+# except hw and workloads, which sit at the repository's top.
+LAYERS = [
+    (["common"], "errors, atomic results folders, GTKWave save files, the SystemC entry point and kernel"),
+    (["config", "stats", "ptx"], "the typed configuration and occupancy; hierarchical statistics; the PTX front end and IR"),
+    (["func", "backend"], "functional execution; the compiler back end (allocation, ABI, mechanism passes as variants)"),
+    (["mem"], "coalescer, L1D, the TLM-2.0 crossbar, L2 slices and DRAM channels"),
+    (["sm"], "the SM timing model and its extension points"),
+    (["gpu"], "the GPU top, SM slots, the kernel runner, one simulation"),
+    (["energy"], "the energy model over the statistics"),
+    (["cost"], "storage, synthesis and timing of the RTL, and the stimulus a unit declares"),
+    (["mech"], "the mechanism interface and registry, and one folder per mechanism"),
+    (["runtime"], "rt::Device (compile, choose the variant, launch), the fatbin reader, loading a configuration, the launches' statistics tree"),
+    (["workloads"], "the CUDA workloads' host drivers"),
+    (["app", "cudart", "hw"], "the programs: rfsim, libcudart.so.13, rfsim-hw"),
+]
+TOP_LEVEL = {"hw", "workloads"}  # folders at the repository's top, not in model/
 
-# layer folder -> folders it must not include (higher layers)
-FORBIDDEN = {
-    "common": ["config", "stats", "ptx", "func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
-    "ptx": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
-    "func": ["runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
-    "config": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
-    "stats": ["func", "runtime", "backend", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
-    "backend": ["runtime", "sm", "mem", "gpu", "mech", "energy", "app", "cudart"],
-    "mem": ["runtime", "backend", "sm", "gpu", "mech", "app", "cudart"],
-    "sm": ["runtime", "backend", "gpu", "mech", "app", "cudart"],
-    "gpu": ["runtime", "backend", "mech", "app", "cudart"],
-    "energy": ["runtime", "backend", "mech", "app", "cudart"],
-    "runtime": ["app", "cudart"],
-    "mech": ["app", "cudart"],
-    "app": ["cudart"],
-}
-# getenv is allowed only where the model looks up an external program on
-# PATH (the cost flow's tool runner, rfsim exec), never to configure the
-# model -- except in the CUDA runtime library's session, inside an
-# application's process, where the environment is the only way in
-# (rfsim exec sets it; docs/cudart.md).
+# The rules, as docs/architecture.md states them under the table.
+RULES = [
+    ("down", "A file includes its own folder and the folders of lower layers only: nothing "
+             "points upward, and the folders of one layer do not include each other "
+             "(`cudart` does not include `app`)."),
+    ("mech", "`mech/<a>/` does not include `mech/<b>/`. Every mechanism may include mech's own "
+             "files (the interface `mechanism.h`, the registry); only `mech/builtin.cpp`, the "
+             "list of built-in mechanisms, includes every mechanism."),
+    ("getenv", "The model reads no environment variable, except to find an external program on "
+               "PATH (`cost/tool_runner.cpp`, `app/cmd_exec.cpp`) and in the CUDA runtime "
+               "library's session (`cudart/session.cpp`), inside an application's process, where "
+               "the environment `rfsim exec` sets is the only way in (docs/cudart.md)."),
+]
 GETENV_ALLOWED = {"cost/tool_runner.cpp", "app/cmd_exec.cpp", "cudart/session.cpp"}
+MECH_INCLUDES_ALL = {"mech/builtin.cpp"}
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
+LEVEL = {folder: n for n, (folders, _) in enumerate(LAYERS) for folder in folders}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/([^"]*)"')
+DOC_BEGIN = "<!-- layers: generated by scripts/check_layers.py --doc; edit the table there -->"
+DOC_END = "<!-- layers: end -->"
 
-errors = []
-for path in sorted(ROOT.rglob("*")):
-    if path.suffix not in (".h", ".cpp"):
-        continue
-    rel = path.relative_to(ROOT)
-    layer = rel.parts[0]
-    for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
-        m = INCLUDE.match(line)
-        if m and m.group(1) in FORBIDDEN.get(layer, []):
-            errors.append(f"model/{rel}:{n}: {layer}/ includes {m.group(1)}/ (a higher layer)")
-        if "getenv" in line and str(rel) not in GETENV_ALLOWED and not line.lstrip().startswith("//"):
-            errors.append(f"model/{rel}:{n}: getenv in the model (configure through the configuration instead)")
-for e in errors:
-    print(e)
-sys.exit(1 if errors else 0)
+
+def doc_table():
+    """The table and the rules as Markdown, between the markers docs/architecture.md keeps."""
+    lines = [DOC_BEGIN, "", "| layer (bottom-up) | folders | what |", "|---|---|---|"]
+    for n, (folders, what) in enumerate(LAYERS):
+        names = ", ".join(f"`{f}/`" if f in TOP_LEVEL else f"`model/{f}/`" for f in folders)
+        lines.append(f"| {n} | {names} | {what} |")
+    lines.append("")
+    for _, text in RULES:
+        lines.append(f"- {text}")
+    lines += ["", DOC_END]
+    return "\n".join(lines) + "\n"
+
+
+def folder_of(root, path):
+    """(folder, path inside it) of a source file: ("mech", "cars/x.cpp")."""
+    rel = path.relative_to(root)
+    if rel.parts[0] == "model":
+        rel = rel.relative_to("model")
+    return rel.parts[0], "/".join(rel.parts[1:])
+
+
+def check_include(folder, inner, target, target_rest):
+    """The rule an include breaks, as a message, or None."""
+    if target not in LEVEL:
+        return None  # not one of ours (a workload's "lib/...": its own folder)
+    if target == folder:
+        if folder != "mech":
+            return None
+        own = inner.split("/")[0] if "/" in inner else None
+        other = target_rest.split("/")[0] if "/" in target_rest else None
+        if other is None or other == own or f"mech/{inner}" in MECH_INCLUDES_ALL:
+            return None
+        where = f"mech/{own}/" if own else "mech's own files"
+        return f"{where} includes mech/{other}/ (one mechanism does not include another)"
+    if LEVEL[target] > LEVEL[folder]:
+        return f"{folder}/ (layer {LEVEL[folder]}) includes {target}/ (layer {LEVEL[target]}, higher)"
+    if LEVEL[target] == LEVEL[folder]:
+        peers = ", ".join(LAYERS[LEVEL[folder]][0])
+        return f"{folder}/ includes {target}/ (the same layer: {peers} do not include each other)"
+    return None
+
+
+def sources(root):
+    for top in [root / "model"] + [root / t for t in sorted(TOP_LEVEL)]:
+        if top.is_dir():
+            yield from (p for p in sorted(top.rglob("*")) if p.suffix in (".h", ".cpp") and p.is_file())
+
+
+def check(root):
+    errors = []
+    model = root / "model"
+    if model.is_dir():
+        for d in sorted(model.iterdir()):
+            if d.is_dir() and d.name not in LEVEL:
+                errors.append(f"model/{d.name}/: in no layer (add it to LAYERS in scripts/check_layers.py)")
+    for path in sources(root):
+        folder, inner = folder_of(root, path)
+        if folder not in LEVEL:
+            continue  # reported above
+        shown = path.relative_to(root)
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            m = INCLUDE.match(line)
+            if m:
+                why = check_include(folder, inner, m.group(1), m.group(2))
+                if why:
+                    errors.append(f"{shown}:{n}: {why}")
+            if (shown.parts[0] == "model" and "getenv" in line and f"{folder}/{inner}" not in GETENV_ALLOWED
+                    and not line.lstrip().startswith("//")):
+                errors.append(f"{shown}:{n}: getenv in the model (configure through the configuration instead)")
+    doc = root / "docs" / "architecture.md"
+    if doc.is_file():
+        text = doc.read_text()
+        start, end = text.find(DOC_BEGIN), text.find(DOC_END)
+        if start < 0 or end < start:
+            errors.append(f"{doc.relative_to(root)}: no layer table (paste the output of scripts/check_layers.py --doc)")
+        elif text[start:end + len(DOC_END)] + "\n" != doc_table():
+            line = text.count("\n", 0, start) + 1
+            errors.append(f"{doc.relative_to(root)}:{line}: the layer table differs from scripts/check_layers.py's "
+                          "(replace it by the output of scripts/check_layers.py --doc)")
+    return errors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--doc", action="store_true", help="print the layer table as Markdown for docs/architecture.md")
+    ap.add_argument("--root", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent,
+                    help="the tree to check (default: this repository)")
+    args = ap.parse_args()
+    if args.doc:
+        sys.stdout.write(doc_table())
+        return 0
+    errors = check(args.root.resolve())
+    for e in errors:
+        print(e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,7 +17,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
-#include "app/config_options.h"
 #include "backend/backend.h"
 #include "ptx/analysis/cfg.h"
 #include "runtime/compile_config.h"

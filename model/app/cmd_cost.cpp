@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "app/config_options.h"
+#include "app/commands.h"
 #include "common/results_dir.h"
 #include "config/config_io.h"
 #include "cost/cost_report.h"

@@ -19,7 +19,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
-#include "app/config_options.h"
 #include "common/error.h"
 
 namespace rfsim::app {

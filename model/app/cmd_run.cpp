@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
-#include "app/config_options.h"
-#include "app/launch_json.h"
+#include "app/commands.h"
+#include "runtime/launch_json.h"
 #include "common/error.h"
 #include "common/results_dir.h"
 #include "config/config_io.h"
@@ -267,7 +267,7 @@ int runWorkloads(const RunOptions& o) {
       t = dev.totals();
       if (o.timing) {
         nlohmann::json total;
-        tree[w->name]["launches"] = launchesJson(cfg, dev, dopt.mechanisms, total, nj_per_warp_instr);
+        tree[w->name]["launches"] = rt::launchesJson(cfg, dev, dopt.mechanisms, total, nj_per_warp_instr);
         tree[w->name]["total"] = total;
       }
       if (const backend::CompiledModule* cm = dev.compiled()) {

@@ -10,15 +10,17 @@
 
 #include "config/gpu_config.h"
 #include "mech/commands.h"
+#include "runtime/config_options.h"
 
 namespace rfsim::app {
 
-// Options every subcommand that reads a configuration shares.
-struct ConfigOptions {
-  std::string file = "configs/v100.yaml";
-  std::vector<std::string> sets;  // --set key=value, applied in order
-  std::string mech;               // --mech NAME[,NAME] or none: overrides mechanisms.enabled
-};
+// Loading the configuration, the default results folder and the GPU's
+// hierarchy are shared with the CUDA runtime library (runtime/config_options.h).
+using rt::ConfigOptions;
+using rt::defaultOutDir;
+using rt::hierarchyOf;
+using rt::loadWithOverrides;
+using rt::resolveConfigPath;
 
 // Where a subcommand writes its results folder.
 struct OutputOptions {
@@ -106,11 +108,5 @@ int listWorkloads();
 int listMechanisms();
 int costCommand(const CostOptions& o);
 int configCommand(const ConfigCmdOptions& o);
-
-// Timestamped default folder under results/.
-std::string defaultOutDir(const std::string& kind, const std::string& config_name);
-// The GPU's module hierarchy for `cfg` with its enabled mechanisms' units
-// (gpu::describeHierarchy): `rfsim config --hierarchy`, hierarchy.json.
-nlohmann::json hierarchyOf(const config::GpuConfig& cfg);
 
 }  // namespace rfsim::app

@@ -1,6 +1,6 @@
 #include "app/mech_commands.h"
 
-#include "app/config_options.h"
+#include "app/commands.h"
 #include "common/error.h"
 
 namespace rfsim::app {

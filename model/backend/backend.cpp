@@ -270,8 +270,8 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       if (!at_lo) allocateAt(lo);
     };
     allocate();
-    // A variant's own register limit, given the count it got (RegDem's local
-    // variants: --maxrregcount at the demotion target): allocated again.
+    // A variant's own register limit, given the count it got (a variant
+    // that spills at its own target: --maxrregcount at it): allocated again.
     if (opt.variant && opt.variant->reg_limit) {
       const uint32_t lim = opt.variant->reg_limit(fn, ff.fn.machine_regs + opt.reserved_registers);
       if (lim && lim < rep.max_regs) {
@@ -361,7 +361,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     else m.functions[fi].regs = machineRegisterTable();  // extern declarations and built-ins too
   m.machine = true;
 
-  // Call-graph figures: MaxStackDepth (CARS section III-B) over FRU, and
+  // Call-graph figures: MaxStackDepth (Kang et al. §III-B) over FRU, and
   // the registers a kernel's launch needs (the most over what it reaches).
   std::vector<uint64_t> fru(nf, 0), regs(nf, 0);
   for (const auto& r : out.functions) {

@@ -100,7 +100,7 @@ struct FunctionReport {
   uint32_t regs = 0;            // highest register used + 1 (R1 included) + CompileOptions::reserved_registers
   uint32_t tree_regs = 0;       // kernels: the most registers over everything reachable (what a launch allocates)
   std::vector<uint32_t> callee_saved;  // callee-saved registers it saves and restores (called functions)
-  uint32_t fru = 0;             // CARS FRU: the callee-saved count for a function, `regs` for a kernel
+  uint32_t fru = 0;             // FRU (Kang et al. §III-A): the callee-saved count for a function, `regs` for a kernel
   uint32_t frame_bytes = 0;     // its stack frame
   uint32_t spill_bytes = 0;     // of which pressure-spill slots
   // Static counts and bytes of the added memory instructions.
@@ -109,13 +109,13 @@ struct FunctionReport {
   uint32_t spill_store_bytes = 0, spill_load_bytes = 0;  // both kinds, as ptxas -v counts "spill stores/loads"
   uint32_t arg_moves = 0;
   uint32_t instrs_in = 0, instrs_out = 0;           // PTX instructions, machine instructions
-  uint64_t max_stack_depth = 0; // CARS MaxStackDepth: largest FRU sum on a call path to a leaf
+  uint64_t max_stack_depth = 0; // MaxStackDepth (Kang et al. §III-B): largest FRU sum on a call path to a leaf
   bool recursive = false;
   RaResult ra;
   uint64_t checked_uses = 0;    // register reads the checker compared
   double alloc_ms = 0.0;        // lowering + allocation + frame, wall time
   // What the variant's machine passes did to it, or why one left it as it
-  // was ("regdem: 37 -> 32 registers, 7 demoted ..."), one line each.
+  // was ("<mechanism>: 37 -> 32 registers, 7 demoted ..."), one line each.
   std::vector<std::string> notes;
 };
 

@@ -225,8 +225,8 @@ class Checker {
       }
     s.define(index_.of(physId(mach::kSP)));
     // An extension class's register holds what its mechanism put there
-    // (written by another warp, block or launch: R2D2's coefficient and
-    // index registers): its own value, defined, on entry.
+    // (written by another warp, block or launch, as a mechanism's
+    // precomputed index registers are): its own value, defined, on entry.
     for (uint32_t r = mach::kExtRegBase; r < mach::kNumRegIds; ++r) {
       s.regs[r] = physId(r);
       s.define(index_.of(physId(r)));
@@ -355,7 +355,7 @@ class Checker {
       }
       loaded = true;
     }
-    // Demoted registers (RegDem): st.shared copies a word to its shared slot
+    // Demoted registers: st.shared copies a word to its shared slot
     // (keyed kSharedKey + offset), ld.shared brings it back for the read after.
     if (in.role == ptx::MRole::DemStore && isSpillStore(in)) {
       const uint32_t r = in.src[1].regs[0];

@@ -12,7 +12,7 @@
 //          (a store's data, which a later instruction may overwrite);
 //   wait   the barriers an instruction waits on before it issues.
 //
-// The rules (RegDem paper, section 3.2 and Fig. 3, ../shared/papers/001):
+// The rules (Sakdhnagool et al. §3.2 and Fig. 3):
 // barriers are cleared before every jump (the compiler waits on all of them
 // at a branch, call, return or exit), so they span straight-line code and
 // fall-through; a barrier is a counter, so several instructions may set the
@@ -39,14 +39,14 @@ using ptx::mach::kDepBarriers;
 using ptx::mach::kMaxStall;
 using DepTiming = ptx::mach::DepTiming;
 using DepTimingFn = std::function<DepTiming(const ptx::Instr&)>;
-inline constexpr uint32_t kGlMemStall = 200;  // RegDem Fig. 3: GL_MEM_STALL
+inline constexpr uint32_t kGlMemStall = 200;  // Sakdhnagool et al. Fig. 3: GL_MEM_STALL
 inline constexpr uint32_t kShMemStall = 24;   // SH_MEM_STALL
 // A read barrier clears when the setter's operands have been read: the
 // tracker counts it as this many cycles (the paper's tracker counts the
 // setter's memory latency for it too; see BarrierTracker).
 inline constexpr uint32_t kReadStall = 4;
 
-// RegDem Fig. 3's UpdateBarrierTracker and GetBarrier, with one change: a
+// Sakdhnagool et al. Fig. 3's UpdateBarrierTracker and GetBarrier, with one change: a
 // read barrier is estimated to clear kReadStall cycles after it was set
 // (when its setter's operands have been read), not after the setter's
 // memory latency as the paper's tracker counts it. GetBarrier's aim is the

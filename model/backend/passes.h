@@ -4,11 +4,11 @@
 //
 //   PTX IR (pre-allocation)  ModulePass on the parsed module, before the
 //                            calling convention and register allocation
-//                            (R2D2's linear-block transformation works here);
+//                            (a transformation of the PTX's blocks works here);
 //   machine (post-allocation) FunctionPass on one allocated function, after
-//                            its frame and before the final check (RegDem
-//                            demotion and compaction, CARS push/pop, LTRF
-//                            intervals, prefetches and renumbering).
+//                            its frame and before the final check (demoting
+//                            registers and compacting the rest, register-stack
+//                            pushes and pops, prefetches, renumbering).
 //
 // A machine pass edits the function and, instruction for instruction, the
 // checker's expectations (SlotValues, check.h): which value every register
@@ -20,8 +20,7 @@
 //
 // A Variant is one way of compiling a module: a name and the passes it runs.
 // A module compiled into several variants (the baseline "base" plus, say,
-// RegDem's demotion targets, R2D2's transformed code, CARS' watermark
-// levels) is cached per variant by the runtime, which picks one per launch
+// one per register target a mechanism tries, or its transformed code) is cached per variant by the runtime, which picks one per launch
 // (mech/mechanism.h).
 #pragma once
 
@@ -46,7 +45,7 @@ struct MachinePassContext {
   FunctionReport& report;            // the function's report so far; a pass may change callee_saved
   const std::vector<const FunctionReport*>& finished;  // by function index: reports of finished functions, or null
   // The module being compiled, for a pass that adds or sizes module symbols
-  // of its own (RegDem's demoted-register area in shared memory); the
+  // of its own (an area in shared memory for demoted registers); the
   // functions in it are not to be touched.
   ptx::Module* edit = nullptr;
 };
@@ -71,8 +70,8 @@ struct Variant {
   std::vector<FunctionPass> post; // in order, on each allocated function
   // A register limit of its own: given a function and the registers it got
   // under the options' limit (highest + 1 + reserved), the limit to
-  // allocate it again under, as --maxrregcount would (0: keep). RegDem's
-  // local variants spill at the demotion target this way.
+  // allocate it again under, as --maxrregcount would (0: keep). A variant
+  // that spills at a register target of its own does it this way.
   std::function<uint32_t(const ptx::Function& fn, uint32_t regs)> reg_limit;
   bool empty() const { return pre.empty() && post.empty() && !reg_limit; }
 };

@@ -46,8 +46,8 @@ using ptx::Op;
 using ptx::OperandKind;
 using ptx::Space;
 
-// Latency-weights of the priority (cycles, Volta-like: docs/timing.md has
-// the model's own; only their order matters here).
+// Latency-weights of the priority (cycles, Volta-like: the SM's own are the
+// pipeline.*_latency keys, docs/sm.md; only their order matters here).
 uint32_t latencyOf(const ptx::Instr& in) {
   switch (in.op) {
     case Op::Ld: case Op::Ldu:

@@ -1,10 +1,11 @@
 // What the back end did to a module, as tables: per function (registers,
-// callee-saved set, FRU, frame, spills, ABI saves), the call graph with CARS'
-// figures (FRU, MaxStackDepth, low/high watermarks, spec/cars.md), occupancy
-// per kernel (occupancy.h), and the comparison with NVIDIA's ptxas -v report
-// for the same PTX (ptxas_report.h). The functions here compute rows from a
-// CompiledModule and format them as text, Markdown or JSON; they print and
-// read nothing themselves (`rfsim backend` does, model/app/cmd_backend.cpp).
+// callee-saved set, FRU, frame, spills, ABI saves), the call graph with its
+// register-stack figures (FRU, MaxStackDepth, low/high watermarks: Kang et
+// al. §III-A and §III-B, Fig. 4), occupancy per kernel (config/occupancy.h),
+// and the comparison with NVIDIA's ptxas -v report for the same PTX
+// (ptxas_report.h). The functions here compute rows from a CompiledModule and
+// format them as text, Markdown or JSON; they print and read nothing
+// themselves (`rfsim backend` does, model/app/cmd_backend.cpp).
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@ namespace rfsim::backend {
 std::string registerRanges(const std::vector<uint32_t>& regs);
 
 // ---------------------------------------------------------------------------
-// Call graph and CARS watermarks.
+// Call graph and register-stack watermarks.
 
 struct CallGraphRow {
   std::string name;
@@ -34,7 +35,7 @@ struct CallGraphRow {
   uint32_t fru = 0;
   uint64_t max_stack_depth = 0;
   bool recursive = false;
-  // Kernels only (spec/cars.md, Fig. 4). Low: the kernel's FRU plus the
+  // Kernels only (Kang et al. §III-B, Fig. 4). Low: the kernel's FRU plus the
   // largest FRU of a function it reaches; high: its MaxStackDepth.
   uint64_t low_watermark = 0, high_watermark = 0;
 };

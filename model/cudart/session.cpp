@@ -11,13 +11,12 @@
 
 #include <fmt/format.h>
 
-#include "app/commands.h"
-#include "app/config_options.h"
-#include "app/launch_json.h"
 #include "backend/backend.h"
 #include "common/results_dir.h"
 #include "config/config_io.h"
 #include "mech/mechanism.h"
+#include "runtime/config_options.h"
+#include "runtime/launch_json.h"
 #include "runtime/runtime.h"
 
 // SystemC's library has a main() that calls sc_main(); the application's
@@ -108,7 +107,7 @@ void Session::registerManagedVar(void**, void** host_ptr, const char* device_nam
 
 const config::GpuConfig& Session::config() {
   if (!cfg_) {
-    app::ConfigOptions o;
+    rt::ConfigOptions o;
     o.file = env("RFSIM_CONFIG", "v100");
     o.mech = env("RFSIM_MECH");
     std::istringstream sets(env("RFSIM_SET"));
@@ -117,7 +116,7 @@ const config::GpuConfig& Session::config() {
     try {
       static const bool registered = (mech::registerMechanisms(), true);
       (void)registered;
-      cfg_ = std::make_unique<config::GpuConfig>(app::loadWithOverrides(o));
+      cfg_ = std::make_unique<config::GpuConfig>(rt::loadWithOverrides(o));
       mechs_ = mech::instantiate(*cfg_);
     } catch (const Error& e) {
       cfg_.reset();
@@ -130,12 +129,12 @@ const config::GpuConfig& Session::config() {
 void Session::openResults() {
   if (dir_) return;
   const config::GpuConfig& cfg = config();
-  const std::string out = env("RFSIM_OUT", app::defaultOutDir("exec", cfg.name));
+  const std::string out = env("RFSIM_OUT", rt::defaultOutDir("exec", cfg.name));
   dir_ = std::make_unique<ResultsDir>(out, env("RFSIM_OVERWRITE") == "1");
   dir_->writeFile("config.yaml", config::toYaml(cfg));
   // The GPU's modules (docs/sm.md), described before the device's own
   // simulation exists.
-  if (timing_) dir_->writeFile("hierarchy.json", app::hierarchyOf(cfg).dump(2) + "\n");
+  if (timing_) dir_->writeFile("hierarchy.json", rt::hierarchyOf(cfg).dump(2) + "\n");
   std::atexit(exitHandler);
 }
 
@@ -160,7 +159,7 @@ rt::Device& Session::device() {
       } catch (const std::exception&) {
         throw CudaError{cudaErrorInitializationError, "RFSIM_LAUNCH_STATS=" + n + ": expected a number of launches"};
       }
-      acc_ = std::make_unique<app::LaunchAccumulator>(*cfg_, ms, limit);
+      acc_ = std::make_unique<rt::LaunchAccumulator>(*cfg_, ms, limit);
     }
     loadModules();
   }

@@ -29,12 +29,10 @@ class ResultsDir;
 }
 namespace rfsim::rt {
 class Device;
+class LaunchAccumulator;
 }
 namespace rfsim::mech {
 class Mechanism;
-}
-namespace rfsim::app {
-class LaunchAccumulator;
 }
 
 namespace rfsim::cudart {
@@ -129,7 +127,7 @@ class Session {
   std::unique_ptr<config::GpuConfig> cfg_;
   std::vector<std::unique_ptr<mech::Mechanism>> mechs_;
   std::unique_ptr<rt::Device> dev_;
-  std::unique_ptr<app::LaunchAccumulator> acc_;  // timing runs: the launches' statistics, summed
+  std::unique_ptr<rt::LaunchAccumulator> acc_;  // timing runs: the launches' statistics, summed
   std::unique_ptr<ResultsDir> dir_;
   bool timing_ = false, quiet_ = false, finished_ = false;
   bool out_required_ = false;  // RFSIM_OUT names a folder: write it even without CUDA work

@@ -7,13 +7,12 @@
 
 #include <fmt/format.h>
 
-#include "app/commands.h"
-#include "app/launch_json.h"
 #include "backend/backend.h"
 #include "common/results_dir.h"
 #include "config/occupancy.h"
 #include "cudart/session.h"
 #include "mech/mechanism.h"
+#include "runtime/launch_json.h"
 #include "runtime/runtime.h"
 
 namespace rfsim::cudart {

@@ -55,7 +55,7 @@ BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t
       return {tmp.data(), 1, 0, 0};
     case DKind::RegPair: {
       // The high half through its own row: with physical rows (a register
-      // translator, e.g. CARS' circular stack) a pair need not be two
+      // translator, e.g. a circular register stack) a pair need not be two
       // adjacent rows -- R18 can be the stack's last row and R19 its first.
       const uint64_t* lo = w.reg(o.reg);
       const uint64_t* hi = w.reg(o.reg + 1);

@@ -109,7 +109,7 @@ class GlobalMemory {
   uint64_t liveBytes(AllocKind kind) const;
 
   // The bytes of every live allocation, to undo a launch that was only
-  // measured (RegDem's oracle runs each variant from the same memory).
+  // measured (an oracle that runs each variant from the same memory).
   // restore() writes them back into the allocations still live; ones made
   // since stay as they are.
   using Snapshot = std::vector<std::pair<uint64_t, std::vector<uint8_t>>>;

@@ -15,7 +15,8 @@
 // pc; an entry pops when its pc reaches its rpc or its mask empties. A call
 // pushes a Call entry (the calling lanes) and the callee's first entry; when
 // the Call entry comes back to the top every calling lane has returned, and
-// the frame is popped with the return values copied (call.h's convention).
+// the frame is popped with the return values copied (exec_control.cpp;
+// docs/functional.md, "SIMT stack").
 #pragma once
 
 #include <array>

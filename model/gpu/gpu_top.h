@@ -13,9 +13,9 @@
 // running across launches, and so does the L2's content (a kernel sees the
 // L2 its predecessors left, as on a GPU; the L1Ds are per launch).
 //
-// Loosely timed (TLM-2.0 LT, STYLE.md "SystemC and speed"): the top's one
-// SC_METHOD wakes once per global quantum (sim.quantum_cycles) and lets each
-// attached SM, in SM order, run up to the quantum's end: every slot keeps
+// Loosely timed (TLM-2.0 LT, docs/memory.md "Loosely timed, with a
+// quantum"): the top's one SC_METHOD wakes once per global quantum
+// (sim.quantum_cycles) and lets each attached SM, in SM order, run up to the quantum's end: every slot keeps
 // its SM's local time in a tlm_utils::tlm_quantumkeeper and annotates each
 // memory request with it (the b_transport delay). So SMs run up to a quantum
 // ahead of SystemC time, and requests from different SMs meet in the shared

@@ -6,7 +6,7 @@
 // Thread-block scheduler: blocks are taken in grid order (x fastest). At
 // the start of the launch they are dealt out one per SM per round, SM 0
 // first, while some SM has room (the back end's occupancy: registers,
-// shared memory, threads and block slots, backend/occupancy.h, checked by
+// shared memory, threads and block slots, config/occupancy.h, checked by
 // Sm::canLaunch); afterwards an SM takes the next block as soon as one of
 // its own retires and it has room again, at its own cycle. The launch ends
 // when every block has retired; its cycles are those of the SM that

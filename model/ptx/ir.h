@@ -1,7 +1,8 @@
 // The IR the PTX front end produces and every later layer reads: a module of
 // functions, each a list of basic blocks of decoded instructions over typed
-// virtual registers. It is a plain data structure (STYLE.md: compiler and
-// simulator talk through data, not through each other's internals).
+// virtual registers. It is a plain data structure (docs/architecture.md: the
+// compiler and the simulator talk through data, not through each other's
+// internals).
 //
 // Decoding happens once, at load: every opcode, type and modifier is an enum,
 // every operand names a register id, an immediate, a symbol or a block, so an
@@ -114,8 +115,8 @@ struct Mods {
   bool warp = false;      // bar.warp.sync (a warp-level barrier on a member mask)
   bool shiftamt = false;  // bfind.shiftamt: shift amount instead of bit position
   // ld/st: the last source is a register the address adds (SASS's
-  // [R+UR+imm] form; no PTX syntax: passes make it, e.g. R2D2's uniform
-  // offset of a loop update, mech/r2d2/multiwrite.h).
+  // [R+UR+imm] form; no PTX syntax: passes make it, e.g. a uniform offset
+  // a mechanism's pass gives a loop's updates).
   bool uaddr = false;
 };
 
@@ -195,8 +196,8 @@ struct CallInfo {
 
 // What a machine instruction is for (back end). Plain code is Code; the rest
 // are the instructions the back end adds, which later passes and the
-// statistics tell apart (CARS replaces Save/Restore with register pushes and
-// pops; Spill/Fill are register-pressure traffic).
+// statistics tell apart (a register stack replaces Save/Restore with pushes
+// and pops; Spill/Fill are register-pressure traffic).
 enum class MRole : uint8_t {
   Code,
   Spill,     // st.local of a value evicted for register pressure
@@ -206,8 +207,8 @@ enum class MRole : uint8_t {
   StackAdj,  // stack pointer adjustment of a prologue or epilogue
   ArgMove,   // a move into or out of an argument/result register (call sequence)
   ArgStack,  // a stack-passed argument or result (call sequence)
-  DemStore,  // st.shared of a register demoted to shared memory, after its write (RegDem)
-  DemLoad,   // ld.shared of a demoted register, before its read (RegDem)
+  DemStore,  // st.shared of a register demoted to shared memory, after its write
+  DemLoad,   // ld.shared of a demoted register, before its read
 };
 const char* mroleName(MRole r);
 
@@ -234,7 +235,7 @@ struct Instr {
   // Bit k < 5: the values src[k] reads are not read again after this instruction; bit 5: the guard's.
   // Marked by the back end on its values before registers are assigned, so where two values share
   // a register (a coalesced copy) a bit can be set while the register still holds a live value:
-  // a pass that needs register-level bits marks them again (LTRF's mech/ltrf/liveness.h).
+  // a pass that needs register-level bits marks them again.
   uint8_t dead = 0;
   // Maxwell-style dependency control (sm.dependency: barriers; backend/depctl.h),
   // as SASS control codes hold it: the cycles before the warp's next

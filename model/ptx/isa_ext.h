@@ -7,29 +7,29 @@
 // not an enum entry in several places.
 //
 // - An extension instruction is `Op::Ext` with `Instr::ext` its id here: a
-//   register stack's push and pop (CARS, ../shared/spec/cars.md), a
-//   working-set prefetch whose 256-bit register set is four 64-bit
-//   immediates (LTRF, ltrf.md), .... Its operands are ordinary ones
+//   register stack's push and pop (Kang et al. §III-A), a working-set
+//   prefetch whose 256-bit register set is four 64-bit immediates
+//   (Sadrosadati et al. §3.1), .... Its operands are ordinary ones
 //   (registers are read and written through the banks and the scoreboard
 //   like any other instruction's). It changes no architectural value in
 //   the functional model -- what it does is the mechanism's hardware's, seen
 //   through the SM's hooks (an issue gate flags it, SmEventHook, ...); a
 //   computation goes in ordinary instructions.
-// - A register class is a set of registers outside R0..RZ and P0..P6 (R2D2's
-//   thread-index %tr, block-index %br and coefficient %cr registers,
-//   r2d2.md): a range of machine register ids (mach::kExtRegBase..), spelled
+// - A register class is a set of registers outside R0..RZ and P0..P6 (the
+//   thread-index %tr, block-index %br and coefficient %cr registers of Ha
+//   et al. §4): a range of machine register ids (mach::kExtRegBase..), spelled
 //   with the class's prefix ("TR3"). Operands name them like any register,
 //   so the checker follows their values, the scoreboard and the banks see
 //   them, and the functional model reads and writes them; the allocator
 //   never chooses them and a launch does not count them. Where their values
 //   live is the mechanism's: its register translator gives every one a row
-//   of the register file (Fig. 11's physical-ID calculation, shared rows for
+//   of the register file (Ha et al. Fig. 11's physical-ID calculation, shared rows for
 //   registers a block or an SM shares); without a translator each warp holds
 //   its own, by name. A PTX-level pass pins a virtual register to one
 //   (RegInfo::ext_reg) and the back end keeps it there.
 // - A control field is a named bit field (up to 32 bits) of the 64-bit `Instr::ctrl` word,
-//   e.g. Maxwell-style dependency barriers and stall counts (RegDem,
-//   regdem.md): `ControlField::get(in)` / `set(in, v)`. The printer shows the
+//   e.g. Maxwell-style dependency barriers and stall counts (Sakdhnagool et
+//   al. §2): `ControlField::get(in)` / `set(in, v)`. The printer shows the
 //   non-zero fields after the instruction.
 //
 // The tables are type tables filled at program start (like the mechanism
@@ -55,11 +55,11 @@ enum class ExtTiming : uint8_t {
 // value-following checker (backend/check.h). A register stack's push gives
 // the n registers R16..R16+n-1 (n: the first immediate operand) new,
 // undefined names and keeps their values aside; its pop gives the last n
-// pushed back (CARS section III-A: push and pop move no data, they rename).
+// pushed back (Kang et al. §III-A: push and pop move no data, they rename).
 enum class ExtRegEffect : uint8_t { None, StackPush, StackPop };
 
 struct ExtOpDesc {
-  std::string name;      // "<mechanism>.<mnemonic>", unique: "cars.push"
+  std::string name;      // "<mechanism>.<mnemonic>", unique: "<mechanism>.push"
   std::string mnemonic;  // how it is printed: "push"
   std::string summary;   // one line, for `rfsim mechanisms --isa`
   ExtTiming timing = ExtTiming::Issue;
@@ -82,7 +82,7 @@ Instr makeExtInstr(uint16_t id, const std::vector<uint64_t>& imms);
 
 // A register class (docs/mechanisms.md, "ISA extensions").
 struct ExtRegClassDesc {
-  std::string name;     // "<mechanism>.<class>", unique: "r2d2.tr"
+  std::string name;     // "<mechanism>.<class>", unique: "<mechanism>.tr"
   std::string prefix;   // how its registers are spelled, upper case: "TR" -> TR0, TR1, ...
   std::string summary;  // one line, for `rfsim mechanisms`
   uint32_t count = 0;   // registers in the class (ids first .. first + count - 1)
@@ -119,7 +119,7 @@ struct ControlField {
 // another width.
 ControlField registerControlField(const std::string& name, uint8_t bits);
 const std::vector<ControlField>& controlFields();
-// "{regdem.stall=4 regdem.wbar=2}" for the non-zero fields of `ctrl`; "".
+// "{<mechanism>.stall=4 <mechanism>.wbar=2}" for the non-zero fields of `ctrl`; "".
 std::string spellControl(uint64_t ctrl);
 
 }  // namespace rfsim::ptx

@@ -5,10 +5,10 @@
 // register operand carries Operand::mbits, and calls follow the convention
 // here. Documented for users in docs/abi.md.
 //
-// The convention is modelled on NVIDIA's as the CARS paper reports it
-// (section II-B: "callee-saved registers come from a contiguous set of
-// architectural registers starting at R16"; at most 256 registers, 8-bit
-// register fields), with the parts the paper does not give taken from what
+// The convention is modelled on NVIDIA's as Kang et al. report it (§II:
+// "callee-saved registers come from a contiguous set of architectural
+// registers starting at R16"; at most 256 registers, 8-bit register
+// fields), with the parts the paper does not give taken from what
 // SASS shows (R1 is the stack pointer, arguments from R4, results in R4).
 #pragma once
 
@@ -25,8 +25,8 @@ inline constexpr uint32_t kSP = 1;            // R1: the stack pointer (a local-
 inline constexpr uint32_t kPredBase = 256;    // P0..P6 are ids 256..262
 inline constexpr uint32_t kNumPred = 7;
 // Registers of the operand classes mechanisms add (ptx/isa_ext.h,
-// ExtRegClassDesc: R2D2's thread-, block- and coefficient-index registers,
-// ...): ids kExtRegBase .. kExtRegBase + kNumExtRegs - 1, given out to the
+// ExtRegClassDesc: say, a mechanism's precomputed thread-, block- and
+// coefficient-index registers): ids kExtRegBase .. kExtRegBase + kNumExtRegs - 1, given out to the
 // classes in the order they are registered. They are not general registers:
 // the allocator never chooses them, a launch does not count them in its
 // registers per thread, and where their values live is the mechanism's (a
@@ -65,8 +65,8 @@ inline constexpr uint32_t kRetAddr = 20;
 // call to an extern function in R16-R19, R22-R31, R36-R39 and R44-R45, and a
 // leaf with 60 live values uses only R0-R15, R32-R35, R40-R43, ..., R120-R123
 // and saves nothing (docs/abi.md, abi_probes 13, 14 and 02). `upper_quads` false is
-// the contiguous range R16..R16+callee_saved_count-1 that the CARS paper
-// describes (section II-B) and CARS' register stack renames
+// the contiguous range R16..R16+callee_saved_count-1 that Kang et al.
+// describe (§II), which a register stack can rename as one block
 // (configuration key compiler.callee_saved).
 struct Abi {
   uint32_t callee_saved_count = 16;  // R16..R31 (without the return-address pair)
@@ -116,7 +116,7 @@ inline uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 // Maxwell-style dependency control (Instr::stall/wbar/rbar/wait; the back
 // end assigns them, backend/depctl.h; the SM runs by them with
 // sm.dependency barriers, docs/sm.md).
-inline constexpr uint32_t kDepBarriers = 6;  // per warp (Maxwell, Pascal: RegDem paper section 2)
+inline constexpr uint32_t kDepBarriers = 6;  // per warp (Maxwell, Pascal: Sakdhnagool et al. §2)
 inline constexpr uint32_t kMaxStall = 15;    // a 4-bit stall field
 // How an instruction's results become ready, as the compiler sees it: the
 // SM's timing of a configuration (sm/issue/op_class.h: depTiming).

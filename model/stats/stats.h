@@ -7,7 +7,7 @@
 //
 //   struct RenameStats : stats::Group {
 //     explicit RenameStats(stats::Group* parent)
-//         : Group(parent, "rename", "CARS rename unit"),
+//         : Group(parent, "rename", "register rename unit"),
 //           ADD_STAT(renames, stats::unit::Count, "operand indices renamed") {}
 //     stats::Scalar renames;
 //   };

@@ -1,7 +1,7 @@
 // The module's call graph: which function may call which, the recursive
 // parts (strongly connected components, Tarjan 1972), a bottom-up order and
-// the longest-path weights CARS uses to size register stacks (CARS section
-// III-B, Fig. 4: MaxStackDepth).
+// the longest-path weights that size register stacks (Kang et al. §III-B,
+// Fig. 4: MaxStackDepth).
 //
 // Direct calls go to CallInfo::callee. An indirect call goes to its
 // .calltargets list when it has one; otherwise, conservatively, to every
@@ -40,7 +40,7 @@ struct CallGraph {
 CallGraph buildCallGraph(const Module& m);
 
 // For each function, the largest sum of `weight` along any call path from it
-// to a leaf, itself included (CARS' MaxStackDepth when weight is each
+// to a leaf, itself included (MaxStackDepth when weight is each
 // function's FRU). A recursive component counts each of its functions once
 // ("we assume only one iteration of the recursive components"): its weight is
 // the sum of its members', and every member gets the component's value.

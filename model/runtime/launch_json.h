@@ -12,10 +12,6 @@
 
 #include "config/gpu_config.h"
 
-namespace rfsim::rt {
-class Device;
-struct LaunchRecord;
-}
 namespace rfsim::mech {
 class Mechanism;
 }
@@ -26,7 +22,10 @@ namespace rfsim::energy {
 class EnergyStats;
 }
 
-namespace rfsim::app {
+namespace rfsim::rt {
+
+class Device;
+struct LaunchRecord;
 
 // The energy of a launch, or of launches summed: the GPU's statistics and
 // each enabled mechanism's structures, counted in its group.
@@ -43,7 +42,7 @@ class LaunchAccumulator {
   LaunchAccumulator(const config::GpuConfig& cfg, std::vector<mech::Mechanism*> mechs,
                     uint64_t detail_limit = UINT64_MAX);
   ~LaunchAccumulator();
-  void add(rt::LaunchRecord&& r);
+  void add(LaunchRecord&& r);
   uint64_t count() const { return launches_.size() + left_out_; }
   uint64_t leftOut() const { return left_out_; }  // launches without their own entry
   const nlohmann::json& launches() const { return launches_; }
@@ -65,7 +64,7 @@ class LaunchAccumulator {
 // and mechanism statistics as a JSON array, and in `total` their sum (counts
 // summed, ratios recomputed from the sums, high-water marks kept; the energy
 // of the summed counts). `nj_per_warp_instr`: the total's.
-nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, const std::vector<mech::Mechanism*>& mechs,
+nlohmann::json launchesJson(const config::GpuConfig& cfg, Device& dev, const std::vector<mech::Mechanism*>& mechs,
                             nlohmann::json& total, double& nj_per_warp_instr);
 
-}  // namespace rfsim::app
+}  // namespace rfsim::rt

@@ -1,6 +1,6 @@
 // The stats.json tree of timing launches (docs/statistics.md), shared by
 // `rfsim run --workload` and the CUDA runtime library (rfsim exec).
-#include "app/launch_json.h"
+#include "runtime/launch_json.h"
 
 #include <algorithm>
 #include <map>
@@ -11,7 +11,7 @@
 #include "runtime/runtime.h"
 #include "stats/stats.h"
 
-namespace rfsim::app {
+namespace rfsim::rt {
 
 // The energy of a launch, or of a workload's launches summed: the GPU's
 // statistics and each enabled mechanism's structures, counted in its group.
@@ -37,7 +37,7 @@ struct LaunchAccumulator::Sum {
   std::vector<std::unique_ptr<stats::Group>> groups;
   uint64_t launches = 0;
 
-  void add(const config::GpuConfig& cfg, const rt::LaunchRecord& r, std::vector<std::unique_ptr<stats::Group>> mech) {
+  void add(const config::GpuConfig& cfg, const LaunchRecord& r, std::vector<std::unique_ptr<stats::Group>> mech) {
     const auto& g = dynamic_cast<const gpu::GpuStats&>(*r.gpu);
     if (!gpu) gpu = std::make_unique<gpu::GpuStats>(nullptr, "gpu", cfg, static_cast<uint32_t>(g.sm_cycles.size()));
     stats::accumulate(*gpu, g, stats::Accumulate::kOverTime);
@@ -71,7 +71,7 @@ LaunchAccumulator::LaunchAccumulator(const config::GpuConfig& cfg, std::vector<m
 
 LaunchAccumulator::~LaunchAccumulator() = default;
 
-void LaunchAccumulator::add(rt::LaunchRecord&& r) {
+void LaunchAccumulator::add(LaunchRecord&& r) {
   if (launches_.size() < detail_limit_) {
     nlohmann::json m = nlohmann::json::object();
     std::vector<const stats::Group*> groups;
@@ -110,13 +110,13 @@ nlohmann::json LaunchAccumulator::perKernel() const {
   return out;
 }
 
-nlohmann::json launchesJson(const config::GpuConfig& cfg, rt::Device& dev, const std::vector<mech::Mechanism*>& mechs,
+nlohmann::json launchesJson(const config::GpuConfig& cfg, Device& dev, const std::vector<mech::Mechanism*>& mechs,
                             nlohmann::json& total, double& nj_per_warp_instr) {
   LaunchAccumulator acc(cfg, mechs);
-  for (rt::LaunchRecord& r : dev.takeLaunchRecords()) acc.add(std::move(r));
+  for (LaunchRecord& r : dev.takeLaunchRecords()) acc.add(std::move(r));
   if (acc.count() == 0) return nlohmann::json::array();
   total = acc.total(&nj_per_warp_instr);
   return acc.launches();
 }
 
-}  // namespace rfsim::app
+}  // namespace rfsim::rt
