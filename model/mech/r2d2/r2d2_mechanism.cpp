@@ -116,7 +116,7 @@ class R2d2 final : public mech::Mechanism {
   std::string name() const override { return "r2d2"; }
 
   std::vector<backend::Variant> variants() const override {
-    if (c_.mode != "transform") return {};  // the baselines run the original code
+    if (c_.mode != R2d2Mode::Transform) return {};  // the baselines run the original code
     backend::Variant v;
     v.name = "r2d2";
     v.description = "linear address arithmetic removed; linear registers from three blocks before the body";
@@ -207,9 +207,9 @@ class R2d2 final : public mech::Mechanism {
       sms_.clear();
       observers_.clear();
     }
-    if (c_.mode != "transform") {
+    if (c_.mode != R2d2Mode::Transform) {
       using E = RedundancyObserver::Elide;
-      const E e = c_.mode == "dac" ? E::Dac : c_.mode == "darsie" ? E::Darsie : c_.mode == "darsie_scalar" ? E::DarsieScalar : E::None;
+      const E e = c_.mode == R2d2Mode::Dac ? E::Dac : c_.mode == R2d2Mode::Darsie ? E::Darsie : c_.mode == R2d2Mode::DarsieScalar ? E::DarsieScalar : E::None;
       observers_.push_back(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, e, c_.scalar_pipeline));
       sm.addInstrObserver(observers_.back().get());
       sm.addEventHook(observers_.back().get());
