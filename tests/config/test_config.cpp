@@ -437,7 +437,8 @@ TEST_CASE("choice keys are enums, read and written by their names", "[config]") 
         std::replace(pointer.begin(), pointer.end(), '.', '/');
         CHECK(toJson(c)[nlohmann::json::json_pointer(pointer)] == name);
         const std::string yaml = toYaml(c);
-        CHECK_THAT(yaml, Contains(leaf + ": " + name + " "));
+        // A word YAML would not read back as that text ("2xlow") is quoted.
+        CHECK_THAT(yaml, Contains(leaf + ": " + name + " ") || Contains(leaf + ": \"" + name + "\" "));
         const GpuConfig back = loadConfig(dir.write("choice.yaml", yaml));
         CHECK(toYaml(back) == yaml);
         CHECK(sameConfig(back, c));
