@@ -132,24 +132,6 @@ void throwCheck(const ptx::Module& m, const std::string& fn, const std::string& 
 
 }  // namespace
 
-void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c) {
-  o.param_operands = c.param_operands;
-  o.imm_operands = c.imm_operands;
-  o.const_operands = c.const_operands;
-  o.expansion_scratch = c.expansion_scratch;
-  o.schedule = c.schedule;
-  o.schedule_reg_target = c.schedule_reg_target;
-  o.schedule_fit = c.schedule_fit;
-  o.recolour_above = c.recolour_above;
-  o.schedule_stores_early = c.schedule_stores_early;
-  o.unroll = c.unroll;
-  o.vectorize_shared = c.vectorize_shared;
-  o.fuse_mad = c.fuse_mad;
-  o.reserved_registers = c.reserved_registers;
-  o.reg_banks = c.reg_banks;
-  o.abi.upper_quads = c.callee_saved == "ptxas";
-}
-
 CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) {
   CompiledModule out;
   out.machine = src;
@@ -221,12 +203,12 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       // The reserved registers are part of the limit (ptxas: -maxrregcount 32
       // leaves R0..R29 to the code).
       ro.max_regs = rep.max_regs - std::min(rep.max_regs, opt.reserved_registers);
-      ro.abi = opt.abi;
+      ro.abi = opt.abi();
       ro.is_entry = fn.is_entry;
       ro.reg_banks = opt.reg_banks;
       ro.minimize = minimize;
       rep.ra = allocateRegisters(mf, ro);
-      ff = finishFunction(mf, rep.ra, opt.abi);
+      ff = finishFunction(mf, rep.ra, opt.abi());
     };
     auto allocate = [&] {
       minimize = false;
@@ -300,7 +282,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     std::optional<CheckResult> checked;
     if (opt.variant && !opt.variant->post.empty()) {
       if (opt.check) {
-        const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+        const CheckResult cr = checkAllocation(ff.fn, ff.values, opt.abi(), ff.value_names);
         if (!cr.ok()) throwCheck(m, fn.name, "", cr);
       }
       std::vector<const FunctionReport*> finished(nf, nullptr);
@@ -322,7 +304,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         ff.frame_bytes = ff.fn.machine_frame;
         countRoles(ff.fn, ff);
         if (opt.check) {
-          checked = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+          checked = checkAllocation(ff.fn, ff.values, opt.abi(), ff.value_names);
           if (!checked->ok())
             throwCheck(m, fn.name, fmt::format(" after pass {} (variant {})", p.name, out.variant), *checked);
         }
@@ -335,7 +317,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         rep.notes.push_back(fmt::format("dependency control: {} codes added after the passes", dr.added));
     }
     if (opt.check) {
-      if (!checked) checked = checkAllocation(ff.fn, ff.values, opt.abi, ff.value_names);
+      if (!checked) checked = checkAllocation(ff.fn, ff.values, opt.abi(), ff.value_names);
       rep.checked_uses = checked->uses_checked;
       if (!checked->ok()) throwCheck(m, fn.name, "", *checked);
     }
@@ -351,7 +333,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     rep.arg_moves = ff.arg_moves;
     for (const auto& bb : ff.fn.blocks) rep.instrs_out += static_cast<uint32_t>(bb.instrs.size());
     rep.fru = fn.is_entry ? rep.regs : static_cast<uint32_t>(rep.callee_saved.size());
-    clobbers[fi] = clobberSet(ff.fn, opt.abi);
+    clobbers[fi] = clobberSet(ff.fn, opt.abi());
     done[fi] = std::move(ff.fn);
     report_of[fi] = static_cast<int>(out.functions.size());
     out.functions.push_back(std::move(rep));

@@ -28,7 +28,14 @@
 
 namespace rfsim::backend {
 
-struct CompileOptions {
+// The options of one compilation: the configuration's compiler.* keys
+// (config::CompilerConfig declares each with its default and range; the
+// pre-allocation passes are in prealloc.h, schedule_fit and recolour_above
+// in backend.cpp: allocate) and what the caller sets per compilation.
+struct CompileOptions : config::CompilerConfig {
+  CompileOptions() = default;
+  explicit CompileOptions(const config::CompilerConfig& keys) : config::CompilerConfig(keys) {}
+
   // -maxrregcount: the most registers any function may use (0: no limit but
   // the hardware's 255). A kernel's .maxnreg and the limit its
   // .maxntid/.minnctapersm imply (with `regfile_regs`, the registers of one
@@ -36,7 +43,6 @@ struct CompileOptions {
   uint32_t max_regs = 0;
   uint32_t regfile_regs = 65536;
   uint32_t reg_alloc_unit_per_thread = 8;  // launch-bounds limits are rounded down to this
-  ptx::mach::Abi abi;
   // Whole-program knowledge at calls: a call to a function compiled earlier
   // in this module (not .weak, not extern, not recursive back into the
   // caller) clobbers only the registers that function and its callees
@@ -44,52 +50,19 @@ struct CompileOptions {
   // does the same for a callee defined in the same unit (measured: see
   // docs/abi.md); false: every call clobbers what the ABI allows.
   bool whole_program = true;
-  // Pre-allocation passes (prealloc.h), each on by default because it brings
-  // the register counts closer to ptxas' (docs/backend.md): kernel
-  // parameters as constant-bank operands; the scratch registers of
-  // operations ptxas expands; list scheduling with loads hoisted,
-  // keeping at most `schedule_reg_target` values live for it (0: no bound).
-  bool param_operands = true;
-  bool imm_operands = true;       // immediates moved into registers read as operands instead
-  bool const_operands = true;     // .const variables read as operands (constant bank 3) instead
-  bool expansion_scratch = true;  // registers of multi-instruction operations (div, rcp, sqrt, ...)
-  bool schedule = true;
-  uint32_t schedule_reg_target = 64;
-  // Scheduled again with lower bounds when the count exceeds the target
-  // without spills (backend.cpp: allocate), as ptxas fits what it can in 64.
-  bool schedule_fit = true;
-  // A kernel whose count comes out above this (at most twice the target,
-  // without spills) is coloured again for the fewest registers in the
-  // schedule it has (RaOptions::minimize), and every allocation
-  // schedule_fit then tries does the same; 255: never. Not a called
-  // function, which would trade caller-saved registers for saves.
-  uint32_t recolour_above = 44;
-  // Stores of computed values issued as soon as their operands are ready
-  // when that frees registers (prealloc.h: scheduleBlocks).
-  bool schedule_stores_early = true;
-  // Counted single-block loops unrolled this many times before scheduling
-  // (prealloc.h: unrollLoops); 0 or 1: off.
-  uint32_t unroll = 4;
-  // Adjacent aligned ld.shared merged into vector loads (prealloc.h:
-  // vectorizeSharedLoads), shared variables placed 16-byte aligned.
-  bool vectorize_shared = true;
-  // A 32-bit mul.lo and the one add or sub that reads its product merged
-  // into a mad (prealloc.h: fuseMultiplyAdd), as ptxas issues one IMAD.
-  bool fuse_mad = true;
-  // Registers a function's count includes beyond the highest one its code
-  // uses (usedRegisters): ptxas adds 2 on sm_75 to sm_90, in the -v report
-  // and in the count the cubin gives the driver (decoded SASS of probe
-  // kernels, docs/backend.md). They count towards the limit too.
-  uint32_t reserved_registers = 2;
-  // Register banks the allocator spreads an instruction's sources over
-  // (RaOptions::reg_banks): 2 per Volta/Turing sub-core.
-  uint32_t reg_banks = 2;
   // Set (sm.dependency: barriers): give every instruction Maxwell-style
   // control codes (stall counts, dependency barriers) from this timing.
   DepTimingFn dep_timing;
   bool check = true;  // run the checker and throw on any error it finds
   // The mechanism passes to run (passes.h); null: the baseline. Not owned.
   const Variant* variant = nullptr;
+
+  // The calling convention compiler.callee_saved selects.
+  ptx::mach::Abi abi() const {
+    ptx::mach::Abi a;
+    a.upper_quads = callee_saved == config::CalleeSaved::Ptxas;
+    return a;
+  }
 };
 
 struct FunctionReport {
@@ -133,8 +106,5 @@ struct CompiledModule {
 // passed parameter, the address of a parameter taken) and, with
 // options.check, for any error the checker finds.
 CompiledModule compileModule(const ptx::Module& m, const CompileOptions& options = {});
-
-// The configuration's compiler.* keys into `o`.
-void applyCompilerConfig(CompileOptions& o, const config::CompilerConfig& c);
 
 }  // namespace rfsim::backend

@@ -43,7 +43,8 @@ std::optional<std::string> parseInteger(const std::string& text, const IntType& 
                                         int64_t& out);
 std::optional<std::string> parseReal(const std::string& text, RealRange range, double& out);
 std::optional<std::string> parseBool(const std::string& text, bool& out);
-std::optional<std::string> parseChoice(const std::string& text, const Choices& choices);
+// Why `text` is not one of `choices`: the valid names and the closest one.
+std::string choiceError(const std::string& text, const Choices& choices);
 
 // The candidate closest to `key` by edit distance (insertions, deletions,
 // substitutions and transpositions), if one is within `max_distance`.

@@ -101,12 +101,11 @@ class SectionReader {
     ref = scalar(*e, key, "text", /*quoted_ok=*/true);
   }
 
-  void choice(const char* key, std::string& ref, const Choices& choices, const char* /*desc*/) {
+  void choice(const char* key, ChoiceRef ref, const char* /*desc*/) {
     const Entry* e = take(key);
     if (!e) return;
-    const std::string& text = scalar(*e, key, "one of " + detail::joinChoices(choices, ", "), true);
-    if (auto why = detail::parseChoice(text, choices)) fail(*e, key, *why);
-    ref = text;
+    const std::string& text = scalar(*e, key, "one of " + detail::joinChoices(ref.names(), ", "), true);
+    if (!ref.set(text)) fail(*e, key, detail::choiceError(text, ref.names()));
   }
 
   template <class S> void section(const char* key, S& sub, const char* /*desc*/) {

@@ -53,7 +53,7 @@ std::optional<Violation> checkSm(const SmConfig& sm) {
                      fmt::format("active_warps {} exceeds max_warps {}", sm.active_warps, sm.max_warps)};
   // Each scheduler picks from its share of the active pool; an empty share
   // would leave that scheduler idle for the whole run.
-  if (sm.scheduler == "two_level" && sm.active_warps < sm.num_schedulers)
+  if (sm.scheduler == SchedulerPolicy::TwoLevel && sm.active_warps < sm.num_schedulers)
     return Violation{"sm.active_warps", "sm.num_schedulers",
                      fmt::format("two_level needs at least one active warp per scheduler: active_warps {} < "
                                  "num_schedulers {}",

@@ -62,8 +62,8 @@ class YamlWriter {
   }
   void boolean(const char* key, bool& ref, const char* desc) { line(key, ref ? "true" : "false", desc); }
   void text(const char* key, std::string& ref, const char* desc) { line(key, yamlString(ref), desc); }
-  void choice(const char* key, std::string& ref, const Choices& choices, const char* desc) {
-    line(key, yamlString(ref), fmt::format("{} [{}]", desc, detail::joinChoices(choices, " | ")));
+  void choice(const char* key, ChoiceRef ref, const char* desc) {
+    line(key, yamlString(ref.name()), fmt::format("{} [{}]", desc, detail::joinChoices(ref.names(), " | ")));
   }
   template <class S> void section(const char* key, S& sub, const char* desc) {
     out_ += fmt::format("\n{}# {}\n{}{}:\n", indent_, desc, indent_, key);
@@ -90,7 +90,7 @@ class JsonWriter {
   void real(const char* key, double& ref, RealRange, const char*, const char*) { obj_[key] = ref; }
   void boolean(const char* key, bool& ref, const char*) { obj_[key] = ref; }
   void text(const char* key, std::string& ref, const char*) { obj_[key] = ref; }
-  void choice(const char* key, std::string& ref, const Choices&, const char*) { obj_[key] = ref; }
+  void choice(const char* key, ChoiceRef ref, const char*) { obj_[key] = ref.name(); }
   template <class S> void section(const char* key, S& sub, const char*) {
     nlohmann::json& child = obj_[key] = nlohmann::json::object();
     JsonWriter inner(child);
@@ -121,10 +121,10 @@ class MarkdownWriter {
     row(key, "bool", ref ? "true" : "false", "true, false", "", desc);
   }
   void text(const char* key, std::string& ref, const char* desc) { row(key, "text", ref, "", "", desc); }
-  void choice(const char* key, std::string& ref, const Choices& choices, const char* desc) {
+  void choice(const char* key, ChoiceRef ref, const char* desc) {
     std::string list;
-    for (const auto& c : choices) list += (list.empty() ? "`" : ", `") + c + "`";
-    row(key, "choice", ref, list, "", desc);
+    for (const auto& c : ref.names()) list += (list.empty() ? "`" : ", `") + c + "`";
+    row(key, "choice", ref.name(), list, "", desc);
   }
   template <class S> void section(const char* key, S& sub, const char*) {
     MarkdownWriter inner(out_, prefix_ + key + ".");
@@ -150,7 +150,7 @@ class KeyLister {
   void real(const char* key, double&, RealRange, const char*, const char*) { add(key); }
   void boolean(const char* key, bool&, const char*) { add(key); }
   void text(const char* key, std::string&, const char*) { add(key); }
-  void choice(const char* key, std::string&, const Choices&, const char*) { add(key); }
+  void choice(const char* key, ChoiceRef, const char*) { add(key); }
   template <class S> void section(const char* key, S& sub, const char*) {
     KeyLister inner(keys_, prefix_ + key + ".");
     sub.visit(inner);

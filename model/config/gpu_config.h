@@ -30,13 +30,35 @@ struct GpuTop {
   }
 };
 
+// The choice keys' values (gpu_config_fields.h: enums with their names).
+enum class SchedulerPolicy : uint8_t { Lrr, Gto, TwoLevel };
+inline const Choices& choiceNames(SchedulerPolicy) {
+  static const Choices names{"lrr", "gto", "two_level"};
+  return names;
+}
+enum class LongWait : uint8_t { Load, L1dMiss };
+inline const Choices& choiceNames(LongWait) {
+  static const Choices names{"load", "l1d_miss"};
+  return names;
+}
+enum class Activate : uint8_t { OldestReady, OldestCompleted };
+inline const Choices& choiceNames(Activate) {
+  static const Choices names{"oldest_ready", "oldest_completed"};
+  return names;
+}
+enum class Dependency : uint8_t { Scoreboard, Barriers };
+inline const Choices& choiceNames(Dependency) {
+  static const Choices names{"scoreboard", "barriers"};
+  return names;
+}
+
 struct SmConfig {
   uint32_t warp_size = 32;
   uint32_t max_warps = 64;
   uint32_t max_blocks = 32;
   uint32_t max_threads = 2048;
   uint32_t num_schedulers = 4;
-  std::string scheduler = "gto";
+  SchedulerPolicy scheduler = SchedulerPolicy::Gto;
   uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (LTRF Table 3: 8 per SM)
   // The two-level scheduler's choices its papers leave open (LTRF, repro.md
   // 3.6; Gebhart et al. 2011, Narasiman et al. 2011):
@@ -51,8 +73,8 @@ struct SmConfig {
   //     repro.md's assumption);
   //   barrier_demotes: a warp waiting at a barrier leaves the pool (the
   //     block's other warps may all be pending and would never reach it).
-  std::string long_wait = "load";
-  std::string activate = "oldest_ready";
+  LongWait long_wait = LongWait::Load;
+  Activate activate = Activate::OldestReady;
   bool barrier_demotes = true;
   // Static warp limit (CCWS' SWL; CARS paper's Best-SWL baseline): only the
   // warp_limit oldest resident warps of an SM may issue. 0: no limit.
@@ -60,7 +82,7 @@ struct SmConfig {
   // How a warp waits for its results: a per-register scoreboard, or
   // Maxwell-style control codes the compiler assigns (stall counts and 6
   // dependency barriers per warp; backend/depctl.h, docs/sm.md).
-  std::string dependency = "scoreboard";
+  Dependency dependency = Dependency::Scoreboard;
 
   template <class V> void visit(V& v) {
     v.integer("warp_size", warp_size, IntRange{32, 32}, "thread", "threads per warp");
@@ -68,13 +90,13 @@ struct SmConfig {
     v.integer("max_blocks", max_blocks, IntRange{1, 64}, "block", "resident thread blocks per SM");
     v.integer("max_threads", max_threads, IntRange{32, 2048}, "thread", "resident threads per SM");
     v.integer("num_schedulers", num_schedulers, IntRange{1, 8}, "scheduler", "warp schedulers per SM");
-    v.choice("scheduler", scheduler, Choices{"lrr", "gto", "two_level"}, "warp scheduling policy");
+    v.choice("scheduler", scheduler, "warp scheduling policy");
     v.integer("active_warps", active_warps, IntRange{1, 64}, "warp",
               "warps in the two-level scheduler's active pool, per SM (ignored by other policies)");
-    v.choice("long_wait", long_wait, Choices{"load", "l1d_miss"},
+    v.choice("long_wait", long_wait,
              "two-level: a warp leaves the active pool on a scoreboard stall with a global/local load outstanding "
              "(load) or only with one that missed the L1D (l1d_miss)");
-    v.choice("activate", activate, Choices{"oldest_ready", "oldest_completed"},
+    v.choice("activate", activate,
              "two-level: a free slot takes the oldest ready pending warp, else the oldest not in a long wait "
              "(oldest_ready), or the oldest not in a long wait, ready or not (oldest_completed)");
     v.boolean("barrier_demotes", barrier_demotes,
@@ -82,11 +104,17 @@ struct SmConfig {
               "warps than the pool)");
     v.integer("warp_limit", warp_limit, IntRange{0, 64}, "warp",
               "static warp limit: only this many of the SM's oldest resident warps may issue (0: none)");
-    v.choice("dependency", dependency, Choices{"scoreboard", "barriers"},
+    v.choice("dependency", dependency,
              "register dependencies: a scoreboard, or the compiler's stall counts and 6 dependency barriers per warp "
              "(Maxwell and later)");
   }
 };
+
+enum class CollectorMode : uint8_t { General, PerUnit };
+inline const Choices& choiceNames(CollectorMode) {
+  static const Choices names{"general", "per_unit"};
+  return names;
+}
 
 // The SM pipeline from fetch to execution (model/sm/). Latencies are dependent-
 // issue latencies in core cycles, initiation intervals (ii) the cycles before a
@@ -99,7 +127,7 @@ struct PipelineConfig {
   uint32_t l1i_miss_latency = 193;
   bool dual_issue = false;
   uint32_t num_collectors = 8;
-  std::string collector_mode = "general";
+  CollectorMode collector_mode = CollectorMode::General;
   bool bank_swizzle = false;
   uint32_t sp_units = 4, int_units = 4, sfu_units = 4, dp_units = 4, ldst_units = 1;
   uint32_t int_add_latency = 4, int_add_ii = 2;
@@ -129,7 +157,7 @@ struct PipelineConfig {
               "a scheduler may issue a warp's next two instructions in one cycle when they go to different units");
     v.integer("num_collectors", num_collectors, IntRange{1, 64}, "collector",
               "operand collector units (general: per SM; per_unit: per execution-unit class)");
-    v.choice("collector_mode", collector_mode, Choices{"general", "per_unit"},
+    v.choice("collector_mode", collector_mode,
              "collectors shared by all units, or a separate set per execution-unit class");
     v.boolean("bank_swizzle", bank_swizzle, "add the warp id to the register number when choosing its bank");
     v.integer("sp_units", sp_units, units, "pipeline", "fp32 (SP) pipelines per SM");
@@ -172,6 +200,10 @@ struct PipelineConfig {
 };
 
 struct RegFileConfig {
+  // The banks' range, named because the operand collector sizes its per-bank
+  // masks and arrays by its upper end (sm/opcoll/operand_collector.h).
+  static constexpr IntRange kNumBanks{1, 64};
+
   uint32_t size_kb = 256;
   uint32_t num_banks = 16;
   uint32_t sub_cores = 1;            // bank groups, one per scheduler: warp w uses group w % sub_cores
@@ -182,7 +214,7 @@ struct RegFileConfig {
 
   template <class V> void visit(V& v) {
     v.integer("size_kb", size_kb, IntRange{16, 4096}, "KiB", "register file capacity per SM");
-    v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "register file banks per SM");
+    v.integer("num_banks", num_banks, kNumBanks, "bank", "register file banks per SM");
     v.integer("sub_cores", sub_cores, IntRange{1, 8}, "group",
               "the banks split into this many groups, one per scheduler quadrant; warp w reads and writes only "
               "group w % sub_cores (register r in bank r % (num_banks / sub_cores) of its group)");
@@ -209,13 +241,19 @@ struct CacheConfig {
   }
 };
 
+enum class L1dWrite : uint8_t { WriteEvict, WriteBack };
+inline const Choices& choiceNames(L1dWrite) {
+  static const Choices names{"write_evict", "write_back"};
+  return names;
+}
+
 // The L1 data cache: a CacheConfig plus its MSHRs and write policies
 // (model/mem/cache.h, l1d_memory.h).
 struct L1dConfig : CacheConfig {
   uint32_t mshr_entries = 512;  // GPGPU-Sim SM7_QV100 gpgpu_cache:dl1 A:512:8
   uint32_t mshr_merge = 8;
-  std::string global_write = "write_evict";  // Volta: write-through, no allocate, evict on a hit
-  std::string local_write = "write_back";    // spills and stack: write-back, allocate
+  L1dWrite global_write = L1dWrite::WriteEvict;  // Volta: write-through, no allocate, evict on a hit
+  L1dWrite local_write = L1dWrite::WriteBack;    // spills and stack: write-back, allocate
   // CARS paper's ALL-HIT baseline (repro.md 1.4): every local access
   // (spills, fills, the stack) hits without traversing the cache: it pays
   // the hit latency and an access slot of the L1D port, and neither looks
@@ -227,10 +265,9 @@ struct L1dConfig : CacheConfig {
     CacheConfig::visit(v);
     v.integer("mshr_entries", mshr_entries, IntRange{1, 4096}, "entry", "miss status holding registers (one per line)");
     v.integer("mshr_merge", mshr_merge, IntRange{1, 64}, "request", "requests one MSHR entry holds, the first included");
-    v.choice("global_write", global_write, Choices{"write_evict", "write_back"},
+    v.choice("global_write", global_write,
              "global stores: write-through without allocation, evicting a hit line; or write-back with allocation");
-    v.choice("local_write", local_write, Choices{"write_evict", "write_back"},
-             "local stores (spills, stack): as global_write");
+    v.choice("local_write", local_write, "local stores (spills, stack): as global_write");
     v.integer("ports", ports, IntRange{1, 16}, "request", "line requests the L1D accepts per cycle");
     v.boolean("local_all_hit", local_all_hit,
               "every local access hits without using the cache (hit latency and a port slot only): the ALL-HIT "
@@ -296,6 +333,12 @@ struct DramConfig {
   }
 };
 
+enum class CalleeSaved : uint8_t { Ptxas, Contiguous };
+inline const Choices& choiceNames(CalleeSaved) {
+  static const Choices names{"ptxas", "contiguous"};
+  return names;
+}
+
 // The back end's own passes before register allocation (backend/prealloc.h,
 // docs/backend.md): what ptxas does to the same PTX that changes how many
 // registers a kernel needs, each switchable to see its effect.
@@ -314,7 +357,7 @@ struct CompilerConfig {
   bool fuse_mad = true;
   uint32_t reserved_registers = 2;
   uint32_t reg_banks = 2;
-  std::string callee_saved = "ptxas";
+  CalleeSaved callee_saved = CalleeSaved::Ptxas;
 
   template <class V> void visit(V& v) {
     v.boolean("param_operands", param_operands,
@@ -356,19 +399,25 @@ struct CompilerConfig {
     v.integer("reg_banks", reg_banks, IntRange{1, 8}, "bank",
               "register banks the allocator spreads one instruction's sources over (Volta/Turing: 2 per "
               "sub-core; 1: no preference)");
-    v.choice("callee_saved", callee_saved, Choices{"ptxas", "contiguous"},
+    v.choice("callee_saved", callee_saved,
              "the callee-saved registers: ptxas' (R16-R31 less the return address, then R36-R39, R44-R47, ... the "
              "upper four of every eight) or the contiguous R16-R31 of the CARS paper (section II-B)");
   }
 };
 
+enum class MemoryModel : uint8_t { Hierarchy, Fixed };
+inline const Choices& choiceNames(MemoryModel) {
+  static const Choices names{"hierarchy", "fixed"};
+  return names;
+}
+
 // How the simulation runs (not the modelled hardware).
 struct SimConfig {
-  std::string memory = "hierarchy";
+  MemoryModel memory = MemoryModel::Hierarchy;
   uint32_t quantum_cycles = 16;
 
   template <class V> void visit(V& v) {
-    v.choice("memory", memory, Choices{"hierarchy", "fixed"},
+    v.choice("memory", memory,
              "global/local memory: the L1D + TLM-2.0 crossbar, L2 slices and DRAM; or a fixed latency "
              "(pipeline.mem_latency, no caches)");
     v.integer("quantum_cycles", quantum_cycles, IntRange{1, 100000}, "cycle",

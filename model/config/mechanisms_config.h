@@ -38,7 +38,7 @@ class DynVisitor {
   virtual void real(const char* key, double& ref, RealRange r, const char* unit, const char* desc) = 0;
   virtual void boolean(const char* key, bool& ref, const char* desc) = 0;
   virtual void text(const char* key, std::string& ref, const char* desc) = 0;
-  virtual void choice(const char* key, std::string& ref, const Choices& c, const char* desc) = 0;
+  virtual void choice(const char* key, ChoiceRef ref, const char* desc) = 0;
   virtual void section(const char* key, ErasedSection& sub, const char* desc) = 0;
 };
 
@@ -68,7 +68,7 @@ template <class V> class DynAdapter final : public DynVisitor {
   void real(const char* k, double& r, RealRange g, const char* u, const char* d) override { v_.real(k, r, g, u, d); }
   void boolean(const char* k, bool& r, const char* d) override { v_.boolean(k, r, d); }
   void text(const char* k, std::string& r, const char* d) override { v_.text(k, r, d); }
-  void choice(const char* k, std::string& r, const Choices& c, const char* d) override { v_.choice(k, r, c, d); }
+  void choice(const char* k, ChoiceRef r, const char* d) override { v_.choice(k, r, d); }
   void section(const char* k, ErasedSection& s, const char* d) override;
 
  private:

@@ -106,8 +106,7 @@ std::optional<std::string> parseBool(const std::string& text, bool& out) {
   return fmt::format("expected true or false, got '{}'", text);
 }
 
-std::optional<std::string> parseChoice(const std::string& text, const Choices& choices) {
-  if (std::find(choices.begin(), choices.end(), text) != choices.end()) return std::nullopt;
+std::string choiceError(const std::string& text, const Choices& choices) {
   std::string reason = fmt::format("'{}' is not one of: {}", text, joinChoices(choices, ", "));
   if (auto near = closestKey(text, choices)) reason += fmt::format("; did you mean '{}'?", *near);
   return reason;

@@ -30,7 +30,7 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
   if (n == 0 || n > cfg.gpu.num_sms)
     throw Error(fmt::format("KernelRunner: {} SMs asked for, the configuration has {} (gpu.num_sms)", n,
                             cfg.gpu.num_sms));
-  const bool hierarchy = cfg.sim.memory == "hierarchy";
+  const bool hierarchy = cfg.sim.memory == config::MemoryModel::Hierarchy;
   // The hierarchy lives in the simulation's GPU top (persistent SystemC
   // modules); so do the SM slots, made now too, before its kernel starts.
   if (hierarchy || opt_.mode == Mode::SystemC) {

@@ -22,8 +22,8 @@ CacheParams l1dParams(const config::GpuConfig& cfg) {
   return p;
 }
 
-WritePolicy policy(const std::string& s) {
-  return s == "write_back" ? WritePolicy::WriteBack_Allocate : WritePolicy::WriteThrough_NoAllocate;
+WritePolicy policy(config::L1dWrite w) {
+  return w == config::L1dWrite::WriteBack ? WritePolicy::WriteBack_Allocate : WritePolicy::WriteThrough_NoAllocate;
 }
 
 // Local memory lives above every device allocation: bit 46 set, then

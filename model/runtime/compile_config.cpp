@@ -12,8 +12,8 @@ backend::DepTimingFn dependencyTiming(const config::GpuConfig& cfg) {
 }
 
 void applyGpuConfig(backend::CompileOptions& o, const config::GpuConfig& cfg) {
-  backend::applyCompilerConfig(o, cfg.compiler);
-  o.dep_timing = cfg.sm.dependency == "barriers" ? dependencyTiming(cfg) : backend::DepTimingFn{};
+  static_cast<config::CompilerConfig&>(o) = cfg.compiler;
+  o.dep_timing = cfg.sm.dependency == config::Dependency::Barriers ? dependencyTiming(cfg) : backend::DepTimingFn{};
 }
 
 }  // namespace rfsim::rt

@@ -13,8 +13,8 @@ namespace rfsim::rt {
 // sm::depTiming of `cfg`, for the back end.
 backend::DepTimingFn dependencyTiming(const config::GpuConfig& cfg);
 
-// backend::applyCompilerConfig, and dep_timing set when sm.dependency is
-// barriers (cleared otherwise).
+// The compiler.* keys of `cfg` into `o`, and dep_timing set when
+// sm.dependency is barriers (cleared otherwise).
 void applyGpuConfig(backend::CompileOptions& o, const config::GpuConfig& cfg);
 
 }  // namespace rfsim::rt

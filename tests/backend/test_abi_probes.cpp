@@ -67,13 +67,13 @@ TEST_CASE("calling convention: the contiguous callee-saved range of the CARS pap
   // spill 6 of them (4 bytes each, and the frame rounded to 8).
   const auto dir = std::filesystem::path(RFSIM_SOURCE_DIR) / "tests/backend/abi_probes";
   backend::CompileOptions o;
-  o.abi.upper_quads = false;
+  o.callee_saved = config::CalleeSaved::Contiguous;
   const backend::CompiledModule cm = backend::compileModule(ptx::parseFile(dir / "13.ptx"), o);
   const backend::FunctionReport* r = cm.find("k");
   REQUIRE(r != nullptr);
   CHECK(r->spill_store_bytes > 0);
   CHECK(r->frame_bytes > 0);
-  o.abi.upper_quads = true;
+  o.callee_saved = config::CalleeSaved::Ptxas;
   const backend::CompiledModule cm2 = backend::compileModule(ptx::parseFile(dir / "13.ptx"), o);
   const backend::FunctionReport* r2 = cm2.find("k");
   REQUIRE(r2 != nullptr);

@@ -356,15 +356,13 @@ TEST_CASE("prealloc: operations ptxas expands take scratch registers and still c
 
 TEST_CASE("prealloc: the compiler keys switch each pass", "[backend][prealloc]") {
   config::CompilerConfig c;
-  backend::CompileOptions o;
-  backend::applyCompilerConfig(o, c);
-  CHECK(o.param_operands);
-  CHECK(o.imm_operands);
-  CHECK(o.expansion_scratch);
-  CHECK(o.schedule);
+  CHECK(backend::CompileOptions(c).param_operands);
+  CHECK(backend::CompileOptions(c).imm_operands);
+  CHECK(backend::CompileOptions(c).expansion_scratch);
+  CHECK(backend::CompileOptions(c).schedule);
   c.param_operands = c.imm_operands = c.expansion_scratch = c.schedule = false;
   c.schedule_reg_target = 12;
-  backend::applyCompilerConfig(o, c);
+  const backend::CompileOptions o(c);
   CHECK_FALSE(o.param_operands);
   CHECK_FALSE(o.imm_operands);
   CHECK_FALSE(o.expansion_scratch);

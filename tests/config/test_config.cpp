@@ -2,6 +2,7 @@
 
 #include "mech/cars/cars_config.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -78,7 +80,7 @@ TEST_CASE("named configurations load with the values of PRODUCT.md", "[config]")
     CHECK(c.sm.max_blocks == 32);
     CHECK(c.sm.max_threads == 2048);
     CHECK(c.sm.num_schedulers == 4);
-    CHECK(c.sm.scheduler == "gto");
+    CHECK(c.sm.scheduler == SchedulerPolicy::Gto);
     CHECK(c.regfile.size_kb == 256);
     CHECK(c.l1d.size_kb + c.shared.size_kb == 128);  // unified L1D + shared
     CHECK(c.l2.cache.size_kb == 6144);
@@ -93,7 +95,7 @@ TEST_CASE("named configurations load with the values of PRODUCT.md", "[config]")
     CHECK(c.sm.max_warps == 64);
     CHECK(c.sm.max_blocks == 32);
     CHECK(c.sm.num_schedulers == 4);
-    CHECK(c.sm.scheduler == "gto");
+    CHECK(c.sm.scheduler == SchedulerPolicy::Gto);
     CHECK(c.l1d.size_kb == 96);
     CHECK(c.l2.cache.size_kb == 4608);  // 4.5 MB
     CHECK(c.l2.cache.assoc == 24);
@@ -108,7 +110,7 @@ TEST_CASE("named configurations load with the values of PRODUCT.md", "[config]")
     CHECK(c.gpu.num_sms == 24);
     CHECK(c.gpu.clock_mhz == 1137.0);
     CHECK(c.sm.max_warps == 64);
-    CHECK(c.sm.scheduler == "two_level");
+    CHECK(c.sm.scheduler == SchedulerPolicy::TwoLevel);
     CHECK(c.sm.active_warps == 8);
     CHECK(c.regfile.size_kb == 256);
     CHECK(c.regfile.size_kb * 1024 / 4 == 65536);
@@ -159,7 +161,7 @@ TEST_CASE("toYaml output loads back to the same configuration", "[config]") {
   rfsim::cars::demoConfig(odd).op_rate = 0.1;
   rfsim::cars::demoConfig(odd).seed = INT64_MAX;
   rfsim::cars::carsConfig(odd).trace = true;
-  odd.sm.scheduler = "two_level";
+  odd.sm.scheduler = SchedulerPolicy::TwoLevel;
   configs.push_back(odd);
   GpuConfig empty_name;
   empty_name.name = "";
@@ -290,7 +292,7 @@ TEST_CASE("cross-field rules name the source and both keys", "[config]") {
       {[](GpuConfig& c) { c.sm.max_warps = 32; }, "'sm.max_threads' and 'sm.max_warps'"},
       {[](GpuConfig& c) { c.sm.active_warps = 64; c.sm.max_warps = 48; c.sm.max_threads = 1536; },
        "'sm.active_warps' and 'sm.max_warps'"},
-      {[](GpuConfig& c) { c.sm.scheduler = "two_level"; c.sm.active_warps = 2; },
+      {[](GpuConfig& c) { c.sm.scheduler = SchedulerPolicy::TwoLevel; c.sm.active_warps = 2; },
        "'sm.active_warps' and 'sm.num_schedulers'"},
       {[](GpuConfig& c) { c.regfile.num_banks = 3; }, "'regfile.num_banks' and 'regfile.size_kb'"},
       {[](GpuConfig& c) { c.regfile.sub_cores = 3; }, "'regfile.sub_cores' and 'regfile.num_banks'"},
@@ -335,7 +337,7 @@ TEST_CASE("command-line overrides with --set", "[config]") {
     CHECK(c.sm.max_threads == 1024);
     CHECK(c.gpu.clock_mhz == 1500.5);
     CHECK(rfsim::cars::carsConfig(c).trace);
-    CHECK(c.sm.scheduler == "two_level");
+    CHECK(c.sm.scheduler == SchedulerPolicy::TwoLevel);
     CHECK(c.name == "my run");
     CHECK(c.l2.num_slices == 32);
     CHECK(rfsim::cars::demoConfig(c).seed == uint64_t{INT64_MAX});
@@ -392,5 +394,96 @@ TEST_CASE("the reference lists every key", "[config]") {
     doc << in.rdbuf();
     INFO("regenerate the table with: build/rfsim config --reference");
     CHECK_THAT(doc.str(), Contains(md));
+  }
+}
+
+namespace {
+
+// Every choice key of a configuration with its names, in declaration order.
+class ChoiceLister {
+ public:
+  using Found = std::vector<std::pair<std::string, Choices>>;
+  ChoiceLister(Found& found, std::string prefix) : found_(found), prefix_(std::move(prefix)) {}
+  template <class T> void integer(const char*, T&, IntRange, const char*, const char*) {}
+  void real(const char*, double&, RealRange, const char*, const char*) {}
+  void boolean(const char*, bool&, const char*) {}
+  void text(const char*, std::string&, const char*) {}
+  void choice(const char* key, ChoiceRef ref, const char*) { found_.emplace_back(prefix_ + key, ref.names()); }
+  template <class S> void section(const char* key, S& sub, const char*) {
+    ChoiceLister inner(found_, prefix_ + key + ".");
+    sub.visit(inner);
+  }
+
+ private:
+  Found& found_;
+  std::string prefix_;
+};
+
+}  // namespace
+
+TEST_CASE("choice keys are enums, read and written by their names", "[config]") {
+  GpuConfig defaults;
+  ChoiceLister::Found choices;
+  ChoiceLister lister(choices, "");
+  defaults.visit(lister);
+  // The baseline's and every registered mechanism's (cars, ltrf, r2d2, regdem).
+  CHECK(choices.size() >= 19);
+  const nlohmann::json defaults_json = toJson(defaults);
+
+  SECTION("each value round-trips through --set, YAML and JSON to the same enum and the same text") {
+    TempDir dir;
+    for (const auto& [key, names] : choices) {
+      CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
+      const std::string leaf = key.substr(key.rfind('.') + 1);
+      for (const auto& name : names) {
+        INFO(key << " = " << name);
+        GpuConfig c;
+        applyOverride(c, key + "=" + name);
+        std::string pointer = "/" + key;
+        std::replace(pointer.begin(), pointer.end(), '.', '/');
+        CHECK(toJson(c)[nlohmann::json::json_pointer(pointer)] == name);
+        const std::string yaml = toYaml(c);
+        // A word YAML would not read back as that text ("2xlow") is quoted.
+        CHECK_THAT(yaml, Contains(leaf + ": " + name + " ") || Contains(leaf + ": \"" + name + "\" "));
+        const GpuConfig back = loadConfig(dir.write("choice.yaml", yaml));
+        CHECK(toYaml(back) == yaml);
+        CHECK(sameConfig(back, c));
+      }
+    }
+  }
+  SECTION("the enum behind a key takes the value named") {
+    GpuConfig c;
+    applyOverride(c, "sm.dependency=barriers");
+    CHECK(c.sm.dependency == Dependency::Barriers);
+    applyOverride(c, "pipeline.collector_mode=per_unit");
+    CHECK(c.pipeline.collector_mode == CollectorMode::PerUnit);
+    applyOverride(c, "l1d.global_write=write_back");
+    CHECK(c.l1d.global_write == L1dWrite::WriteBack);
+    applyOverride(c, "mechanisms.cars.allocation=2xlow");
+    CHECK(rfsim::cars::carsConfig(c).allocation == rfsim::cars::Allocation::Low2x);
+    CHECK(choiceName(rfsim::cars::carsConfig(c).allocation) == "2xlow");
+    CHECK(choiceName(SchedulerPolicy::TwoLevel) == "two_level");
+  }
+  SECTION("a bad value names the key, the valid values and the closest one") {
+    const std::tuple<const char*, const char*, const char*> bad[] = {
+        {"sm.dependency=barrier", "not one of: scoreboard, barriers", "did you mean 'barriers'?"},
+        {"sim.memory=fixd", "not one of: hierarchy, fixed", "did you mean 'fixed'?"},
+        {"compiler.callee_saved=contiguos", "not one of: ptxas, contiguous", "did you mean 'contiguous'?"},
+        {"mechanisms.cars.allocation=3xlow", "not one of: adaptive, low, high, 2xlow, 4xlow", "did you mean"},
+        {"sm.long_wait=never", "not one of: load, l1d_miss", ""},
+    };
+    for (const auto& [assignment, valid, near] : bad) {
+      GpuConfig c;
+      const std::string a = assignment;
+      const std::string msg = errorOf([&] { applyOverride(c, a); });
+      INFO(msg);
+      CHECK_THAT(msg, Contains("--set: key '" + a.substr(0, a.find('=')) + "'") && Contains(valid) && Contains(near));
+      CHECK(toJson(c) == defaults_json);
+    }
+    TempDir dir;
+    const fs::path file = dir.write("bad.yaml", "mechanisms:\n  ltrf:\n    mode: ltrf_pluss\n");
+    const std::string msg = errorOf([&] { loadConfig(file); });
+    CHECK_THAT(msg, Contains(file.string() + ":3:11:") && Contains("'mechanisms.ltrf.mode'") &&
+                        Contains("not one of: bl, rfc, ltrf, ltrf_plus") && Contains("did you mean 'ltrf_plus'?"));
   }
 }

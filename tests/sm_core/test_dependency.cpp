@@ -31,7 +31,7 @@ namespace {
 const std::string kHead = ".version 9.0\n.target sm_75\n.address_size 64\n";
 
 config::GpuConfig withDeps(const std::string& mode, config::GpuConfig cfg = {}) {
-  cfg.sm.dependency = mode;
+  config::applyOverride(cfg, "sm.dependency=" + mode);
   return cfg;
 }
 

@@ -195,7 +195,7 @@ class HoldOnActivation final : public sm::ActivationHook {
 
 config::GpuConfig twoLevel() {
   config::GpuConfig c;
-  c.sm.scheduler = "two_level";
+  c.sm.scheduler = config::SchedulerPolicy::TwoLevel;
   c.sm.active_warps = 8;
   return c;
 }

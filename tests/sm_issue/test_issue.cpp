@@ -292,7 +292,7 @@ TEST_CASE("pipeline configuration of the named configs matches the cited sources
     CHECK(p.fp64_div_latency == 330);
     CHECK(p.fp64_div_ii == 130);
     CHECK(p.num_collectors == 8);
-    CHECK(p.collector_mode == "general");
+    CHECK(p.collector_mode == cfgns::CollectorMode::General);
     CHECK_FALSE(p.dual_issue);
   }
   const auto m = cfgns::loadConfig(path("maxwell")).pipeline;  // GPGPU-Sim GeForceGTX750Ti
@@ -307,7 +307,7 @@ TEST_CASE("pipeline configuration of the named configs matches the cited sources
   CHECK(m.fp32_div_latency == 374);
   CHECK(m.fp64_add_ii == 8);
   CHECK(m.dual_issue);
-  CHECK(m.collector_mode == "per_unit");
+  CHECK(m.collector_mode == cfgns::CollectorMode::PerUnit);
   CHECK(m.num_collectors == 6);
 }
 

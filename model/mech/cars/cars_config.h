@@ -12,6 +12,14 @@
 
 namespace rfsim::cars {
 
+// mechanisms.cars.allocation's values (config/gpu_config_fields.h: enums
+// with their names).
+enum class Allocation : uint8_t { Adaptive, Low, High, Low2x, Low4x };
+inline const config::Choices& choiceNames(Allocation) {
+  static const config::Choices names{"adaptive", "low", "high", "2xlow", "4xlow"};
+  return names;
+}
+
 struct CarsConfig {
   uint32_t rename_ports = 4;  // operand-collector reads renamed per cycle
   bool rtl = true;            // put the Verilated RTL in the loop beside the C++ reference
@@ -23,7 +31,7 @@ struct CarsConfig {
   // times low; the leftover rule raises any level to the register file split
   // equally over the warps the SM will hold. adaptive: the state machine of
   // Fig. 5 (cars_adaptive.h) picks among low, 2xlow, 4xlow, ..., high.
-  std::string allocation = "adaptive";
+  Allocation allocation = Allocation::Adaptive;
   // The leftover rule (repro.md 1.5): a level below the register file split
   // equally over the warps an SM will hold is raised to that share.
   bool leftover = true;
@@ -75,7 +83,7 @@ struct CarsConfig {
     v.boolean("trace", trace, "write a VCD waveform of the rename unit and a GTKWave save file");
     v.integer("trace_start", trace_start, IntRange{0, INT64_MAX}, "cycle", "first cycle written to the trace");
     v.integer("trace_cycles", trace_cycles, IntRange{1, 100000000}, "cycle", "cycles written to the trace");
-    v.choice("allocation", allocation, config::Choices{"adaptive", "low", "high", "2xlow", "4xlow"},
+    v.choice("allocation", allocation,
              "registers per warp: adaptive (Fig. 5 state machine), or fixed at the low or high watermark or N x low "
              "(CARS III-B)");
     v.boolean("leftover", leftover,

@@ -170,7 +170,7 @@ class Cars final : public mech::Mechanism {
     const auto high = static_cast<uint32_t>(std::max<uint64_t>(wm.high(), leftover));
     adaptive_.reset();
     remembered_ = false;
-    if (c_.allocation == "adaptive") {
+    if (c_.allocation == Allocation::Adaptive) {
       const std::vector<uint32_t> levels = adaptiveLevels(low, high);
       if (levels.size() > 1) {
         std::optional<uint32_t> start;
@@ -183,10 +183,10 @@ class Cars final : public mech::Mechanism {
       }
       fixed_regs_ = high;  // the leftover reaches high: every warp gets it, nothing to adapt
     } else {
-      const uint64_t level = c_.allocation == "low"     ? wm.low()
-                             : c_.allocation == "2xlow" ? 2ull * wm.low()
-                             : c_.allocation == "4xlow" ? 4ull * wm.low()
-                                                        : wm.high();
+      const uint64_t level = c_.allocation == Allocation::Low     ? wm.low()
+                             : c_.allocation == Allocation::Low2x ? 2ull * wm.low()
+                             : c_.allocation == Allocation::Low4x ? 4ull * wm.low()
+                                                                  : wm.high();
       fixed_regs_ = static_cast<uint32_t>(std::max<uint64_t>(level, leftover));
     }
     return blocks;

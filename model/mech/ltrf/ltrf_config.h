@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "config/gpu_config.h"
@@ -53,8 +54,35 @@ inline constexpr uint32_t kBaseRfBanks = 16;
 // The cache's capacity in the paper (16 KB), which BL gets as extra RF.
 inline constexpr uint32_t kCacheKb = 16;
 
+// The choice keys' values (config/gpu_config_fields.h: enums with their names).
+enum class LtrfMode : uint8_t { Bl, Rfc, Ltrf, LtrfPlus };
+inline const config::Choices& choiceNames(LtrfMode) {
+  static const config::Choices names{"bl", "rfc", "ltrf", "ltrf_plus"};
+  return names;
+}
+enum class Regions : uint8_t { Intervals, Strands };
+inline const config::Choices& choiceNames(Regions) {
+  static const config::Choices names{"intervals", "strands"};
+  return names;
+}
+enum class Writeback : uint8_t { Live, Dirty };
+inline const config::Choices& choiceNames(Writeback) {
+  static const config::Choices names{"live", "dirty"};
+  return names;
+}
+enum class Boundary : uint8_t { KeepOverlap, WholeSet };
+inline const config::Choices& choiceNames(Boundary) {
+  static const config::Choices names{"keep_overlap", "whole_set"};
+  return names;
+}
+enum class LtrfFault : uint8_t { None, SkipFetch, DeadAll };
+inline const config::Choices& choiceNames(LtrfFault) {
+  static const config::Choices names{"none", "skip_fetch", "dead_all"};
+  return names;
+}
+
 struct LtrfConfig {
-  std::string mode = "ltrf_plus";
+  LtrfMode mode = LtrfMode::LtrfPlus;
   uint32_t design_point = 1;
   // The MRF: bank latency = ceil(latency x mrf_base_latency) unless
   // mrf_latency is given (the Fig. 15 sweep); banks = 16 x the point's
@@ -75,12 +103,12 @@ struct LtrfConfig {
   // Where prefetches go: at register-intervals (LTRF), or at strands (the
   // regions of Gebhart et al.'s software-managed hierarchy, ended also by a
   // long-latency result's first use: the paper's "LTRF (strand)", Fig. 19).
-  std::string regions = "intervals";
+  Regions regions = Regions::Intervals;
   // What a warp leaving an interval or the active pool writes back: "live"
   // (the paper: its live registers -- the WCB has no dirty bits), or
   // "dirty" (ltrf_plus: only live registers written since they were
   // fetched; a 256-bit dirty vector more per warp, not in the paper).
-  std::string writeback = "live";
+  Writeback writeback = Writeback::Live;
   // At an interval boundary (a prefetch), what happens to the registers of
   // the interval the warp leaves (repro.md 3.6, left open by the paper):
   // "keep_overlap" writes back (live ones in LTRF+) only those not in the
@@ -88,7 +116,7 @@ struct LtrfConfig {
   // registers only at prefetches and (de)activations, and its AAU frees
   // slots register by register; "whole_set" writes the whole old set back
   // and fetches the whole new one (an upper bound on the traffic).
-  std::string boundary = "keep_overlap";
+  Boundary boundary = Boundary::KeepOverlap;
   uint32_t rfc_latency = 1;
   // The warp control block (section 5.2): +1 cycle, two read ports.
   uint32_t wcb_cycles = 1;
@@ -108,10 +136,10 @@ struct LtrfConfig {
   // A fault injected for the tests, showing that values go through the
   // cache: skip_fetch fetches no value (the slots keep stale ones), dead_all
   // takes every source register as dead (LTRF+ then drops live values).
-  std::string fault = "none";
+  LtrfFault fault = LtrfFault::None;
 
   template <class V> void visit(V& v) {
-    v.choice("mode", mode, config::Choices{"bl", "rfc", "ltrf", "ltrf_plus"},
+    v.choice("mode", mode,
              "bl: no cache (every read from the MRF); rfc: demand-filled hardware cache; ltrf: interval "
              "prefetches, whole working sets move; ltrf_plus: only live registers move");
     v.integer("design_point", design_point, config::IntRange{1, 7}, "",
@@ -130,11 +158,11 @@ struct LtrfConfig {
               "N: registers per interval, the cache's banks (one entry per active warp in each)");
     v.boolean("renumber", renumber,
               "LTRFconf: renumber registers so that each interval's working set spreads over the MRF's 16 banks");
-    v.choice("regions", regions, config::Choices{"intervals", "strands"},
+    v.choice("regions", regions,
              "where prefetches go: register-intervals (LTRF) or strands (LTRF (strand), Fig. 19)");
-    v.choice("writeback", writeback, config::Choices{"live", "dirty"},
+    v.choice("writeback", writeback,
              "what leaves the cache: live registers (the paper), or only those written since fetched (ltrf_plus)");
-    v.choice("boundary", boundary, config::Choices{"keep_overlap", "whole_set"},
+    v.choice("boundary", boundary,
              "at an interval's prefetch: keep the registers the old and new sets share (keep_overlap), or write "
              "back the whole old set and fetch the whole new one (whole_set)");
     v.integer("rfc_latency", rfc_latency, config::IntRange{1, 64}, "cycle", "the cache's bank latency");
@@ -152,16 +180,27 @@ struct LtrfConfig {
     v.real("wcb_pj", wcb_pj, config::RealRange{0.0, 1e6}, "pJ", "one warp control block lookup");
     v.boolean("rtl", rtl,
               "co-simulate the Verilated WCB address lookup and AAUs (rtl/ltrf_wcb.sv) in lockstep in every SM");
-    v.choice("fault", fault, config::Choices{"none", "skip_fetch", "dead_all"},
+    v.choice("fault", fault,
              "inject a fault (tests): skip_fetch moves no value into the cache, dead_all takes every source as dead");
+  }
+
+  // The section's rules between its keys (checked by validate()).
+  std::optional<config::SectionViolation> check() const {
+    if (mrfBanks() >= kBaseRfBanks && mrfBanks() % kBaseRfBanks)
+      return config::SectionViolation{
+          "mrf_banks", "", "must be a multiple of 16 (a warp's registers spread over 16 banks)"};
+    if (writeback == Writeback::Dirty && mode != LtrfMode::LtrfPlus)
+      return config::SectionViolation{"writeback", "mode",
+                                      "dirty needs mode ltrf_plus (the gate sees every write there)"};
+    return std::nullopt;
   }
 
   const DesignPoint& point() const { return kDesignPoints.at(design_point - 1); }
   uint32_t mrfLatency() const;
   uint32_t mrfBanks() const;
-  bool cached() const { return mode != "bl"; }
-  bool prefetching() const { return mode == "ltrf" || mode == "ltrf_plus"; }
-  bool livenessOnly() const { return mode == "ltrf_plus"; }
+  bool cached() const { return mode != LtrfMode::Bl; }
+  bool prefetching() const { return mode == LtrfMode::Ltrf || mode == LtrfMode::LtrfPlus; }
+  bool livenessOnly() const { return mode == LtrfMode::LtrfPlus; }
 };
 
 }  // namespace rfsim::mech::ltrf

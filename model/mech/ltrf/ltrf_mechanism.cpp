@@ -177,24 +177,16 @@ GtkwView wcbWaveView(const std::string& vcd, uint64_t start_cycle);
 class Ltrf final : public mech::Mechanism {
  public:
   explicit Ltrf(const config::GpuConfig& cfg) : cfg_(cfg), c_(cfg.mechanisms.get<LtrfConfig>("ltrf")) {
-    if (c_.cached() && cfg.sm.scheduler != "two_level")
+    if (c_.cached() && cfg.sm.scheduler != config::SchedulerPolicy::TwoLevel)
       throw Error(fmt::format("mechanisms.ltrf.mode {}: needs sm.scheduler: two_level (the configuration has {})",
-                              c_.mode, cfg.sm.scheduler));
+                              config::choiceName(c_.mode), config::choiceName(cfg.sm.scheduler)));
     const DesignPoint& p = c_.point();
-    const uint32_t want = static_cast<uint32_t>(kBaseRfKb * p.capacity) + (c_.mode == "bl" ? kCacheKb : 0);
+    const uint32_t want = static_cast<uint32_t>(kBaseRfKb * p.capacity) + (c_.mode == LtrfMode::Bl ? kCacheKb : 0);
     if (c_.check_capacity && cfg.regfile.size_kb != want)
       throw Error(fmt::format("mechanisms.ltrf.design_point {} ({}, {}x capacity){}: needs regfile.size_kb {}, the "
                               "configuration has {} (set it, or mechanisms.ltrf.check_capacity: false)",
-                              p.id, p.cell, p.capacity, c_.mode == "bl" ? " in bl mode (+16 KB)" : "", want,
+                              p.id, p.cell, p.capacity, c_.mode == LtrfMode::Bl ? " in bl mode (+16 KB)" : "", want,
                               cfg.regfile.size_kb));
-    if (c_.mrfBanks() >= kBaseRfBanks && c_.mrfBanks() % kBaseRfBanks)
-      throw Error(fmt::format("mechanisms.ltrf.mrf_banks {}: must be a multiple of {} (a warp's registers spread over "
-                              "{} banks)", c_.mrfBanks(), kBaseRfBanks, kBaseRfBanks));
-    if (c_.writeback == "dirty" && c_.mode != "ltrf_plus")
-      throw Error(fmt::format("mechanisms.ltrf.writeback dirty: needs mode ltrf_plus (the gate sees every write "
-                              "there), the configuration has mode {}", c_.mode));
-    if (c_.mrfBanks() > 1024)
-      throw Error(fmt::format("mechanisms.ltrf.mrf_banks {}: at most 1024", c_.mrfBanks()));
   }
   std::string name() const override { return "ltrf"; }
 
@@ -212,7 +204,7 @@ class Ltrf final : public mech::Mechanism {
                           renumber(fn, n, BankMapping{kBaseRfBanks, 0}, ctx.options.reserved_registers);
                         }});
     }
-    const bool strands = c_.regions == "strands";
+    const bool strands = c_.regions == Regions::Strands;
     if (strands) v.description += ", at strands instead of register-intervals";
     v.post.push_back({"ltrf.prefetch", [n, strands](ptx::Function& fn, backend::SlotValues& values,
                                                     const backend::MachinePassContext&) {
@@ -389,6 +381,7 @@ mech::MechanismInfo ltrfMechanismInfo() {
   m.section.name = "ltrf";
   m.section.desc = "LTRF (docs/ltrf.md)";
   m.section.make = [] { return config::ErasedSection(std::make_unique<config::SectionOf<LtrfConfig>>()); };
+  m.section.check = [](const config::ErasedSection& s) { return s.as<LtrfConfig>().check(); };
   m.make = [](const config::GpuConfig& cfg) { return std::make_unique<Ltrf>(cfg); };
   m.isa_ops.push_back({"ltrf.prefetch", "prefetch",
                        "fetches a register-interval's working set (256-bit set in four immediates) into the "

@@ -45,12 +45,12 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
       bank_busy_(c.mrfBanks(), 0),
       link_busy_(c.mrfBanks(), 0),
       rfc_(c.regs_per_interval, 1, c.rfc_latency) {
-  dirty_only_ = c.writeback == "dirty";
-  whole_set_ = c.boundary == "whole_set";
+  dirty_only_ = c.writeback == Writeback::Dirty;
+  whole_set_ = c.boundary == Boundary::WholeSet;
   prefetching_ = c.prefetching();
-  fault_skip_fetch_ = c.fault == "skip_fetch";
-  fault_dead_all_ = c.fault == "dead_all";
-  mode_ = c.mode == "bl" ? Mode::Bl : c.mode == "rfc" ? Mode::Rfc : c.mode == "ltrf" ? Mode::Ltrf : Mode::LtrfPlus;
+  fault_skip_fetch_ = c.fault == LtrfFault::SkipFetch;
+  fault_dead_all_ = c.fault == LtrfFault::DeadAll;
+  mode_ = c.mode;
   if (c_.prefetching() && !ptx::findExtOp("ltrf.prefetch", &prefetch_op_))
     throw Error("ltrf: the instruction ltrf.prefetch is not registered");
   entry_field_ = ptx::registerControlField("ltrf.entry", 16);

@@ -163,7 +163,7 @@ class LtrfSm final : public sm::RegTranslator,
 
   uint32_t mrfRow(uint32_t warp, uint32_t reg) const;
   uint32_t rfcRow(const Warp& w, uint32_t reg) const;
-  enum class Mode : uint8_t { Bl, Rfc, Ltrf, LtrfPlus };
+  using Mode = LtrfMode;  // mechanisms.ltrf.mode
   bool liveOnly() const { return mode_ == Mode::LtrfPlus; }
   // The MRF's timing: a bank access starting at or after `earliest`;
   // returns when its data is out (a read) or in (a write).

@@ -9,6 +9,18 @@
 
 namespace rfsim::mech::r2d2 {
 
+// The choice keys' values (config/gpu_config_fields.h: enums with their names).
+enum class R2d2Mode : uint8_t { Transform, Baselines, Dac, Darsie, DarsieScalar };
+inline const config::Choices& choiceNames(R2d2Mode) {
+  static const config::Choices names{"transform", "baselines", "dac", "darsie", "darsie_scalar"};
+  return names;
+}
+enum class R2d2Fault : uint8_t { None, TrRow, BrLane };
+inline const config::Choices& choiceNames(R2d2Fault) {
+  static const config::Choices names{"none", "tr_row", "br_lane"};
+  return names;
+}
+
 struct R2d2Config {
   // transform: the transformed kernels (the mechanism); baselines: the
   // original code, with the redundancy baselines counted as it runs
@@ -16,7 +28,7 @@ struct R2d2Config {
   // darsie, darsie_scalar: the same counts, and that machine timed (the
   // instructions it skips are free; DARSIE+Scalar's scalar ones run on the
   // scalar pipeline).
-  std::string mode = "transform";
+  R2d2Mode mode = R2d2Mode::Transform;
   // Section 4.2: the operand collector reads a linear register's
   // thread-index and block-index parts and the LD/ST unit's address adder
   // sums them; the paper takes it as an integer add (4 cycles).
@@ -49,10 +61,10 @@ struct R2d2Config {
   // calculated rows: tr_row reads every warp's thread-index parts from the
   // row of its block's first warp; br_lane reads the block-index parts from
   // the next lane.
-  std::string fault = "none";
+  R2d2Fault fault = R2d2Fault::None;
 
   template <class V> void visit(V& v) {
-    v.choice("mode", mode, config::Choices{"transform", "baselines", "dac", "darsie", "darsie_scalar"},
+    v.choice("mode", mode,
              "transform: run the transformed kernels; baselines: run the original code and count what the ideal "
              "WP/TB/LN machines, DAC, DARSIE and DARSIE+Scalar would execute; dac, darsie, darsie_scalar: count "
              "them and time that machine (the instructions it skips are free)");
@@ -73,7 +85,7 @@ struct R2d2Config {
            "the address adder's add per lane of a linear operand (0: energy.int_lane_pj)");
     v.boolean("rtl", rtl,
               "co-simulate the Verilated register ID calculation (rtl/r2d2_regid.sv) in lockstep in every SM");
-    v.choice("fault", fault, config::Choices{"none", "tr_row", "br_lane"},
+    v.choice("fault", fault,
              "inject a fault (tests): tr_row reads every warp's thread-index parts from its block's first warp's "
              "row, br_lane the block-index parts from the next lane");
   }

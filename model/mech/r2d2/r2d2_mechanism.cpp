@@ -120,7 +120,7 @@ class R2d2 final : public mech::Mechanism {
   std::string name() const override { return "r2d2"; }
 
   std::vector<backend::Variant> variants() const override {
-    if (c_.mode != "transform") return {};  // the baselines run the original code
+    if (c_.mode != R2d2Mode::Transform) return {};  // the baselines run the original code
     backend::Variant v;
     v.name = "r2d2";
     v.description = "linear address arithmetic removed; linear registers from three blocks before the body";
@@ -217,9 +217,9 @@ class R2d2 final : public mech::Mechanism {
       h.observers.push_back(observers_.back().get());
       h.events.push_back(observers_.back().get());
     };
-    if (c_.mode != "transform") {
+    if (c_.mode != R2d2Mode::Transform) {
       using E = RedundancyObserver::Elide;
-      const E e = c_.mode == "dac" ? E::Dac : c_.mode == "darsie" ? E::Darsie : c_.mode == "darsie_scalar" ? E::DarsieScalar : E::None;
+      const E e = c_.mode == R2d2Mode::Dac ? E::Dac : c_.mode == R2d2Mode::Darsie ? E::Darsie : c_.mode == R2d2Mode::DarsieScalar ? E::DarsieScalar : E::None;
       observe(std::make_unique<RedundancyObserver>(cfg_.sm.max_warps, e, c_.scalar_pipeline));
       sm.install(h);
       return;

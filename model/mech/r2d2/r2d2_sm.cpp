@@ -41,8 +41,8 @@ R2d2Sm::R2d2Sm(sm::Sm& sm, const config::GpuConfig& cfg, const R2d2Config& c, co
     throw Error(fmt::format("r2d2: kernel {}: {} blocks of {} warps need {} register-file rows with the linear "
                             "registers, the register file has {} (admitBlocks should have limited them)",
                             plan.kernel, lay_.blocks, lay_.warps_per_cta, lay_.rows, rf_rows_));
-  fault_tr_ = c.fault == "tr_row";
-  fault_br_ = c.fault == "br_lane";
+  fault_tr_ = c.fault == R2d2Fault::TrRow;
+  fault_br_ = c.fault == R2d2Fault::BrLane;
   tr0_ = ptx::extReg("r2d2.tr", 0);
   br0_ = ptx::extReg("r2d2.br", 0);
   cr0_ = ptx::extReg("r2d2.cr", 0);

@@ -298,7 +298,7 @@ uint32_t autoTarget(const config::GpuConfig& gpu, uint32_t regs, uint32_t thread
   return 0;
 }
 
-std::vector<Unit> candidates(const ptx::Function& fn, const std::string& strategy, uint32_t loop_weight) {
+std::vector<Unit> candidates(const ptx::Function& fn, Strategy strategy, uint32_t loop_weight) {
   const Units u = unitsOf(fn);
   const ptx::LoopInfo loops = ptx::findLoops(fn);
   const size_t n = u.list.size();
@@ -320,8 +320,8 @@ std::vector<Unit> candidates(const ptx::Function& fn, const std::string& strateg
   }
   std::vector<double> key(n);
   for (size_t i = 0; i < n; ++i) {
-    if (strategy == "static") key[i] = stat[i];
-    else if (strategy == "cfg") key[i] = cfg[i];
+    if (strategy == Strategy::Static) key[i] = stat[i];
+    else if (strategy == Strategy::Cfg) key[i] = cfg[i];
     else key[i] = double(std::count(conflict[i].begin(), conflict[i].end(), true));
   }
   std::vector<size_t> order(n);

@@ -71,7 +71,7 @@ uint32_t autoTarget(const config::GpuConfig& gpu, uint32_t regs, uint32_t thread
                     uint32_t floor);
 
 // Candidate order (section 3.4.3): every unit of `fn` but R1, cheapest first.
-std::vector<Unit> candidates(const ptx::Function& fn, const std::string& strategy, uint32_t loop_weight);
+std::vector<Unit> candidates(const ptx::Function& fn, Strategy strategy, uint32_t loop_weight);
 
 // The register count after compaction (section 3.3) of `fn` without the
 // units in `demoted`, with RDA and RDV (a pair if `wide`) added.

@@ -15,6 +15,19 @@ inline constexpr const char* kTitanxFTable =
     "0.125:2.056,0.1875:1.280,0.25:1.046,0.3125:0.946,0.375:0.982,0.4375:0.938,"
     "0.5:0.953,0.5625:0.936,0.625:0.962,0.6562:0.938,0.75:0.975,0.7812:0.970,1:1.000";
 
+// The choice keys' values (config/gpu_config_fields.h: enums with their names).
+enum class Strategy : uint8_t { Static, Cfg, Conflicts };
+inline const config::Choices& choiceNames(Strategy) {
+  static const config::Choices names{"static", "cfg", "conflicts"};
+  return names;
+}
+enum class Select : uint8_t { RegDem, Nvcc, Local, LocalShared, LocalSharedRelax, Predictor, Naive, Oracle };
+inline const config::Choices& choiceNames(Select) {
+  static const config::Choices names{"regdem", "nvcc", "local", "local-shared", "local-shared-relax",
+                                     "predictor", "naive", "oracle"};
+  return names;
+}
+
 struct RegDemConfig {
   // The register count to reach (the count a launch allocates: highest
   // register + 1 + the compiler's reserved ones). 0: found per kernel from
@@ -34,7 +47,7 @@ struct RegDemConfig {
   // accesses in the code; `cfg`: accesses per block times loop_weight per
   // enclosing loop; `conflicts`: how many other registers share an
   // instruction with it.
-  std::string strategy = "cfg";
+  Strategy strategy = Strategy::Cfg;
   uint32_t loop_weight = 10;
   // Which code a launch runs: `regdem` (the demoted code wherever demotion
   // reached its target), `nvcc` (the baseline's, always), one of the
@@ -43,7 +56,7 @@ struct RegDemConfig {
   // all 52 variants of the paper's search space (select.h): `predictor`
   // (section 4), `naive` (annotated stalls only, section 5.7) or `oracle`
   // (every distinct variant measured on the launch, the fastest kept).
-  std::string select = "regdem";
+  Select select = Select::RegDem;
   // The predictor's f(occupancy) (eq. 3): execution time at an occupancy
   // relative to full occupancy, "occupancy:time,...". The paper measured it
   // on compute-bound microbenchmarks with register-padded occupancy; this
@@ -67,7 +80,7 @@ struct RegDemConfig {
               "with target 0: how many occupancy steps (more resident blocks) to gain");
     v.integer("min_regs", min_regs, config::IntRange{2, 255}, "register",
               "the demotion loop stops at this count (paper Fig. 3: 32)");
-    v.choice("strategy", strategy, config::Choices{"static", "cfg", "conflicts"},
+    v.choice("strategy", strategy,
              "candidate order: static access count, CFG count with loop weight, fewest operand conflicts (3.4.3)");
     v.integer("loop_weight", loop_weight, config::IntRange{1, 1000}, "",
               "cfg strategy: weight of an access per enclosing loop (paper: 10)");
@@ -85,8 +98,6 @@ struct RegDemConfig {
               "costs no register (sections 3.3, 3.4.2)");
     v.integer("banks", banks, config::IntRange{1, 16}, "bank", "register banks bank_aware keeps (GM200: 4)");
     v.choice("select", select,
-             config::Choices{"regdem", "nvcc", "local", "local-shared", "local-shared-relax", "predictor", "naive",
-                             "oracle"},
              "the code a launch runs: RegDem's where it reached its target, nvcc's (baseline), a comparison variant "
              "of the paper's Table 3 where it applies, or per launch over the paper's 52-variant search space: the "
              "predictor's choice (eqs. 2-3), the naive stall count's, or the fastest measured (oracle)");

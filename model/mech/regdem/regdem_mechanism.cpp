@@ -91,7 +91,7 @@ class RegDem final : public mech::Mechanism {
 
   // select: oracle: every distinct code of the search space, measured.
   std::vector<std::string> trialVariants(const mech::LaunchInfo& info, const mech::VariantTable& compiled) override {
-    if (c_.select != "oracle") return {};
+    if (c_.select != Select::Oracle) return {};
     return distinctVariants(candidates(gpu_, c_, info, compiled));
   }
 
@@ -102,15 +102,16 @@ class RegDem final : public mech::Mechanism {
   // (nvcc's code, or the variant of another mechanism switched on).
   std::string chooseVariant(const mech::LaunchInfo& info, const mech::VariantTable& compiled) override {
     last_ = {};
-    std::string want = c_.select;
+    std::string want = config::choiceName(c_.select);  // the variant of that name, unless chosen per launch
     if (perLaunch()) {
       last_.cands = candidates(gpu_, c_, info, compiled);
       // Without trials (a functional run) the oracle has nothing measured:
       // the predictor chooses.
-      last_.chosen = pick(last_.cands, want == "oracle" && info.trial_cycles.empty() ? "predictor" : want);
-      last_.predicted = pick(last_.cands, "predictor");
-      last_.naive = pick(last_.cands, "naive");
-      if (!info.trial_cycles.empty()) last_.fastest = pick(last_.cands, "oracle");
+      last_.chosen =
+          pick(last_.cands, c_.select == Select::Oracle && info.trial_cycles.empty() ? Select::Predictor : c_.select);
+      last_.predicted = pick(last_.cands, Select::Predictor);
+      last_.naive = pick(last_.cands, Select::Naive);
+      if (!info.trial_cycles.empty()) last_.fastest = pick(last_.cands, Select::Oracle);
       want = last_.cands[last_.chosen].variant;
       if (want == "base") {
         last_.regs_nvcc = last_.regs = last_.cands[last_.chosen].regs;
@@ -121,8 +122,8 @@ class RegDem final : public mech::Mechanism {
     const backend::FunctionReport* b = base != compiled.end() ? base->second->find(info.kernel) : nullptr;
     const backend::FunctionReport* d = var != compiled.end() ? var->second->find(info.kernel) : nullptr;
     if (b) last_.regs_nvcc = last_.regs = b->regs;
-    if (!b || !d || d->regs == b->regs || want == "nvcc") return "";
-    if (want == "regdem" && d->regs > b->regs) return "";
+    if (!b || !d || d->regs == b->regs || c_.select == Select::Nvcc) return "";
+    if (c_.select == Select::RegDem && d->regs > b->regs) return "";
     last_.demoted = true;
     last_.regs = d->regs;
     last_.loads = countRole(*var->second, *d, ptx::MRole::DemLoad);
@@ -152,7 +153,9 @@ class RegDem final : public mech::Mechanism {
   }
 
  private:
-  bool perLaunch() const { return c_.select == "predictor" || c_.select == "naive" || c_.select == "oracle"; }
+  bool perLaunch() const {
+    return c_.select == Select::Predictor || c_.select == Select::Naive || c_.select == Select::Oracle;
+  }
 
   struct Last {
     bool demoted = false;

@@ -18,8 +18,6 @@ namespace rfsim::regdem {
 
 namespace {
 
-constexpr const char* kStrategies[] = {"static", "cfg", "conflicts"};
-
 std::string comboName(const std::string& strategy, bool bank, bool red, bool sched, bool subst) {
   return fmt::format("rd_{}_{}{}{}{}", strategy, int(bank), int(red), int(sched), int(subst));
 }
@@ -43,10 +41,11 @@ bool hasControlCodes(const ptx::Function& fn) {
 
 std::vector<backend::Variant> searchSpace(const config::GpuConfig& gpu, const RegDemConfig& cfg) {
   std::vector<backend::Variant> out;
-  for (const char* s : kStrategies)
+  for (const Strategy strategy : {Strategy::Static, Strategy::Cfg, Strategy::Conflicts})
     for (uint32_t bits = 0; bits < 16; ++bits) {
       RegDemConfig c = cfg;
-      c.strategy = s;
+      const std::string& s = config::choiceName(strategy);
+      c.strategy = strategy;
       c.bank_aware = bits & 8;
       c.redundant_code = bits & 4;
       c.schedule_update = bits & 2;
@@ -150,13 +149,13 @@ std::vector<std::string> distinctVariants(const std::vector<Candidate>& c) {
   return out;
 }
 
-size_t pick(const std::vector<Candidate>& c, const std::string& mode) {
+size_t pick(const std::vector<Candidate>& c, Select mode) {
   if (c.empty()) throw Error("regdem: no variant to choose from");
   auto key = [&](const Candidate& x) -> double {
-    if (mode == "predictor") return x.estimate;
-    if (mode == "naive") return x.naive;
-    if (mode == "oracle") return x.cycles ? double(x.cycles) : INFINITY;
-    throw Error(fmt::format("regdem: unknown choice '{}'", mode));
+    if (mode == Select::Predictor) return x.estimate;
+    if (mode == Select::Naive) return x.naive;
+    if (mode == Select::Oracle) return x.cycles ? double(x.cycles) : INFINITY;
+    throw Error(fmt::format("regdem: select {} does not choose per launch", config::choiceName(mode)));
   };
   size_t best = 0;
   for (size_t i = 1; i < c.size(); ++i) {

@@ -58,9 +58,9 @@ std::vector<Candidate> candidates(const config::GpuConfig& gpu, const RegDemConf
 // The variants with distinct code, one per code (the one with the most
 // options), for the oracle's trials.
 std::vector<std::string> distinctVariants(const std::vector<Candidate>& c);
-// The index of the choice: mode "predictor", "naive" or "oracle" (by
+// The index of the choice: mode Predictor, Naive or Oracle (by
 // Candidate::cycles, a variant taking the cycles of another with the same
 // code).
-size_t pick(const std::vector<Candidate>& c, const std::string& mode);
+size_t pick(const std::vector<Candidate>& c, Select mode);
 
 }  // namespace rfsim::regdem

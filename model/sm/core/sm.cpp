@@ -53,7 +53,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   }
   slots_.resize(cfg.sm.max_warps);
   wstatus_.resize(cfg.sm.max_warps);
-  barriers_ = cfg.sm.dependency == "barriers";
+  barriers_ = cfg.sm.dependency == config::Dependency::Barriers;
   if (barriers_) {
     if (!program.module().machine)
       throw Error("sm.dependency barriers: the kernel runs as PTX over virtual registers, which has no control "
@@ -68,7 +68,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   oc.bank_latency = cfg.regfile.bank_latency;
   oc.bank_swizzle = cfg.pipeline.bank_swizzle ? 1 : 0;
   oc.num_warps = cfg.sm.max_warps;
-  if (cfg.pipeline.collector_mode == "per_unit") {
+  if (cfg.pipeline.collector_mode == config::CollectorMode::PerUnit) {
     oc.general_collectors = 0;
     for (auto& u : oc.unit_collectors) u = cfg.pipeline.num_collectors;
   } else {
@@ -79,12 +79,12 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   SchedulerParams sp;
   sp.max_warps = cfg.sm.max_warps;
   sp.active_warps = std::max(1u, cfg.sm.active_warps / cfg.sm.num_schedulers);
-  sp.ready_first = cfg.sm.activate == "oldest_ready";
+  sp.ready_first = cfg.sm.activate == config::Activate::OldestReady;
   sp.barrier_demotes = cfg.sm.barrier_demotes;
-  long_wait_miss_ = cfg.sm.long_wait == "l1d_miss";
+  long_wait_miss_ = cfg.sm.long_wait == config::LongWait::L1dMiss;
   sp.dual_issue = false;  // dual issue is not modelled yet
   const SchedulerRegistry reg = SchedulerRegistry::withBuiltins();
-  for (uint32_t i = 0; i < cfg.sm.num_schedulers; ++i) scheds_.push_back(reg.create(cfg.sm.scheduler, sp));
+  for (uint32_t i = 0; i < cfg.sm.num_schedulers; ++i) scheds_.push_back(reg.create(config::choiceName(cfg.sm.scheduler), sp));
   quiet_stall_.assign(cfg.sm.num_schedulers, Stall::None);
 
   stats_->max_warps = cfg.sm.max_warps;

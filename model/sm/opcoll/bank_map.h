@@ -12,6 +12,8 @@
 #include <functional>
 #include <vector>
 
+#include "config/gpu_config.h"
+
 namespace rfsim::ptx {
 struct Instr;
 }
@@ -69,14 +71,14 @@ class BaseIndexTranslator final : public RegTranslator {
 };
 
 struct BankMapParams {
-  uint32_t num_banks = 16;
+  uint32_t num_banks = config::RegFileConfig{}.num_banks;
   // bank = (index + swizzle * warp) % banks. GPGPU-Sim's register_bank() adds
   // the warp ID when bank_warp_shift is set: swizzle = 1; 0 turns it off.
   uint32_t swizzle = 1;
   // Accel-Sim's sub_core_model: the banks are split evenly among this many
   // sub-cores and a warp (served by sub-core warp % sub_cores) only uses its
   // own slice. 1 = one shared set of banks (GPGPU-Sim's default).
-  uint32_t sub_cores = 1;
+  uint32_t sub_cores = config::RegFileConfig{}.sub_cores;
 };
 
 class BankMap {

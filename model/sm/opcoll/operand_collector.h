@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "config/gpu_config.h"
 #include "sm/opcoll/bank_map.h"
 #include "sm/opcoll/regfile_level.h"
 #include "sm/unit_type.h"
@@ -28,7 +29,9 @@
 namespace rfsim::sm {
 
 
-inline constexpr unsigned kMaxBanks = 64;         // bank sets are uint64_t masks
+// regfile.num_banks' upper end; bank sets are uint64_t masks.
+inline constexpr unsigned kMaxBanks = static_cast<unsigned>(config::RegFileConfig::kNumBanks.hi);
+static_assert(kMaxBanks <= 64, "bank sets are uint64_t masks");
 inline constexpr unsigned kMaxCollectors = 64;    // collector sets are uint64_t masks
 inline constexpr unsigned kMaxSrcOperands = 8;    // GPGPU-Sim's MAX_REG_OPERANDS
 
@@ -39,16 +42,15 @@ enum class BankIndex : uint8_t {
 };
 
 struct OperandCollectorConfig {
-  // regfile.* of config/gpu_config.h
-  uint32_t num_banks = 16;
-  uint32_t read_ports_per_bank = 1;
-  uint32_t write_ports_per_bank = 1;
-  // Cycles from a read's grant to its value in the collector (1: the next
-  // cycle, the baseline's timing).
-  uint32_t bank_latency = 1;
+  // regfile.* of config/gpu_config.h, with its defaults. bank_latency: cycles
+  // from a read's grant to its value in the collector (1: the next cycle).
+  uint32_t num_banks = config::RegFileConfig{}.num_banks;
+  uint32_t read_ports_per_bank = config::RegFileConfig{}.read_ports_per_bank;
+  uint32_t write_ports_per_bank = config::RegFileConfig{}.write_ports_per_bank;
+  uint32_t bank_latency = config::RegFileConfig{}.bank_latency;
   // Bank map (see BankMapParams).
   uint32_t bank_swizzle = 1;
-  uint32_t sub_cores = 1;
+  uint32_t sub_cores = config::RegFileConfig{}.sub_cores;
   BankIndex bank_index = BankIndex::kArchitectural;
   // false: reads and writes use separate ports. true: a write booked in a bank
   // takes one of that bank's read ports in that cycle, writes first — what

@@ -50,7 +50,7 @@ Run runSaxpy(cars::RenameIndexPath* path) {
   // The unit under test is the SM's; a fixed memory latency keeps these
   // runs free of the SystemC memory hierarchy.
   config::GpuConfig cfg;
-  cfg.sim.memory = "fixed";
+  cfg.sim.memory = config::MemoryModel::Fixed;
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
   const Launch l = saxpyLaunch(ld.mem, 4096, {4, 1, 1});
   const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);

@@ -299,8 +299,7 @@ TEST_CASE("regdem: a demoted value that does not come back fails the value-follo
   const auto file = writeKernel("broken", pressureKernel(".maxntid 128, 1, 1"));
   const ptx::Module m = ptx::parseFile(file);
   std::filesystem::remove(file);
-  backend::CompileOptions o;
-  backend::applyCompilerConfig(o, cfg.compiler);
+  backend::CompileOptions o(cfg.compiler);
   const backend::CompiledModule ok = backend::compileModule(m, o);
   REQUIRE(ok.find("pressure") != nullptr);
   o.variant = &v;

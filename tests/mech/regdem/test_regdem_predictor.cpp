@@ -179,11 +179,11 @@ TEST_CASE("regdem select: the search space, distinct codes and the tie-break", "
   c[2].code = "B";
   c[2].estimate = 10, c[2].naive = 7, c[2].cycles = 200;
   CHECK(regdem::distinctVariants(c) == std::vector<std::string>{"base", "rd_cfg_1110"});
-  CHECK(c[regdem::pick(c, "predictor")].variant == "rd_cfg_1110");  // a tie: the most options
-  CHECK(c[regdem::pick(c, "naive")].variant == "base");
-  CHECK(c[regdem::pick(c, "oracle")].variant == "rd_cfg_1110");
+  CHECK(c[regdem::pick(c, regdem::Select::Predictor)].variant == "rd_cfg_1110");  // a tie: the most options
+  CHECK(c[regdem::pick(c, regdem::Select::Naive)].variant == "base");
+  CHECK(c[regdem::pick(c, regdem::Select::Oracle)].variant == "rd_cfg_1110");
   c[0].estimate = 9.5;
-  CHECK(c[regdem::pick(c, "predictor")].variant == "base");
+  CHECK(c[regdem::pick(c, regdem::Select::Predictor)].variant == "base");
 }
 
 TEST_CASE("regdem select: predictor, naive and oracle choose per launch and the kernel stays correct",
