@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "app/cmd_compare.h"
 #include "app/commands.h"
 #include "common/error.h"
 #include "mech/mechanism.h"
@@ -25,27 +26,6 @@ void addConfigOptions(CLI::App* cmd, rfsim::app::ConfigOptions& c) {
   cmd->add_option("--mech", c.mech,
                   "switch mechanisms on: a name, a comma-separated list (e.g. cars or ltrf,cars), or none; "
                   "overrides mechanisms.enabled (rfsim mechanisms lists them)");
-}
-
-// `rfsim compare` and `rfsim report` are Python programs (scripts/), run
-// with Debian's python3 and its matplotlib.
-int execScript(const char* script, const std::vector<std::string>& args, const char* argv0) {
-  std::vector<std::string> a{"/usr/bin/python3", std::string(RFSIM_SOURCE_DIR) + "/scripts/" + script};
-  if (std::string(script) == "compare.py") {
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    a.push_back("--rfsim");
-    a.push_back(n > 0 ? std::string(self, size_t(n)) : std::string(argv0));
-  }
-  a.insert(a.end(), args.begin(), args.end());
-  std::vector<char*> c;
-  for (auto& s : a) c.push_back(s.data());
-  c.push_back(nullptr);
-  std::cout.flush();
-  execv(c[0], c.data());
-  std::cerr << "rfsim: error: cannot run /usr/bin/python3 (" << std::strerror(errno)
-            << "); scripts/setup.sh installs python3 and python3-matplotlib\n";
-  return 1;
 }
 
 void addOutputOptions(CLI::App* cmd, rfsim::app::OutputOptions& o, const std::string& kind) {
@@ -83,7 +63,7 @@ int sc_main(int argc, char* argv[]) {
                       "with --timing: print every pipeline event of SM 0's warp slot N on stderr (debugging)")
       ->check(CLI::Range(0, 63));
   run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are (and the mechanisms' notes)");
-  run_cmd->add_option("-w,--workload", run.workload,
+  run_cmd->add_option("-w,--workloads,--workload", run.workload,
                       "run CUDA workloads functionally and check them against their CPU references: "
                       "a name, a comma-separated list, or all (see `rfsim workloads`)");
   run_cmd->add_flag("--large", run.large, "with --workload: the large input sizes");
@@ -112,15 +92,10 @@ int sc_main(int argc, char* argv[]) {
   demo_cmd->add_flag("--trace", demo.trace, "write the rename unit's VCD waveform and GTKWave save file");
   demo_cmd->add_flag("-q,--quiet", demo.quiet, "print only where the results are");
 
-  std::vector<std::string> compare_args, report_args;
-  auto* compare_cmd = app.add_subcommand("compare", "workloads x configurations x variants, each run in its own "
-                                                    "process, compared in compare.json/.csv and a report "
-                                                    "(docs/compare.md; rfsim compare --help for its options)");
-  compare_cmd->prefix_command();
-  compare_cmd->set_help_flag();
-  auto* report_cmd = app.add_subcommand("report", "regenerate the report (Markdown, HTML, plots) of a compare folder");
-  report_cmd->prefix_command();
-  report_cmd->set_help_flag();
+  CompareOptions compare;
+  auto* compare_cmd = addCompareCommand(app, compare);
+  ReportOptions report;
+  auto* report_cmd = addReportCommand(app, report);
 
   PtxOptions ptx;
   auto* ptx_cmd = app.add_subcommand("ptx", "parse a PTX file: summary of functions, blocks, loops and calls, or "
@@ -213,8 +188,8 @@ int sc_main(int argc, char* argv[]) {
     if (*demo_cmd) return runCommand(demo);
     if (*list_cmd) return listWorkloads();
     if (*mechs_cmd) return listMechanisms();
-    if (*compare_cmd) return execScript("compare.py", compare_cmd->remaining(), argv[0]);
-    if (*report_cmd) return execScript("report.py", report_cmd->remaining(), argv[0]);
+    if (*compare_cmd) return compareCommand(compare, argv[0]);
+    if (*report_cmd) return reportCommand(report);
     if (*ptx_cmd) return ptxCommand(ptx);
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);
