@@ -116,8 +116,8 @@ class Reader {
       throw Error(fmt::format("{}:{}: not valid YAML: {}", file_, e.mark.line + 1, e.msg));
     }
     if (!root.IsMap()) throw Error(fmt::format("{}: an experiment file is a mapping of keys (docs/compare.md)", file_));
-    static const std::set<std::string> known{"description", "configs",  "workloads",      "large", "set",
-                                             "variants",    "figures",  "default_groups", "out"};
+    static const std::set<std::string> known{"description", "configs", "workloads",      "large", "set",
+                                             "variants",    "figures", "default_groups", "out"};
     Experiment e;
     e.file = file_;
     for (const auto& kv : root) {
@@ -139,7 +139,8 @@ class Reader {
       if (!n.IsMap()) fail(n, "set", "expected a mapping of configuration keys to values");
       for (const auto& kv : n) {
         const std::string key = kv.first.Scalar();
-        if (!std::regex_match(key, std::regex{"[A-Za-z0-9_.]+"})) fail(kv.first, "set." + key, "not a configuration key");
+        if (!std::regex_match(key, std::regex{"[A-Za-z0-9_.]+"}))
+          fail(kv.first, "set." + key, "not a configuration key");
         e.sets.emplace_back(key, text(kv.second, "set." + key));
       }
     }
@@ -152,12 +153,14 @@ class Reader {
       const std::string name = kv.first.Scalar(), key = "variants." + name;
       if (!kv.second.IsMap()) {
         for (const auto& w : e.variants)
-          if (w.name == name && w.group.empty()) fail(kv.first, key, fmt::format("defined twice (first at line {})", w.line));
+          if (w.name == name && w.group.empty())
+            fail(kv.first, key, fmt::format("defined twice (first at line {})", w.line));
         e.variants.push_back(variant(kv.first, kv.second, key, ""));
         continue;
       }
       if (!std::regex_match(name, kName)) fail(kv.first, key, "a group's name is letters, digits, '.', '_', '+', '-'");
-      if (std::find(e.groups.begin(), e.groups.end(), name) != e.groups.end()) fail(kv.first, key, "a second group of that name");
+      if (std::find(e.groups.begin(), e.groups.end(), name) != e.groups.end())
+        fail(kv.first, key, "a second group of that name");
       e.groups.push_back(name);
       if (kv.second.size() == 0) fail(kv.second, key, "an empty group");
       for (const auto& gv : kv.second) {
@@ -246,7 +249,9 @@ std::vector<std::string> chosenVariants(const Experiment& e, const CompareOption
                        std::any_of(e.variants.begin(), e.variants.end(), [&](auto& v) { return v.name == s; });
     if (!known) throw Error(fmt::format("--skip {}: {} has no such variant or group", s, e.file));
   }
-  const std::vector<std::string>& groups = !wanted.empty() ? wanted : !e.default_groups.empty() ? e.default_groups : e.groups;
+  const std::vector<std::string>& groups = !wanted.empty()             ? wanted
+                                           : !e.default_groups.empty() ? e.default_groups
+                                                                       : e.groups;
   auto has = [](const std::vector<std::string>& v, const std::string& x) {
     return std::find(v.begin(), v.end(), x) != v.end();
   };
@@ -261,9 +266,10 @@ std::vector<std::string> chosenVariants(const Experiment& e, const CompareOption
       seen.push_back(&v);
       out.push_back(v.name + ":" + v.spec);
     } else if ((*first)->spec != v.spec) {
-      throw Error(fmt::format("{}:{}: variants.{}.{}: another spec than at line {} (variants.{}.{}), and both groups "
-                              "are chosen",
-                              e.file, v.line, v.group, v.name, (*first)->line, (*first)->group, (*first)->name));
+      throw Error(
+          fmt::format("{}:{}: variants.{}.{}: another spec than at line {} (variants.{}.{}), and both groups "
+                      "are chosen",
+                      e.file, v.line, v.group, v.name, (*first)->line, (*first)->group, (*first)->name));
     }
   }
   return out;
@@ -287,13 +293,15 @@ int execPython(const std::string& script, const std::vector<std::string>& args) 
 }  // namespace
 
 CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
-  auto* cmd = app.add_subcommand("compare", "workloads x configurations x variants, each run in its own process, "
-                                            "compared in compare.json/.csv and a report (docs/compare.md)");
+  auto* cmd = app.add_subcommand("compare",
+                                 "workloads x configurations x variants, each run in its own process, "
+                                 "compared in compare.json/.csv and a report (docs/compare.md)");
   cmd->add_option("--experiment", o.experiment,
                   "an experiment file (experiments/NAME.yaml, or its NAME): its configurations, workloads, keys, "
                   "variants and figure script; the options below add to it or replace its values");
-  cmd->add_option("--groups", o.groups, "with --experiment: run these groups of its variants only (default: its "
-                                        "default_groups, else every group)")
+  cmd->add_option("--groups", o.groups,
+                  "with --experiment: run these groups of its variants only (default: its "
+                  "default_groups, else every group)")
       ->delimiter(',');
   cmd->add_option("--skip", o.skip, "with --experiment: leave out these of its variants or groups")->delimiter(',');
   cmd->add_option("-w,--workloads,--workload", o.workloads,
@@ -316,9 +324,10 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
   cmd->add_flag("--no-report", o.no_report, "write compare.json and compare.csv, not the report");
   cmd->add_option("--timeout", o.timeout, "stop a run that takes longer than this many seconds")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--figures", o.figures,
-                  "a figure script, a path in the repository (e.g. scripts/cars_figures.py), run on the folder after the "
-                  "report as SCRIPT DIR --rfsim RFSIM");
+  cmd->add_option(
+      "--figures", o.figures,
+      "a figure script, a path in the repository (e.g. scripts/cars_figures.py), run on the folder after the "
+      "report as SCRIPT DIR --rfsim RFSIM");
   cmd->add_flag("--dry-run", o.dry_run, "print each run's command and write nothing");
   return cmd;
 }

@@ -11,20 +11,20 @@
 namespace rfsim::app {
 
 struct CompareOptions {
-  std::string experiment;            // --experiment FILE or NAME (experiments/NAME.yaml)
-  std::vector<std::string> groups;   // --groups: the experiment's variant groups to run
-  std::vector<std::string> skip;     // --skip: the experiment's variants or groups to leave out
-  std::string workloads;             // -w/--workloads
-  std::vector<std::string> apps;     // --app 'NAME: COMMAND'
-  std::string configs;               // -c/--configs
-  std::vector<std::string> variants; // --variant NAME:SPEC
-  std::vector<std::string> sets;     // --set KEY=VALUE
+  std::string experiment;             // --experiment FILE or NAME (experiments/NAME.yaml)
+  std::vector<std::string> groups;    // --groups: the experiment's variant groups to run
+  std::vector<std::string> skip;      // --skip: the experiment's variants or groups to leave out
+  std::string workloads;              // -w/--workloads
+  std::vector<std::string> apps;      // --app 'NAME: COMMAND'
+  std::string configs;                // -c/--configs
+  std::vector<std::string> variants;  // --variant NAME:SPEC
+  std::vector<std::string> sets;      // --set KEY=VALUE
   bool large = false;
-  int jobs = 0;                      // 0: compare.py's default (the cores)
-  std::string out;                   // -o/--out
+  int jobs = 0;     // 0: compare.py's default (the cores)
+  std::string out;  // -o/--out
   bool no_report = false;
-  double timeout = 0;                // 0: none
-  std::string figures;               // --figures SCRIPT
+  double timeout = 0;   // 0: none
+  std::string figures;  // --figures SCRIPT
   bool dry_run = false;
 };
 
