@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""CARS paper figures from a compare folder (scripts/cars_repro.sh): Fig. 8, 9, 10, 12, 15, 16, 17
-and Table III, each beside the paper's values (shared/spec/repro.md 1.3), as figures.md,
+"""CARS paper figures from a compare folder (experiments/cars.yaml, scripts/cars_repro.sh):
+Fig. 8, 9, 10, 12, 15, 16, 17 and Table III, each beside the paper's values, as figures.md,
 figures.json and PNG plots in DIR/figures/.
 
-Usage: scripts/cars_figures.py DIR
+Usage: scripts/cars_figures.py DIR [--rfsim PATH]
 
 Every number comes from DIR/compare.json and the runs' stats.json; a missing or failed run
 leaves its cell empty and is listed. Best-SWL is the best of the swl* variants per workload
@@ -11,9 +11,15 @@ leaves its cell empty and is listed. Best-SWL is the best of the swl* variants p
 same work (the paper does not define it beyond "normalised to V100").
 """
 import json
-import math
 import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
+
+from rfsim_tools.common import geomean  # noqa: E402
+from rfsim_tools.figures import arguments, compare_json, value as val  # noqa: E402
+from rfsim_tools.stats import load_stats  # noqa: E402
 
 PAPER = {
     "fig8": {"cars": 1.26},
@@ -28,34 +34,21 @@ PAPER = {
 SWL = ["swl1", "swl2", "swl3", "swl4", "swl8", "swl16"]
 
 
-def geomean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
-
-
 def flat(stats, wl):
     """The run's totals: gpu group and the first mechanism group."""
     w = stats["workloads"][wl]["total"]
     return w["gpu"], w.get("mechanisms", {})
 
 
-def val(g, *path):
-    for p in path:
-        if not isinstance(g, dict) or p not in g:
-            return None
-        g = g[p]
-    return g.get("value") if isinstance(g, dict) and "value" in g else g
-
-
 def load(d):
-    comp = json.load(open(os.path.join(d, "compare.json")))
+    comp = compare_json(d)
     runs, missing = {}, []
     for r in comp["runs"]:
         key = (r["workload"], r["variant"])
         if r.get("status") != "complete" or not r.get("metrics", {}).get("passed"):
             missing.append(f"{r['variant']}/{r['workload']}: {r.get('status')} {r.get('error', '')}".strip())
             continue
-        st = json.load(open(os.path.join(d, r["dir"], "stats.json")))
+        st = load_stats(os.path.join(d, r["dir"]))
         wl = next(iter(st["workloads"]))
         gpu, mech = flat(st, wl)
         runs[key] = {"m": r["metrics"], "gpu": gpu, "mech": mech}
@@ -67,10 +60,7 @@ def fmt(x, nd=3):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    d = sys.argv[1]
+    d = str(arguments(__doc__).parse_args().folder)
     comp, runs, missing = load(d)
     wls = sorted({w for w, _ in runs})
     cyc = lambda w, v: runs[(w, v)]["m"]["cycles"] if (w, v) in runs else None

@@ -173,14 +173,14 @@ def parse_args(argv):
         description="Run workloads x configurations x variants (one rfsim process each), compare them "
                     "against the baseline and write compare.json, compare.csv and a report (docs/compare.md).")
     ap.add_argument("--rfsim", default=os.path.join(REPO, "build", "rfsim"), help=argparse.SUPPRESS)
-    ap.add_argument("-w", "--workloads", default="",
+    ap.add_argument("-w", "--workloads", "--workload", default="",
                     help="workload names or tags, comma-separated (rfsim workloads lists both), or all; "
                          "NAME@large or NAME@small gives one workload its own input size")
     ap.add_argument("--app", action="append", default=[], metavar="'NAME: COMMAND'",
                     help="an unmodified CUDA application as a workload, run by rfsim exec in the folder "
                          "compare was started from, e.g. --app 'hotspot: ./hotspot 512 2 2 temp.dat power.dat "
                          "out.dat' (repeatable; docs/cudart.md)")
-    ap.add_argument("-c", "--configs", default="v100",
+    ap.add_argument("-c", "--configs", "--config", default="v100",
                     help="configurations, comma-separated: names (v100, titanv, maxwell) or YAML files "
                          "(default: v100)")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME:SPEC",
@@ -196,6 +196,12 @@ def parse_args(argv):
     ap.add_argument("--no-report", action="store_true", help="do not write the report")
     ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                     help="stop a run that takes longer than this (default: none)")
+    ap.add_argument("--figures", metavar="SCRIPT",
+                    help="a figure script, a path in the repository (e.g. scripts/cars_figures.py), run on the "
+                         "folder after the report as SCRIPT DIR --rfsim RFSIM")
+    ap.add_argument("--dry-run", action="store_true", help="print each run's command and write nothing")
+    # The experiment file rfsim compare --experiment expanded into these arguments (for the record).
+    ap.add_argument("--from-experiment", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if not args.workloads and not args.app:
         ap.error("which workloads? -w NAMES and/or --app 'NAME: COMMAND'")
@@ -445,6 +451,12 @@ def main(argv):
     if not os.access(args.rfsim, os.X_OK):
         raise UsageError(f"{args.rfsim}: no rfsim binary there (build it: scripts/setup.sh)")
     configs, variants, workloads, runs = plan(args, cwd)
+    if args.dry_run:
+        for r in runs:
+            print(shlex.join(r["command"]))
+        return 0
+    if args.figures and not os.path.isfile(os.path.join(REPO, args.figures)):
+        raise UsageError(f"--figures {args.figures}: no such script in {REPO}")
     os.makedirs(args.out, exist_ok=True)
     before = previous_runs(args.out)
     units = {}
@@ -486,7 +498,7 @@ def main(argv):
         "schema": SCHEMA,
         "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "command": ["rfsim", "compare"] + list(argv),
-        "rfsim": args.rfsim, "repo": REPO, "out": args.out,
+        "rfsim": args.rfsim, "repo": REPO, "out": args.out, "experiment": args.from_experiment,
         "workloads": workloads, "configs": configs, "variants": variants,
         "large": args.large, "jobs": args.jobs, "timeout": args.timeout,
         "complete": not incomplete, "incomplete": incomplete,
@@ -512,6 +524,12 @@ def main(argv):
         cmd = [sys.executable, os.path.join(REPO, "scripts", "report.py"), args.out]
         if incomplete:
             cmd.append("--partial")
+        if subprocess.run(cmd).returncode != 0:
+            rc = 1
+    if args.figures:
+        # The paper's figures: every figure script reads compare.json and the runs' stats.json,
+        # and lists the runs that are missing or failed.
+        cmd = [sys.executable, os.path.join(REPO, args.figures), args.out, "--rfsim", args.rfsim]
         if subprocess.run(cmd).returncode != 0:
             rc = 1
     return rc

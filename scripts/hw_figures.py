@@ -13,15 +13,14 @@ its Fig. 16 "lto" column is the model's inlined speedup, printed as a column nam
 """
 import glob
 import json
-import math
 import os
 import re
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
-def geomean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+from rfsim_tools.common import geomean  # noqa: E402
 
 
 def load(path):

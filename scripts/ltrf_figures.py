@@ -1,7 +1,6 @@
 #!/usr/bin/python3
-"""The LTRF paper's figures from a scripts/ltrf_repro.sh folder (an `rfsim
-compare` output on the Maxwell-like configuration), each beside the paper's
-(../shared/spec/repro.md 3.4):
+"""The LTRF paper's figures from an experiments/ltrf.yaml folder (scripts/ltrf_repro.sh:
+an `rfsim compare` output on the Maxwell-like configuration), each beside the paper's:
 
   Fig. 14  performance (BL #1's cycles / the variant's) of BL, RFC, LTRF
            (LTRF+), LTRFconf and Ideal on design points #6 and #7, and
@@ -21,14 +20,17 @@ compare` output on the Maxwell-like configuration), each beside the paper's
 
 Writes OUT/ltrf_figures.md, fig14.png and fig15.png; prints the Markdown.
 
-  scripts/ltrf_figures.py COMPARE_DIR [--rfsim build/rfsim]
+  scripts/ltrf_figures.py COMPARE_DIR [--rfsim PATH]
 """
-import argparse
-import json
-import math
-import pathlib
+import os
 import re
 import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
+
+from rfsim_tools.figures import arguments, compare_json, geomean, launch_sum, passed_workload as load  # noqa: E402
 
 PAPER14 = {"ltrf6": 1.32, "ltrf7": 1.28, "conf7": 1.34, "rfc": 0.86}
 PAPER15 = {"rfc": 2.1, "ltrf": 5.3, "conf": 6.9}
@@ -37,26 +39,8 @@ PAPER18 = {"ltrf": 1.456, "conf": 1.274}
 LATS = range(1, 9)
 
 
-def geomean(v):
-    v = [x for x in v if x and x > 0]
-    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
-
-
-def val(node):
-    return node["value"] if isinstance(node, dict) and "value" in node else node
-
-
-def load(run):
-    p = run / "stats.json"
-    if not p.exists():
-        return None
-    s = json.loads(p.read_text())
-    (w,) = s["workloads"].values()
-    return w if w.get("passed") else None
-
-
 def mech_sum(r, key):
-    return sum(val(l["mechanisms"].get("ltrf", {}).get(key, 0)) for l in r["launches"])
+    return launch_sum(r, "ltrf", key)
 
 
 def tags_of(rfsim):
@@ -86,12 +70,9 @@ def conflicts(rfsim, workload, n):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("folder", type=pathlib.Path)
-    ap.add_argument("--rfsim", default="build/rfsim")
-    a = ap.parse_args()
+    a = arguments(__doc__).parse_args()
     root = a.folder / "runs" / "maxwell"
-    cmp = json.loads((a.folder / "compare.json").read_text())
+    cmp = compare_json(a.folder)
     variants = [v["name"] for v in cmp["variants"]]
     workloads = cmp["workloads"]
     runs = {v: {w: load(root / v / w) for w in workloads} for v in variants}

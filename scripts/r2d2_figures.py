@@ -1,7 +1,6 @@
 #!/usr/bin/python3
-"""The R2D2 paper's figures from a scripts/r2d2_repro.sh folder (an `rfsim
-compare` output on the TITAN V configuration), each beside the paper's
-(../shared/spec/repro.md 4.3):
+"""The R2D2 paper's figures from an experiments/r2d2.yaml folder (scripts/r2d2_repro.sh:
+an `rfsim compare` output on the TITAN V configuration), each beside the paper's:
 
   Fig. 4   thread instructions of the ideal WP, TB and LN machines against
            the original code (the `baselines` runs' counters);
@@ -24,14 +23,17 @@ compare` output on the TITAN V configuration), each beside the paper's
 Geometric means over the workloads whose runs all passed. Writes
 OUT/r2d2_figures.md, fig12.png and fig13.png; prints the Markdown.
 
-  scripts/r2d2_figures.py COMPARE_DIR
+  scripts/r2d2_figures.py COMPARE_DIR [--rfsim PATH]
 """
-import argparse
-import json
-import pathlib
+import os
 import re
+import sys
 
-from rfsim_tools import common
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
+
+from rfsim_tools.figures import arguments, compare_json, geomean, launch_sum, passed_workload as load  # noqa: E402
+from rfsim_tools.figures import value as val  # noqa: E402
 
 PAPER4 = {"WP": 27, "TB": 22, "LN": 33}
 PAPER12 = {"R2D2": 28, "DAC": 20, "DARSIE": 18, "DARSIE+Scalar": 19}
@@ -39,26 +41,8 @@ PAPER13 = {"R2D2": 1.25, "DAC": 1.15, "DARSIE": 1.14, "DARSIE+Scalar": 1.14}
 PAPER16 = {"R2D2": 17, "DAC": 9, "DARSIE": 8, "DARSIE+Scalar": 9}
 
 
-def geomean(v):
-    g = common.geomean(v)
-    return float("nan") if g is None else g
-
-
-def val(node):
-    return node["value"] if isinstance(node, dict) and "value" in node else node
-
-
-def load(run):
-    p = run / "stats.json"
-    if not p.exists():
-        return None
-    s = json.loads(p.read_text())
-    (w,) = s["workloads"].values()
-    return w if w.get("passed") else None
-
-
 def msum(r, key):
-    return sum(val(l.get("mechanisms", {}).get("r2d2", {}).get(key, 0)) for l in r["launches"])
+    return launch_sum(r, "r2d2", key)
 
 
 def gsum(r, key):
@@ -66,10 +50,8 @@ def gsum(r, key):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("folder", type=pathlib.Path)
-    a = ap.parse_args()
-    cmp = json.loads((a.folder / "compare.json").read_text())
+    a = arguments(__doc__).parse_args()
+    cmp = compare_json(a.folder)
     root = next((a.folder / "runs").iterdir())  # the one configuration
     config = root.name
     variants = ["base"] + [v["name"] for v in cmp["variants"]]

@@ -1,35 +1,43 @@
 #!/usr/bin/env bash
-# RegDem's f(occupancy) (paper eq. 3), measured on our own timing model as the
-# paper measured it on its GPU: a compute-bound microbenchmark
-# (ubench_occupancy: one dependent FMA chain per thread, blocks of 64, 128
-# and 256 threads) whose occupancy is set by padding its register count
-# (compiler.reserved_registers), the same work at every point. f(x) is the
-# launch's cycles at occupancy x over its cycles at full occupancy, per
-# block size; the table is the mean over block sizes at each occupancy,
-# printed as the `mechanisms.regdem.f_occupancy` value.
-#
-#   [RFSIM=path/to/rfsim] scripts/regdem_f_occupancy.sh [-c CONFIG] [-o OUT] [--small]
-#
-# Writes OUT/points.csv (block, registers, blocks per SM, occupancy, cycles,
-# f) and OUT/f_table.txt; prints the table.
-set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# RegDem's f(occupancy) (RegDem eq. 3), measured on our own timing model.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+  cat <<'TXT'
+Usage: [RFSIM=path/to/rfsim] scripts/regdem_f_occupancy.sh [-c CONFIG] [-o OUT] [--small]
+
+RegDem's f(occupancy) (paper eq. 3), measured on our own timing model as the paper
+measured it on its GPU: a compute-bound microbenchmark (ubench_occupancy: one dependent
+FMA chain per thread, blocks of 64, 128 and 256 threads) whose occupancy is set by
+padding its register count (compiler.reserved_registers), the same work at every point.
+f(x) is the launch's cycles at occupancy x over its cycles at full occupancy, per block
+size; the table is the mean over block sizes at each occupancy, printed as the
+`mechanisms.regdem.f_occupancy` value.
+
+  -c CONFIG   the configuration (default titanx)
+  -o OUT      the output folder (default results/regdem-f-<date>-<time>)
+  --small     the small input (default: the large one)
+  RFSIM       run this rfsim binary (no set-up or build), e.g. a copy that a rebuild
+              cannot replace while the sweep runs
+
+Writes OUT/points.csv (block, registers, blocks per SM, occupancy, cycles, f) and
+OUT/f_table.txt; prints the table.
+TXT
+}
+
 config=titanx
 out=results/regdem-f-$(date +%Y%m%d-%H%M%S)
 size=--large
 while (($#)); do
   case $1 in
-    -c) config=$2; shift 2 ;;
-    -o) out=$2; shift 2 ;;
+    -c | --config) need_value "$@"; config=$2; shift 2 ;;
+    -o | --out) need_value "$@"; out=$2; shift 2 ;;
     --small) size=; shift ;;
-    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
-    *) echo "regdem_f_occupancy.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    -h | --help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
   esac
 done
-# RFSIM: a given rfsim binary (no set-up or build), e.g. a copy that a
-# rebuild cannot replace while the sweep runs.
-if [[ -z ${RFSIM:-} ]]; then "$here/scripts/setup.sh"; fi
-rfsim=${RFSIM:-${RFSIM_BUILD_DIR:-$here/build}/rfsim}
+use_rfsim
 mkdir -p "$out"
 # Register counts from full occupancy down to one block of 256 threads per
 # SM on a 64 K-register SM: the padding is the count less the kernel's own.
@@ -44,7 +52,7 @@ for regs in 32 40 48 56 64 72 80 96 128 168 240; do
   dir=$out/regs$regs
   [[ -f $dir/stats.json ]] && continue
   echo "regdem_f_occupancy: $regs registers (padding $pad)" >&2
-  "$rfsim" run -q -c "$config" --workload ubench_occupancy --timing $size \
+  "$rfsim" run -q -c "$config" --workloads ubench_occupancy --timing $size \
     --set compiler.reserved_registers=$((pad + reserved)) \
     -o "$dir" --overwrite >/dev/null
 done

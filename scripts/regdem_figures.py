@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""The RegDem paper's table and figures from a scripts/regdem_repro.sh folder
-(an `rfsim compare` output): Table 1 (registers, blocks per SM, shared
+"""The RegDem paper's table and figures from an experiments/regdem.yaml folder
+(scripts/regdem_repro.sh: an `rfsim compare` output): Table 1 (registers, blocks per SM, shared
 memory), Fig. 6 (the five variants' speedups over nvcc with the geometric
 mean), Fig. 7 (each post-pass off, bank-aware on), Fig. 8 (candidate
 strategies), Fig. 9 (oracle, predictor, naive and RegDem with every option,
@@ -8,7 +8,7 @@ over nvcc; how often the predictor picks the fastest code), each beside the
 paper's figure. Writes OUT/regdem_figures.md, fig6.png and fig9.png; prints
 the Markdown.
 
-  scripts/regdem_figures.py COMPARE_DIR [--config titanx]
+  scripts/regdem_figures.py COMPARE_DIR [--rfsim PATH] [--config titanx]
 
 Fig. 9 reads the oracle run's trials: every distinct code of the search
 space measured on each launch (mechanisms.regdem.select=oracle); the
@@ -16,13 +16,15 @@ predictor's and the naive scheme's choices are read there, and the
 `predictor` run (select=predictor) confirms the predictor's by a run of
 its own. Only runs that passed their CPU check count.
 """
-import argparse
-import json
-import math
-import pathlib
+import os
 import sys
 
-# The paper's Table 1 (RegDem, ../shared/spec/repro.md 2.2): registers
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
+
+from rfsim_tools.figures import arguments, compare_json, geomean, passed_workload as load, value  # noqa: E402
+
+# The paper's Table 1 (RegDem Table 1): registers
 # nvcc -> target, and the achieved occupancy nvprof measured.
 PAPER_T1 = {
     "cfd_flux": ("cfd", 68, 56, 0.35, 0.54),
@@ -39,33 +41,12 @@ PAPER_FIG6 = {"regdem": 1.07, "local": 1.03, "local-shared": 0.90, "local-shared
 PAPER_FIG9 = {"oracle": 1.10, "predictor": 1.09}
 
 
-def geomean(v):
-    v = [x for x in v if x and x > 0]
-    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
-
-
-def load(run):
-    p = run / "stats.json"
-    if not p.exists():
-        return None
-    s = json.loads(p.read_text())
-    (w,) = s["workloads"].values()
-    if not w.get("passed"):
-        return None
-    return w
-
-
-def value(node):
-    return node["value"] if isinstance(node, dict) and "value" in node else node
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("folder", type=pathlib.Path)
+    ap = arguments(__doc__)
     ap.add_argument("--config", default="titanx")
     a = ap.parse_args()
     root = a.folder / "runs" / a.config
-    cmp = json.loads((a.folder / "compare.json").read_text())
+    cmp = compare_json(a.folder)
     variants = [v["name"] for v in cmp["variants"]]
     workloads = cmp["workloads"]
     runs = {v: {w: load(root / v / w) for w in workloads} for v in variants}

@@ -1,32 +1,40 @@
 #!/usr/bin/env bash
-# Runs a matrix of configurations x workloads under the timing model, one
-# `rfsim run --timing` per cell, in parallel, and writes a summary CSV.
-# docs/sweep.md has the details and a SLURM job-array version.
-#
-#   scripts/sweep.sh                                  # v100 titanv maxwell x every workload
-#   scripts/sweep.sh -c "v100 maxwell" -w "saxpy vecadd" -j 4 -o results/sweep-test
-#   scripts/sweep.sh --large --set l1d.size_kb=64 -w sgemm
-#   RFSIM=/tmp/build/rfsim scripts/sweep.sh ...       # another binary
-#
-# Options:
-#   -c "CFG ..."      configurations: names (v100 titanv maxwell) or YAML files (default: all three)
-#   -w "W ..."        workloads (default: every one `rfsim workloads` lists)
-#   -j N              cells run at once (default: nproc)
-#   -o DIR            output folder (default: results/sweep-<date>-<time>)
-#   --large           the large input sizes
-#   --set KEY=VALUE   passed to every cell's `rfsim run` (repeatable)
-#   --rfsim PATH      the binary (default: $RFSIM, else ${RFSIM_BUILD_DIR:-build}/rfsim)
-#   --list-cells      print the cells, one "CONFIG WORKLOAD" per line (line N+1 is cell N), and exit
-#   --cell N          run cell N only (0-based; for job arrays), no summary
-#   --summarize       only (re)write DIR/summary.csv from the cells already run
-#
-# Each cell writes DIR/<config>/<workload>/ (rfsim's results: stats.json,
-# checks.json, config.yaml, manifest.json), its console output to
-# DIR/logs/<config>__<workload>.log and its exit status and wall time to
-# DIR/logs/<config>__<workload>.meta. A failed cell does not stop the others;
-# the script exits 1 at the end if any cell did not pass.
-set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# A matrix of configurations x workloads under the timing model (docs/sweep.md).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+  cat <<'TXT'
+Usage: scripts/sweep.sh [options]
+
+Runs a matrix of configurations x workloads under the timing model, one
+`rfsim run --timing` per cell, in parallel, and writes a summary CSV.
+docs/sweep.md has the details and a SLURM job-array version.
+
+  scripts/sweep.sh                                  # v100 titanv maxwell x every workload
+  scripts/sweep.sh -c "v100 maxwell" -w "saxpy vecadd" -j 4 -o results/sweep-test
+  scripts/sweep.sh --large --set l1d.size_kb=64 -w sgemm
+  RFSIM=/tmp/build/rfsim scripts/sweep.sh ...       # another binary
+
+Options:
+  -c, --configs "CFG ..."    configurations: names (v100 titanv maxwell) or YAML files (default: all three)
+  -w, --workloads "W ..."    workloads (default: every one `rfsim workloads` lists)
+  -j, --jobs N               cells run at once (default: nproc)
+  -o, --out DIR              output folder (default: results/sweep-<date>-<time>)
+  --large                    the large input sizes
+  --set KEY=VALUE            passed to every cell's `rfsim run` (repeatable)
+  --rfsim PATH               the binary (default: $RFSIM, else ${RFSIM_BUILD_DIR:-build}/rfsim)
+  --list-cells               print the cells, one "CONFIG WORKLOAD" per line (line N+1 is cell N), and exit
+  --cell N                   run cell N only (0-based; for job arrays), no summary
+  --summarize                only (re)write DIR/summary.csv from the cells already run
+
+Each cell writes DIR/<config>/<workload>/ (rfsim's results: stats.json,
+checks.json, config.yaml, manifest.json), its console output to
+DIR/logs/<config>__<workload>.log and its exit status and wall time to
+DIR/logs/<config>__<workload>.meta. A failed cell does not stop the others;
+the script exits 1 at the end if any cell did not pass.
+TXT
+}
+
 self="$here/scripts/sweep.sh"
 
 configs="v100 titanv maxwell"
@@ -39,23 +47,17 @@ rfsim=${RFSIM:-${RFSIM_BUILD_DIR:-$here/build}/rfsim}
 mode=sweep
 cell=""
 
-usage() { sed -n '2,/^set -euo/p' "$self" | sed -e '$d' -e 's/^# \{0,1\}//'; }
-die() {
-  echo "sweep.sh: $*" >&2
-  exit 2
-}
-
 while (($#)); do
   case $1 in
-    -c) configs=${2:?-c needs a value}; shift 2 ;;
-    -w) workloads=${2:?-w needs a value}; shift 2 ;;
-    -j) jobs=${2:?-j needs a value}; shift 2 ;;
-    -o) out=${2:?-o needs a value}; shift 2 ;;
+    -c | --configs) need_value "$@"; configs=$2; shift 2 ;;
+    -w | --workloads) need_value "$@"; workloads=$2; shift 2 ;;
+    -j | --jobs) need_value "$@"; jobs=$2; shift 2 ;;
+    -o | --out) need_value "$@"; out=$2; shift 2 ;;
     --large) large=1; shift ;;
-    --set) sets+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
-    --rfsim) rfsim=${2:?--rfsim needs a path}; shift 2 ;;
+    --set) need_value "$@"; sets+=("$2"); shift 2 ;;
+    --rfsim) need_value "$@"; rfsim=$2; shift 2 ;;
     --list-cells) mode=list; shift ;;
-    --cell) mode=cell; cell=${2:?--cell needs an index}; shift 2 ;;
+    --cell) need_value "$@"; mode=cell; cell=$2; shift 2 ;;
     --summarize) mode=summarize; shift ;;
     -h | --help) usage; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
@@ -113,7 +115,7 @@ run_cell() {
   dir="$out/$name/$w"
   log="$out/logs/${name}__$w.log"
   mkdir -p "$out/$name"
-  args=(run --config "$c" --workload "$w" --timing --out "$dir" --overwrite)
+  args=(run --config "$c" --workloads "$w" --timing --out "$dir" --overwrite)
   ((large)) && args+=(--large)
   for s in "${sets[@]+"${sets[@]}"}"; do args+=(--set "$s"); done
   t0=$(date +%s.%N)

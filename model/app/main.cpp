@@ -1,46 +1,18 @@
 // rfsim: a cycle-level SystemC model of a GPU SM's register file, with the
 // register-file mechanisms' RTL co-simulated inside it.
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "app/cmd_compare.h"
 #include "app/commands.h"
 #include "app/mech_commands.h"
 #include "common/error.h"
 #include "mech/mechanism.h"
-
-namespace {
-
-// `rfsim compare` and `rfsim report` are Python programs (scripts/), run
-// with Debian's python3 and its matplotlib.
-int execScript(const char* script, const std::vector<std::string>& args, const char* argv0) {
-  std::vector<std::string> a{"/usr/bin/python3", std::string(RFSIM_SOURCE_DIR) + "/scripts/" + script};
-  if (std::string(script) == "compare.py") {
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    a.push_back("--rfsim");
-    a.push_back(n > 0 ? std::string(self, size_t(n)) : std::string(argv0));
-  }
-  a.insert(a.end(), args.begin(), args.end());
-  std::vector<char*> c;
-  for (auto& s : a) c.push_back(s.data());
-  c.push_back(nullptr);
-  std::cout.flush();
-  execv(c[0], c.data());
-  std::cerr << "rfsim: error: cannot run /usr/bin/python3 (" << std::strerror(errno)
-            << "); scripts/setup.sh installs python3 and python3-matplotlib\n";
-  return 1;
-}
-
-}  // namespace
 
 int sc_main(int argc, char* argv[]) {
   using namespace rfsim::app;
@@ -70,7 +42,7 @@ int sc_main(int argc, char* argv[]) {
                       "with --timing: print every pipeline event of SM 0's warp slot N on stderr (debugging)")
       ->check(CLI::Range(0, 63));
   run_cmd->add_flag("-q,--quiet", run.quiet, "print only where the results are (and the mechanisms' notes)");
-  run_cmd->add_option("-w,--workload", run.workload,
+  run_cmd->add_option("-w,--workloads,--workload", run.workload,
                       "run CUDA workloads functionally and check them against their CPU references: "
                       "a name, a comma-separated list, or all (see `rfsim workloads`)");
   run_cmd->add_flag("--large", run.large, "with --workload: the large input sizes");
@@ -92,15 +64,10 @@ int sc_main(int argc, char* argv[]) {
   // The mechanisms' own subcommands (mech/commands.h).
   const MechanismSubcommands mech_cmds(app);
 
-  std::vector<std::string> compare_args, report_args;
-  auto* compare_cmd = app.add_subcommand("compare", "workloads x configurations x variants, each run in its own "
-                                                    "process, compared in compare.json/.csv and a report "
-                                                    "(docs/compare.md; rfsim compare --help for its options)");
-  compare_cmd->prefix_command();
-  compare_cmd->set_help_flag();
-  auto* report_cmd = app.add_subcommand("report", "regenerate the report (Markdown, HTML, plots) of a compare folder");
-  report_cmd->prefix_command();
-  report_cmd->set_help_flag();
+  CompareOptions compare;
+  auto* compare_cmd = addCompareCommand(app, compare);
+  ReportOptions report;
+  auto* report_cmd = addReportCommand(app, report);
 
   PtxOptions ptx;
   auto* ptx_cmd = app.add_subcommand("ptx", "parse a PTX file: summary of functions, blocks, loops and calls, or "
@@ -140,7 +107,7 @@ int sc_main(int argc, char* argv[]) {
                                                "spills, frames, FRU/MaxStackDepth, occupancy, and "
                                                "the comparison with ptxas -v");
   addConfigOptions(be_cmd, be.config);
-  be_cmd->add_option("-w,--workload", be.workload, "a workload, a comma-separated list, or all");
+  be_cmd->add_option("-w,--workloads,--workload", be.workload, "a workload, a comma-separated list, or all");
   be_cmd->add_option("files", be.files, "PTX files");
   be_cmd->add_option("--maxrregcount", be.max_regs, "register limit per thread (0: 255)")
       ->check(CLI::Range(0, 255));
@@ -188,8 +155,8 @@ int sc_main(int argc, char* argv[]) {
     if (const int rc = mech_cmds.runChosen(); rc >= 0) return rc;
     if (*list_cmd) return listWorkloads();
     if (*mechs_cmd) return listMechanisms();
-    if (*compare_cmd) return execScript("compare.py", compare_cmd->remaining(), argv[0]);
-    if (*report_cmd) return execScript("report.py", report_cmd->remaining(), argv[0]);
+    if (*compare_cmd) return compareCommand(compare, argv[0]);
+    if (*report_cmd) return reportCommand(report);
     if (*ptx_cmd) return ptxCommand(ptx);
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);
