@@ -59,24 +59,24 @@ struct SmConfig {
   uint32_t max_threads = 2048;
   uint32_t num_schedulers = 4;
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
-  uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (LTRF Table 3: 8 per SM)
-  // The two-level scheduler's choices its papers leave open (LTRF, repro.md
-  // 3.6; Gebhart et al. 2011, Narasiman et al. 2011):
+  uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (Sadrosadati et al. Table 3: 8 per SM)
+  // The two-level scheduler's choices its papers leave open (docs/sm.md;
+  // Sadrosadati et al., Gebhart et al. 2011, Narasiman et al. 2011):
   //   long_wait: what demotes a warp from the active pool -- a scoreboard
   //     stall with a global or local load outstanding ("load": on the
   //     reference configurations an L1D hit takes 28-82 cycles, itself long),
-  //     or only with a load that missed the L1D ("l1d_miss": repro.md's
+  //     or only with a load that missed the L1D ("l1d_miss": the modelled
   //     reading of "such as a data cache miss");
   //   activate: which pending warp fills a free slot -- the oldest ready one,
   //     else the oldest not in a long wait ("oldest_ready"), or the oldest
   //     whose long wait has completed, ready or not ("oldest_completed":
-  //     repro.md's assumption);
+  //     the modelled choice);
   //   barrier_demotes: a warp waiting at a barrier leaves the pool (the
   //     block's other warps may all be pending and would never reach it).
   LongWait long_wait = LongWait::Load;
   Activate activate = Activate::OldestReady;
   bool barrier_demotes = true;
-  // Static warp limit (CCWS' SWL; CARS paper's Best-SWL baseline): only the
+  // Static warp limit (CCWS' SWL; Kang et al.'s Best-SWL baseline): only the
   // warp_limit oldest resident warps of an SM may issue. 0: no limit.
   uint32_t warp_limit = 0;
   // How a warp waits for its results: a per-register scoreboard, or
@@ -221,7 +221,7 @@ struct RegFileConfig {
     v.integer("read_ports_per_bank", read_ports_per_bank, IntRange{1, 4}, "port", "read ports per bank");
     v.integer("write_ports_per_bank", write_ports_per_bank, IntRange{1, 4}, "port", "write ports per bank");
     v.integer("bank_latency", bank_latency, IntRange{1, 64}, "cycle",
-              "cycles from a bank read's grant to its value in the collector (slower cells: LTRF's Table 2)");
+              "cycles from a bank read's grant to its value in the collector (slower cells: Sadrosadati et al. Table 2)");
     v.integer("alloc_granularity", alloc_granularity, IntRange{1, 1024}, "register",
               "a warp's registers (per-thread count x warp size) are rounded up to a multiple of this");
   }
@@ -254,12 +254,12 @@ struct L1dConfig : CacheConfig {
   uint32_t mshr_merge = 8;
   L1dWrite global_write = L1dWrite::WriteEvict;  // Volta: write-through, no allocate, evict on a hit
   L1dWrite local_write = L1dWrite::WriteBack;    // spills and stack: write-back, allocate
-  // CARS paper's ALL-HIT baseline (repro.md 1.4): every local access
+  // Kang et al.'s ALL-HIT baseline (docs/memory.md): every local access
   // (spills, fills, the stack) hits without traversing the cache: it pays
   // the hit latency and an access slot of the L1D port, and neither looks
   // up, fills nor evicts a line.
   bool local_all_hit = false;
-  uint32_t ports = 1;  // line requests the L1D takes per cycle (CARS Fig. 17 scales it 2x, 4x, 8x)
+  uint32_t ports = 1;  // line requests the L1D takes per cycle (Kang et al. Fig. 17 scale it 2x, 4x, 8x)
 
   template <class V> void visit(V& v) {
     CacheConfig::visit(v);
@@ -271,7 +271,7 @@ struct L1dConfig : CacheConfig {
     v.integer("ports", ports, IntRange{1, 16}, "request", "line requests the L1D accepts per cycle");
     v.boolean("local_all_hit", local_all_hit,
               "every local access hits without using the cache (hit latency and a port slot only): the ALL-HIT "
-              "baseline of the CARS paper");
+              "baseline of Kang et al.");
   }
 };
 
@@ -401,7 +401,7 @@ struct CompilerConfig {
               "sub-core; 1: no preference)");
     v.choice("callee_saved", callee_saved,
              "the callee-saved registers: ptxas' (R16-R31 less the return address, then R36-R39, R44-R47, ... the "
-             "upper four of every eight) or the contiguous R16-R31 of the CARS paper (section II-B)");
+             "upper four of every eight) or the contiguous R16-R31 of Kang et al. (section II-B)");
   }
 };
 

@@ -32,7 +32,7 @@ F4 unpack(uint32_t c) { return {{double(c & 0xff), double((c >> 8) & 0xff), doub
 
 Check runGaussRecursive(rt::Device& dev, Size size) {
   // Small: 4 blocks of 64 columns; large: 512 blocks (the paper's 500 are
-  // grid-limited on 24 SMs too: repro.md 2.2).
+  // grid-limited on 24 SMs too: docs/regdem.md).
   const int width = size == Size::Small ? 256 : 32768;
   const int height = size == Size::Small ? 64 : 64;
   Rng rng(9);

@@ -11,7 +11,7 @@ struct Double4 {
 
 Check runLjForce(rt::Device& dev, Size size) {
   // Small: 16 blocks; large: the paper's 73 728 atoms (228 blocks, grid-
-  // limited on 24 SMs: repro.md 2.2) with SHOC's 128 neighbours.
+  // limited on 24 SMs: docs/regdem.md) with SHOC's 128 neighbours.
   const int atoms = size == Size::Small ? 16 * 256 : 73728;
   const int neighbours = size == Size::Small ? 32 : 128;
   const double cutsq = 16.0, lj1 = 1.5, lj2 = 2.0;

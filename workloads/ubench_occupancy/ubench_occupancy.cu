@@ -1,6 +1,6 @@
 // Microbenchmark for RegDem's compile-time predictor (paper eq. 3): f(occupancy),
 // the throughput of compute-bound code at a given occupancy, which the paper
-// "determined empirically" and does not give (../shared/spec/repro.md 2.5).
+// "determined empirically" and does not give (docs/regdem.md).
 // Every thread runs one chain of dependent FMAs, `iters` passes of UNROLL, and
 // touches memory only before and after the loop, so the SM's issue rate is
 // set by how many warps are resident to hide the FMA latency. The occupancy is

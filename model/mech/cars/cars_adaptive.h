@@ -1,5 +1,5 @@
 // CARS' adaptive register allocation (paper, section III-B, Fig. 5;
-// repro.md 1.5), as a state machine over allocation levels that knows
+// docs/mechanisms.md), as a state machine over allocation levels that knows
 // nothing of the SM: it is told each SM's measured epochs and answers with
 // the level the SM's next blocks get.
 //

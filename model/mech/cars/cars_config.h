@@ -32,10 +32,10 @@ struct CarsConfig {
   // equally over the warps the SM will hold. adaptive: the state machine of
   // Fig. 5 (cars_adaptive.h) picks among low, 2xlow, 4xlow, ..., high.
   Allocation allocation = Allocation::Adaptive;
-  // The leftover rule (repro.md 1.5): a level below the register file split
+  // The leftover rule (docs/mechanisms.md): a level below the register file split
   // equally over the warps an SM will hold is raised to that share.
   bool leftover = true;
-  // Adaptive allocation, what the paper leaves open (repro.md 1.5):
+  // Adaptive allocation, what the paper leaves open (docs/mechanisms.md):
   // - the metric: the SM's warp instructions per cycle over an epoch, not a
   //   block's own IPC, which falls with concurrency even when the SM gains;
   // - an epoch ends when adapt_blocks blocks retired on the SM since it began;
@@ -87,7 +87,7 @@ struct CarsConfig {
              "registers per warp: adaptive (Fig. 5 state machine), or fixed at the low or high watermark or N x low "
              "(CARS III-B)");
     v.boolean("leftover", leftover,
-              "raise every level to the register file split equally over the warps an SM will hold (repro.md 1.5)");
+              "raise every level to the register file split equally over the warps an SM will hold (docs/mechanisms.md)");
     v.integer("adapt_blocks", adapt_blocks, IntRange{0, 1024}, "block",
               "adaptive: blocks retired on an SM per measured epoch (one sample of its level); 0: as many as the SM "
               "holds");

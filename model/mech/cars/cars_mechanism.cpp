@@ -159,7 +159,7 @@ class Cars final : public mech::Mechanism {
           "kernel on the baseline (--mech none)",
           info.kernel, wm.kernel_fru, wm.max_fru, rows, max_stack_));
     frame_ = wm.kernel_fru;
-    // The leftover rule (repro.md 1.5): the register file split equally
+    // The leftover rule (docs/mechanisms.md): the register file split equally
     // over the warps an SM will hold -- those the other limiters allow, and
     // no more than the grid gives each SM (registers no warp could use are
     // not held back).

@@ -1,4 +1,4 @@
-// CARS as a mechanism (CARS paper; ../shared/spec/cars.md). What exists of
+// CARS as a mechanism (CARS paper; docs/mechanisms.md). What exists of
 // it: the rename unit (section IV-B), its RTL co-simulated in lockstep with
 // the C++ reference, in the register-index path of SM 0, where it renames
 // every register-file access of a launch as Base + index (section III-A, a

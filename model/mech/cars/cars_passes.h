@@ -42,7 +42,7 @@ backend::Variant carsVariant();
 // registers per warp. `fru` of the kernel = its own registers; of a
 // function = its pushed range. Each call also holds the caller's saved RFP
 // in one register of the stack (our rename unit's call, an assumption the
-// paper leaves open: repro.md 1.5 (i)), so the stack part of High counts
+// paper leaves open: docs/mechanisms.md (i)), so the stack part of High counts
 // one register per frame on the deepest path.
 struct Watermarks {
   uint32_t kernel_fru = 0;       // the Base region: the kernel's registers and every reached function's unrenamed ones

@@ -1,5 +1,5 @@
 // The warps' register regions under CARS (paper, sections III-A and IV-B;
-// repro.md 1.5): each warp gets `frame` registers (the kernel's FRU: its own
+// docs/mechanisms.md): each warp gets `frame` registers (the kernel's FRU: its own
 // registers) followed by the stack its block was given, one contiguous
 // region of frame + stack rows, fixed for the warp's lifetime. The stack
 // size is the SM's current allocation level when the block arrives (the

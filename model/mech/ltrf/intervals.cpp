@@ -1,6 +1,6 @@
 // LTRF's register-interval formation (intervals.h): Algorithm 1 with block
 // cutting, calls as intervals of their own, then Algorithm 2 repeated, every
-// check against the whole interval's register set (repro.md 3.6).
+// check against the whole interval's register set (docs/ltrf.md).
 #include "mech/ltrf/intervals.h"
 
 #include <algorithm>

@@ -14,7 +14,7 @@
 // inside) when the two sets fit N together, and repeats until the count stops
 // falling; each repetition flattens one level of loop nesting.
 //
-// The soundness fix of repro.md 3.6: the paper's passes check only the union
+// The soundness fix of docs/ltrf.md: the paper's passes check only the union
 // over a candidate's predecessors, so two branches that never rejoin inside
 // the interval could together exceed N; here every check is against the whole
 // interval's set, which is what the N slots per warp require. The released

@@ -1,5 +1,5 @@
 // LTRF's configuration section, `mechanisms.ltrf:` (Sadrosadati et al.,
-// ASPLOS'18; ../shared/spec/ltrf.md, repro.md section 3), and the main
+// ASPLOS'18; docs/ltrf.md, docs/ltrf.md), and the main
 // register file's design points of the paper's Table 2.
 //
 // The main register file (MRF) is the register file the configuration's
@@ -11,7 +11,7 @@
 //              is the 256 KB + 16 KB baseline, with 8x points the 2 MB MRF
 //              without LTRF of Fig. 3b)
 //   rfc        a demand-filled hardware register cache of the same size
-//              (Gebhart et al. 2011, repro.md 3.5): LRU per warp, evicted
+//              (Gebhart et al. 2011, docs/ltrf.md): LRU per warp, evicted
 //              values written back, flushed when the warp is deactivated
 //   ltrf       compiler-placed prefetches of each register-interval's working
 //              set; a deactivated warp writes back its whole set (section 5)
@@ -30,7 +30,7 @@ namespace rfsim::mech::ltrf {
 
 // One row of Table 2, relative to #1 (256 KB high-performance SRAM, 16
 // banks of 16 KB, a crossbar). "latency" is the paper's average access
-// latency measured in GPGPU-Sim, queueing included (repro.md 3.3); here it
+// latency measured in GPGPU-Sim, queueing included (docs/ltrf.md); here it
 // scales the bank latency and our banks add their own queueing.
 struct DesignPoint {
   uint32_t id;
@@ -110,7 +110,7 @@ struct LtrfConfig {
   // fetched; a 256-bit dirty vector more per warp, not in the paper).
   Writeback writeback = Writeback::Live;
   // At an interval boundary (a prefetch), what happens to the registers of
-  // the interval the warp leaves (repro.md 3.6, left open by the paper):
+  // the interval the warp leaves (docs/ltrf.md, left open by the paper):
   // "keep_overlap" writes back (live ones in LTRF+) only those not in the
   // new set, keeps the overlap and fetches the rest -- the paper moves
   // registers only at prefetches and (de)activations, and its AAU frees

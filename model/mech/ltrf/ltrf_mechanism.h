@@ -1,4 +1,4 @@
-// LTRF as a mechanism (Sadrosadati et al., ASPLOS'18; ../shared/spec/ltrf.md,
+// LTRF as a mechanism (Sadrosadati et al., ASPLOS'18; docs/ltrf.md,
 // docs/ltrf.md): the prefetch pass (register-intervals, an ltrf.prefetch at
 // each one's entry) and, in every SM, the unit of ltrf_sm.h.
 #pragma once

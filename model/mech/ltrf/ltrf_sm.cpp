@@ -362,7 +362,7 @@ uint64_t LtrfSm::onActivate(uint32_t warp, uint64_t now) {
                             offsets_.size()));
   if (rtl_) rtlOp(WcbRtl::Op::Act, warp, 0, 0, w.wcb.offset);
   if (!prefetching_) return now;
-  // The current interval's working set again (repro.md 3.6), after the
+  // The current interval's working set again (docs/ltrf.md), after the
   // warp's own write-backs reached the MRF.
   const uint64_t before = n_.fetched;
   w.ready = moveTo(warp, w.set, std::max(now, w.wb_done));

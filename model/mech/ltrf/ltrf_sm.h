@@ -1,4 +1,4 @@
-// LTRF in one SM (Sadrosadati et al., sections 5 and 6; repro.md 3.6): the
+// LTRF in one SM (Sadrosadati et al., sections 5 and 6; docs/ltrf.md): the
 // main register file's banks, the register-file cache with its warp control
 // blocks and address allocation units, and the two-level scheduler's
 // activation and deactivation, through the SM's extension points:
@@ -19,7 +19,7 @@
 //   (LTRF+: the live registers; rfc: the dirty ones) and frees its slots;
 // - IssueGate: a prefetch instruction (ltrf.prefetch) at an interval's
 //   entry moves the warp to the new set -- the registers it leaves written
-//   back, the overlap kept, the new ones fetched (repro.md 3.6's choice) --
+//   back, the overlap kept, the new ones fetched (docs/ltrf.md's choice) --
 //   and issues when they arrived. In ltrf_plus every instruction updates the
 //   liveness vector from its dead-operand bits (only while the warp runs
 //   converged: a pending SIMT path may still read a register one path's

@@ -1,5 +1,5 @@
 // LTRF's register renumbering (LTRFconf; Sadrosadati et al., section 4.2;
-// repro.md 3.6): after register allocation and interval formation, the
+// docs/ltrf.md): after register allocation and interval formation, the
 // registers of each interval's working set are spread over the main
 // register file's banks so that a prefetch reads them in parallel.
 //
@@ -18,7 +18,7 @@
 //    kernel may use the rest of its 8-register allocation granule, given
 //    `reserved` registers counted beyond its highest), or by swapping
 //    registers with the one web in the way.
-// What the paper leaves open (repro.md 3.6), chosen here: a web that
+// What the paper leaves open (docs/ltrf.md), chosen here: a web that
 // cannot move keeps its register and its bank is its colour -- webs live at
 // the function's entry or return, across a call, named by a call's implicit
 // operands, R1, and webs in a 64-bit pair (a pair must stay an aligned

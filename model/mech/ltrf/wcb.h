@@ -86,7 +86,7 @@ struct Wcb {
 // Storage of the WCBs of one SM (section 5.2): warps x (regs x entry bits +
 // offset bits + working-set vector + liveness vector). With 64 warps, 256
 // registers, 5-bit entries and 8 active warps (3 offset bits): 114 880 bits;
-// with the 4-bit entries Fig. 12 draws: 98 496 (repro.md 3.7).
+// with the 4-bit entries Fig. 12 draws: 98 496 (docs/ltrf.md).
 uint64_t wcbStorageBits(uint32_t warps, uint32_t regs, uint32_t entry_bits, uint32_t active_warps);
 
 }  // namespace rfsim::mech::ltrf

@@ -1,5 +1,5 @@
 // R2D2's registers written more than once (Ha, Oh, Ro, ISCA'23, section
-// 3.1.2 and Algorithm 1, line 12; repro.md 4.2): PTX is near-SSA, so a second
+// 3.1.2 and Algorithm 1, line 12; docs/r2d2.md): PTX is near-SSA, so a second
 // write means control flow, and the analysis (linearity.h) classified each
 // linear definition of such a register. The transformation treats them so:
 //

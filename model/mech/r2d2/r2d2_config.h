@@ -1,5 +1,5 @@
 // R2D2's configuration section, `mechanisms.r2d2:` (Ha, Oh, Ro, ISCA'23;
-// ../shared/spec/r2d2.md, repro.md section 4).
+// docs/r2d2.md, docs/r2d2.md).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,7 @@ struct R2d2Config {
   // while the warps waiting on its flags idle), GTO otherwise.
   bool linear_round_robin = true;
   // The paper's baseline GPU has a scalar pipeline for operations on
-  // constant operands (section 5, repro.md 4.4): with it, a warp
+  // constant operands (section 5, docs/r2d2.md): with it, a warp
   // instruction that writes registers without touching memory and reads only
   // constant values (immediates, parameters, constants, block-uniform
   // special registers, and registers a converged warp computed from those

@@ -1,4 +1,4 @@
-// R2D2 as a mechanism (Ha, Oh, Ro, ISCA'23; ../shared/spec/r2d2.md,
+// R2D2 as a mechanism (Ha, Oh, Ro, ISCA'23; docs/r2d2.md,
 // docs/r2d2.md): the transformation (transform.h) as the variant "r2d2",
 // chosen per launch when its values fit and the linear registers keep the
 // blocks per SM (else the original code runs, the reason kept), and in every

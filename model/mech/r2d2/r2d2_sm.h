@@ -1,4 +1,4 @@
-// R2D2 in one SM (Ha, Oh, Ro, ISCA'23, section 4; repro.md 4.5), for one
+// R2D2 in one SM (Ha, Oh, Ro, ISCA'23, section 4; docs/r2d2.md), for one
 // launch of a transformed kernel (transform.h), through the SM's extension
 // points:
 //

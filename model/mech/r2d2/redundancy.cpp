@@ -110,7 +110,7 @@ void RedundancyObserver::before(uint32_t slot, const func::BlockStepper& st, uin
   }
   p_.key = h;
   p_.uniform = uniform && !never;
-  // Constant operands (the baseline's scalar pipeline, repro.md 4.4): every
+  // Constant operands (the baseline's scalar pipeline, docs/r2d2.md): every
   // source register holds a value computed, by a converged warp, only from
   // immediates, parameters, constants and the launch's block-uniform
   // special registers (bit 2 of lin, followed dynamically); RZ is one.

@@ -1,5 +1,5 @@
 // The redundancy baselines R2D2 is compared with (Ha, Oh, Ro, ISCA'23,
-// sections 2.2 and 5; repro.md 4.4), measured on the original code as it
+// sections 2.2 and 5; docs/r2d2.md), measured on the original code as it
 // runs: an SM observer (sm/core/hooks.h, InstrObserver) that looks at every
 // warp instruction's operand values before it executes and its results
 // after, and counts what each idealised machine would still execute.
@@ -14,7 +14,7 @@
 //   DAC        a warp instruction whose result is affine across its lanes is
 //              computed once per block: the first warp's execution of that pc
 //              counts, the others' are free (the optimistic model: no
-//              overhead, repro.md 4.4)
+//              overhead, docs/r2d2.md)
 //   DARSIE     as ideal TB, but a load repeats an earlier one only when no
 //              store, atomic or reduction of the block came between (no
 //              memory dependence); control flow, stores, atomics, barriers and

@@ -1,6 +1,6 @@
 // RegDem's barrier assignment for the demoted accesses (demote.h:
 // assignDemotionBarriers; the paper's Fig. 3, lines 8-31 and the tracker
-// functions; repro.md 2.5).
+// functions; docs/regdem.md).
 #include <algorithm>
 
 #include "backend/depctl.h"

@@ -1,6 +1,6 @@
 // RegDem's compiler side: demotion of registers to shared memory and
 // compaction of the register numbering (RegDem paper, sections 3.2-3.4,
-// Fig. 3 and 4; ../shared/spec/repro.md 2.5), as a machine pass over the
+// Fig. 3 and 4; docs/regdem.md), as a machine pass over the
 // register-allocated kernel.
 //
 // A demoted register's value lives in shared memory at (eq. 1)

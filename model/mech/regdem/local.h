@@ -1,5 +1,5 @@
-// The RegDem paper's comparison variants (Table 3; ../shared/spec/repro.md
-// 2.4), beside nvcc's code and RegDem's own:
+// The RegDem paper's comparison variants (Table 3; docs/regdem.md),
+// beside nvcc's code and RegDem's own:
 //
 //   local               nvcc's code under --maxrregcount at the demotion
 //                       target: the allocator spills to local memory

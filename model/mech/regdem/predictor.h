@@ -1,5 +1,5 @@
 // RegDem's compile-time performance predictor (paper section 4, Fig. 5 and
-// eqs. 2-3; ../shared/spec/repro.md 2.5): an estimate of a code variant's
+// eqs. 2-3; docs/regdem.md): an estimate of a code variant's
 // execution time in stall cycles, from the control codes of its machine
 // program and its theoretical occupancy, so the variant with the smallest
 // estimate can be launched without running the others.

@@ -1,6 +1,6 @@
 // The RegDem mechanism's configuration section, `mechanisms.regdem:`
 // (Sakdhnagool, Sabne, Eigenmann, "RegDem: Increasing GPU Performance via
-// Shared Memory Register Spilling"; ../shared/spec/regdem.md).
+// Shared Memory Register Spilling"; docs/regdem.md).
 #pragma once
 
 #include <cstdint>

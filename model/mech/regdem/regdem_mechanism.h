@@ -1,4 +1,4 @@
-// RegDem as a mechanism (RegDem paper; ../shared/spec/regdem.md): a compiler
+// RegDem as a mechanism (RegDem paper; docs/regdem.md): a compiler
 // variant "regdem" whose machine pass demotes registers to shared memory
 // (demote.h), and the launch-time choice of that variant where demotion
 // reached its target. It adds no hardware.

@@ -1,6 +1,6 @@
 // Which RegDem variant a launch runs when the choice is made per launch
 // (mechanisms.regdem.select: predictor, naive or oracle; RegDem paper
-// section 4 and 5.7, ../shared/spec/repro.md 2.5):
+// section 4 and 5.7, docs/regdem.md):
 //
 //   the search space  nvcc's code, local, local-shared, local-shared-relax,
 //                     and RegDem under every candidate strategy (static,

@@ -76,7 +76,7 @@ ptx::Instr sharedAccess(bool store, uint32_t rdv, uint32_t rda, int64_t off) {
 }
 
 // RDA = area + t*4, t = tid.x + ntid.x*(tid.y + ntid.y*tid.z) (the paper
-// leaves this one-time code out; repro.md 2.5). RDV is free to use here.
+// leaves this one-time code out; docs/regdem.md). RDV is free to use here.
 std::vector<ptx::Instr> rdaSetup(const ptx::Function& fn, uint32_t rda, uint32_t rdv, uint32_t area_sym) {
   using ptx::Op;
   const ptx::Operand A = backend::regOperand(rda, 32), V = backend::regOperand(rdv, 32), none;
