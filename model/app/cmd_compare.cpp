@@ -147,7 +147,7 @@ class Reader {
     const YAML::Node vs = root["variants"];
     if (!vs.IsMap()) fail(vs, "variants", "expected a mapping of NAME: SPEC (or of group: {NAME: SPEC, ...})");
     // A name may come again in another group, with the same spec or another
-    // (alternative groups, as R2D2's with and without the scalar pipeline);
+    // (alternative groups: a paper's figure with and without a baseline unit);
     // only two chosen at once must agree (chosenVariants).
     for (const auto& kv : vs) {
       const std::string name = kv.first.Scalar(), key = "variants." + name;
@@ -315,7 +315,7 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
                   "v100)");
   cmd->add_option("--variant", o.variants,
                   "NAME:SPEC, a variant compared with the baseline; SPEC is comma-separated +mech, key=value or "
-                  "@code items, e.g. cars:+cars or big-l1:l1d.size_kb=64 (repeatable)");
+                  "@code items, e.g. on:+toy or big-l1:l1d.size_kb=64 (repeatable)");
   cmd->add_option("--set", o.sets, "KEY=VALUE for every run, the baseline's included (repeatable)");
   cmd->add_flag("--large", o.large, "the workloads' large input sizes");
   cmd->add_option("-j,--jobs", o.jobs, "runs at once (default: the cores)")->check(CLI::PositiveNumber);

@@ -45,7 +45,7 @@ L1dStats::L1dStats(stats::Group* parent, const std::string& name)
       ADD_STAT(hit_rate, stats::unit::Ratio, "hits / accesses",
                [this] { return accesses.get() ? double(hits.get()) / double(accesses.get()) : 0.0; }),
       ADD_STAT(local_share, stats::unit::Ratio,
-               "local (spill, fill, stack) share of the accesses: CARS' 40 % on V100",
+               "local (spill, fill, stack) share of the accesses: Kang et al. measure 40 % on V100",
                [this] {
                  const uint64_t local = accesses_by_kind[size_t(mem::AccessKind::LocalLoad)] +
                                         accesses_by_kind[size_t(mem::AccessKind::LocalStore)];
