@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# The tests: the same set-up as the main job, then every ctest test (Catch2
-# unit tests, whole-unit co-simulation, the RTL lint, the test bench and the
-# cost flow). Arguments go to ctest, e.g. scripts/test.sh -R cars.
+# The tests: the same set-up as the main job, then the quick tier of ctest
+# tests (Catch2 unit tests, whole kernels against CPU references, golden
+# statistics, the RTL lint, the test bench and the cost flow). --all adds the
+# long tier (label "long": the whole suite on every configuration). Other
+# arguments go to ctest, e.g. scripts/test.sh -R cars, scripts/test.sh --all -L long.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tier=(-LE long)
+if [[ ${1:-} == --all ]]; then
+  tier=()
+  shift
+fi
 "$here/scripts/setup.sh"
 cd "${RFSIM_BUILD_DIR:-$here/build}"
-exec ctest --output-on-failure -j "$(nproc)" "$@"
+exec ctest --output-on-failure -j "$(nproc)" "${tier[@]}" "$@"
