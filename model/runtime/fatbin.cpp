@@ -174,9 +174,14 @@ std::vector<std::string> ptxModules(const std::vector<Fatbin>& fatbins, const st
 
 namespace {
 
-// The names a PTX text defines as .visible (or as .entry), read off the
-// declaration lines without parsing the module.
-std::vector<std::string> visibleNames(const std::string& text) {
+// The names a PTX text defines at module scope, read off the declaration
+// lines without parsing the module: kernels and functions (`.visible .entry
+// k(`, `.visible .entry _Z4initv()` for a kernel without parameters,
+// `.visible .func (.param .b32 r) name(`, `.weak .func f()`) and variables
+// (`.visible .global .b32 g[4];`, `.global .align 4 .b8 data[256];`,
+// `.const .f32 c = 1.0;`).
+std::vector<std::string> definedNames(const std::string& text) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
   std::vector<std::string> names;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -187,15 +192,33 @@ std::vector<std::string> visibleNames(const std::string& text) {
     const size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos) continue;
     line = line.substr(first);
-    if (line.rfind(".visible", 0) != 0 && line.rfind(".entry", 0) != 0 && line.rfind(".weak", 0) != 0) continue;
-    // `.visible .func (.param .b32 r) name(` / `.visible .global .b32 g[4];` /
-    // `.entry k(`
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
-    if (!line.empty() && line.back() == '(') line.pop_back();
+    static const char* const starts[] = {".visible", ".entry", ".weak", ".func", ".global", ".const"};
+    if (std::none_of(std::begin(starts), std::end(starts), [&](const char* d) { return line.rfind(d, 0) == 0; }))
+      continue;
+    const size_t fn = line.find_first_of("(");
+    const bool function = line.find(".entry") < fn || line.find(".func") < fn;
+    if (function) {
+      // After the directive: an optional return-parameter list, then the name.
+      size_t i = line.find(line.find(".entry") < fn ? ".entry" : ".func");
+      i = line.find_first_of(" \t(", i);
+      if (i == std::string::npos) continue;
+      i = line.find_first_not_of(" \t", i);
+      if (i != std::string::npos && line[i] == '(') {
+        i = line.find(')', i);
+        if (i == std::string::npos) continue;
+        i = line.find_first_not_of(" \t", i + 1);
+      }
+      if (i == std::string::npos) continue;
+      size_t j = i;
+      while (j < line.size() && ident(line[j])) ++j;
+      if (j > i) names.push_back(line.substr(i, j - i));
+      continue;
+    }
+    // A variable: the last word before its array bounds, initializer or `;`.
     const size_t cut = line.find_first_of("[=;");
     if (cut != std::string::npos) line.erase(cut);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    const size_t sp = line.find_last_of(" \t)");
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.pop_back();
+    const size_t sp = line.find_last_of(" \t");
     const std::string name = line.substr(sp == std::string::npos ? 0 : sp + 1);
     if (!name.empty() && name[0] != '.') names.push_back(name);
   }
@@ -218,7 +241,7 @@ bool isDeviceRuntime(const std::string& module) { return module.find("_cuda_devi
 
 std::vector<size_t> linkedModules(const std::vector<std::string>& modules, const std::vector<std::string>& roots) {
   std::vector<std::vector<std::string>> defs;
-  for (const std::string& m : modules) defs.push_back(visibleNames(m));
+  for (const std::string& m : modules) defs.push_back(definedNames(m));
   std::vector<bool> kept(modules.size(), false);
   for (size_t i = 0; i < modules.size(); ++i)
     if (!isDeviceRuntime(modules[i]))

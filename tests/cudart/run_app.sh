@@ -66,6 +66,12 @@ case $case_name in
     expect "symbols: all checks passed"
     expect "rfsim: 1 kernel _Z3usePfPi<<<(1,1,1), (32,1,1)>>>"
     ;;
+  noparams)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/noparams.cu"
+    run 0 -q -o out -- ./app
+    expect "noparams: all checks passed (total 2080)"
+    [[ $(stat_of '.workloads.app.summary.launches.value') == 2 ]] || fail "two launches expected in stats.json"
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -134,4 +135,54 @@ TEST_CASE("fatbin: a device link keeps the registered modules and what they call
   CHECK_FALSE(isDeviceRuntime(main_tu));
   // A module defining a registered variable is kept.
   CHECK(linkedModules(mods, {"_Z1kPi", "lonely"}) == std::vector<size_t>{0, 1, 2});
+}
+
+TEST_CASE("fatbin: kernels without parameters and file-scope variables are found as definitions", "[cudart][fatbin]") {
+  const std::string hdr = ".version 9.0\n.target sm_75\n.address_size 64\n";
+  // nvcc writes a kernel without parameters as `.visible .entry _Z4initv()`.
+  const std::string noparams = hdr + ".global .align 4 .b8 data[256];\n.visible .entry _Z4initv()\n{\nret;\n}\n";
+  const std::string weak = hdr + ".weak .func _Z1fv()\n{\nret;\n}\n";
+  const std::string ret_and_name = hdr + ".visible .func (.param .b32 func_retval0) _Z3twoi(.param .b32 p)\n{\nret;\n}\n";
+  const std::string vars = hdr + ".global .align 4 .u32 total;\n.const .align 4 .f32 coef[4] = {1.0, 2.0, 3.0, 4.0};\n";
+  const std::string decl_only = hdr + ".extern .func _Z1fv()\n;\n";
+  const std::vector<std::string> mods = {noparams, weak, ret_and_name, vars, decl_only};
+  CHECK(linkedModules(mods, {"_Z4initv"}) == std::vector<size_t>{0});
+  CHECK(linkedModules(mods, {"_Z1fv"}) == std::vector<size_t>{1});
+  CHECK(linkedModules(mods, {"_Z3twoi"}) == std::vector<size_t>{2});
+  // Variables without .visible (a __device__ variable's form) are roots too.
+  CHECK(linkedModules(mods, {"total"}) == std::vector<size_t>{3});
+  CHECK(linkedModules(mods, {"coef"}) == std::vector<size_t>{3});
+  CHECK(linkedModules(mods, {"data"}) == std::vector<size_t>{0});
+  // A declaration defines nothing; a kernel that calls the weak function pulls it in.
+  const std::string caller = hdr + ".extern .func _Z1fv()\n;\n.visible .entry _Z1kv()\n{\ncall _Z1fv, ();\nret;\n}\n";
+  CHECK(linkedModules({caller, weak, decl_only}, {"_Z1kv"}) == std::vector<size_t>{0, 1});
+}
+
+// Every kernel, function and module-scope variable of the project's committed
+// PTX (nvcc 13's own output) is found by the device link's definition reader
+// as the PTX parser sees it.
+TEST_CASE("fatbin: the device link finds every definition of the committed PTX", "[cudart][fatbin]") {
+  namespace fs = std::filesystem;
+  size_t files = 0, defs = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(RFSIM_SOURCE_DIR) / "workloads")) {
+    if (e.path().extension() != ".ptx") continue;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const rfsim::ptx::Module m = rfsim::ptx::parseString(text, e.path().string());
+    ++files;
+    std::vector<std::string> names;
+    for (const auto& f : m.functions)
+      if (!f.is_extern) names.push_back(f.name);
+    for (const auto& sym : m.symbols)
+      if (sym.owner < 0 && !sym.is_extern && !sym.is_function &&
+          (sym.space == rfsim::ptx::Space::Global || sym.space == rfsim::ptx::Space::Const))
+        names.push_back(sym.name);
+    for (const std::string& n : names) {
+      INFO(e.path().string() << ": " << n);
+      CHECK(linkedModules({text}, {n}) == std::vector<size_t>{0});
+      ++defs;
+    }
+  }
+  CHECK(files > 100);
+  CHECK(defs > files);
 }
