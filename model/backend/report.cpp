@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "ptx/analysis/shared_layout.h"
 #include "ptx/machine.h"
 
 namespace rfsim::backend {
@@ -85,27 +86,7 @@ std::vector<CallGraphRow> callGraphRows(const CompiledModule& cm) {
 }
 
 uint32_t staticSharedBytes(const ptx::Module& m, const ptx::CallGraph& cg, uint32_t kernel) {
-  std::vector<bool> counted(m.symbols.size(), false);
-  uint64_t bytes = 0;
-  auto count = [&](uint32_t s) {
-    if (s >= m.symbols.size() || counted[s]) return;
-    const ptx::Symbol& sym = m.symbols[s];
-    if (sym.space != ptx::Space::Shared || sym.is_extern) return;
-    counted[s] = true;
-    const uint64_t align = std::max<uint64_t>(sym.align, 1);
-    bytes = (bytes + align - 1) / align * align + sym.size;
-  };
-  for (uint32_t s = 0; s < m.symbols.size(); ++s)
-    if (m.symbols[s].owner == static_cast<int32_t>(kernel)) count(s);
-  const std::vector<bool> reach = reachable(cg, kernel);
-  for (uint32_t f = 0; f < m.functions.size(); ++f) {
-    if (!reach[f]) continue;
-    for (const auto& bb : m.functions[f].blocks)
-      for (const auto& in : bb.instrs)
-        for (uint8_t k = 0; k < in.nsrc; ++k)
-          if (in.src[k].sym != ptx::kNoSym) count(in.src[k].sym);
-  }
-  return static_cast<uint32_t>(bytes);
+  return ptx::layoutShared(m, cg).static_bytes.at(kernel);
 }
 
 namespace {

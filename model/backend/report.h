@@ -54,12 +54,11 @@ struct KernelOccupancy {
   std::string error;                   // why not
 };
 
-// Bytes of static .shared memory a kernel's launch needs, approximated as the
-// sizes of the .shared variables declared in the kernel, plus the
-// module-scope .shared variables named by an instruction of the kernel or of
-// a function it reaches (nvcc declares a kernel's __shared__ arrays at module
-// scope). Extern (dynamic) arrays count 0. `m` may be a PTX or a
-// machine program; the symbol operands are the same in both.
+// Bytes of static .shared memory a kernel's launch needs: the end of the
+// last .shared variable its code reaches in the module's layout
+// (ptx/analysis/shared_layout.h; the functional model uses the same layout).
+// Extern (dynamic) arrays count 0. `m` may be a PTX or a machine program; the
+// symbol operands are the same in both.
 uint32_t staticSharedBytes(const ptx::Module& m, const ptx::CallGraph& cg, uint32_t kernel);
 
 std::vector<KernelOccupancy> occupancyRows(const CompiledModule& cm, const config::GpuConfig& cfg,

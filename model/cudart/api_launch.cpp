@@ -119,7 +119,7 @@ RFSIM_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void
     *attr = cudaFuncAttributes{};
     attr->numRegs = rep ? static_cast<int>(rep->tree_regs) : 0;
     attr->localSizeBytes = rep ? rep->frame_bytes : 0;
-    attr->sharedSizeBytes = s.device().staticSharedBytes();
+    attr->sharedSizeBytes = s.device().staticSharedBytes(f->name);
     const auto& cfg = s.config();
     int max_threads = 1024;
     if (f->maxntid[0]) max_threads = static_cast<int>(f->maxntid[0] * std::max(1u, f->maxntid[1]) * std::max(1u, f->maxntid[2]));
@@ -159,7 +159,7 @@ RFSIM_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
     rfsim::config::KernelFootprint k;
     k.threads_per_block = static_cast<uint32_t>(block_size);
     k.regs_per_thread = rep ? rep->tree_regs : 0;
-    k.shared_per_block = static_cast<uint32_t>(s.device().staticSharedBytes() + dyn_shared);
+    k.shared_per_block = static_cast<uint32_t>(s.device().staticSharedBytes(f->name) + dyn_shared);
     try {
       *blocks = static_cast<int>(rfsim::config::computeOccupancy(s.config(), k, f->name).blocks);
     } catch (const rfsim::Error&) {

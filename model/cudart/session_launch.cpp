@@ -68,7 +68,7 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
     config::KernelFootprint k;
     k.threads_per_block = static_cast<uint32_t>(threads);
     k.regs_per_thread = rep ? rep->tree_regs : 0;
-    k.shared_per_block = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{d.staticSharedBytes()} + shared, UINT32_MAX));
+    k.shared_per_block = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{d.staticSharedBytes(kernel)} + shared, UINT32_MAX));
     try {
       config::computeOccupancy(cfg, k, kernel);
     } catch (const Error& e) {

@@ -91,7 +91,7 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
       if (off > shared_.size() || bytes > shared_.size() - off)
         fail(w, d, lane, fmt::format("{} out of bounds at shared address {} (shared memory of {} bytes: {} static, "
                                      "{} dynamic)", mnemonic(*d.in), hex(off), shared_.size(),
-                                     prog_.staticSharedBytes(), setup_.dynamic_shared));
+                                     setup_.static_shared, setup_.dynamic_shared));
       return shared_.data() + off;
     case L: {
       const uint32_t top = w.frames.back().stack_top;

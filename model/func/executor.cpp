@@ -70,7 +70,7 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
     w.bar_instr = nullptr;
     w.instrs = 0;
   }
-  shared_.assign(size_t{prog_.staticSharedBytes()} + setup_.dynamic_shared, 0);
+  shared_.assign(setup_.shared_window, 0);
   for (Barrier& bar : bars_) bar = Barrier{};
 }
 

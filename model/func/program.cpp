@@ -10,7 +10,9 @@
 
 #include "common/error.h"
 #include "func/executor.h"
+#include "ptx/analysis/callgraph.h"
 #include "ptx/analysis/cfg.h"
+#include "ptx/analysis/shared_layout.h"
 
 namespace rfsim::func {
 
@@ -20,11 +22,7 @@ namespace {
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
-uint64_t symAlign(const ptx::Symbol& s) {
-  if (s.align) return s.align;
-  const unsigned bytes = ptx::typeBits(s.type) / 8;
-  return bytes ? bytes : 1;
-}
+uint64_t symAlign(const ptx::Symbol& s) { return ptx::symbolAlignment(s); }
 
 }  // namespace
 
@@ -102,9 +100,18 @@ void Program::layoutSymbols() {
     }
     df.frame_bytes = static_cast<uint32_t>(alignUp(frame, 16));
   }
-  // Module-scope and remaining symbols by state space.
-  uint64_t shared = 0, local = 0;
-  std::vector<uint32_t> dynamic_shared;
+  // Module-scope and remaining symbols by state space. Shared variables as
+  // ptxas places them: each kernel charged for those its code reaches
+  // (ptx/analysis/shared_layout.h).
+  const ptx::SharedLayout shared = ptx::layoutShared(module_, ptx::buildCallGraph(module_));
+  kernel_shared_.assign(module_.functions.size(), 0);
+  kernel_window_.assign(module_.functions.size(), 0);
+  for (size_t f = 0; f < module_.functions.size(); ++f) {
+    kernel_shared_[f] = static_cast<uint32_t>(alignUp(shared.static_bytes[f], 16));
+    kernel_window_[f] = shared.uses_dynamic[f] ? std::max<uint32_t>(kernel_shared_[f], static_cast<uint32_t>(shared.dynamic_offset))
+                                               : kernel_shared_[f];
+  }
+  uint64_t local = 0;
   for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
     const ptx::Symbol& sym = module_.symbols[s];
     if (sym.is_function) {
@@ -114,13 +121,7 @@ void Program::layoutSymbols() {
     if (in_frame[s]) continue;
     switch (sym.space) {
       case Space::Shared:
-        if (sym.is_extern || sym.size == 0) {
-          dynamic_shared.push_back(s);
-        } else {
-          shared = alignUp(shared, symAlign(sym));
-          places_[s] = {Place::Shared, shared};
-          shared += sym.size;
-        }
+        places_[s] = {Place::Shared, shared.offset[s]};
         break;
       case Space::Local:
         local = alignUp(local, symAlign(sym));
@@ -133,8 +134,6 @@ void Program::layoutSymbols() {
       default: break;
     }
   }
-  static_shared_ = static_cast<uint32_t>(alignUp(shared, 16));
-  for (uint32_t s : dynamic_shared) places_[s] = {Place::Shared, static_shared_};
   module_local_ = static_cast<uint32_t>(alignUp(local, 16));
 }
 
@@ -269,6 +268,13 @@ MachineColumns compactMachineColumns(std::vector<DFunction>& funcs) {
   return mc;
 }
 
+uint32_t Program::staticSharedBytes(const std::string& kernel) const {
+  auto it = module_.function_index.find(kernel);
+  if (it == module_.function_index.end() || !module_.functions[it->second].is_entry)
+    throw Error(fmt::format("{}: no kernel (.entry) named '{}'", file_name_, kernel));
+  return kernel_shared_[it->second];
+}
+
 uint64_t Program::symbolAddress(const std::string& name) const {
   auto it = module_.global_symbols.find(name);
   if (it == module_.global_symbols.end() || places_[it->second].place != Place::Global ||
@@ -301,9 +307,10 @@ LaunchSetup Program::setupLaunch(const std::string& kernel, rt::Dim3 grid, rt::D
                                            std::max(1u, kf.maxntid[2]))
     throw Error(fmt::format("launch of {}: block ({},{},{}) has more threads than the kernel's .maxntid {}, {}, {}",
                             kernel, block.x, block.y, block.z, kf.maxntid[0], kf.maxntid[1], kf.maxntid[2]));
-  if (static_cast<uint64_t>(static_shared_) + dynamic_shared_bytes > (228u << 10))
+  const uint32_t static_shared = kernel_shared_[fit->second];
+  if (static_cast<uint64_t>(static_shared) + dynamic_shared_bytes > (228u << 10))
     throw Error(fmt::format("launch of {}: {} bytes of static and {} of dynamic shared memory exceed 228 KiB",
-                            kernel, static_shared_, dynamic_shared_bytes));
+                            kernel, static_shared, dynamic_shared_bytes));
   if (args.size() != k.param_off.size())
     throw Error(fmt::format("launch of {}: {} arguments given, the kernel has {} parameters", kernel, args.size(),
                             k.param_off.size()));
@@ -318,7 +325,8 @@ LaunchSetup Program::setupLaunch(const std::string& kernel, rt::Dim3 grid, rt::D
   for (size_t i = 0; i < args.size(); ++i)
     if (!args[i].empty()) std::memcpy(params.data() + k.param_off[i], args[i].data(), args[i].size());
 
-  return LaunchSetup{&k, grid, block, std::move(params), dynamic_shared_bytes, launches_++};
+  return LaunchSetup{&k, grid, block, std::move(params), dynamic_shared_bytes, launches_++, static_shared,
+                     kernel_window_[fit->second] + dynamic_shared_bytes};
 }
 
 rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,

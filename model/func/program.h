@@ -30,6 +30,11 @@ struct LaunchSetup {
   std::vector<uint8_t> params;
   uint32_t dynamic_shared = 0;
   uint64_t grid_id = 0;
+  // The kernel's static shared memory (the variables its code reaches,
+  // 16-byte aligned: ptxas' "bytes smem") and the bytes of a block's shared
+  // window (static, then dynamic: ptx/analysis/shared_layout.h).
+  uint32_t static_shared = 0;
+  uint32_t shared_window = 0;
 };
 
 class Program {
@@ -74,7 +79,9 @@ class Program {
   const SymbolPlace& place(uint32_t sym) const { return places_[sym]; }
   GlobalMemory& memory() { return memory_; }
   const Limits& limits() const { return limits_; }
-  uint32_t staticSharedBytes() const { return static_shared_; }
+  // A kernel's static shared memory: the variables its code reaches, 16-byte
+  // aligned (ptx/analysis/shared_layout.h); throws if no such kernel.
+  uint32_t staticSharedBytes(const std::string& kernel) const;
   uint32_t moduleLocalBytes() const { return module_local_; }
   const std::string& fileName() const { return file_name_; }
   std::ostream& printStream() const { return *print_; }
@@ -95,7 +102,8 @@ class Program {
   std::vector<DFunction> funcs_;
   MachineColumns columns_;
   std::vector<uint64_t> owned_allocs_;
-  uint32_t static_shared_ = 0;
+  std::vector<uint32_t> kernel_shared_;  // per function: staticSharedBytes
+  std::vector<uint32_t> kernel_window_;  // per function: where dynamic shared memory starts, or the static end
   uint32_t module_local_ = 0;
   std::ostream* print_;
   uint64_t launches_ = 0;

@@ -135,7 +135,9 @@ void Device::memset(uint64_t dst, uint8_t value, size_t bytes) { impl_->memory.f
 
 func::GlobalMemory& Device::memory() { return impl_->memory; }
 
-uint32_t Device::staticSharedBytes() const { return impl_->loaded().staticSharedBytes(); }
+uint32_t Device::staticSharedBytes(const std::string& kernel) const {
+  return impl_->loaded().staticSharedBytes(kernel);
+}
 
 uint64_t Device::symbolAddress(const std::string& name) const { return impl_->loaded().symbolAddress(name); }
 

@@ -137,9 +137,9 @@ class Device {
   // The device's global memory (allocations of every kind; the CUDA runtime
   // library's managed and page-locked memory).
   func::GlobalMemory& memory();
-  // Static shared memory a block of the loaded module's kernels gets (the
-  // functional model lays out every .shared variable of the module).
-  uint32_t staticSharedBytes() const;
+  // Static shared memory a block of `kernel` gets: the .shared variables its
+  // code reaches, as ptxas counts them (ptx/analysis/shared_layout.h).
+  uint32_t staticSharedBytes(const std::string& kernel) const;
   // Address of a module-scope variable (a __device__ or __constant__ global).
   uint64_t symbolAddress(const std::string& name) const;
 

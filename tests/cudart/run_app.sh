@@ -72,6 +72,11 @@ case $case_name in
     expect "noparams: all checks passed (total 2080)"
     [[ $(stat_of '.workloads.app.summary.launches.value') == 2 ]] || fail "two launches expected in stats.json"
     ;;
+  shared-per-kernel)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/shared_per_kernel.cu"
+    run 0 -q -o out -- ./app
+    expect "shared_per_kernel: all checks passed"
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional

@@ -355,6 +355,7 @@ TEST_CASE("generic windows: cvta to and from shared and local", "[func]") {
   st.global.u32 [%rd1+20], %r3;
   cvta.to.shared.u64 %rd6, %rd3;
   st.global.u64 [%rd1+24], %rd6;
+  st.shared.u32 [first], %r1;
   ret;
 )", ".shared .align 8 .b8 first[24];\n.shared .align 8 .b8 second[16];");
   Gpu g(ptx);

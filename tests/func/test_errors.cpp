@@ -72,6 +72,7 @@ TEST_CASE("shared-memory bounds include the dynamic part", "[func]") {
   mov.u32 %r2, dyn;
   add.s32 %r3, %r2, %r1;
   st.shared.u32 [%r3], %r1;
+  st.shared.u32 [fixed], %r1;
   ret;
 )", ".shared .align 4 .b8 fixed[64];\n.extern .shared .align 16 .b8 dyn[];");
   Gpu g(ptx, "sh.ptx");

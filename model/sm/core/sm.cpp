@@ -43,7 +43,7 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
   config::KernelFootprint fp;
   fp.threads_per_block = static_cast<uint32_t>(setup.block.count());
   fp.regs_per_thread = regs_per_thread;
-  fp.shared_per_block = program.staticSharedBytes() + setup.dynamic_shared;
+  fp.shared_per_block = setup.static_shared + setup.dynamic_shared;
   occ_ = config::computeOccupancy(cfg, fp, setup.kernel && setup.kernel->fn ? setup.kernel->fn->name : "kernel");
   if (mem) {
     mem_ = mem;
