@@ -21,12 +21,21 @@ struct GpuTop {
   // What the CUDA runtime library reports (cudaGetDeviceProperties' major
   // and minor): applications choose code paths and check limits by it.
   uint32_t compute_capability = 70;
+  // What it reports to an application, when not the above (0): CUDA 13
+  // compiles for 7.5 and later only, and libraries such as CUB pick their
+  // code by the capability the device reports.
+  uint32_t reported_compute_capability = 0;
 
   template <class V> void visit(V& v) {
     v.integer("num_sms", num_sms, IntRange{1, 1024}, "SM", "streaming multiprocessors on the chip");
     v.real("clock_mhz", clock_mhz, RealRange{1.0, 10000.0}, "MHz", "core clock");
     v.integer("compute_capability", compute_capability, IntRange{10, 120}, "",
-              "compute capability the CUDA runtime library reports, major * 10 + minor (70: 7.0)");
+              "compute capability of the modelled GPU, major * 10 + minor (70: 7.0)");
+    v.integer("reported_compute_capability", reported_compute_capability, IntRange{0, 120}, "",
+              "compute capability the CUDA runtime library reports to an application (cudaGetDeviceProperties, "
+              "cudaFuncGetAttributes' binaryVersion); 0: compute_capability, raised to the lowest PTX target the "
+              "application carries when that is higher (CUDA 13 cannot target below 7.5, and CUB selects its "
+              "tuning and checks its kernels by the reported capability)");
   }
 };
 

@@ -3,6 +3,7 @@
 // records the simulated time (timing runs), so an application that times
 // its kernels with events prints the modelled kernel time.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <iostream>
 
@@ -63,8 +64,9 @@ RFSIM_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
     p->maxGridSize[0] = 0x7fffffff;
     p->maxGridSize[1] = p->maxGridSize[2] = 65535;
     p->totalConstMem = 64 * 1024;
-    p->major = static_cast<int>(c.gpu.compute_capability / 10);
-    p->minor = static_cast<int>(c.gpu.compute_capability % 10);
+    const uint32_t cc = s.reportedCapability();
+    p->major = static_cast<int>(cc / 10);
+    p->minor = static_cast<int>(cc % 10);
     p->textureAlignment = 512;
     p->texturePitchAlignment = 32;
     p->multiProcessorCount = static_cast<int>(c.gpu.num_sms);
@@ -181,8 +183,13 @@ RFSIM_API const char* cudaGetErrorName(cudaError_t e) { return errorName(e); }
 
 namespace {
 
+// The default stream's handles: 0, cudaStreamLegacy (0x1) and
+// cudaStreamPerThread (0x2, driver_types.h). The model runs every launch to
+// completion in order, so the per-thread default stream is the legacy one.
+bool isDefaultStream(void* h) { return reinterpret_cast<uintptr_t>(h) <= 2; }
+
 Stream* streamOf(Session& s, void* h) {
-  if (!h) return nullptr;  // the default stream
+  if (isDefaultStream(h)) return nullptr;
   auto it = s.streams.find(h);
   if (it == s.streams.end()) throw CudaError{cudaErrorInvalidResourceHandle, fmt::format("{} is not a live stream", h)};
   return it->second.get();
@@ -208,6 +215,7 @@ RFSIM_API cudaError_t cudaStreamCreateWithFlags(void** st, unsigned) { return cu
 RFSIM_API cudaError_t cudaStreamCreateWithPriority(void** st, unsigned, int) { return cudaStreamCreate(st); }
 RFSIM_API cudaError_t cudaStreamDestroy(void* st) {
   return guarded("cudaStreamDestroy", [&](Session& s) {
+    if (isDefaultStream(st)) throw CudaError{cudaErrorInvalidResourceHandle, "the default stream cannot be destroyed"};
     streamOf(s, st);
     s.streams.erase(st);
   });

@@ -14,6 +14,15 @@ using rfsim::cudart::dim3;
 
 namespace {
 
+// "sm_75" -> 75 (a module's .target); 0 if it names no number.
+uint32_t targetArch(const std::string& target) {
+  uint32_t v = 0;
+  for (char c : target)
+    if (c >= '0' && c <= '9') v = v * 10 + static_cast<uint32_t>(c - '0');
+    else if (v) break;
+  return v;
+}
+
 // Registration runs before main(): an exception must not escape into the
 // application's static constructors.
 template <class F>
@@ -128,8 +137,10 @@ RFSIM_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void
                              static_cast<int>(cfg.regfile.size_kb * 256u / static_cast<unsigned>(attr->numRegs)) / 32 * 32);
     attr->maxThreadsPerBlock = max_threads;
     const auto& mod = s.device().module();
-    attr->ptxVersion = static_cast<int>(mod.version_major * 10 + mod.version_minor);
-    attr->binaryVersion = static_cast<int>(cfg.gpu.compute_capability);
+    // The virtual architecture the PTX was compiled for (`.target sm_75`:
+    // 75), not the PTX ISA version; CUB takes its tuning policy from it.
+    attr->ptxVersion = static_cast<int>(targetArch(mod.target));
+    attr->binaryVersion = static_cast<int>(s.reportedCapability());
     attr->maxDynamicSharedSizeBytes =
         static_cast<int>(std::min<size_t>(cfg.shared.size_kb * 1024u, 48u * 1024u) - attr->sharedSizeBytes);
     attr->preferredShmemCarveout = -1;

@@ -166,6 +166,25 @@ rt::Device& Session::device() {
   return *dev_;
 }
 
+uint32_t Session::reportedCapability() {
+  const config::GpuTop& g = config().gpu;
+  if (g.reported_compute_capability) return g.reported_compute_capability;
+  uint32_t lowest = 0;
+  for (void** h : order_)
+    for (const rt::Fatbin& fb : modules_.at(h)->fatbins)
+      if (const rt::FatbinEntry* e = fb.choosePtx())
+        if (!lowest || e->arch < lowest) lowest = e->arch;
+  const uint32_t cc = std::max(g.compute_capability, lowest);
+  if (cc != g.compute_capability && !told_capability_ && !quiet_) {
+    told_capability_ = true;
+    std::cerr << fmt::format(
+        "rfsim cudart: the device reports compute capability {}.{}, the lowest the application's PTX targets, "
+        "instead of the configuration's {}.{} (gpu.reported_compute_capability sets it)\n",
+        cc / 10, cc % 10, g.compute_capability / 10, g.compute_capability % 10);
+  }
+  return cc;
+}
+
 void Session::loadModules() {
   std::vector<std::filesystem::path> files;
   std::filesystem::create_directories(dir_->path("ptx"));

@@ -69,6 +69,10 @@ class Session {
   // The device with every registered module loaded (loaded at the first call).
   rt::Device& device();
   const config::GpuConfig& config();
+  // The compute capability reported to the application, major * 10 + minor
+  // (gpu.reported_compute_capability; by default the configuration's,
+  // raised to the lowest PTX target of the registered fatbins).
+  uint32_t reportedCapability();
 
   // The kernel a host stub stands for; throws CudaError.
   const std::string& kernelName(const void* host_fun);
@@ -130,6 +134,7 @@ class Session {
   std::unique_ptr<rt::LaunchAccumulator> acc_;  // timing runs: the launches' statistics, summed
   std::unique_ptr<ResultsDir> dir_;
   bool timing_ = false, quiet_ = false, finished_ = false;
+  bool told_capability_ = false;
   bool out_required_ = false;  // RFSIM_OUT names a folder: write it even without CUDA work
   std::string app_, command_;
   std::vector<std::string> ptx_files_;

@@ -77,6 +77,12 @@ case $case_name in
     run 0 -q -o out -- ./app
     expect "shared_per_kernel: all checks passed"
     ;;
+  thrust)
+    compile app -cudart shared "${ptx[@]}" -I"$here/apps" "$here/apps/thrust_algos.cu"
+    run 0 -o out -- ./app
+    expect "thrust_algos: all checks passed"
+    expect "the device reports compute capability 7.5, the lowest the application's PTX targets"
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional

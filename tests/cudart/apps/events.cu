@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
   CHECK(cudaEventRecord(c, s2) == cudaSuccess);
   CHECK(cudaStreamWaitEvent(s2, b, 0) == cudaSuccess);
   CHECK(cudaStreamSynchronize(s1) == cudaSuccess && cudaStreamSynchronize(s2) == cudaSuccess);
+  // The default stream's special handles (thrust synchronises on cudaStreamLegacy).
+  CHECK(cudaStreamSynchronize(cudaStreamLegacy) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
+  CHECK(cudaStreamQuery(cudaStreamPerThread) == cudaSuccess);
   CHECK(cudaEventSynchronize(c) == cudaSuccess);
   float ab = -1, bc = -1;
   CHECK(cudaEventElapsedTime(&ab, a, b) == cudaSuccess);
