@@ -254,3 +254,19 @@ TEST_CASE("backend --intervals N --json FILE writes the analysis per module and 
   CHECK_FALSE(j.contains("ptxas_summary"));
   fs::remove(out);
 }
+
+TEST_CASE("run: what a workload measures is a statistic in stats.json, with its unit", "[app]") {
+  const fs::path out = scratch("measured");
+  const Ran r = rfsim("run -q -w ubench_mem_latency,saxpy -o " + out.string());
+  REQUIRE(r.status == 0);
+  std::ifstream f(out / "stats.json");
+  const nlohmann::json w = nlohmann::json::parse(f).at("workloads");
+  for (const char* level : {"latency_l1", "latency_l2", "latency_dram"}) {
+    const nlohmann::json& s = w.at("ubench_mem_latency").at("measured").at(level);
+    CHECK(s.at("value").get<double>() > 0);
+    CHECK(s.at("unit") == "count");  // the functional model: %clock64 counts warp instructions
+    CHECK_FALSE(s.at("desc").get<std::string>().empty());
+  }
+  CHECK_FALSE(w.at("saxpy").contains("measured"));
+  fs::remove_all(out);
+}
