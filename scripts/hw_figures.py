@@ -12,7 +12,6 @@ FIGURES_JSON is a cars_figures.py figures.json (OUT/figures/figures.json of scri
 its Fig. 16 "lto" column is the model's inlined speedup, printed as a column named LABEL.
 """
 import glob
-import json
 import os
 import re
 import sys
@@ -20,11 +19,11 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
-from rfsim_tools.common import geomean  # noqa: E402
+from rfsim_tools.common import geomean, read_json  # noqa: E402
 
 
 def load(path):
-    return {r["workload"]: r for r in json.load(open(path))} if os.path.exists(path) else {}
+    return {r["workload"]: r for r in read_json(path)} if os.path.exists(path) else {}
 
 
 def regs(r):
@@ -53,7 +52,7 @@ def main(argv):
             print(f"hw_figures.py: error: unexpected '{rest[0]}' (see --help)", file=sys.stderr)
             return 2
         label, path = rest[1].split("=", 1)
-        fig = json.load(open(path))["fig16"]
+        fig = read_json(path)["fig16"]
         models.append((label, {w: v.get("lto") for w, v in fig.items() if w != "geomean"}))
         rest = rest[2:]
 

@@ -11,25 +11,26 @@ an `rfsim compare` output on the Maxwell-like configuration), each beside the pa
            most 5 % against BL at 1x, per workload and on average;
   Fig. 16  prefetches without an MRF bank conflict at 8/16/32 registers per
            interval, without and with renumbering (the compiled code,
-           `rfsim backend --intervals N`);
+           `rfsim backend --intervals N --json OUT/fig16-intervals-N.json`);
   Fig. 18  4 active warps against 8 on #6;
   Table 4  interval length in dynamic instructions, real and optimal (the
            LTRF+ runs on #6);
   and the MRF accesses LTRF saves, the register file's energy and power
   (LTRF on #1 against BL on #1), from the runs' counters.
 
-Writes OUT/ltrf_figures.md, fig14.png and fig15.png; prints the Markdown.
+Writes OUT/ltrf_figures.md, fig14.png, fig15.png and fig16-intervals-{8,16,32}.json;
+prints the Markdown.
 
   scripts/ltrf_figures.py COMPARE_DIR [--rfsim PATH]
 """
 import os
-import re
 import subprocess
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
+from rfsim_tools.common import InputError, read_json  # noqa: E402
 from rfsim_tools.figures import arguments, compare_json, geomean, launch_sum, passed_workload as load  # noqa: E402
 
 PAPER14 = {"ltrf6": 1.32, "ltrf7": 1.28, "conf7": 1.34, "rfc": 0.86}
@@ -56,17 +57,24 @@ def tags_of(rfsim):
     return tags
 
 
-def conflicts(rfsim, workload, n):
-    """(prefetches, conflict-free, renumbered prefetches, renumbered conflict-free)."""
-    out = subprocess.run([rfsim, "backend", "-c", "maxwell", "-w", workload, "--intervals", str(n)],
-                         capture_output=True, text=True).stdout
-    a = re.search(r"prefetches \(intervals naming registers\): (\d+); without a bank conflict \(16 banks\): "
-                  r"([\d.]+) %", out)
-    b = re.search(r": (\d+) prefetches, ([\d.]+) % without a conflict", out)
-    if not a or not b:
-        return None
-    n0, p0, n1, p1 = int(a.group(1)), float(a.group(2)), int(b.group(1)), float(b.group(2))
-    return n0, round(n0 * p0 / 100), n1, round(n1 * p1 / 100)
+def conflicts(rfsim, workloads, n, path):
+    """{workload: (prefetches, conflict-free, renumbered prefetches, renumbered conflict-free)} of the
+    workloads' baseline code, from `rfsim backend --intervals N --json PATH`; a workload the back end
+    refused is absent."""
+    path.unlink(missing_ok=True)  # never an earlier run's
+    subprocess.run([rfsim, "backend", "-c", "maxwell", "-w", ",".join(workloads), "--intervals", str(n),
+                    "--json", str(path)], stdout=subprocess.DEVNULL)
+    try:
+        doc = read_json(path, "written by rfsim backend --json")
+    except InputError:
+        return {}  # nothing compiled
+    out = {}
+    for m in doc["modules"]:
+        if m["variant"] != "base":
+            continue
+        p, q = m["intervals"]["plain"], m["intervals"]["renumbered"]
+        out[m["label"]] = (p["prefetches"], p["conflict_free"], q["prefetches"], q["conflict_free"])
+    return out
 
 
 def main():
@@ -150,10 +158,8 @@ def main():
             "|---|---|---|---|---|---|"]
     for n in (8, 16, 32):
         tot = [0, 0, 0, 0]
-        for w in workloads:
-            c = conflicts(a.rfsim, w, n)
-            if c:
-                tot = [x + y for x, y in zip(tot, c)]
+        for c in conflicts(a.rfsim, workloads, n, a.folder / f"fig16-intervals-{n}.json").values():
+            tot = [x + y for x, y in zip(tot, c)]
         if tot[0]:
             out.append(f"| {n} | {tot[0]} | {100 * tot[1] / tot[0]:.1f} % | {100 * tot[3] / max(1, tot[2]):.1f} % | "
                        f"{PAPER16[n][0]} % | {PAPER16[n][1]} % |")

@@ -6,20 +6,21 @@ Usage: scripts/mem_figures.py RESULTS_DIR [RESULTS_DIR ...]
 For each results folder (one configuration each) prints, as Markdown:
   * the memory microbenchmarks' measured values (ubench_mem_latency's
     cycles per load at L1 / L2 / DRAM footprints, ubench_mem_bandwidth's
-    bytes per cycle), beside the configured values they should approach;
+    bytes per cycle: stats.json `workloads.<w>.measured`), beside the
+    configured values they should approach;
   * per workload: L1D accesses, the local (spill / fill / stack) share of
     them, L1D hit rate, L1D and L2 MPKI (misses per 1000 warp
     instructions), and DRAM bandwidth use, summed over the workload's
     launches (stats.json `workloads.<w>.total.gpu`, docs/statistics.md).
 """
 import os
-import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
 from rfsim_tools.common import InputError  # noqa: E402
+from rfsim_tools.figures import value  # noqa: E402
 from rfsim_tools.stats import config_number, load_stats, lookup, read_config  # noqa: E402
 
 
@@ -29,29 +30,29 @@ def stat(gpu, path):
     return x if isinstance(x, (int, float)) else 0
 
 
-def latency_table(detail, config):
-    """ubench_mem_latency's check detail: 'L1 x, L2 y, DRAM z' cycles per load."""
-    m = re.search(r"L1 ([\d.]+), L2 ([\d.]+), DRAM ([\d.]+)", detail or "")
-    if not m:
+def latency_table(w, config):
+    """ubench_mem_latency's cycles per load (measured.latency_l1, _l2, _dram)."""
+    cpl = [value(w, "measured", f"latency_{level}") for level in ("l1", "l2", "dram")]
+    if None in cpl:
         return
     nan = float("nan")
     l1, l2, icnt, dram = (config_number(config, f"{s}.latency") or nan for s in ("l1d", "l2", "icnt", "dram"))
     print("| level | configured (unloaded) | measured cycles/load |\n|---|---|---|")
-    print(f"| L1D hit | l1d.latency = {l1:.0f} | {m.group(1)} |")
-    print(f"| L2 hit | l1d + 2 x icnt + l2 = {l1 + 2 * icnt + l2:.0f} | {m.group(2)} |")
+    print(f"| L1D hit | l1d.latency = {l1:.0f} | {cpl[0]:.1f} |")
+    print(f"| L2 hit | l1d + 2 x icnt + l2 = {l1 + 2 * icnt + l2:.0f} | {cpl[1]:.1f} |")
     print(f"| DRAM | L2 hit + dram.latency + transfer = {l1 + 2 * icnt + l2 + dram:.0f} + transfer "
-          f"| {m.group(3)} |")
+          f"| {cpl[2]:.1f} |")
 
 
 def bandwidth_row(w):
-    """ubench_mem_bandwidth: bytes moved (its check detail) per cycle, and the DRAM bus use."""
-    b = re.search(r"bytes (\d+)", w.get("detail") or "")
+    """ubench_mem_bandwidth: bytes moved (measured.bytes_moved) per cycle, and the DRAM bus use."""
+    moved = value(w, "measured", "bytes_moved")
     cycles = lookup(w["total"]["gpu"], "cycles")
-    if not b or not cycles:
+    if moved is None or not cycles:
         return
     util = lookup(w["launches"][-1]["gpu"], "mem.dram.bandwidth_utilisation")
     print(f"| streaming bandwidth | DRAM peak (channels x bus bytes x DRAM/core clock) | "
-          f"{int(b.group(1)) / cycles:.0f} B/cycle, DRAM utilisation "
+          f"{moved / cycles:.0f} B/cycle, DRAM utilisation "
           f"{util if util is not None else float('nan'):.0%} |")
 
 
@@ -64,7 +65,7 @@ def main(dirs):
         config = read_config(d)
         print(f"## {config.get('name', d)}\n")
         if "ubench_mem_latency" in workloads:
-            latency_table(workloads["ubench_mem_latency"].get("detail"), config)
+            latency_table(workloads["ubench_mem_latency"], config)
         if "total" in workloads.get("ubench_mem_bandwidth", {}):
             bandwidth_row(workloads["ubench_mem_bandwidth"])
         print()

@@ -14,9 +14,18 @@ namespace rfsim::workloads {
 
 enum class Size { Small, Large };  // Small: CI; Large: selectable
 
+// A value a workload measures besides its output (a microbenchmark's cycles
+// per load): stats.json's workloads.<w>.measured.<name>, a statistic with
+// its unit ("cycle", "byte", "count") and description.
+struct Measured {
+  std::string name, unit, desc;
+  double value = 0.0;
+};
+
 struct Check {
   bool passed = false;
   std::string detail;  // e.g. "1048576 elements, max abs error 2.4e-7 (tolerance 1e-5)" or the first mismatch
+  std::vector<Measured> measured = {};  // what the workload measured, when it passed
 };
 
 struct Workload {

@@ -6,7 +6,8 @@
 // prints only the comparison as a Markdown table (docs/backend.md is made
 // with it, scripts/ptxas_compare.sh); --json writes everything to a file.
 // An analysis a mechanism adds (mech/commands.h) prints instead of the
-// reports, for each variant's machine program.
+// reports, for each variant's machine program; with --json its results go
+// to the file instead of the reports' (docs/backend.md).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -109,6 +110,10 @@ int backendCommand(const BackendOptions& o) {
   rt::applyGpuConfig(co, cfg);
 
   nlohmann::json modules = nlohmann::json::array();
+  if (!o.json.empty())
+    for (const AnalysisRun& a : o.analyses)
+      if (!a.analysis->json)
+        throw Error(fmt::format("--json: the analysis {} has no JSON form", a.analysis->option.names));
   // Application workloads and microbenchmarks are summarised apart: a
   // microbenchmark is a chain of one instruction whose register count is
   // the fixed cost of addresses and parameters, not allocation quality.
@@ -161,6 +166,11 @@ int backendCommand(const BackendOptions& o) {
         ptx::Module mm = cm.machine;
         ptx::buildCfg(mm);
         for (const AnalysisRun& a : o.analyses) a.analysis->run(mm, a.value);
+        if (!o.json.empty()) {
+          nlohmann::json j = {{"label", in.label}, {"variant", variant.name}, {"passes", cm.passes}};
+          for (const AnalysisRun& a : o.analyses) j[mech::optionKey(a.analysis->option)] = a.analysis->json(mm, a.value);
+          modules.push_back(std::move(j));
+        }
         continue;
       }
       if (o.print) {  // the machine program itself, as PTX text over physical registers
@@ -217,7 +227,15 @@ int backendCommand(const BackendOptions& o) {
   if (!failed.empty() && (o.markdown || compare))
     std::cout << fmt::format("{}Not compiled (the back end refused them): {}.\n", o.markdown ? "\n" : "",
                              failed_list);
-  if (!o.json.empty()) {
+  if (!o.json.empty() && !o.analyses.empty()) {
+    // The analyses' results: per module and variant, one object per analysis
+    // under its option's name.
+    nlohmann::json asked = nlohmann::json::object();
+    for (const AnalysisRun& a : o.analyses) asked[mech::optionKey(a.analysis->option)] = a.value;
+    nlohmann::json j = {{"config", cfg.name}, {"maxrregcount", o.max_regs}, {"analyses", asked}, {"modules", modules}};
+    j["failed"] = failed;
+    writeFileAtomic(o.json, j.dump(2) + "\n");
+  } else if (!o.json.empty()) {
     nlohmann::json j = {{"config", cfg.name},
                         {"maxrregcount", o.max_regs},
                         {"default_block", o.block},

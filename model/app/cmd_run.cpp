@@ -301,6 +301,11 @@ int runWorkloads(const RunOptions& o) {
     st.cycles = t.cycles;
     checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", ptx_of.at(w->name).front()}, {"modules", ptx_of.at(w->name)},
                        {"size", o.large ? "large" : "small"}};
+    if (check.passed && !check.measured.empty()) {
+      nlohmann::json& m = checks[w->name]["measured"];
+      for (const workloads::Measured& x : check.measured)
+        m[x.name] = {{"value", x.value}, {"unit", x.unit}, {"desc", x.desc}};
+    }
     failed += !check.passed;
     if (!o.quiet && o.timing)
       std::cout << fmt::format("{:<18} {:>6} {:>12} cycles, IPC {:.2f}, {:.2f} nJ/warp-instr, {:>9.3f} s, "
@@ -353,6 +358,7 @@ int runWorkloads(const RunOptions& o) {
     w["passed"] = checks[st->name()]["passed"];
     w["detail"] = checks[st->name()]["detail"];
     w["summary"] = stats::groupToJson(*st);
+    if (checks[st->name()].contains("measured")) w["measured"] = checks[st->name()]["measured"];
   }
   nlohmann::json run = {{"config", cfg.name},
                         {"mechanisms", enabled},

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "config/gpu_config.h"
 
 namespace rfsim::ptx {
@@ -56,12 +58,14 @@ struct Subcommand {
 // An analysis of a module, run instead of the command's own output when its
 // option is given: by `rfsim ptx FILE` on the parsed PTX, or by `rfsim
 // backend` on each compiled variant's machine program. The module's CFG is
-// built; it prints on std::cout.
+// built; it prints on std::cout. `json` gives the same results as data, for
+// rfsim backend --json FILE (unset: the analysis has no JSON form).
 struct ModuleAnalysis {
   enum class Of { Ptx, MachineProgram };
   Of of = Of::Ptx;
   CommandOption option;
   std::function<void(const ptx::Module& m, uint64_t value)> run;  // value: the integer, or 1 for a flag
+  std::function<nlohmann::json(const ptx::Module& m, uint64_t value)> json = {};
 };
 
 struct Commands {

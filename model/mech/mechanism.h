@@ -131,6 +131,11 @@ class Mechanism {
     (void)parent;
     return nullptr;
   }
+  // A fact about the launch that is not a count, for stats.json's
+  // launches[].notes.<name> (R2D2: why the launch ran its original code);
+  // "" for none. Asked once per launch, after endLaunch (trial runs are not
+  // asked).
+  virtual std::string launchNote() { return ""; }
   // A run writes SM 0's waveform to `sm_vcd` over cycles [first, last]
   // (rfsim run --trace-vcd): the mechanism may write its own units'
   // waveforms over the same cycles beside it (files named after sm_vcd).

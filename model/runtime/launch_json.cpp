@@ -87,6 +87,7 @@ void LaunchAccumulator::add(LaunchRecord&& r) {
                          {"gpu", stats::groupToJson(*r.gpu)},
                          {"energy", stats::groupToJson(*energyOf(cfg_, *r.gpu, groups, mechs_))},
                          {"mechanisms", m}});
+    if (!r.notes.empty()) launches_.back()["notes"] = r.notes;
   } else {
     ++left_out_;
   }

@@ -227,8 +227,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     rec.blocks_per_sm = admit;
     rec.cycles = r.cycles;
     rec.gpu = runner.takeStats();
-    for (mech::Mechanism* mc : impl_->options.mechanisms)
+    for (mech::Mechanism* mc : impl_->options.mechanisms) {
       if (auto g = mc->endLaunch(nullptr)) rec.mechanisms.push_back(std::move(g));
+      if (std::string note = mc->launchNote(); !note.empty()) rec.notes[mc->name()] = std::move(note);
+    }
     impl_->records.push_back(std::move(rec));
   };
   // The mechanisms choose in order; one composing after those that chose

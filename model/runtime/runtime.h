@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,6 +101,7 @@ struct LaunchRecord {
   uint64_t cycles = 0;
   std::unique_ptr<stats::Group> gpu;                      // gpu::GpuStats
   std::vector<std::unique_ptr<stats::Group>> mechanisms;  // one per mechanism that keeps statistics
+  std::map<std::string, std::string> notes;               // mechanism -> its note on the launch (Mechanism::launchNote)
   LaunchRecord();
   ~LaunchRecord();
   LaunchRecord(LaunchRecord&&) noexcept;

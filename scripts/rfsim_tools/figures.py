@@ -46,13 +46,20 @@ def value(node, *path):
     return node["value"] if isinstance(node, dict) and "value" in node else node
 
 
-def passed_workload(run_dir):
-    """The one workload of a run's stats.json when its CPU check passed; None when the run is
-    missing or failed. A stats.json of another schema is an error (StatsError)."""
+def run_workload(run_dir):
+    """The one workload of a run's stats.json, whether its CPU check passed or not; None when the
+    run is missing. A stats.json of another schema is an error (StatsError)."""
     if not os.path.exists(os.path.join(run_dir, "stats.json")):
         return None
     (w,) = load_stats(run_dir)["workloads"].values()
-    return w if w.get("passed") else None
+    return w
+
+
+def passed_workload(run_dir):
+    """The one workload of a run's stats.json when its CPU check passed; None when the run is
+    missing or failed. A stats.json of another schema is an error (StatsError)."""
+    w = run_workload(run_dir)
+    return w if w and w.get("passed") else None
 
 
 def launch_sum(run, group, key):

@@ -223,3 +223,50 @@ TEST_CASE("the mechanisms' subcommands and analysis options come from the regist
   CHECK(r.status != 0);
   CHECK_THAT(r.output, Catch::Contains("excludes"));
 }
+
+TEST_CASE("backend --intervals N --json FILE writes the analysis per module and variant, as the text says",
+          "[app][mech]") {
+  const fs::path out = scratch("intervals") += ".json";
+  const Ran text = rfsim("backend -c maxwell -w saxpy,fib --intervals 16");
+  REQUIRE(text.status == 0);
+  const Ran r = rfsim("backend -c maxwell -w saxpy,fib --intervals 16 --json " + out.string());
+  REQUIRE(r.status == 0);
+  CHECK(r.output == text.output);  // the text as without --json
+  std::ifstream f(out);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  CHECK(j.at("config") == "maxwell");
+  CHECK(j.at("analyses").at("intervals") == 16);
+  REQUIRE(j.at("modules").size() == 2);
+  const nlohmann::json& m = j.at("modules").at(1);
+  CHECK(m.at("label") == "fib");
+  CHECK(m.at("variant") == "base");
+  const nlohmann::json& iv = m.at("intervals");
+  CHECK(iv.at("registers_per_interval") == 16);
+  CHECK(iv.at("registers") == "machine");
+  CHECK_FALSE(iv.at("functions").empty());
+  const nlohmann::json &plain = iv.at("plain"), &renum = iv.at("renumbered");
+  CHECK(plain.at("conflict_free").get<uint64_t>() <= plain.at("prefetches").get<uint64_t>());
+  CHECK(renum.at("prefetches").get<uint64_t>() > 0);
+  // The same counts as the text gives for fib, and nothing of the reports.
+  const std::string line = "prefetches (intervals naming registers): " +
+                           std::to_string(plain.at("prefetches").get<uint64_t>()) + ";";
+  CHECK_THAT(text.output, Catch::Contains(line));
+  CHECK_FALSE(j.contains("ptxas_summary"));
+  fs::remove(out);
+}
+
+TEST_CASE("run: what a workload measures is a statistic in stats.json, with its unit", "[app]") {
+  const fs::path out = scratch("measured");
+  const Ran r = rfsim("run -q -w ubench_mem_latency,saxpy -o " + out.string());
+  REQUIRE(r.status == 0);
+  std::ifstream f(out / "stats.json");
+  const nlohmann::json w = nlohmann::json::parse(f).at("workloads");
+  for (const char* level : {"latency_l1", "latency_l2", "latency_dram"}) {
+    const nlohmann::json& s = w.at("ubench_mem_latency").at("measured").at(level);
+    CHECK(s.at("value").get<double>() > 0);
+    CHECK(s.at("unit") == "count");  // the functional model: %clock64 counts warp instructions
+    CHECK_FALSE(s.at("desc").get<std::string>().empty());
+  }
+  CHECK_FALSE(w.at("saxpy").contains("measured"));
+  fs::remove_all(out);
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """scripts/report.py on a crafted compare.json (fixtures/compare.json: saxpy and deep_calls x
 base and cars, with energy): the report's files, its tables, the PNGs' validity, --partial and
-its refusal, bad input. Also runs test_stats.py (the stats.json reader behind compare.py)."""
+its refusal, bad input. Also runs test_stats.py (the stats.json reader behind compare.py) and
+test_figures.py (the figure scripts read the statistics JSON)."""
 
 import json
 import os
@@ -13,10 +14,13 @@ import tempfile
 import unittest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import test_figures  # noqa: E402
 import test_stats  # noqa: E402
 
-# ctest runs this file only: the stats.json reader's tests run with the report's.
+# ctest runs this file only: the stats.json reader's and the figure scripts' tests run with
+# the report's.
 StatsReaderTest = test_stats.StatsReaderTest
+FiguresTest = test_figures.FiguresTest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))

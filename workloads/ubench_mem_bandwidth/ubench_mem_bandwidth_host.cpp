@@ -1,8 +1,9 @@
 // Streaming read bandwidth (see ubench_mem_bandwidth.cu): one launch that
 // fills every SM reads a large float array once and writes a sum per thread.
 // The check compares every sum exactly (the host adds in the kernel's order,
-// in float); the detail gives the bytes the launch moved, so that a caller
-// can divide by the launch's cycles: "bytes N" (read + written).
+// in float); the bytes the launch moved (read + written) are measured
+// (stats.json: workloads.ubench_mem_bandwidth.measured.bytes_moved), so that
+// a caller can divide them by the launch's cycles.
 #include "workloads/common/driver.h"
 
 namespace rfsim::workloads {
@@ -31,6 +32,8 @@ Check runMemBandwidth(rt::Device& dev, Size size) {
   const uint64_t read = uint64_t{4} * n, written = uint64_t{4} * threads;
   c.detail = fmt::format("bytes {} (read {}, written {}); {} blocks x {} threads, grid-stride; {}", read + written,
                          read, written, grid, block, c.detail);
+  c.measured = {{"bytes_moved", "byte", "bytes the launch read and wrote (its input array and one sum per thread)",
+                 static_cast<double>(read + written)}};
   return c;
 }
 

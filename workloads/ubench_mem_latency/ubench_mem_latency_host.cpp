@@ -3,9 +3,12 @@
 // docs/workloads.md): three chains, one launch of one thread each, laid out
 // so that the timed loads hit the L1D, hit the L2 after missing the L1D, and
 // miss both. The CPU check verifies where each chase ended; the %clock64
-// delta per timed load is reported (and must be positive): under the
-// functional model %clock64 counts the block's warp instructions, under the
-// SM timing model it counts cycles.
+// delta per timed load is reported (and must be positive), in the detail and
+// as stats.json's workloads.ubench_mem_latency.measured.latency_l1, _l2 and
+// _dram: under the functional model %clock64 counts the block's warp
+// instructions, under the SM timing model it counts cycles.
+#include <cctype>
+
 #include "workloads/common/driver.h"
 
 namespace rfsim::workloads {
@@ -47,6 +50,8 @@ std::vector<Footprint> footprints(Size size) {
 Check runMemLatency(rt::Device& dev, Size size) {
   Rng rng(61);
   std::string detail, line;
+  std::vector<Measured> measured;
+  const bool timing = dev.options().timing;
   for (const Footprint& f : footprints(size)) {
     // One random cycle through all words (Sattolo's algorithm): each word
     // holds the absolute device address of the next, so a load's address is
@@ -88,13 +93,20 @@ Check runMemLatency(rt::Device& dev, Size size) {
       return Check{false, fmt::format("{} chase: clock delta {}, {} per load: expected a positive delta / {}", f.level,
                                       clk, per_load, f.timed)};
     line += fmt::format("{}{} {:.1f}", line.empty() ? "" : ", ", f.level, per_load);
+    std::string key = f.level;
+    for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    measured.push_back({"latency_" + key, timing ? "cycle" : "count",
+                        fmt::format("%clock64 delta per timed load of the {}-sized chain ({})", f.level,
+                                    timing ? "cycles" : "the functional model: warp instructions"),
+                        per_load});
     detail += fmt::format("; {}: {} KiB, a word every {} B, {} + {} timed loads, {} clocks", f.level, f.bytes >> 10,
                           f.spacing, f.warm, f.timed, clk);
   }
-  const bool timing = dev.options().timing;
-  return Check{true, line + " cycles/load" +
-                         (timing ? "" : " (functional model: %clock64 counts warp instructions, not cycles)") +
-                         "; 3 chase end addresses exact" + detail};
+  return Check{true,
+               line + " cycles/load" +
+                   (timing ? "" : " (functional model: %clock64 counts warp instructions, not cycles)") +
+                   "; 3 chase end addresses exact" + detail,
+               measured};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "mech/r2d2/r2d2_mechanism.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -133,8 +134,10 @@ class R2d2 final : public mech::Mechanism {
 
   std::string chooseVariant(const mech::LaunchInfo& info, const mech::VariantTable& compiled) override {
     current_ = nullptr;
+    note_.clear();
     auto why = [&](const std::string& reason) {
       fallbacks_[info.kernel] = reason;
+      note_ = reason;
       return std::string();
     };
     if (!info.timing) return why("a functional-only run (the linear blocks need the SM's roles and flags)");
@@ -337,6 +340,8 @@ class R2d2 final : public mech::Mechanism {
     current_ = nullptr;
     return g;
   }
+  // Why the launch ran its original code (stats.json: launches[].notes.r2d2).
+  std::string launchNote() override { return std::exchange(note_, {}); }
 
   std::vector<std::string> endRun() override {
     if (trace_sm_) trace_sm_->rtl()->rtl().closeTrace();
@@ -400,6 +405,7 @@ class R2d2 final : public mech::Mechanism {
   std::vector<std::unique_ptr<R2d2Sm>> sms_;
   std::vector<std::unique_ptr<RedundancyObserver>> observers_;
   std::map<std::string, std::string> fallbacks_;
+  std::string note_;  // why the launch chooseVariant decided on runs its original code ("": it does not)
   uint64_t rtl_lookups_ = 0;
   struct Trace {
     std::filesystem::path vcd, gtkw;

@@ -365,6 +365,12 @@ TEST_CASE("r2d2: a kernel whose linear registers would lower the blocks per SM r
   CHECK(r.passed);
   CHECK(r2(r, "transformed") == 0);
   CHECK(r2(r, "linear_instrs") == 0);
+  // Each launch says why (stats.json: launches[].notes.r2d2).
+  REQUIRE_FALSE(r.records.empty());
+  for (const auto& rec : r.records) {
+    REQUIRE(rec.notes.count("r2d2") == 1);
+    CHECK_THAT(rec.notes.at("r2d2"), Catch::Contains("would lower the blocks per SM"));
+  }
 }
 
 TEST_CASE("r2d2 baselines: the redundancy counters on the original code, which runs unchanged",
