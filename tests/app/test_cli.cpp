@@ -211,7 +211,8 @@ TEST_CASE("cost on the v100 configuration synthesizes the whole 64-warp unit", "
 
 TEST_CASE("cost synthesizes a 4-warp rename unit from the command line", "[app][cost][synth]") {
   const fs::path out = scratch("smallcost");
-  const Ran r = rfsim("cost -q --units-of cars --set sm.max_warps=4 --set regfile.size_kb=16 --no-energy --out " +
+  const Ran r = rfsim("cost -q --units-of cars --set sm.max_warps=4 --set sm.max_threads=128 --set sm.active_warps=4 "
+                      "--set regfile.size_kb=16 --no-energy --out " +
                       out.string());
   REQUIRE(r.status == 0);
   std::ifstream cj(out / "cost.json");
