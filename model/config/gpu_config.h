@@ -201,8 +201,8 @@ struct PipelineConfig {
               "cycles in which an SM's warps issue but none stores, atomically updates, arrives at a barrier or "
               "exits before the SM reports a livelock (a warp spinning on a flag nobody sets); in functional "
               "mode, warp instructions of one thread block without such progress. Longer than any launch of "
-              "the workloads' large inputs (the longest, nbody: 66 M cycles and 139 M warp instructions on "
-              "v100), so only a kernel that would never end reaches it");
+              "the workloads' large inputs (the most warp instructions: lt_mrigrid, 185 M in all its launches; "
+              "the most cycles measured: nbody, 66 M on v100), so only a kernel that would never end reaches it");
   }
 };
 
@@ -433,10 +433,11 @@ struct SimConfig {
               "TLM-2.0 global quantum: SMs run this many cycles ahead of SystemC time before they synchronise");
     v.integer("max_cycles", max_cycles, IntRange{1, INT64_MAX}, "cycle",
               "a timing launch that runs longer is stopped as a runaway kernel (--max-cycles); 30x the longest "
-              "launch of the workloads' large inputs (nbody: 66 M cycles on v100)");
+              "launch measured of the workloads' large inputs (nbody: 66 M cycles on v100)");
     v.integer("max_instructions", max_instructions, IntRange{1, INT64_MAX}, "instruction",
               "a launch that issues more warp instructions is stopped as a runaway kernel, timing or functional "
-              "(--max-instructions); 25x the most of any launch of the workloads' large inputs (nbody: 139 M)");
+              "(--max-instructions); 20x the most of any workload's large input (lt_mrigrid: 185 M warp "
+              "instructions in all its launches)");
   }
 };
 
