@@ -180,8 +180,9 @@ def parse_args(argv):
                     help="an unmodified CUDA application as a workload, run by rfsim exec in the folder "
                          "compare was started from, e.g. --app 'hotspot: ./hotspot 512 2 2 temp.dat power.dat "
                          "out.dat' (repeatable; docs/cudart.md)")
+    named = sorted(f[:-5] for f in os.listdir(os.path.join(REPO, "configs")) if f.endswith(".yaml"))
     ap.add_argument("-c", "--configs", "--config", default="v100",
-                    help="configurations, comma-separated: names (v100, titanv, maxwell) or YAML files "
+                    help=f"configurations, comma-separated: names ({', '.join(named)}) or YAML files "
                          "(default: v100)")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME:SPEC",
                     help="a variant to compare with the baseline; SPEC is comma-separated items, +mech "

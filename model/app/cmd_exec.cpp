@@ -4,6 +4,7 @@
 // configuration, mechanisms and results folder travel in the environment
 // (model/cudart/session.h), so that applications started by their own
 // scripts are covered too. docs/cudart.md.
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +34,22 @@ bool isElf(const std::string& path) {
   return f && std::memcmp(m, "\x7f" "ELF", 4) == 0;
 }
 
+// Whether the file holds a CUDA runtime of its own: nvcc's host code
+// registers its device code through __cudaRegisterFatBinary, whose name the
+// static runtime (and any program calling it) carries.
+bool holdsCudaRuntime(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  const std::string needle = "__cudaRegisterFatBinary";
+  std::string buf, carry;
+  buf.resize(1 << 20);
+  while (f.read(buf.data(), static_cast<std::streamsize>(buf.size())) || f.gcount() > 0) {
+    const std::string chunk = carry + buf.substr(0, static_cast<size_t>(f.gcount()));
+    if (chunk.find(needle) != std::string::npos) return true;
+    carry = chunk.substr(chunk.size() > needle.size() ? chunk.size() - needle.size() : 0);
+  }
+  return false;
+}
+
 // The executable's path as execvp would find it.
 std::string which(const std::string& prog) {
   if (prog.find('/') != std::string::npos) return prog;
@@ -46,6 +63,14 @@ std::string which(const std::string& prog) {
     a = b + 1;
   }
   return {};
+}
+
+// While the application runs, SIGINT and SIGTERM sent to rfsim are passed
+// on to it: it marks its results folder incomplete and ends, and rfsim
+// reports how (the terminal's Ctrl-C reaches both anyway).
+volatile sig_atomic_t g_child = 0;
+void forward(int sig) {
+  if (g_child > 0) ::kill(g_child, sig);
 }
 
 // Runs argv with `env` added; returns the wait status.
@@ -69,6 +94,14 @@ int spawn(const std::vector<std::string>& argv, const std::vector<std::pair<std:
     std::fprintf(stderr, "rfsim: error: cannot run %s: %s\n", a[0], std::strerror(errno));
     _exit(127);
   }
+  struct sigaction fwd {}, old_int {}, old_term {};
+  if (!captured) {
+    g_child = pid;
+    fwd.sa_handler = forward;
+    sigemptyset(&fwd.sa_mask);
+    sigaction(SIGINT, &fwd, &old_int);
+    sigaction(SIGTERM, &fwd, &old_term);
+  }
   if (captured) {
     close(fds[1]);
     char buf[4096];
@@ -78,6 +111,11 @@ int spawn(const std::vector<std::string>& argv, const std::vector<std::pair<std:
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw Error(std::string("waitpid: ") + std::strerror(errno));
+  if (!captured) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    g_child = 0;
+  }
   return status;
 }
 
@@ -114,16 +152,24 @@ int execCommand(const ExecOptions& o) {
   // An ELF executable must load this libcudart: the loader says which one it
   // would take (as ldd does) without running it.
   const std::string exe = which(o.argv.front());
-  if (exe.empty()) throw Error(fmt::format("exec: {}: no such program", o.argv.front()));
+  if (exe.empty()) throw Error(fmt::format("exec: {}: no such program on PATH", o.argv.front()));
+  if (access(exe.c_str(), X_OK) != 0)
+    throw Error(fmt::format("exec: {}: {}", exe, std::strerror(errno)));  // e.g. No such file or directory
   if (isElf(exe)) {
     std::string listing;
     auto trace = env;
     trace.push_back({"LD_TRACE_LOADED_OBJECTS", "1"});
     spawn({exe}, trace, &listing);
-    if (listing.find("libcudart.so.13") == std::string::npos)
-      throw Error(fmt::format("exec: {} does not load libcudart.so.13: it was linked with the static CUDA runtime "
-                              "(nvcc's default); rebuild it with nvcc -cudart shared",
+    if (listing.find("libcudart.so.13") == std::string::npos) {
+      if (holdsCudaRuntime(exe))
+        throw Error(fmt::format("exec: {} does not load libcudart.so.13: it was linked with the static CUDA "
+                                "runtime (nvcc's default); rebuild it with nvcc -cudart shared",
+                                exe));
+      throw Error(fmt::format("exec: {} does not link libcudart.so.13 dynamically and holds no CUDA runtime of its "
+                              "own (no __cudaRegisterFatBinary): it makes no CUDA call for the model to run; rfsim "
+                              "exec runs CUDA applications built by nvcc with -cudart shared",
                               exe));
+    }
     if (listing.find(lib_dir + "/libcudart.so.13") == std::string::npos)
       throw Error(fmt::format("exec: {} would load another libcudart.so.13 than the model's ({}); is it linked "
                               "with an RPATH? The loader said:\n{}",
@@ -146,7 +192,8 @@ int execCommand(const ExecOptions& o) {
     std::cerr << fmt::format("rfsim: error: {} {} after {:.1f} s without writing its results{}{}\n", name, how, wall,
                              fs::exists(out.string() + ".partial")
                                  ? fmt::format(" ({}.partial is incomplete)", out.string())
-                                 : " (did it make any CUDA call?)",
+                                 : code == 127 ? " (it could not be started: see the line above)"
+                                               : " (did it make any CUDA call?)",
                              earlier ? fmt::format("; the earlier results in {} are left as they were", out.string())
                                      : "");
     return code ? code : 1;

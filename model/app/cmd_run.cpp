@@ -14,6 +14,7 @@
 #include "app/commands.h"
 #include "runtime/launch_json.h"
 #include "common/error.h"
+#include "common/progress.h"
 #include "common/results_dir.h"
 #include "config/config_io.h"
 #include "energy/energy_model.h"
@@ -215,7 +216,7 @@ int runWorkloads(const RunOptions& o) {
     ptx_of[w->name] = mods;
   }
 
-  ResultsDir dir(o.output.out.empty() ? defaultOutDir("func", cfg.name) : o.output.out, o.output.overwrite);
+  ResultsDir dir(o.output.out.empty() ? defaultOutDir("run", cfg.name) : o.output.out, o.output.overwrite);
   dir.writeFile("config.yaml", config::toYaml(cfg));
 
   stats::Group root(nullptr, "sim", "functional execution of CUDA workloads");
@@ -235,6 +236,7 @@ int runWorkloads(const RunOptions& o) {
     for (auto& m : mechs)
       for (auto& f : m->traceBeside(trace->vcdPath(), trace->first(), trace->last())) mech_traces.push_back(f);
   int failed = 0;
+  ProgressLine progress(o.quiet);  // each launch's progress on a terminal
   if (!o.quiet && o.timing)
     std::cout << fmt::format("{:<18} {:>6} {:>12}  {}\n", "workload", "check", "SM cycles", "IPC, host time, speed, detail");
   else if (!o.quiet)
@@ -253,6 +255,7 @@ int runWorkloads(const RunOptions& o) {
       dopt.timing = o.timing;
       dopt.gpu = &cfg;
       dopt.trace = trace.get();
+      dopt.progress = &progress;
       if (o.debug_slot >= 0)
         dopt.sm_setup = [slot = o.debug_slot](sm::Sm& sm, uint32_t i) {
           if (i == 0) sm.setTraceSlot(slot);
@@ -279,7 +282,10 @@ int runWorkloads(const RunOptions& o) {
     } catch (const Error& e) {
       // A kernel that faults fails its workload; with several chosen the
       // others still run, and the exit status says something failed.
-      if (chosen.size() == 1) throw;
+      if (chosen.size() == 1) {
+        dir.abandon(fmt::format("workload {}: {}", w->name, e.what()));
+        throw;
+      }
       check.passed = false;
       check.detail = e.what();
     }

@@ -49,6 +49,8 @@ struct RunOptions {
 struct CostOptions {
   ConfigOptions config;
   OutputOptions output;
+  bool quiet = false;  // no progress line
+  std::vector<std::string> units_of;  // --units-of: only these mechanisms' units (empty: every one's)
   bool no_synth = false;
   bool no_energy = false;
   double node_nm = 12.0;  // energy scaling target (cost::CostOptions)

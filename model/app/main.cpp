@@ -12,12 +12,31 @@
 #include "app/commands.h"
 #include "app/mech_commands.h"
 #include "common/error.h"
+#include "common/stop_signals.h"
 #include "mech/mechanism.h"
+
+namespace {
+
+// --max-cycles and --max-instructions: the runaway-kernel caps, as the
+// configuration keys they set (appended to --set, so they win over it).
+void addRunawayOptions(CLI::App* cmd, rfsim::rt::ConfigOptions& config) {
+  cmd->add_option_function<uint64_t>(
+         "--max-cycles", [&config](const uint64_t& n) { config.sets.push_back("sim.max_cycles=" + std::to_string(n)); },
+         "stop a timing launch that runs more cycles, as a runaway kernel (sim.max_cycles)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option_function<uint64_t>(
+         "--max-instructions",
+         [&config](const uint64_t& n) { config.sets.push_back("sim.max_instructions=" + std::to_string(n)); },
+         "stop a launch that issues more warp instructions, as a runaway kernel (sim.max_instructions)")
+      ->check(CLI::PositiveNumber);
+}
+
+}  // namespace
 
 int sc_main(int argc, char* argv[]) {
   using namespace rfsim::app;
   rfsim::mech::registerMechanisms();
-  CLI::App app{"rfsim: cycle-level GPU register-file simulator (SystemC/TLM-2.0 with Verilated RTL)"};
+  CLI::App app{"rfsim: cycle-level GPU register-file simulator (SystemC/TLM-2.0 with Verilated RTL)", "rfsim"};
   app.set_version_flag("--version", "rfsim 0.1.0");
   app.require_subcommand(1);
 
@@ -25,6 +44,7 @@ int sc_main(int argc, char* argv[]) {
   auto* run_cmd = app.add_subcommand("run", "run CUDA workloads (--workload), functionally or on the GPU timing "
                                             "model (--timing), with mechanisms (--mech)");
   addConfigOptions(run_cmd, run.config);
+  addRunawayOptions(run_cmd, run.config);
   addOutputOptions(run_cmd, run.output, "run");
   auto* rtl_on = run_cmd->add_flag("--rtl", run.rtl,
                                    "with --timing: co-simulate the Verilated RTL of the enabled mechanisms that "
@@ -83,6 +103,10 @@ int sc_main(int argc, char* argv[]) {
                                               "OpenSTA timing");
   addConfigOptions(cost_cmd, cost.config);
   addOutputOptions(cost_cmd, cost.output, "cost");
+  cost_cmd->add_flag("-q,--quiet", cost.quiet, "no progress line (it is shown only on a terminal anyway)");
+  cost_cmd->add_option("--units-of", cost.units_of,
+                       "only the RTL units of these mechanisms, comma-separated (default: every mechanism's)")
+      ->delimiter(',');
   cost_cmd->add_flag("--no-synth", cost.no_synth, "analytic storage cost only, no synthesis");
   cost_cmd->add_flag("--no-energy", cost.no_energy,
                      "synthesis and timing without the gate-level energy simulation (about half the run)");
@@ -124,6 +148,7 @@ int sc_main(int argc, char* argv[]) {
   auto* exec_cmd = app.add_subcommand("exec", "run an unmodified CUDA application (built by nvcc 13 with -cudart "
                                               "shared) on the model: rfsim exec [options] -- ./app args...");
   addConfigOptions(exec_cmd, ex.config);
+  addRunawayOptions(exec_cmd, ex.config);
   addOutputOptions(exec_cmd, ex.output, "exec");
   exec_cmd->add_flag("--timing", ex.timing, "run every launch on the GPU timing model (default: functional)");
   exec_cmd->add_flag("-q,--quiet", ex.quiet, "no line per kernel launch");
@@ -134,23 +159,30 @@ int sc_main(int argc, char* argv[]) {
   exec_cmd->add_option("--name", ex.name, "the application's name in stats.json (default: the program's file name)");
   exec_cmd->add_option("command", ex.argv, "the application and its arguments (after --)")->required();
 
+  // Exit status (README, "Exit status"): 0 done, 1 an error or a failed
+  // check, 2 a usage error, 3 an internal error, 130/143 SIGINT/SIGTERM.
+  if (argc < 2) {
+    std::cerr << app.help() << "rfsim: error: which subcommand? (rfsim --help lists them)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : 2;  // --help and --version are not errors
   }
+  rfsim::installStopHandlers(true);
 
   run.trace = trace_opt->count() > 0;
   ptx.analyses = ptx_analyses.given();
   be.analyses = be_analyses.given();
   try {
     if (*run_cmd && run.workload.empty())
-      throw rfsim::Error("run: which workloads? --workload NAME[,NAME] or all (rfsim workloads lists them)" +
+      throw rfsim::UsageError("run: which workloads? --workload NAME[,NAME] or all (rfsim workloads lists them)" +
                          (mech_cmds.names().empty() ? std::string() : "; the mechanisms add " + mech_cmds.names()));
     if (*run_cmd && !run.workload.empty() && run.trace && (run.trace_vcd.empty() || !run.timing))
-      throw rfsim::Error("--trace with --workload needs --timing and a file: --trace FILE.vcd");
+      throw rfsim::UsageError("--trace with --workload needs --timing and a file: --trace FILE.vcd");
     if (*run_cmd && !run.trace_window.empty() && run.trace_vcd.empty())
-      throw rfsim::Error("--trace-window needs --trace FILE.vcd");
+      throw rfsim::UsageError("--trace-window needs --trace FILE.vcd");
     if (*run_cmd) return runWorkloads(run);
     if (const int rc = mech_cmds.runChosen(); rc >= 0) return rc;
     if (*list_cmd) return listWorkloads();
@@ -162,6 +194,9 @@ int sc_main(int argc, char* argv[]) {
     if (*cfg_cmd) return configCommand(cfg);
     if (*be_cmd) return backendCommand(be);
     if (*exec_cmd) return execCommand(ex);
+  } catch (const rfsim::UsageError& e) {
+    std::cerr << "rfsim: error: " << e.what() << "\n";
+    return 2;
   } catch (const rfsim::Error& e) {
     std::cerr << "rfsim: error: " << e.what() << "\n";
     return 1;

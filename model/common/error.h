@@ -13,4 +13,11 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// A command line that asks for something impossible (options that do not
+// go together, a missing choice): the program exits 2, as for a parse error.
+class UsageError : public Error {
+ public:
+  explicit UsageError(const std::string& what) : Error(what) {}
+};
+
 }  // namespace rfsim

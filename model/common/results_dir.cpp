@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "common/stop_signals.h"
 
 namespace fs = std::filesystem;
 
@@ -41,10 +42,12 @@ ResultsDir::ResultsDir(fs::path final_dir, bool overwrite)
   fs::remove_all(work_, ec);
   fs::create_directories(work_, ec);
   if (ec) throw Error(fmt::format("{}: cannot create folder: {}", work_.string(), ec.message()));
+  stop_slot_ = rememberStopFile((fs::absolute(work_) / "INCOMPLETE").string());
 }
 
 ResultsDir::~ResultsDir() {
   if (!committed_) abandon("the run stopped before its results were complete");
+  forgetStopFile(stop_slot_);
 }
 
 void ResultsDir::writeFile(const std::string& name, const std::string& contents) {
@@ -86,10 +89,13 @@ void ResultsDir::commit() {
   if (ec) throw Error(fmt::format("{}: cannot move results into place: {}", final_.string(), ec.message()));
   if (!old.empty()) fs::remove_all(old, ec);
   committed_ = true;
+  forgetStopFile(stop_slot_);
+  stop_slot_ = -1;
 }
 
 void ResultsDir::abandon(const std::string& reason) noexcept {
-  if (committed_) return;
+  if (committed_ || abandoned_) return;
+  abandoned_ = true;
   try {
     std::ofstream out(work_ / "INCOMPLETE");
     out << reason << "\n";

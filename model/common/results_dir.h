@@ -5,7 +5,8 @@
 // its size has been written. A run that fails leaves "<final>.partial" with an
 // INCOMPLETE file naming the error, never a folder with a manifest. An existing
 // final folder is never touched unless `overwrite` is set, and then it is
-// replaced only once the new one is complete.
+// replaced only once the new one is complete. A run stopped by SIGINT or
+// SIGTERM leaves INCOMPLETE naming the signal (stop_signals.h).
 #pragma once
 
 #include <filesystem>
@@ -33,7 +34,8 @@ class ResultsDir {
 
   // Writes manifest.json and moves the folder to its final name.
   void commit();
-  // Marks the folder incomplete with the reason; called on failure.
+  // Marks the folder incomplete with the reason; called on failure. The
+  // first reason stays (the destructor's generic one does not replace it).
   void abandon(const std::string& reason) noexcept;
   bool committed() const { return committed_; }
 
@@ -42,6 +44,8 @@ class ResultsDir {
   std::filesystem::path work_;
   bool overwrite_;
   bool committed_ = false;
+  bool abandoned_ = false;  // INCOMPLETE holds a reason already
+  int stop_slot_ = -1;      // SIGINT/SIGTERM write INCOMPLETE (stop_signals.h)
   std::vector<std::string> files_;
 };
 

@@ -155,6 +155,7 @@ struct PipelineConfig {
   uint32_t const_latency = 4;
   uint32_t mem_latency = 193;
   uint64_t watchdog_cycles = 100000;
+  uint64_t livelock_cycles = 200000000;
 
   template <class V> void visit(V& v) {
     const IntRange units{1, 64}, opt_units{0, 64}, lat{1, 2000}, ii{1, 1000};
@@ -205,6 +206,12 @@ struct PipelineConfig {
               "global/local access latency with sim.memory: fixed (no caches)");
     v.integer("watchdog_cycles", watchdog_cycles, IntRange{1, INT64_MAX}, "cycle",
               "cycles without any instruction issued or retired before the SM reports a deadlock");
+    v.integer("livelock_cycles", livelock_cycles, IntRange{1, INT64_MAX}, "cycle",
+              "cycles in which an SM's warps issue but none stores, atomically updates, arrives at a barrier or "
+              "exits before the SM reports a livelock (a warp spinning on a flag nobody sets); in functional "
+              "mode, warp instructions of one thread block without such progress. Longer than any launch of "
+              "the workloads' large inputs (the most warp instructions: lt_mrigrid, 185 M in all its launches; "
+              "the most cycles measured: nbody, 66 M on v100), so only a kernel that would never end reaches it");
   }
 };
 
@@ -424,6 +431,8 @@ inline const Choices& choiceNames(MemoryModel) {
 struct SimConfig {
   MemoryModel memory = MemoryModel::Hierarchy;
   uint32_t quantum_cycles = 16;
+  uint64_t max_cycles = 2000000000;
+  uint64_t max_instructions = 4000000000;
 
   template <class V> void visit(V& v) {
     v.choice("memory", memory,
@@ -431,6 +440,13 @@ struct SimConfig {
              "(pipeline.mem_latency, no caches)");
     v.integer("quantum_cycles", quantum_cycles, IntRange{1, 100000}, "cycle",
               "TLM-2.0 global quantum: SMs run this many cycles ahead of SystemC time before they synchronise");
+    v.integer("max_cycles", max_cycles, IntRange{1, INT64_MAX}, "cycle",
+              "a timing launch that runs longer is stopped as a runaway kernel (--max-cycles); 30x the longest "
+              "launch measured of the workloads' large inputs (nbody: 66 M cycles on v100)");
+    v.integer("max_instructions", max_instructions, IntRange{1, INT64_MAX}, "instruction",
+              "a launch that issues more warp instructions is stopped as a runaway kernel, timing or functional "
+              "(--max-instructions); 20x the most of any workload's large input (lt_mrigrid: 185 M warp "
+              "instructions in all its launches)");
   }
 };
 

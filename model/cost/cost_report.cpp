@@ -84,6 +84,7 @@ CostReport buildCostReport(const config::GpuConfig& config, const std::vector<Un
   f.rtl_dir = options.rtl_dir;
   f.clock_period_ns = options.clock_period_ns;
   f.tool_search_path = options.tool_search_path;
+  f.progress = progress;
   for (GroupReport& g : r.groups)
     for (const CostUnit& u : g.group.units) {
       f.work_dir = u.work_subdir.empty() ? options.work_dir : options.work_dir / u.work_subdir;

@@ -126,6 +126,7 @@ SynthResult runSynthesis(const SynthParams& p, const FlowOptions& o) {
   writeFileAtomic(dir / "sta.tcl", staScript(p, o.liberty, o.clock_period_ns));
 
   runTool({yosys, {"-s", "synth.ys"}, dir, "yosys.log"});
+  if (o.progress) o.progress(fmt::format("timing of {} (OpenSTA)", p.module));
   runTool({sta, {"-no_splash", "-exit", "sta.tcl"}, dir, "sta.log"});
   runTool({sta, {"-version"}, dir, "sta-version.log"});
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@ struct FlowOptions {
   std::filesystem::path rtl_dir;   // holds the module's .sv and its packages
   double clock_period_ns = 10.0;
   std::optional<std::string> tool_search_path;  // $PATH when not given
+  std::function<void(const std::string&)> progress;  // told when the timing step starts (may be empty)
 };
 
 struct SynthResult {

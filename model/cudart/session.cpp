@@ -13,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "common/results_dir.h"
+#include "common/stop_signals.h"
 #include "config/config_io.h"
 #include "mech/mechanism.h"
 #include "runtime/config_options.h"
@@ -131,6 +132,9 @@ void Session::openResults() {
   const config::GpuConfig& cfg = config();
   const std::string out = env("RFSIM_OUT", rt::defaultOutDir("exec", cfg.name));
   dir_ = std::make_unique<ResultsDir>(out, env("RFSIM_OVERWRITE") == "1");
+  // Ctrl-C leaves the folder .partial with its reason, then ends the
+  // application as the signal would have (common/stop_signals.h).
+  installStopHandlers(false);
   dir_->writeFile("config.yaml", config::toYaml(cfg));
   // The GPU's modules (docs/sm.md), described before the device's own
   // simulation exists.
@@ -148,6 +152,8 @@ rt::Device& Session::device() {
     o.gpu = cfg_.get();
     o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
     for (auto& m : mechs_) o.mechanisms.push_back(m.get());
+    progress_ = std::make_unique<ProgressLine>(quiet_);
+    o.progress = progress_.get();
     dev_ = std::make_unique<rt::Device>(o);
     if (timing_) {
       std::vector<mech::Mechanism*> ms;

@@ -22,6 +22,7 @@
 
 #include "cudart/cuda_abi.h"
 #include "config/gpu_config.h"
+#include "common/progress.h"
 #include "runtime/fatbin.h"
 
 namespace rfsim {
@@ -133,6 +134,7 @@ class Session {
   std::unique_ptr<rt::Device> dev_;
   std::unique_ptr<rt::LaunchAccumulator> acc_;  // timing runs: the launches' statistics, summed
   std::unique_ptr<ResultsDir> dir_;
+  std::unique_ptr<ProgressLine> progress_;  // each launch's progress on a terminal
   bool timing_ = false, quiet_ = false, finished_ = false;
   bool told_capability_ = false;
   bool out_required_ = false;  // RFSIM_OUT names a folder: write it even without CUDA work
@@ -143,6 +145,7 @@ class Session {
   double now_ms_ = 0.0;
   double host_seconds_ = 0.0;
   std::string failure_;  // the first kernel fault
+  bool stopped_ = false;  // a launch was stopped as a runaway kernel: the results stay incomplete
 };
 
 // Runs an API function's body, turning exceptions into the error code the

@@ -23,7 +23,7 @@ cudaError_t faultOf(const std::string& m) {
   if (has("misaligned")) return cudaErrorMisalignedAddress;
   if (has("out of bounds") || has("outside") || has("no allocation")) return cudaErrorIllegalAddress;
   if (has("assert")) return cudaErrorAssert;
-  if (has("deadlock")) return cudaErrorLaunchTimeout;
+  if (has("deadlock") || has("runaway kernel")) return cudaErrorLaunchTimeout;
   if (has("unsupported") || has("illegal instruction")) return cudaErrorIllegalInstruction;
   return cudaErrorLaunchFailure;
 }
@@ -87,6 +87,7 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
     const cudaError_t code = faultOf(m);
     sticky = code;  // a fault in a kernel ends the context, as on hardware
     if (failure_.empty()) failure_ = where + ": " + m;
+    stopped_ = stopped_ || m.find("runaway kernel") != std::string::npos;
     throw CudaError{code, where + ": " + m};
   }
   const backend::CompiledModule* cm = d.compiled();
@@ -188,6 +189,14 @@ void Session::finish() noexcept {
         if (!quiet_) std::cerr << "rfsim: " << line << "\n";
     nlohmann::json out = {{"schema", "rfsim-stats/2"}, {"run", run}, {"workloads", {{app_, w}}}};
     dir_->writeFile("stats.json", out.dump(2) + "\n");
+    if (stopped_) {
+      // A launch that never ended has no statistics: the folder stays
+      // .partial, its INCOMPLETE naming the kernel that was stopped.
+      dir_->abandon(failure_);
+      std::cerr << fmt::format("rfsim: {}\nrfsim: results left incomplete: {}\n", failure_,
+                               dir_->workDir().string());
+      return;
+    }
     dir_->commit();
     std::cerr << fmt::format("rfsim: {} kernel launches{}; results: {}\n", launches_.size(),
                              failure_.empty() ? "" : " (a kernel failed)", dir_->finalDir().string());

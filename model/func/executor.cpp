@@ -70,6 +70,8 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
     w.bar_instr = nullptr;
     w.instrs = 0;
   }
+  last_moves_ = moves_;
+  moved_at_ = 0;
   shared_.assign(setup_.shared_window, 0);
   for (Barrier& bar : bars_) bar = Barrier{};
 }
@@ -88,8 +90,42 @@ void BlockExecutor::run(rt::Dim3 ctaid) {
     }
     if (!left) break;
     if (!ran) deadlock();
+    checkRunaway();
   }
   finish();
+}
+
+void BlockExecutor::checkRunaway() {
+  const Limits& lim = prog_.limits();
+  std::string why;
+  if (moves_ != last_moves_) {
+    last_moves_ = moves_;
+    moved_at_ = warp_instrs_;
+  } else if (warp_instrs_ - moved_at_ > lim.livelock_warp_instrs) {
+    why = fmt::format("livelock: its warps issued {} warp instructions since the block last stored, updated memory "
+                      "atomically, arrived at a barrier or exited (pipeline.livelock_cycles {})",
+                      warp_instrs_ - moved_at_, lim.livelock_warp_instrs);
+  }
+  const uint64_t launch = stats_.warp_instrs + warp_instrs_;
+  if (why.empty() && launch <= lim.max_warp_instrs) return;
+  if (why.empty())
+    why = fmt::format("the launch reached sim.max_instructions ({} warp instructions; raise it with "
+                      "--max-instructions if the kernel is meant to run that long)",
+                      lim.max_warp_instrs);
+  std::string warps;
+  for (const Warp& w : warps_) {
+    if (w.state == WarpState::Done || w.stack.empty()) continue;
+    const SimtEntry& e = w.stack.back();
+    const DFunction& f = *w.frames.back().fn;
+    warps += fmt::format("\n  warp {}: {} pc {} (line {}){}", w.id, f.fn->name, e.pc,
+                         e.pc < f.code.size() ? f.code[e.pc].in->loc.line : 0,
+                         w.state == WarpState::Blocked ? ", at a barrier" : "");
+  }
+  if (warps.empty()) warps = " none (the block's warps have all exited)";
+  throw Error(fmt::format("{}: kernel {} block ({},{},{}): stopped as a runaway kernel after {} warp instructions of "
+                          "the launch: {}; its live warps:{}",
+                          prog_.fileName(), setup_.kernel->fn->name, ctaid_.x, ctaid_.y, ctaid_.z, launch, why,
+                          warps));
 }
 
 void BlockExecutor::finish() {
@@ -145,9 +181,11 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
         break;
       case Cls::St:
         if (act) execSt(w, d, act);
+        ++moves_;
         break;
       case Cls::Atom: case Cls::Red:
         if (act) execAtom(w, d, act);
+        ++moves_;
         break;
       case Cls::Cvta:
         if (act) execCvta(w, d, act);
@@ -176,13 +214,16 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
         execCall(w, d, act);
         return;
       case Cls::Ret:
+        ++moves_;
         execRet(w, d, act);
         return;
       case Cls::Exit:
         if (!act) break;
+        ++moves_;
         execExit(w, act);
         return;
       case Cls::Bar:
+        ++moves_;
         execBar(w, d, act);
         return;
     }

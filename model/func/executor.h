@@ -89,6 +89,9 @@ class BlockExecutor {
   uint32_t guardMask(Warp& w, const DInstr& d);
   [[noreturn]] void fail(const Warp& w, const DInstr& d, int lane, const std::string& msg) const;
   [[noreturn]] void deadlock() const;
+  // Limits::max_warp_instrs and Limits::livelock_warp_instrs, checked
+  // between rounds of run().
+  void checkRunaway();
 
   // exec_lane.cpp: operand access.
   struct Column {
@@ -194,6 +197,9 @@ class BlockExecutor {
   uint64_t clock_ = 0;
   uint64_t* by_op_ = nullptr;
   uint64_t warp_instrs_ = 0, thread_instrs_ = 0;
+  // Stores, atomics, barrier arrivals, exits and returns issued (the
+  // livelock rule's progress), and warp_instrs_ when they last moved.
+  uint64_t moves_ = 0, last_moves_ = 0, moved_at_ = 0;
   const bool machine_;  // running a machine program (ptx/machine.h)
   // Per ptx::MRole (index 0, Code, is filled in from the totals at the end).
   std::array<uint64_t, rt::kNumMRoles> role_warp_{}, role_thread_{};

@@ -336,9 +336,27 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
   const auto t0 = std::chrono::steady_clock::now();
   const LaunchSetup setup = setupLaunch(kernel, grid, block, args, dynamic_shared_bytes);
   BlockExecutor exec(*this, setup, stats);
+  if (progress_) progress_->begin();
+  struct ClearLine {
+    ProgressLine* p;
+    ~ClearLine() {
+      if (p) p->clear();
+    }
+  } clear_line{progress_};
+  uint64_t done = 0;
+  const uint64_t total = grid.count();
   for (uint32_t z = 0; z < grid.z; ++z)
     for (uint32_t y = 0; y < grid.y; ++y)
-      for (uint32_t x = 0; x < grid.x; ++x) exec.run({x, y, z});
+      for (uint32_t x = 0; x < grid.x; ++x) {
+        exec.run({x, y, z});
+        ++done;
+        if (progress_ && progress_->due(0)) {
+          const double secs = progress_->elapsed();
+          progress_->show(fmt::format("kernel {}: {} of {} blocks, {} warp-instr/s, ETA {:.0f} s", kernel, done, total,
+                                      ProgressLine::human(double(stats.warp_instrs) / secs),
+                                      secs * double(total - done) / double(done)));
+        }
+      }
   stats.blocks = grid.count();
   stats.warps = grid.count() * ((block.count() + 31) / 32);
   stats.threads = grid.count() * block.count();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "func/decode.h"
 #include "func/memory.h"
 #include "ptx/ir.h"
@@ -20,6 +21,11 @@ struct Limits {
   uint32_t stack_bytes_per_thread = 1u << 20;  // local stack (locals + call frames)
   uint64_t device_heap_bytes = 8ull << 20;     // device-side malloc (CUDA's default heap size)
   uint64_t warp_quantum = 4096;                // warp instructions before the next warp runs
+  // A runaway kernel (config sim.max_instructions, pipeline.livelock_cycles):
+  // the most warp instructions of one launch, and of one block without a
+  // store, atomic, barrier arrival or exit.
+  uint64_t max_warp_instrs = UINT64_MAX;
+  uint64_t livelock_warp_instrs = UINT64_MAX;
 };
 
 // One launch's fixed inputs: the kernel, the dimensions and the packed
@@ -79,6 +85,8 @@ class Program {
   const SymbolPlace& place(uint32_t sym) const { return places_[sym]; }
   GlobalMemory& memory() { return memory_; }
   const Limits& limits() const { return limits_; }
+  // launch(): blocks done, speed and ETA on a terminal (not owned; null: none).
+  void setProgress(ProgressLine* p) { progress_ = p; }
   // A kernel's static shared memory: the variables its code reaches, 16-byte
   // aligned (ptx/analysis/shared_layout.h); throws if no such kernel.
   uint32_t staticSharedBytes(const std::string& kernel) const;
@@ -97,6 +105,7 @@ class Program {
   ptx::Module module_;
   GlobalMemory& memory_;
   Limits limits_;
+  ProgressLine* progress_ = nullptr;
   std::string file_name_;
   std::vector<SymbolPlace> places_;
   std::vector<DFunction> funcs_;

@@ -82,9 +82,32 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
                               s.occupancy().blocks));
     return true;
   }
+  const uint64_t issued = s.stats().warp_instrs.get();
   s.tick(cycle);
   sm_cycles_[i] = cycle + 1;
+  warp_instrs_ += s.stats().warp_instrs.get() - issued;
+  if (warp_instrs_ > cfg_.sim.max_instructions)
+    throw Error(fmt::format("kernel {}: stopped as a runaway kernel at cycle {} after {} warp instructions: the "
+                            "launch reached sim.max_instructions ({}; raise it with --max-instructions if the kernel "
+                            "is meant to run that long); sm{}'s warps:\n{}",
+                            setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?"), cycle,
+                            warp_instrs_, cfg_.sim.max_instructions, i, s.dumpState()));
+  if (opt_.progress && opt_.progress->due()) showProgress(cycle);
   return !blocks_.remaining() && s.idle();
+}
+
+// The launch so far: cycles, speed, and the ETA from the blocks retired.
+void KernelRunner::showProgress(uint64_t cycle) {
+  uint64_t retired = 0;
+  for (const auto& s : sms_) retired += s->stats().blocks_retired.get();
+  const uint64_t total = setup_.grid.count();
+  const double secs = opt_.progress->elapsed();
+  const std::string eta =
+      retired ? fmt::format(", ETA {:.0f} s", secs * double(total - retired) / double(retired)) : std::string();
+  opt_.progress->show(fmt::format("kernel {}: cycle {}, {} of {} blocks, {} warp-instr/s{}",
+                                  setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?"),
+                                  ProgressLine::human(double(cycle)), retired, total,
+                                  ProgressLine::human(double(warp_instrs_) / secs), eta));
 }
 
 uint64_t KernelRunner::nextEventCycle(uint32_t i, uint64_t cycle) const {
@@ -97,6 +120,13 @@ KernelRunResult KernelRunner::run() {
   mem::HierarchyCounters before;
   if (hier_) before = hier_->counters();
   dealInitialBlocks();
+  struct ClearLine {
+    ProgressLine* p;
+    ~ClearLine() {
+      if (p) p->clear();
+    }
+  } clear_line{opt_.progress};
+  if (opt_.progress) opt_.progress->begin();
   const uint64_t cycles = opt_.mode == Mode::SystemC ? runSystemC() : runLoop();
   std::vector<sm::Sm*> sms;
   std::vector<const mem::L1dMemory*> l1ds;

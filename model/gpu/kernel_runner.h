@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "gpu/gpu_stats.h"
 #include "sm/core/sm.h"
 
@@ -75,6 +76,7 @@ class KernelRunner {
     uint32_t num_sms = 0;    // 0: gpu.num_sms
     bool skip_idle = true;   // skip the cycles in which an SM cannot change (Sm::nextActiveCycle)
     Simulation* sim = nullptr;  // the GPU it runs on (must outlive the runner); null: a fresh one of its own
+    ProgressLine* progress = nullptr;  // the launch's cycles, speed and ETA on a terminal (not owned)
   };
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
@@ -114,6 +116,7 @@ class KernelRunner {
   uint64_t runLoop();
   uint64_t runSystemC();
   void dealInitialBlocks();
+  void showProgress(uint64_t cycle);
 
   const config::GpuConfig& cfg_;
   const func::LaunchSetup& setup_;
@@ -125,6 +128,7 @@ class KernelRunner {
   std::vector<std::unique_ptr<mem::L1dMemory>> l1d_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::vector<uint64_t> sm_cycles_;  // per SM: cycles to its last tick + 1
+  uint64_t warp_instrs_ = 0;         // issued by every SM so far (sim.max_instructions)
   BlockScheduler blocks_;
 };
 

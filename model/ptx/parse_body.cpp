@@ -1,5 +1,7 @@
 // Function headers and bodies: parameters, register declarations, labels
 // and basic blocks, call prototypes. Instructions are in parse_instr.cpp.
+#include <iostream>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -21,7 +23,18 @@ void Parser::parsePerfDirectives(Function& f) {
     if (t.text == ".maxntid") dims(f.maxntid);
     else if (t.text == ".reqntid") dims(f.reqntid);
     else if (t.text == ".minnctapersm") { next(); f.minnctapersm = static_cast<uint32_t>(expectUInt("a CTA count")); }
-    else if (t.text == ".maxnreg") { next(); f.maxnreg = static_cast<uint32_t>(expectUInt("a register count")); }
+    else if (t.text == ".maxnreg") {
+      next();
+      const Token& at = peek();
+      const uint64_t n = expectUInt("a register count");
+      // ptxas: "Too many maxnreg specified for entry k, will be ignored"
+      // (exit 0), beyond the 255 registers a thread can address.
+      if (n > 255)
+        std::cerr << fmt::format("rfsim: warning: {}: .maxnreg {} of {} is more than the 255 registers a thread can "
+                                 "have: ignored, as ptxas does\n",
+                                 where(locOf(at)), n, f.name);
+      f.maxnreg = n > 255 ? 0 : static_cast<uint32_t>(n);
+    }
     else if (t.text == ".maxnctapersm") { next(); expectUInt("a CTA count"); }
     else if (t.text == ".noreturn") { next(); f.noreturn = true; }
     else if (t.text == ".pragma") {
@@ -53,6 +66,7 @@ void Parser::parseFunction(bool is_entry, bool is_extern, bool is_visible, bool 
   }
   if (peek().punct('(')) parseParamList(params, false);
   Function hdr;
+  hdr.name = name.text;  // for the directives' messages
   parsePerfDirectives(hdr);
   const bool has_body = peek().punct('{');
   if (!has_body) expectPunct(';', "or '{' after a function header");

@@ -72,8 +72,13 @@ void Parser::fail(const SrcLoc& loc, const std::string& msg) const {
   throw Error(where(loc) + ": " + escapeControl(msg));
 }
 
-Module Parser::run() {
+Module Parser::run(bool whole_file) {
+  whole_file_ = whole_file;
+  if (whole_file_ && peek().kind == Tok::End)
+    fail(peek(), "empty PTX file: no .version directive (a PTX file starts with .version and .target)");
   while (peek().kind != Tok::End) parseTopLevel();
+  if (whole_file_ && mod_.target.empty())
+    fail(peek(), "the file ends without a .target directive (is it cut short?)");
   for (size_t i = 0; i < mod_.functions.size(); ++i) {
     if (!fn_defined_[i]) mod_.functions[i].is_extern = true;  // declared, no body anywhere
   }
@@ -107,6 +112,13 @@ void Parser::parseTopLevel() {
     fail(t, fmt::format("unexpected {} at module scope", describe(t)));
   }
   const std::string& d = t.text;
+  // ptxas: "Missing .version directive at start of file", then the same for .target.
+  if (whole_file_ && mod_.version_major == 0 && d != ".version")
+    fail(t, fmt::format("missing .version directive at the start of the file (found {}; a PTX file starts with "
+                        ".version and .target)",
+                        describe(t)));
+  if (whole_file_ && mod_.version_major != 0 && mod_.target.empty() && d != ".target" && d != ".version")
+    fail(t, fmt::format("missing .target directive after .version (found {})", describe(t)));
   if (d == ".version") {
     next();
     const Token& v = next();
@@ -443,7 +455,7 @@ Module parseFile(const std::filesystem::path& path) {
   }
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parseString(ss.str(), path.string());
+  return detail::Parser(lex(ss.str(), path.string()), path.string()).run(true);
 }
 
 }  // namespace rfsim::ptx

@@ -84,10 +84,13 @@ struct FnCtx {
 class Parser {
  public:
   Parser(std::vector<Token> tokens, std::string file);
-  Module run();
+  // `whole_file`: the text is a PTX file, which starts with .version and
+  // .target (ptxas' rule); an empty one, or one cut before them, is an error.
+  Module run(bool whole_file = false);
 
  private:
   // Tokens.
+  bool whole_file_ = false;
   const Token& peek(size_t k = 0) const;
   const Token& next();
   bool acceptPunct(char c);

@@ -83,7 +83,15 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
     m = cm->machine;
     impl_->compiled = std::move(cm);
   }
-  impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory);
+  // A runaway kernel is stopped in functional runs too (config sim.max_instructions,
+  // pipeline.livelock_cycles).
+  func::Limits limits;
+  if (const config::GpuConfig* g = impl_->options.gpu) {
+    limits.max_warp_instrs = g->sim.max_instructions;
+    limits.livelock_warp_instrs = g->pipeline.livelock_cycles;
+  }
+  impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory, limits);
+  impl_->program->setProgress(impl_->options.progress);
   if (!impl_->options.machine) return;
   // Every variant the mechanisms declare, and the combinations of composing
   // ones (mech::variantsOf), compiled once per module and checked after
@@ -95,7 +103,8 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
     vo.variant = &v;
     Impl::VariantCode code;
     code.compiled = std::make_unique<backend::CompiledModule>(backend::compileModule(source, vo));
-    code.program = std::make_unique<func::Program>(code.compiled->machine, *impl_->program);
+    code.program = std::make_unique<func::Program>(code.compiled->machine, *impl_->program, limits);
+    code.program->setProgress(impl_->options.progress);
     impl_->variants.emplace(v.name, std::move(code));
   }
 }
@@ -177,6 +186,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     if (!impl_->sim) impl_->sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
     gpu::KernelRunner::Options ro;
     ro.sim = keep ? impl_->sim.get() : trial_sim.get();
+    ro.progress = impl_->options.progress;
     gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, out, rep ? rep->tree_regs : 0, nullptr, ro);
     runner.sm(0).setTrace(keep ? impl_->options.trace : nullptr);
     if (impl_->options.sm_setup)

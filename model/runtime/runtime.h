@@ -34,6 +34,9 @@ class Mechanism;
 namespace rfsim::stats {
 class Group;
 }
+namespace rfsim {
+class ProgressLine;
+}
 namespace rfsim::gpu {
 class Simulation;
 }
@@ -90,6 +93,9 @@ struct DeviceOptions {
   // choose, they admit blocks and install their hooks into every SM, and
   // their statistics are kept per launch.
   std::vector<mech::Mechanism*> mechanisms;
+  // Each launch's progress on a terminal (common/progress.h); not owned,
+  // must outlive the device; nullptr = none.
+  ProgressLine* progress = nullptr;
 };
 
 // Timing runs: what one launch ran and its statistics.

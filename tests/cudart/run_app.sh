@@ -105,6 +105,26 @@ case $case_name in
     expect "out of bounds at"
     [[ $(stat_of '.workloads.app.passed') == false ]] || fail "stats.json says the run passed"
     ;;
+  spin | spin-timing)
+    # A kernel that never ends: stopped, in functional and timing runs, with
+    # its warps and PCs; the folder stays .partial with the reason.
+    compile app -cudart shared "${ptx[@]}" "$here/apps/spin.cu"
+    timing=()
+    [[ $case_name == spin-timing ]] && timing=(--timing --set gpu.num_sms=2)
+    run 1 -q "${timing[@]}" --set pipeline.livelock_cycles=50000 -o out -- ./app
+    expect "spin: cudaDeviceSynchronize returned cudaErrorLaunchTimeout"
+    expect "kernel _Z4spinPVi.*stopped as a runaway kernel"
+    expect "livelock"
+    expect "warp 1: .*pc [0-9]* (line [0-9]*)"
+    expect "results left incomplete"
+    [[ -f out.partial/INCOMPLETE ]] || fail "no out.partial/INCOMPLETE"
+    grep -q "stopped as a runaway kernel" out.partial/INCOMPLETE || fail "INCOMPLETE does not give the reason"
+    [[ -e out/manifest.json ]] && fail "the stopped run has a manifest"
+    # The cap on instructions, from the command line.
+    rm -rf out.partial
+    run 1 -q "${timing[@]}" --max-instructions 20000 -o out -- ./app
+    expect "sim.max_instructions (20000"
+    ;;
   exit-midway)
     compile app -cudart shared "${ptx[@]}" "$here/apps/exit_midway.cu"
     run 3 -q -o out -- ./app
@@ -128,6 +148,18 @@ case $case_name in
     compile app "${ptx[@]}" "$here/apps/exit_midway.cu"  # nvcc's default: the static CUDA runtime
     run 1 -q -o out -- ./app
     expect "rebuild it with nvcc -cudart shared"
+    ;;
+  not-cuda)
+    # A program without CUDA is not blamed on the static runtime.
+    run 1 -q -o out -- /bin/true
+    expect "does not link libcudart.so.13 dynamically and holds no CUDA runtime of its own"
+    grep -q "static CUDA runtime" log && fail "blames the static runtime"
+    ;;
+  missing-app)
+    # A program that does not exist: the cause itself, not a guess.
+    run 1 -q -o out -- ./no-such-app
+    expect "./no-such-app: No such file or directory"
+    grep -q "CUDA call" log && fail "guesses at CUDA calls"
     ;;
   sass-only)
     compile app -cudart shared -gencode arch=compute_75,code=sm_75 "$here/apps/exit_midway.cu"

@@ -66,7 +66,13 @@ int runDemo(const mech::CommandRun& run) {
                              run.config_file, cfg.sm.max_warps, demoConfig(cfg).cycles, cc.rtl ? "on" : "off");
 
   stats::Group root(nullptr, "sim", "rename-unit co-simulation demo");
-  const DemoResult r = runRenameDemo(cfg, d, root);
+  DemoResult r;
+  try {
+    r = runRenameDemo(cfg, d, root);
+  } catch (const std::exception& e) {
+    dir.abandon(e.what());  // INCOMPLETE names what stopped it
+    throw;
+  }
 
   if (cc.trace) {
     dir.addFile("cars_rename.vcd");

@@ -221,6 +221,34 @@ void Sm::tick(uint64_t now) {
     throw Error(fmt::format("SM deadlock: no instruction issued or completed for {} cycles (cycle {})\n{}",
                             now - last_progress_, now, dumpState()));
   }
+  checkRunaway(now);
+}
+
+// A kernel that never ends issues all the same: a warp spinning on a flag
+// nobody sets. Stores, atomics, barrier arrivals and exits are what a
+// kernel that ends makes; an SM whose warps issue without any of them for
+// pipeline.livelock_cycles is stopped, as is a launch past sim.max_cycles.
+void Sm::checkRunaway(uint64_t now) {
+  const uint64_t moved = moves_ + stats_->blocks_retired.get();
+  if (moved != last_moves_ || resident_warps_ == 0) {
+    last_moves_ = moved;
+    last_move_cycle_ = now;
+  } else if (now - last_move_cycle_ >= cfg_.pipeline.livelock_cycles) {
+    throw Error(fmt::format("kernel {}: stopped as a runaway kernel, livelock on {}: warps issued for {} cycles "
+                            "(cycle {}) but none stored, updated memory atomically, arrived at a barrier or exited "
+                            "(pipeline.livelock_cycles {}); its warps:\n{}",
+                            kernelName(), stats_->name(), now - last_move_cycle_, now, cfg_.pipeline.livelock_cycles,
+                            dumpState()));
+  }
+  if (now >= cfg_.sim.max_cycles)
+    throw Error(fmt::format("kernel {}: stopped as a runaway kernel at cycle {} on {}: the launch reached "
+                            "sim.max_cycles ({}; raise it with --max-cycles if the kernel is meant to run that long); "
+                            "its warps:\n{}",
+                            kernelName(), now, stats_->name(), cfg_.sim.max_cycles, dumpState()));
+}
+
+std::string Sm::kernelName() const {
+  return setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?");
 }
 
 void Sm::writeback(uint64_t now) {
@@ -328,6 +356,9 @@ bool Sm::issueWarp(uint32_t s, uint64_t now) {
     return true;
   }
   ++stats_->warp_instrs;
+  if (d->cls == func::Cls::St || d->cls == func::Cls::Atom || d->cls == func::Cls::Red || d->cls == func::Cls::Bar ||
+      d->cls == func::Cls::Exit || info.exited)
+    ++moves_;
   ++stats_->warp_instrs_by_role[std::min(ws.role, kMaxWarpRoles - 1)];
   const auto lanes = static_cast<uint64_t>(__builtin_popcount(info.active));
   stats_->thread_instrs += lanes;

@@ -290,6 +290,11 @@ class Sm {
   std::vector<Stall> quiet_stall_;
   uint64_t last_progress_ = 0;
   uint64_t wb_done_ = 0;  // instructions retired (watchdog progress)
+  // The livelock rule's progress (checkRunaway): stores, atomics, barrier
+  // arrivals and exits issued, and when their count last moved.
+  uint64_t moves_ = 0, last_moves_ = 0, last_move_cycle_ = 0;
+  void checkRunaway(uint64_t now);
+  std::string kernelName() const;
   uint32_t finished_since_poll_ = 0;
   std::function<void(rt::Dim3)> on_retired_;
   int64_t trace_slot_ = -1;
