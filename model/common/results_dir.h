@@ -5,12 +5,15 @@
 // its size has been written. A run that fails leaves "<final>.partial" with an
 // INCOMPLETE file naming the error, never a folder with a manifest. An existing
 // final folder is never touched unless `overwrite` is set, and then it is
-// replaced only once the new one is complete.
+// replaced only once the new one is complete. One process at a time writes
+// it: a second one stops at once (FolderLock).
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "common/folder_lock.h"
 
 namespace rfsim {
 
@@ -38,6 +41,7 @@ class ResultsDir {
   bool committed() const { return committed_; }
 
  private:
+  FolderLock lock_;  // first: nothing is touched before it is held
   std::filesystem::path final_;
   std::filesystem::path work_;
   bool overwrite_;
