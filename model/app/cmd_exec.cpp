@@ -109,6 +109,7 @@ int execCommand(const ExecOptions& o) {
   env.push_back({"RFSIM_OVERWRITE", o.output.overwrite ? "1" : "0"});
   env.push_back({"RFSIM_QUIET", o.quiet ? "1" : "0"});
   env.push_back({"RFSIM_APP_NAME", name});
+  env.push_back({"RFSIM_APP_ARGV", nlohmann::json(o.argv).dump()});  // stats.json's run.request
   env.push_back({"RFSIM_LAUNCH_STATS", std::to_string(o.launch_stats)});
 
   // An ELF executable must load this libcudart: the loader says which one it

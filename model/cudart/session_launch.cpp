@@ -183,6 +183,7 @@ void Session::finish() noexcept {
     nlohmann::json run = {{"config", cfg.name}, {"mechanisms", enabled}, {"timing", timing_},
                           {"app", app_},        {"ptx", ptx_files_}};
     if (timing_) run["hierarchy"] = "hierarchy.json";
+    run["request"] = request_;
     for (auto& m : mechs_)
       for (const std::string& line : m->endRun())
         if (!quiet_) std::cerr << "rfsim: " << line << "\n";
