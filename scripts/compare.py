@@ -276,7 +276,10 @@ class Runner:
             run["error"] = f"stopped after --timeout {self.timeout:g} s"
             mark_incomplete(final, f"rfsim compare {run['error']}")
             return run
-        if self.signum and not os.path.isfile(os.path.join(final, "manifest.json")):
+        if self.signum:
+            if os.path.isfile(os.path.join(final, "manifest.json")):
+                # Complete before the signal reached it: the disk has the whole run, and so does compare.json.
+                return self.finish(run, final, None, "", units)
             run["status"] = "interrupted"
             run["error"] = f"stopped by {signal.Signals(self.signum).name} to rfsim compare"
             mark_incomplete(final, run["error"])
