@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, b
 
 from rfsim_tools.common import BASE, InputError, geomean, read_json, write_atomic  # noqa: E402
 from rfsim_tools.csv_table import csv_text  # noqa: E402
-from rfsim_tools.folder_lock import FolderBusy, FolderLock  # noqa: E402
+from rfsim_tools.folder_lock import FolderBusy, FolderLock, remove_stale  # noqa: E402
 from rfsim_tools.request import RequestCheck  # noqa: E402
 from rfsim_tools.stats import StatsError, run_metrics  # noqa: E402
 
@@ -318,7 +318,9 @@ class Runner:
 
 
 def mark_incomplete(final, reason):
-    """The reason a stopped run's <folder>.partial is incomplete, unless rfsim wrote its own."""
+    """The reason a stopped run's <folder>.partial is incomplete, unless rfsim wrote its own; and
+    its lock file gone (the operating system freed the lock when rfsim was killed)."""
+    remove_stale(final)
     partial = final + ".partial"
     if os.path.isdir(partial) and not os.path.exists(os.path.join(partial, "INCOMPLETE")):
         try:

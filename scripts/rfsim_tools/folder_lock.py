@@ -66,3 +66,20 @@ class FolderLock:
 
     def __exit__(self, *exc):
         self.release()
+
+
+def remove_stale(folder):
+    """Removes <folder>.lock if no process holds it (its writer was killed before it could)."""
+    path = folder.rstrip("/") + ".lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.stat(path).st_ino == os.fstat(fd).st_ino:
+            os.unlink(path)
+    except OSError:
+        pass  # held, or already gone
+    finally:
+        os.close(fd)

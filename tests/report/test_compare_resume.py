@@ -227,6 +227,7 @@ class Interrupted(unittest.TestCase):
         with open(os.path.join(partial, "INCOMPLETE")) as f:
             self.assertTrue(f.read().strip(), "the stopped run says why it is incomplete")
         self.assertFalse(os.path.exists(self.out + ".lock"))
+        self.assertFalse(os.path.exists(os.path.join(self.out, stopped[0]["dir"] + ".lock")))
 
 
 if __name__ == "__main__":
