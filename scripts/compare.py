@@ -294,12 +294,13 @@ class Runner:
             run["status"] = "failed"
             run["error"] = error
             return run
-        try:
-            request = read_json(os.path.join(final, "stats.json")).get("run", {}).get("request")
-        except (InputError, AttributeError):
-            request = None
-        if isinstance(request, dict):
-            run["request"] = request  # what the report's header shows
+        if "request" not in run:  # a reused run's was read when it was checked
+            try:
+                request = read_json(os.path.join(final, "stats.json")).get("run", {}).get("request")
+            except (InputError, AttributeError):
+                request = None
+            if isinstance(request, dict):
+                run["request"] = request  # what the report's header shows
         try:
             metrics, metric_units, detail = run_metrics(final, split_size(run["workload"])[0])
         except StatsError as e:
@@ -468,10 +469,12 @@ def check_reuse(args, cwd, runs):
         if not os.path.isfile(os.path.join(final, "manifest.json")):
             continue
         try:
-            reasons = check.differences(r["asked"], final)
+            reasons, request = check.differences(r["asked"], final)
         except InputError as e:
             raise UsageError(str(e))
-        if reasons:
+        if not reasons:
+            r["request"] = request
+        else:
             r["rerun"] = reasons
             why.setdefault((r["config"], r["variant"], "; ".join(reasons)), []).append(r["workload"])
     lines = []

@@ -81,17 +81,18 @@ class RequestCheck:
         return self.configs[key]
 
     def differences(self, asked, folder):
-        """[] when the complete run in `folder` was asked exactly `asked`, else why not, one item each."""
+        """([] when the complete run in `folder` was asked exactly `asked`, else why not, one item each;
+        the run's request as it recorded it, or None)."""
         if self.version is None:
             self.version = rfsim_version(self.rfsim, self.cwd)
         try:
             doc = read_json(os.path.join(folder, "stats.json"))
         except InputError as e:
-            return [str(e)]
+            return [str(e)], None
         run = doc.get("run") if isinstance(doc, dict) else None
         req = run.get("request") if isinstance(run, dict) else None
         if not isinstance(req, dict):
-            return ["no record of what it was asked (written by an older rfsim)"]
+            return ["no record of what it was asked (written by an older rfsim)"], None
         out = []
         if req.get("version") != self.version:
             out.append(f"rfsim version {req.get('version')} in the run, {self.version} now")
@@ -122,4 +123,4 @@ class RequestCheck:
             # The same --set and --mech on another configuration file, or another build's defaults.
             if not out or keys:
                 out += keys or [f"configuration {req.get('config_hash')} in the run, {content_hash(config)} asked"]
-        return out
+        return out, req
