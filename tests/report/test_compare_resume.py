@@ -23,9 +23,9 @@ RFSIM = None
 ONE_SM = ["--set", "gpu.num_sms=1"]
 
 
-def compare(out, *args, **kw):
+def compare(out, *args, cwd=None):
     cmd = [sys.executable, COMPARE, "--rfsim", RFSIM, "-j", "2", "-o", out, *ONE_SM, *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=kw.get("timeout", 300))
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
 def manifests(out):
@@ -133,6 +133,25 @@ class Resume(unittest.TestCase):
         old = compare(self.out, "-w", "vecadd", "--no-report", "--no-rerun")
         self.assertEqual(old.returncode, 1)
         self.assertIn("no record of what it was asked", old.stderr)
+
+
+    def test_application_command_line_is_checked(self):
+        nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc")
+                                        else None)
+        if not nvcc:
+            self.skipTest("nvcc not found: no CUDA application to run under rfsim exec")
+        app = os.path.join(self.out, "app")
+        subprocess.run([nvcc, "-cudart", "shared", "-gencode", "arch=compute_75,code=compute_75",
+                        os.path.join(REPO, "tests", "cudart", "apps", "args.cu"), "-o", app], check=True)
+        dir_ = os.path.join(self.out, "cmp")
+        # args checks that the GPU has argv[1] SMs: "1" and "01" both pass, as two command lines.
+        first = compare(dir_, "--app", "args: ./app 1", "--no-report", cwd=self.out)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertEqual(read(dir_, "runs/v100/base/args/stats.json")["run"]["request"]["argv"], ["./app", "1"])
+        again = compare(dir_, "--app", "args: ./app 01", "--no-report", cwd=self.out)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("v100/base (1 run: args): command line: ./app 1 in the run, ./app 01 asked", again.stderr)
+        self.assertEqual(read(dir_, "runs/v100/base/args/stats.json")["run"]["request"]["argv"], ["./app", "01"])
 
 
 class OneWriter(unittest.TestCase):
