@@ -192,6 +192,7 @@ void Session::finish() noexcept {
     dir_->commit();
     std::cerr << fmt::format("rfsim: {} kernel launches{}; results: {}\n", launches_.size(),
                              failure_.empty() ? "" : " (a kernel failed)", dir_->finalDir().string());
+    dir_.reset();  // lets go of the folder's lock (the session itself is never destroyed)
   } catch (const std::exception& e) {
     std::cerr << "rfsim cudart: cannot write the results: " << e.what() << "\n";
     if (dir_) dir_->abandon(e.what());

@@ -152,6 +152,7 @@ class Resume(unittest.TestCase):
         self.assertEqual(again.returncode, 0, again.stderr)
         self.assertIn("v100/base (1 run: args): command line: ./app 1 in the run, ./app 01 asked", again.stderr)
         self.assertEqual(read(dir_, "runs/v100/base/args/stats.json")["run"]["request"]["argv"], ["./app", "01"])
+        self.assertFalse(os.path.exists(os.path.join(dir_, "runs", "v100", "base", "args.lock")))
 
 
 class OneWriter(unittest.TestCase):
@@ -189,6 +190,9 @@ class OneWriter(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn(f"in use by process {holder.pid}", r.stderr)
         self.assertFalse(os.path.exists(self.out) or os.path.exists(self.out + ".partial"))
+        e = subprocess.run([RFSIM, "exec", "-q", "--out", self.out, "--", "/bin/true"], capture_output=True, text=True)
+        self.assertNotEqual(e.returncode, 0)
+        self.assertIn(f"in use by process {holder.pid}", e.stderr)
         self.assertLess(time.monotonic() - start, 20)
         holder.kill()
         holder.wait()
