@@ -10,14 +10,11 @@ terminal, so that scripts/setup.sh's packages are all a machine needs.
 """
 
 import argparse
-import csv
 import datetime
-import io
 import json
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -28,18 +25,15 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
-from rfsim_tools.common import BASE, InputError, geomean, read_json, role_order, write_atomic  # noqa: E402
+from rfsim_tools.common import BASE, InputError, geomean, read_json, write_atomic  # noqa: E402
+from rfsim_tools.csv_table import csv_text  # noqa: E402
+from rfsim_tools.folder_lock import FolderBusy, FolderLock, remove_stale  # noqa: E402
+from rfsim_tools.request import RequestCheck  # noqa: E402
 from rfsim_tools.stats import StatsError, run_metrics  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = "rfsim-compare/1"
 
-# CSV columns that come before the per-run groups (l1d.*, instrs.*, stall.*, energy.*).
-LEAD_COLUMNS = ["config", "variant", "workload", "status", "passed", "speedup", "cycles", "clock_mhz",
-                "sim_time_us", "warp_instrs", "thread_instrs", "ipc", "rf_reads", "rf_writes",
-                "bank_conflicts", "l1d.accesses", "l1d.local"]
-TAIL_COLUMNS = ["host_seconds", "run_seconds", "resumed", "returncode", "dir", "error"]
-GROUP_PREFIXES = ["l1d.", "instrs.", "stall.", "energy."]
 
 
 class UsageError(Exception):
@@ -201,6 +195,10 @@ def parse_args(argv):
                     help="a figure script, a path in the repository (e.g. scripts/cars_figures.py), run on the "
                          "folder after the report as SCRIPT DIR --rfsim RFSIM")
     ap.add_argument("--dry-run", action="store_true", help="print each run's command and write nothing")
+    ap.add_argument("--no-rerun", action="store_true",
+                    help="when a complete run in the folder was asked something else (another variant definition, "
+                         "size, configuration or rfsim version), list the differences and stop instead of running "
+                         "it again")
     # The experiment file rfsim compare --experiment expanded into these arguments (for the record).
     ap.add_argument("--from-experiment", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -224,27 +222,26 @@ class Runner:
     def __init__(self, out, timeout):
         self.out = out
         self.timeout = timeout
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.active = set()
-        self.stopping = False
+        self.signum = None  # the signal that stopped compare
 
     def stop(self, signum, _frame):
+        """SIGINT/SIGTERM: stop the runs under way, start no other; main() then writes what is on disk."""
         with self.lock:
-            self.stopping = True
+            self.signum = signum
             for p in self.active:
                 try:
                     os.killpg(p.pid, signal.SIGTERM)
                 except OSError:
                     pass
-        raise SystemExit(128 + signum)
 
     def execute(self, run, units):
         final = os.path.join(self.out, run["dir"])
-        if os.path.isfile(os.path.join(final, "manifest.json")):
+        if os.path.isfile(os.path.join(final, "manifest.json")) and not run.get("rerun"):
             run["resumed"] = True
             return self.finish(run, final, None, "", units)
-        # A run that was stopped leaves <folder>.partial; one that never committed has no manifest.
-        shutil.rmtree(final + ".partial", ignore_errors=True)
+        # rfsim itself removes a stale <folder>.partial, under the folder's lock.
         cmd = list(run["command"])
         if os.path.exists(final):
             # Before the application's own arguments, where rfsim exec has them.
@@ -254,7 +251,7 @@ class Runner:
         os.makedirs(os.path.dirname(log), exist_ok=True)
         start = time.monotonic()
         with self.lock:
-            if self.stopping:
+            if self.signum:
                 run["status"] = "not-run"
                 return run
             # Its own session, so that a timeout or a stop ends rfsim and anything it starts.
@@ -278,6 +275,15 @@ class Runner:
         if timed_out:
             run["status"] = "timeout"
             run["error"] = f"stopped after --timeout {self.timeout:g} s"
+            mark_incomplete(final, f"rfsim compare {run['error']}")
+            return run
+        if self.signum:
+            if os.path.isfile(os.path.join(final, "manifest.json")):
+                # Complete before the signal reached it: the disk has the whole run, and so does compare.json.
+                return self.finish(run, final, None, "", units)
+            run["status"] = "interrupted"
+            run["error"] = f"stopped by {signal.Signals(self.signum).name} to rfsim compare"
+            mark_incomplete(final, run["error"])
             return run
         lines = [line.strip() for line in stderr.splitlines() if line.strip()]
         error = lines[-1] if lines else (f"killed by signal {-p.returncode}" if p.returncode < 0
@@ -289,6 +295,13 @@ class Runner:
             run["status"] = "failed"
             run["error"] = error
             return run
+        if "request" not in run:  # a reused run's was read when it was checked
+            try:
+                request = read_json(os.path.join(final, "stats.json")).get("run", {}).get("request")
+            except (InputError, AttributeError):
+                request = None
+            if isinstance(request, dict):
+                run["request"] = request  # what the report's header shows
         try:
             metrics, metric_units, detail = run_metrics(final, split_size(run["workload"])[0])
         except StatsError as e:
@@ -304,6 +317,19 @@ class Runner:
         if failed:
             run["error"] = error or f"CPU check failed: {detail}"
         return run
+
+
+def mark_incomplete(final, reason):
+    """The reason a stopped run's <folder>.partial is incomplete, unless rfsim wrote its own; and
+    its lock file gone (the operating system freed the lock when rfsim was killed)."""
+    remove_stale(final)
+    partial = final + ".partial"
+    if os.path.isdir(partial) and not os.path.exists(os.path.join(partial, "INCOMPLETE")):
+        try:
+            with open(os.path.join(partial, "INCOMPLETE"), "w") as f:
+                f.write(reason + "\n")
+        except OSError:
+            pass
 
 
 def plan(args, cwd):
@@ -339,9 +365,11 @@ def plan(args, cwd):
                     for o in v["overrides"]:
                         cmd += ["--set", o]
                     cmd += ["--out", os.path.join(args.out, rel), "--"] + apps[w]
+                    asked = {"config": c["arg"], "sets": args.sets + v["overrides"], "mech": ",".join(v["mechanisms"]),
+                             "argv": apps[w], "timing": True}
                     runs.append({"config": c["name"], "variant": v["name"], "workload": w, "dir": rel,
                                  "log": os.path.join("logs", c["name"], v["name"], w + ".log"),
-                                 "command": cmd, "cwd": cwd, "status": "not-run", "resumed": False})
+                                 "command": cmd, "cwd": cwd, "asked": asked, "status": "not-run", "resumed": False})
                     continue
                 name, size = split_size(w)
                 cmd = [args.rfsim, "run", "-q", "--workload", name, "--timing", "--config", c["arg"]]
@@ -353,12 +381,16 @@ def plan(args, cwd):
                     cmd += ["--set", o]
                 if v.get("code"):
                     cmd += ["--code", v["code"]]
-                if size == "large" or (size is None and args.large):
+                large = size == "large" or (size is None and args.large)
+                if large:
                     cmd.append("--large")
                 cmd += ["--out", os.path.join(args.out, rel)]
+                asked = {"config": c["arg"], "sets": args.sets + v["overrides"], "mech": ",".join(v["mechanisms"]),
+                         "workloads": [name], "size": "large" if large else "small", "code": v.get("code") or "",
+                         "timing": True}
                 runs.append({"config": c["name"], "variant": v["name"], "workload": w, "dir": rel,
                              "log": os.path.join("logs", c["name"], v["name"], w + ".log"),
-                             "command": cmd, "status": "not-run", "resumed": False})
+                             "command": cmd, "asked": asked, "status": "not-run", "resumed": False})
     return configs, variants, workloads, runs
 
 
@@ -390,49 +422,6 @@ def add_speedups(runs, variants, configs):
     return summary
 
 
-ENERGY_SCALARS = ["energy.total", "energy.power", "energy.per_warp_instr", "energy.gops_per_watt"]
-
-
-def energy_order(key):
-    """The energy columns: the totals and ratios first, then dynamic per structure, then static."""
-    if key in ENERGY_SCALARS:
-        return (0, ENERGY_SCALARS.index(key), "")
-    return (1 if key.startswith("energy.dynamic.") else 2, 0, key)
-
-
-def csv_columns(runs):
-    keys = set()
-    for r in runs:
-        keys.update(r.get("metrics", {}))
-    groups = []
-    for prefix in GROUP_PREFIXES:
-        mine = sorted(k for k in keys if k.startswith(prefix) and k not in LEAD_COLUMNS)
-        if prefix == "instrs.":
-            mine.sort(key=lambda k: role_order(k[len(prefix):]))
-        elif prefix == "energy.":
-            mine.sort(key=energy_order)
-        groups += mine
-    return LEAD_COLUMNS + groups + TAIL_COLUMNS
-
-
-def csv_text(runs):
-    cols = csv_columns(runs)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(cols)
-    for r in runs:
-        m = r.get("metrics", {})
-        row = []
-        for c in cols:
-            v = r.get(c) if c in ("config", "variant", "workload", "status", "speedup", "run_seconds",
-                                  "resumed", "returncode", "dir", "error") else m.get(c)
-            if isinstance(v, bool):
-                v = "true" if v else "false"
-            row.append("" if v is None else (repr(v) if isinstance(v, float) else str(v)))
-        w.writerow(row)
-    return buf.getvalue()
-
-
 def previous_runs(out):
     """Run records of an earlier compare into the same folder, for the runs it skips now."""
     try:
@@ -458,12 +447,62 @@ def main(argv):
         return 0
     if args.figures and not os.path.isfile(os.path.join(REPO, args.figures)):
         raise UsageError(f"--figures {args.figures}: no such script in {REPO}")
+    # One compare (or rfsim run) at a time in a folder; a second one stops here, having touched nothing.
+    lock = FolderLock(args.out)
+    try:
+        lock.acquire()
+    except FolderBusy as e:
+        print(f"rfsim compare: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        return run_all(args, argv, cwd, configs, variants, workloads, runs)
+    finally:
+        lock.release()
+
+
+def check_reuse(args, cwd, runs):
+    """Marks the complete runs in the folder that were asked something else to run again, and says so
+    (one line per configuration, variant and reason). Returns the lines; with --no-rerun, main() stops."""
+    check = RequestCheck(args.rfsim, cwd)
+    why = {}  # (config, variant, reason) -> workloads
+    for r in runs:
+        final = os.path.join(args.out, r["dir"])
+        if not os.path.isfile(os.path.join(final, "manifest.json")):
+            continue
+        try:
+            reasons, request = check.differences(r["asked"], final)
+        except InputError as e:
+            raise UsageError(str(e))
+        if not reasons:
+            r["request"] = request
+        else:
+            r["rerun"] = reasons
+            why.setdefault((r["config"], r["variant"], "; ".join(reasons)), []).append(r["workload"])
+    lines = []
+    for (c, v, reason), ws in why.items():
+        names = ", ".join(ws[:4]) + (f" and {len(ws) - 4} more" if len(ws) > 4 else "")
+        lines.append(f"{c}/{v} ({len(ws)} run{'s' if len(ws) > 1 else ''}: {names}): {reason}")
+    return lines
+
+
+def run_all(args, argv, cwd, configs, variants, workloads, runs):
     os.makedirs(args.out, exist_ok=True)
-    before = previous_runs(args.out)
     units = {}
     runner = Runner(args.out, args.timeout)
     signal.signal(signal.SIGTERM, runner.stop)
     signal.signal(signal.SIGINT, runner.stop)
+    differ = check_reuse(args, cwd, runs)
+    if differ and args.no_rerun:
+        for line in differ:
+            print(f"compare: differs: {line}", file=sys.stderr)
+        n = sum(bool(r.get("rerun")) for r in runs)
+        print(f"rfsim compare: error: {n} complete run{'s' if n > 1 else ''} in {args.out} were asked something "
+              "else (listed above); with --no-rerun nothing runs: run without it to run them again, or choose "
+              "another --out", file=sys.stderr)
+        return 1
+    for line in differ:
+        print(f"compare: run again: {line}", file=sys.stderr)
+    before = previous_runs(args.out)
 
     started = time.monotonic()
     bar = None
@@ -475,7 +514,7 @@ def main(argv):
         futures = [pool.submit(runner.execute, r, units) for r in runs]
         for f in as_completed(futures):
             r = f.result()
-            if r["status"] != "complete":
+            if r["status"] != "complete" and not (runner.signum and r["status"] in ("not-run", "interrupted")):
                 msg = f"compare: {r['status']}: {r['config']}/{r['variant']}/{r['workload']}: {r.get('error', '')}"
                 failures.append(msg)
                 if bar:
@@ -504,15 +543,22 @@ def main(argv):
         "large": args.large, "jobs": args.jobs, "timeout": args.timeout,
         "complete": not incomplete, "incomplete": incomplete,
         "units": units, "summary": summary,
-        "runs": [{**{k: v for k, v in r.items() if k != "command"},
+        "runs": [{**{k: v for k, v in r.items() if k not in ("command", "asked")},
                   "command": r["command"], "command_line": shlex.join(r["command"])} for r in runs],
     }
     write_atomic(os.path.join(args.out, "compare.json"), json.dumps(doc, indent=1) + "\n")
     write_atomic(os.path.join(args.out, "compare.csv"), csv_text(runs))
 
     resumed = sum(r["resumed"] for r in runs)
-    print(f"compare: {len(runs)} runs ({len(runs) - resumed} run, {resumed} already complete, "
-          f"{len(incomplete)} failed) in {time.monotonic() - started:.1f} s: "
+    again = sum(bool(r.get("rerun")) and r["status"] not in ("not-run",) for r in runs)
+    if runner.signum:
+        name = signal.Signals(runner.signum).name
+        print(f"compare: stopped by {name}: {len(runs) - len(incomplete)} of {len(runs)} runs complete, the others "
+              f"marked in compare.json (the same command finishes them): {os.path.join(args.out, 'compare.json')}",
+              file=sys.stderr)
+        return 128 + runner.signum
+    print(f"compare: {len(runs)} runs ({len(runs) - resumed} run" + (f", {again} of them again" if again else "") +
+          f", {resumed} already complete, {len(incomplete)} failed) in {time.monotonic() - started:.1f} s: "
           f"{os.path.join(args.out, 'compare.json')}")
     for c in configs:
         parts = [f"{v['name']} {summary[c['name']][v['name']]['geomean_speedup']:.3f}"
@@ -533,7 +579,7 @@ def main(argv):
         cmd = [sys.executable, os.path.join(REPO, args.figures), args.out, "--rfsim", args.rfsim]
         if subprocess.run(cmd).returncode != 0:
             rc = 1
-    return rc
+    return 128 + runner.signum if runner.signum else rc  # stopped while the report was written
 
 
 if __name__ == "__main__":

@@ -21,8 +21,13 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 from rfsim_tools.common import BASE, InputError, geomean, number, read_json, role_order, write_atomic  # noqa: E402
 from rfsim_tools.render import to_html, to_markdown  # noqa: E402
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLOT_NAMES = ["speedup", "instructions", "l1d", "regfile", "stalls", "energy"]
 DPI = 110
+# The stacks' colours: tab10, then tab20b's darker shades. None is near white (luma under 0.72), so
+# every part stands out from the white bar edges and the hatching.
+PALETTE = (list(plt.cm.tab10.colors) + [plt.cm.tab20b.colors[i] for i in (0, 4, 8, 12, 16, 1, 5, 9, 13, 17)] +
+           [plt.cm.tab20c.colors[i] for i in (0, 4, 8, 12, 1, 5, 9, 13)])
 
 
 class ReportError(Exception):
@@ -156,7 +161,14 @@ def fig_width(ncat, nbar):
     return min(max(8.0, 0.35 * ncat * max(nbar, 1) + 2.5), 30.0)
 
 
+def legend_outside(ax, *args, **kwargs):
+    """The plot's one legend, right of the axes and clear of the bars (bbox_inches="tight" widens the
+    image to hold it)."""
+    return ax.legend(*args, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
+
+
 def plot_speedup(d, path):
+    """Bars from 1.0 (up: faster, down: slower) on a scale around 1.0, each with its value."""
     variants = [v for v in d.variants if v != BASE] or [BASE]
     cats = d.categories()
     labels = [d.label(c, w) for c, w in cats] + [f"geomean\n{c}" if len(d.configs) > 1 else "geomean"
@@ -164,16 +176,27 @@ def plot_speedup(d, path):
     fig, ax = plt.subplots(figsize=(fig_width(len(labels), len(variants)), 5))
     width, xs = grouped_positions(len(labels), len(variants))
     colours = plt.cm.tab10.colors
+    values = []
     for j, v in enumerate(variants):
-        ys = [d.speedup(c, v, w) or 0 for c, w in cats] + [d.geomean(c, v, d.speedup) or 0 for c in d.configs]
-        bars = ax.bar(xs[j], ys, width, label=v, color=colours[j % 10])
-        for b, y in list(zip(bars, ys))[len(cats):]:
-            ax.annotate(f"{y:.3f}", (b.get_x() + b.get_width() / 2, y), ha="center", va="bottom", fontsize=8)
+        ys = [d.speedup(c, v, w) for c, w in cats] + [d.geomean(c, v, d.speedup) for c in d.configs]
+        shown = [(x, y) for x, y in zip(xs[j], ys) if y]
+        if not shown:
+            continue
+        bars = ax.bar([x for x, _ in shown], [y - 1.0 for _, y in shown], width, bottom=1.0, label=v,
+                      color=colours[j % 10])
+        for b, (_, y) in zip(bars, shown):
+            ax.annotate(f"{y:.3f}", (b.get_x() + b.get_width() / 2, y), xytext=(0, 2 if y >= 1.0 else -2),
+                        textcoords="offset points", ha="center", va="bottom" if y >= 1.0 else "top",
+                        fontsize=7, rotation=90 if len(variants) * len(labels) > 24 else 0)
+        values += [y for _, y in shown]
+    lo, hi = min(values + [1.0]), max(values + [1.0])
+    pad = max(0.01, 0.25 * (hi - lo))
+    ax.set_ylim(lo - pad, hi + pad)  # around 1.0: 0.979 against 1.000 can be read
     ax.axhline(1.0, color="black", linewidth=0.8)
     if cats:
         ax.axvline(len(cats) - 0.5, color="grey", linestyle=":", linewidth=0.8)
     finish_axes(ax, labels, f"speedup over {BASE} (cycles)", "Speedup per workload, and the geometric mean")
-    ax.legend(title="variant", fontsize=8)
+    legend_outside(ax, title="variant")
     save(fig, path)
 
 
@@ -185,7 +208,7 @@ def stacked_plot(d, path, parts, ylabel, title, normalise):
     variants = d.variants
     fig, ax = plt.subplots(figsize=(fig_width(len(cats), len(variants)), 5.2))
     width, xs = grouped_positions(len(cats), len(variants))
-    colours = plt.cm.tab20.colors
+    colours = PALETTE
     hatches = ["", "//", "..", "xx", "\\\\", "++", "oo", "--"]
     handles = {}
     for j, v in enumerate(variants):
@@ -201,18 +224,23 @@ def stacked_plot(d, path, parts, ylabel, title, normalise):
                 else:
                     total = d.metric(c, BASE, w, normalise)
                 ys.append(x / total if total else 0)
-            bars = ax.bar(xs[j], ys, width, bottom=bottoms, color=colours[k % 20],
+            bars = ax.bar(xs[j], ys, width, bottom=bottoms, color=colours[k % len(colours)],
                           hatch=hatches[j % len(hatches)], edgecolor="white", linewidth=0.4)
             handles.setdefault(label, bars)
             bottoms = [b + y for b, y in zip(bottoms, ys)]
     finish_axes(ax, [d.label(c, w) for c, w in cats], ylabel, title)
-    legend = ax.legend(handles.values(), handles.keys(), fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.add_artist(legend)
+    labels = list(handles.keys())
+    handles = list(handles.values())
     if len(variants) > 1:
+        # The variants' hatching in the same legend, under the parts: two legends would overlap
+        # once the parts are many.
         from matplotlib.patches import Patch
-        ax.legend([Patch(facecolor="white", hatch=hatches[j % len(hatches)], edgecolor="dimgrey")
-                   for j in range(len(variants))], variants, title="variant (bars left to right)",
-                  fontsize=8, loc="lower left", bbox_to_anchor=(1.0, 0.0))
+        handles.append(Patch(visible=False))
+        labels.append("variant (bars left to right):")
+        handles += [Patch(facecolor="white", hatch=hatches[j % len(hatches)], edgecolor="dimgrey")
+                    for j in range(len(variants))]
+        labels += variants
+    legend_outside(ax, handles, labels)
     save(fig, path)
 
 
@@ -229,7 +257,7 @@ def plot_regfile(d, path):
             ys = [d.relative(c, v, w, key) or 0 for c, w in cats]
             ax.bar(xs[j], ys, width, label=v, color=colours[j % 10])
         finish_axes(ax, [d.label(c, w) for c, w in cats], f"relative to {BASE}", title)
-    axes[0].legend(title="variant", fontsize=8)
+    legend_outside(axes[-1], title="variant")
     save(fig, path)
 
 
@@ -329,18 +357,79 @@ def fmt_ratio(x):
     return "" if x is None else f"{x:.3f}"
 
 
+def request_of(r):
+    """What a run was asked, as rfsim recorded it in its stats.json (compare.json keeps a copy). An
+    older compare.json has no record: its run's command line says as much."""
+    req = r.get("request")
+    if isinstance(req, dict):
+        return req
+    cmd = [str(x) for x in r.get("command", []) if isinstance(x, (str, int, float))]
+    sets = [cmd[i + 1] for i, x in enumerate(cmd[:-1]) if x == "--set"]
+    mech = next((cmd[i + 1] for i, x in enumerate(cmd[:-1]) if x == "--mech"), "")
+    code = next((cmd[i + 1] for i, x in enumerate(cmd[:-1]) if x == "--code"), "")
+    return {"size": "large" if "--large" in cmd else "small", "sets": sets, "mech": mech, "code": code}
+
+
+def header(d):
+    """The title, and a paragraph and a table of what the runs shown were asked: their input sizes,
+    configurations and the variants' definitions. From the runs themselves, never from the command
+    line of the compare that last wrote compare.json."""
+    shown = [(k, request_of(r)) for k, r in d.done.items()]
+    sizes = {}
+    for (c, v, w), req in shown:
+        if "argv" not in req:
+            sizes.setdefault(req.get("size", "small"), set()).add(w)
+    if len(sizes) == 1:
+        inputs = f"{next(iter(sizes))} inputs"
+    elif sizes:
+        inputs = "small and large inputs"
+    else:
+        inputs = "applications"
+    title = f"rfsim comparison: {inputs}, {', '.join(d.configs)}"
+    common = None  # the --set every run shown has (compare's own --set)
+    for _, req in shown:
+        sets = [str(x) for x in req.get("sets", [])]
+        common = sets if common is None else [x for x in common if x in sets]
+    common = common or []
+    defs = {}
+    for (c, v, w), req in shown:
+        mech = ", ".join(m for m in str(req.get("mech", "")).split(",") if m) or "none"
+        keys = ", ".join(str(x) for x in req.get("sets", []) if x not in common) or "none"
+        code = req.get("code") or ""
+        row = (mech, keys + (f"; code {code}" if code else ""))
+        defs.setdefault(v, [])
+        if row not in defs[v]:
+            defs[v].append(row)
+    rows = [[v, " | ".join(r[0] for r in defs[v]), " | ".join(r[1] for r in defs[v])] for v in d.variants if v in defs]
+    lines = []
+    if len(sizes) > 1:
+        lines.append("; ".join(f"{size} inputs: {', '.join(sorted(ws))}" for size, ws in sorted(sizes.items())))
+    configs = {}
+    for (c, v, w), req in shown:
+        if req.get("config_file"):
+            configs.setdefault(c, set()).add(os.path.relpath(req["config_file"], REPO)
+                                             if str(req["config_file"]).startswith(REPO + os.sep) else req["config_file"])
+    if configs:
+        lines.append("Configurations: " + "; ".join(f"{c} ({', '.join(sorted(f))})" for c, f in configs.items()) + ".")
+    if common:
+        lines.append(f"Every run: --set {', '.join(common)}.")
+    if any(len(x) > 1 for x in defs.values()):
+        lines.append("A variant with two definitions (separated by |) has runs that were asked different things.")
+    return title, lines, rows
+
+
 def blocks(d, made, notes):
     """The report as a list of blocks, rendered to both Markdown and HTML."""
     doc = d.doc
-    b = [("h1", "rfsim comparison")]
-    variants = {v["name"]: v for v in doc.get("variants", []) if isinstance(v, dict) and "name" in v}
-    b.append(("p", f"Created {doc.get('created', '?')} by `{' '.join(map(str, doc.get('command', [])))}`; "
-                   f"{'large' if doc.get('large') else 'small'} inputs (a workload named NAME@large or "
-                   f"NAME@small has its own); "
-                   f"{len(d.done)} of {len(doc['runs'])} runs complete."))
-    b.append(("table", ["variant", "mechanisms", "overrides"],
-              [[v, ", ".join(variants.get(v, {}).get("mechanisms", [])) or "none",
-                ", ".join(variants.get(v, {}).get("overrides", [])) or "none"] for v in d.variants], False))
+    title, lines, rows = header(d)
+    b = [("h1", title)]
+    b.append(("p", f"{len(d.done)} of {len(doc['runs'])} runs complete; compare.json written "
+                   f"{doc.get('created', '?')} by `{' '.join(map(str, doc.get('command', [])))}`. "
+                   "The inputs, configurations and variants below are what the runs shown were asked "
+                   "(their stats.json)."))
+    for line in lines:
+        b.append(("p", line))
+    b.append(("table", ["variant", "mechanisms", "configuration keys"], rows, False))
     if d.missing:
         b.append(("h2", "Missing runs"))
         b.append(("p", "These runs are not complete and are left out of the tables and plots "

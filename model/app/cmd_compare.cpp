@@ -329,6 +329,9 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
       "a figure script, a path in the repository (e.g. scripts/cars_figures.py), run on the folder after the "
       "report as SCRIPT DIR --rfsim RFSIM");
   cmd->add_flag("--dry-run", o.dry_run, "print each run's command and write nothing");
+  cmd->add_flag("--no-rerun", o.no_rerun,
+                "when a complete run in the folder was asked something else (another variant definition, size, "
+                "configuration or rfsim version), list the differences and stop instead of running it again");
   return cmd;
 }
 
@@ -384,6 +387,7 @@ int compareCommand(const CompareOptions& o, const char* argv0) {
   const std::string figures = !o.figures.empty() ? o.figures : e.figures;
   if (!figures.empty()) a.insert(a.end(), {"--figures", figures});
   if (o.dry_run) a.push_back("--dry-run");
+  if (o.no_rerun) a.push_back("--no-rerun");
   if (!o.experiment.empty())
     for (const auto& v : chosenVariants(e, o)) a.insert(a.end(), {"--variant", v});
   for (const auto& v : o.variants) a.insert(a.end(), {"--variant", v});

@@ -26,6 +26,7 @@ struct CompareOptions {
   double timeout = 0;   // 0: none
   std::string figures;  // --figures SCRIPT
   bool dry_run = false;
+  bool no_rerun = false;  // --no-rerun: refuse, rather than run again, complete runs that differ from the request
 };
 
 struct ReportOptions {

@@ -21,6 +21,7 @@
 
 #include "app/commands.h"
 #include "common/error.h"
+#include "common/folder_lock.h"
 
 namespace rfsim::app {
 namespace {
@@ -127,6 +128,9 @@ int execCommand(const ExecOptions& o) {
   const config::GpuConfig cfg = loadWithOverrides(o.config);
   const std::string config_file = fs::absolute(resolveConfigPath(o.config.file)).string();
   const fs::path out = fs::absolute(o.output.out.empty() ? defaultOutDir("exec", cfg.name) : o.output.out);
+  // The application's CUDA runtime library writes the folder, holding its
+  // lock; one that another process holds stops exec here, with its holder named.
+  { const FolderLock probe(out); }
   if (fs::exists(out) && !o.output.overwrite)
     throw Error(fmt::format("{} exists (use --overwrite, or another --out)", out.string()));
   const std::string lib_dir = std::string(RFSIM_BUILD_DIR) + "/cudart";
@@ -147,6 +151,7 @@ int execCommand(const ExecOptions& o) {
   env.push_back({"RFSIM_OVERWRITE", o.output.overwrite ? "1" : "0"});
   env.push_back({"RFSIM_QUIET", o.quiet ? "1" : "0"});
   env.push_back({"RFSIM_APP_NAME", name});
+  env.push_back({"RFSIM_APP_ARGV", nlohmann::json(o.argv).dump()});  // stats.json's run.request
   env.push_back({"RFSIM_LAUNCH_STATS", std::to_string(o.launch_stats)});
 
   // An ELF executable must load this libcudart: the loader says which one it

@@ -217,7 +217,8 @@ int runWorkloads(const RunOptions& o) {
   }
 
   ResultsDir dir(o.output.out.empty() ? defaultOutDir("run", cfg.name) : o.output.out, o.output.overwrite);
-  dir.writeFile("config.yaml", config::toYaml(cfg));
+  const std::string config_yaml = config::toYaml(cfg);
+  dir.writeFile("config.yaml", config_yaml);
 
   stats::Group root(nullptr, "sim", "functional execution of CUDA workloads");
   std::vector<std::unique_ptr<WorkloadStats>> per;
@@ -372,6 +373,15 @@ int runWorkloads(const RunOptions& o) {
                         {"size", o.large ? "large" : "small"},
                         {"max_regs", o.max_regs},
                         {"rtl", rtl}};
+  // What was asked, for rfsim compare to check a run it would reuse.
+  nlohmann::json request = rt::runRequest(o.config, config_yaml);
+  request["workloads"] = nlohmann::json::array();
+  for (const workloads::Workload* w : chosen) request["workloads"].push_back(w->name);
+  request["size"] = o.large ? "large" : "small";
+  request["code"] = o.code;
+  request["timing"] = o.timing;
+  request["max_regs"] = o.max_regs;
+  run["request"] = request;
   if (o.timing) {
     // The GPU's modules, each with where its statistics are (docs/sm.md).
     dir.writeFile("hierarchy.json", hierarchyOf(cfg).dump(2) + "\n");

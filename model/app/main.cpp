@@ -37,7 +37,7 @@ int sc_main(int argc, char* argv[]) {
   using namespace rfsim::app;
   rfsim::mech::registerMechanisms();
   CLI::App app{"rfsim: cycle-level GPU register-file simulator (SystemC/TLM-2.0 with Verilated RTL)", "rfsim"};
-  app.set_version_flag("--version", "rfsim 0.1.0");
+  app.set_version_flag("--version", "rfsim " RFSIM_VERSION);  // the version stats.json records
   app.require_subcommand(1);
 
   RunOptions run;

@@ -31,7 +31,7 @@ void writeFileAtomic(const fs::path& path, const std::string& contents) {
 }
 
 ResultsDir::ResultsDir(fs::path final_dir, bool overwrite)
-    : final_(std::move(final_dir)), overwrite_(overwrite) {
+    : lock_(final_dir), final_(std::move(final_dir)), overwrite_(overwrite) {
   if (fs::exists(final_) && !overwrite_) {
     throw Error(fmt::format("{}: results folder exists; choose another --out or pass --overwrite",
                             final_.string()));

@@ -6,12 +6,15 @@
 // INCOMPLETE file naming the error, never a folder with a manifest. An existing
 // final folder is never touched unless `overwrite` is set, and then it is
 // replaced only once the new one is complete. A run stopped by SIGINT or
-// SIGTERM leaves INCOMPLETE naming the signal (stop_signals.h).
+// SIGTERM leaves INCOMPLETE naming the signal (stop_signals.h). One process at
+// a time writes it: a second one stops at once (FolderLock).
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "common/folder_lock.h"
 
 namespace rfsim {
 
@@ -40,6 +43,7 @@ class ResultsDir {
   bool committed() const { return committed_; }
 
  private:
+  FolderLock lock_;  // first: nothing is touched before it is held
   std::filesystem::path final_;
   std::filesystem::path work_;
   bool overwrite_;

@@ -118,6 +118,15 @@ const config::GpuConfig& Session::config() {
       static const bool registered = (mech::registerMechanisms(), true);
       (void)registered;
       cfg_ = std::make_unique<config::GpuConfig>(rt::loadWithOverrides(o));
+      // What was asked: the configuration, and the application's command
+      // line as rfsim exec was given it (this process may be a child of it).
+      request_ = rt::runRequest(o, config::toYaml(*cfg_));
+      request_["app"] = app_;
+      request_["argv"] = nlohmann::json::array();
+      if (const std::string argv = env("RFSIM_APP_ARGV"); !argv.empty())
+        request_["argv"] = nlohmann::json::parse(argv, nullptr, false);
+      request_["command"] = command_;
+      request_["timing"] = timing_;
       mechs_ = mech::instantiate(*cfg_);
     } catch (const Error& e) {
       cfg_.reset();

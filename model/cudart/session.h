@@ -139,6 +139,7 @@ class Session {
   bool told_capability_ = false;
   bool out_required_ = false;  // RFSIM_OUT names a folder: write it even without CUDA work
   std::string app_, command_;
+  nlohmann::json request_;  // stats.json's run.request: the configuration asked for, the command line
   std::vector<std::string> ptx_files_;
   nlohmann::json launches_ = nlohmann::json::array();  // one line per launch
   std::map<std::string, nlohmann::json> per_kernel_;

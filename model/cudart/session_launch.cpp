@@ -184,6 +184,7 @@ void Session::finish() noexcept {
     nlohmann::json run = {{"config", cfg.name}, {"mechanisms", enabled}, {"timing", timing_},
                           {"app", app_},        {"ptx", ptx_files_}};
     if (timing_) run["hierarchy"] = "hierarchy.json";
+    run["request"] = request_;
     for (auto& m : mechs_)
       for (const std::string& line : m->endRun())
         if (!quiet_) std::cerr << "rfsim: " << line << "\n";
@@ -200,6 +201,7 @@ void Session::finish() noexcept {
     dir_->commit();
     std::cerr << fmt::format("rfsim: {} kernel launches{}; results: {}\n", launches_.size(),
                              failure_.empty() ? "" : " (a kernel failed)", dir_->finalDir().string());
+    dir_.reset();  // lets go of the folder's lock (the session itself is never destroyed)
   } catch (const std::exception& e) {
     std::cerr << "rfsim cudart: cannot write the results: " << e.what() << "\n";
     if (dir_) dir_->abandon(e.what());

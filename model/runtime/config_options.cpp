@@ -1,6 +1,7 @@
 #include "runtime/config_options.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -39,6 +40,21 @@ config::GpuConfig loadWithOverrides(const ConfigOptions& o, const std::vector<st
                              name, name);
   }
   return cfg;
+}
+
+std::string contentHash(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  return fmt::format("fnv1a64:{:016x}", h);
+}
+
+nlohmann::json runRequest(const ConfigOptions& o, const std::string& config_yaml) {
+  return {{"version", RFSIM_VERSION},
+          {"config", o.file},
+          {"config_file", std::filesystem::absolute(resolveConfigPath(o.file)).string()},
+          {"config_hash", contentHash(config_yaml)},
+          {"sets", o.sets},
+          {"mech", o.mech}};
 }
 
 std::string defaultOutDir(const std::string& kind, const std::string& config_name) {
