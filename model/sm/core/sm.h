@@ -4,31 +4,30 @@
 // The Sm holds the stages, each a class of its own, and the latches between
 // them (docs/sm.md "Pipeline"); tick(now) runs them in reverse pipeline
 // order, so that each sees what the stage before it left last cycle:
-//   1. writeback  the write-back queue's results book register-file write
-//                 ports (OperandCollector::requestWrites); when granted the
+//   1. writeback  WritebackStage (writeback_stage.h): the write-back queue's
+//                 results book register-file write ports; when granted the
 //                 scoreboard entries are released and dependency barriers
-//                 lowered; a refused write retries.
+//                 lowered (a refused write retries); the Sm retires them.
 //   2. execute    ExecStage (exec_stage.h): ExecUnit::popDone per unit type
-//                 -> the write-back queue.
+//                 -> WritebackStage::push.
 //   3. dispatch   OperandCollector::peekReady/popReady -> ExecStage's unit
 //                 when it canAccept (else the instruction stays: unit busy).
 //   4. collect    OperandCollector::cycle(now).
-//   5. issue      per scheduler (sm_issue.cpp): per-warp status (FetchStage's
-//                 I-buffer, WarpLimit, TrapQueue, allocator and IssueGate,
-//                 Scoreboard or DepBarriers, a free collector),
-//                 WarpScheduler::cycle, then the picked warp's instruction
-//                 runs functionally (BlockStepper::step, on PhysRegFile's rows
-//                 under a translator) and is timed: scoreboard reserve,
-//                 collector allocate.
+//   5. issue      IssueStage (issue_stage.h): per scheduler the per-warp
+//                 status, WarpScheduler::cycle, the picked warp's
+//                 instruction run functionally and timed (InflightTable,
+//                 scoreboard, OperandCollector::allocate).
 //   6. fetch      FetchStage (fetch_stage.h): up to fetch_width warps (round
 //                 robin) top their I-buffer up to ibuffer_depth through the L1I.
+// An instruction in flight is an InflightTable entry (inflight.h) from
+// issue to write-back; its tag is what the latches carry.
 //
 // Latencies: the configured latencies are dependent-issue latencies (see
 // PipelineConfig). Without conflicts an instruction spends kStageOverhead
-// cycles outside its execution unit (operand read, dispatch, writeback), so
-// the unit holds it latency - kStageOverhead cycles (at least 1): a chain of
-// dependent adds issues every fp32_add_latency cycles, and every bank or
-// write-port conflict adds to that.
+// cycles outside its execution unit (operand read, dispatch, writeback;
+// issue_stage.h), so the unit holds it latency - kStageOverhead cycles (at
+// least 1): a chain of dependent adds issues every fp32_add_latency cycles,
+// and every bank or write-port conflict adds to that.
 //
 // Simplifications (docs/sm.md "Simplifications of this version"):
 // - Memory: a fixed-latency MemoryInterface (pipeline.mem_latency) for
@@ -64,14 +63,16 @@
 #include "sm/core/exec_stage.h"
 #include "sm/core/fetch_stage.h"
 #include "sm/core/hooks.h"
+#include "sm/core/inflight.h"
+#include "sm/core/issue_stage.h"
 #include "sm/core/phys_regs.h"
 #include "sm/core/sm_hooks.h"
 #include "sm/core/sm_stats.h"
 #include "sm/core/sm_trace.h"
 #include "sm/core/trap_queue.h"
-#include "sm/core/warp_limit.h"
+#include "sm/core/warp_slots.h"
+#include "sm/core/writeback_stage.h"
 #include "sm/issue/exec_unit.h"
-#include "sm/issue/op_class.h"
 #include "sm/issue/scheduler.h"
 #include "sm/issue/scoreboard.h"
 #include "sm/opcoll/operand_collector.h"
@@ -84,7 +85,7 @@ using mem::MemoryInterface;
 
 class Sm {
  public:
-  static constexpr uint32_t kStageOverhead = 3;
+  static constexpr uint32_t kStageOverhead = sm::kStageOverhead;
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
   // `mem`: nullptr = a FixedLatencyMemory(pipeline.mem_latency).
@@ -104,7 +105,7 @@ class Sm {
 
   void tick(uint64_t now);
   // Nothing resident and nothing in flight.
-  bool idle() const { return resident_blocks_ == 0 && inflight_count_ == 0; }
+  bool idle() const { return resident_blocks_ == 0 && inflight_.count() == 0; }
   // The first cycle >= `cycle` at which a tick can change anything; the
   // caller may skip the ticks before it (idle-cycle skipping). After a
   // quiet tick (nothing issued, fetched, collected, executed to completion
@@ -132,17 +133,19 @@ class Sm {
   // The bank register `reg` of the warp in `slot` is read from, under the
   // installed translator and bank map.
   uint32_t bankOf(uint32_t slot, uint16_t reg) { return opc_->bankOf(slot, reg); }
-  const WarpScheduler& scheduler(uint32_t i) const { return *scheds_[i]; }
+  const WarpScheduler& scheduler(uint32_t i) const { return issue_.scheduler(i); }
   // Every scheduler of the SM round robin (or back to its policy).
-  void setRoundRobin(bool on) {
-    for (auto& s : scheds_) s->setRoundRobin(on);
-  }
+  void setRoundRobin(bool on) { issue_.setRoundRobin(on); }
   std::string dumpState() const;
   // Debug trace: one line on stderr per pipeline event of warp slot `slot`
   // (issue with the source banks, stall reasons, dispatch = operands read,
   // unit busy, done, write-back = scoreboard release, refused write-back);
   // -1 = off. `rfsim run --timing --debug-slot <slot>` sets it on SM 0.
-  void setTraceSlot(int slot) { trace_slot_ = slot; }
+  void setTraceSlot(int slot) {
+    trace_slot_ = slot;
+    issue_.setTraceSlot(slot);
+    wb_.setTraceSlot(slot);
+  }
   // Waveform trace (sm_trace.h): every tick advances `t`'s trace cycle and,
   // inside its window, records this cycle's pipeline signals. Not owned;
   // nullptr = off (one branch per tick).
@@ -167,7 +170,7 @@ class Sm {
   // refusing a call until the trap made room, or SmEventHook::onFrameRelease.
   void trap(uint32_t warp_slot, const std::vector<TrapOp>& ops, TrapListener* listener = nullptr);
   bool trapping(uint32_t warp_slot) const {
-    (void)slots_.at(warp_slot);  // range-checked
+    (void)warps_.at(warp_slot);  // range-checked
     return traps_.active(warp_slot);
   }
   // The register file's rows (SmHooks::physical_rows; phys_regs.h), for a
@@ -177,72 +180,30 @@ class Sm {
   // baseline translator's: its register r is at row base + r).
   uint32_t warpBase(uint32_t slot) const { return opc_->baseTranslator().base(slot); }
   // Role tag of a warp slot (WarpLaunchHook; 0 when free or without a hook).
-  uint32_t warpRole(uint32_t slot) const { return slots_.at(slot).role; }
+  uint32_t warpRole(uint32_t slot) const { return warps_.at(slot).role; }
   // Instructions of the warp in `slot` issued and not yet completed.
-  uint32_t warpInflight(uint32_t slot) const { return slots_.at(slot).inflight; }
+  uint32_t warpInflight(uint32_t slot) const { return warps_.at(slot).inflight; }
   // The warp in `slot` has finished (every lane exited), or the slot is free.
   bool warpDone(uint32_t slot) const { return warpStatus(slot) == func::WarpStatus::Done; }
   // Whether the warp in `slot` may run, waits at a barrier, or is done (a
   // free slot is Done).
   func::WarpStatus warpStatus(uint32_t slot) const {
-    const WarpSlot& ws = slots_.at(slot);
-    return ws.used ? blocks_[ws.block]->stepper->status(ws.local) : func::WarpStatus::Done;
+    const WarpSlot& ws = warps_.at(slot);
+    return ws.used ? warps_.stepper(ws).status(ws.local) : func::WarpStatus::Done;
   }
 
  private:
-  struct Block {
-    std::unique_ptr<func::BlockStepper> stepper;
-    std::vector<uint32_t> slots;  // warp slot of each warp of the block
-    uint32_t live = 0;            // slots not yet freed
-  };
-  struct WarpSlot {
-    bool used = false;
-    int32_t block = -1;           // index into blocks_
-    uint32_t local = 0;           // warp index in its block
-    uint32_t role = 0;            // WarpLaunchHook's tag
-    uint32_t inflight = 0, mem_pending = 0;
-    // The timing of the instruction the warp issues next, computed once per
-    // instruction rather than once per cycle the warp waits.
-    const func::DInstr* timed = nullptr;
-    OpTiming timing;
-    bool gated = false;  // the issue gate flagged `timed` (IssueGate::flags)
-    uint64_t age = 0;             // launch order on this SM
-  };
-  struct Inflight {
-    uint32_t slot = 0, pc = 0;
-    const func::DInstr* d = nullptr;
-    UnitType unit = UnitType::SP;
-    uint32_t exec_latency = 1, ii = 1;
-    bool writes = false, long_latency = false, mem = false;
-    bool scalar = false;  // executes on the scalar pipeline (InstrObserver::scalar)
-    uint8_t written = 0;  // destination registers already written back (a write split over cycles)
-    bool rows_known = false;  // wrow holds the destinations' rows, translated at issue
-    std::array<uint32_t, 16> wrow{};
-    const TrapQueue::Entry* trap = nullptr;  // a trap operation (Sm::trap)
-    uint8_t wbar = 0, rbar = 0;       // dependency barriers it set (1..6; 0: none)
-  };
-
-  void writeback(uint64_t now);
-  void execute(uint64_t now);
   void dispatch(uint64_t now);
-  void issue(uint64_t now);
   void fetch(uint64_t now);
-  Stall warpStall(uint32_t slot, uint64_t now);
-  const OpTiming& timingOf(WarpSlot& ws, const func::DInstr* d);
-  // Issues the warp's next instruction; true when an observer elided it
-  // (InstrObserver::elided), which leaves the scheduler's slot free.
-  bool issueWarp(uint32_t slot, uint64_t now);
-  void issueFrom(uint32_t slot, uint64_t now);
-  Stall trapStall(uint32_t slot);
-  void issueTrap(uint32_t slot, uint64_t now);
+  // An instruction written back: the warp's counts, a trap operation's
+  // completion, its entry freed, the warp's slot when it is done.
+  void retire(uint32_t tag, const Inflight& f, uint64_t now);
   void maybeFreeSlot(uint32_t slot);
-  // sm_trap.cpp: the static warp limit's order after a warp came or went,
-  // its mask every cycle (warp_limit.h).
-  void updateWarpLimit();
-  void refreshWarpLimit();
+  // The collector the stages use (again after install replaced it).
+  void bindCollector();
   uint64_t progressCount() const;
   void accountSkipped(uint64_t k, uint64_t now);
-  uint32_t allocInflight();
+
   const config::GpuConfig& cfg_;
   func::Program& program_;
   const func::LaunchSetup& setup_;
@@ -252,47 +213,37 @@ class Sm {
   std::unique_ptr<MemoryInterface> own_mem_;
   MemoryInterface* mem_;
 
-  std::vector<std::unique_ptr<Block>> blocks_;  // indexed by Block id; null when retired
-  std::vector<int32_t> free_block_ids_;
-  std::vector<WarpSlot> slots_;
+  WarpSlots warps_;
   uint32_t resident_blocks_ = 0, resident_warps_ = 0;
   uint64_t age_ = 0;
 
   std::unique_ptr<SmStats> stats_;
-  // The stages (docs/sm.md "Pipeline"), in pipeline order; the operand
-  // collector, the schedulers and the write-back queue below.
+  // The stages (docs/sm.md "Pipeline") in pipeline order, with the state
+  // they share: the scoreboard, the dependency barriers, the traps, the
+  // register file's contents and the instructions in flight.
   FetchStage fetch_;
   Scoreboard sb_;
   DepBarriers deps_;  // sm.dependency barriers
-  ExecStage exec_;
   bool barriers_ = false;  // sm.dependency is barriers
+  TrapQueue traps_;   // Sm::trap
+  PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
+  InflightTable inflight_;
+  InstalledHooks hooks_;  // install()
+  IssueStage issue_;
   OperandCollectorConfig oc_cfg_;
   std::unique_ptr<OperandCollector> opc_;
-  InstalledHooks hooks_;  // install()
-  bool long_wait_miss_ = false;  // sm.long_wait l1d_miss: only a load that missed the L1D is a long wait
+  ExecStage exec_;
+  WritebackStage wb_;
   uint64_t now_ = 0;  // the cycle being ticked (for events raised below the tick)
-  std::vector<std::unique_ptr<WarpScheduler>> scheds_;
-  std::vector<WarpStatus> wstatus_;
 
-  PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
-  WarpLimit limit_;   // sm.warp_limit
-  TrapQueue traps_;   // Sm::trap
-
-  std::vector<Inflight> inflight_;
-  std::vector<uint32_t> free_inflight_;
-  uint32_t inflight_count_ = 0;
-  std::deque<uint32_t> wb_queue_;
-
-  // Idle-cycle skipping (nextActiveCycle): the last tick was quiet, and the
-  // stall reason each scheduler recorded in it.
+  // Idle-cycle skipping (nextActiveCycle): the last tick was quiet (the
+  // issue stage keeps the stall reason each scheduler recorded in it).
   bool quiet_ = false;
   uint64_t last_tick_ = 0;
-  std::vector<Stall> quiet_stall_;
   uint64_t last_progress_ = 0;
-  uint64_t wb_done_ = 0;  // instructions retired (watchdog progress)
-  // The livelock rule's progress (checkRunaway): stores, atomics, barrier
-  // arrivals and exits issued, and when their count last moved.
-  uint64_t moves_ = 0, last_moves_ = 0, last_move_cycle_ = 0;
+  // The livelock rule's progress (checkRunaway): the issue stage's count of
+  // stores, atomics, barrier arrivals and exits, and when it last moved.
+  uint64_t last_moves_ = 0, last_move_cycle_ = 0;
   void checkRunaway(uint64_t now);
   std::string kernelName() const;
   uint32_t finished_since_poll_ = 0;

@@ -20,6 +20,7 @@ SmInstalled Sm::install(const SmHooks& h) {
     const uint32_t delay = opc_->stageDelay();
     RegFileLevel* level = opc_->mechanismLevel();
     opc_ = std::make_unique<OperandCollector>(oc_cfg_);
+    bindCollector();
     opc_->setStageDelay(delay);
     opc_->setLevel(level);
   }
@@ -72,7 +73,7 @@ SmInstalled Sm::install(const SmHooks& h) {
     if (in.activation && in.activation != h.activation)
       throw Error("the schedulers' activation hook is already installed by another mechanism");
     in.activation = h.activation;
-    for (auto& sch : scheds_) sch->setActivationHook(h.activation);
+    issue_.setActivationHook(h.activation);
   }
   if (h.stage_delay) opc_->setStageDelay(opc_->stageDelay() + h.stage_delay);
   for (IssueGate* g : h.gates) {

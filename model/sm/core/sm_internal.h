@@ -1,4 +1,4 @@
-// Pieces the SM's own files share (sm.cpp, sm_trap.cpp); not an interface
+// Pieces the SM's own files share (sm.cpp, issue_stage.cpp, writeback_stage.cpp); not an interface
 // for other units.
 #pragma once
 

@@ -12,8 +12,8 @@ uint64_t Sm::nextActiveCycle(uint64_t cycle) const {
   if (!quiet_) return cycle;
   uint64_t next = last_progress_ + cfg_.pipeline.watchdog_cycles;  // the watchdog's tick
   next = std::min(next, exec_.nextDone());
-  for (uint32_t s = 0; s < slots_.size(); ++s)
-    if (slots_[s].used) {
+  for (uint32_t s = 0; s < warps_.size(); ++s)
+    if (warps_[s].used) {
       next = std::min(next, fetch_.fillAt(s));
       if (barriers_) next = std::min(next, deps_.nextEvent(s, last_tick_));  // a stall count runs out
     }
@@ -21,7 +21,7 @@ uint64_t Sm::nextActiveCycle(uint64_t cycle) const {
   if (!hooks_.baseAlloc()) next = std::min(next, hooks_.alloc->nextEventCycle(last_tick_));
   next = std::min(next, opc_->levelNextEvent(last_tick_));
   if (hooks_.activation)  // a warp held by its activation is released
-    for (const auto& sch : scheds_) next = std::min(next, sch->nextRelease(last_tick_));
+    next = std::min(next, issue_.nextRelease(last_tick_));
   return std::max(cycle, next);
 }
 
@@ -31,11 +31,7 @@ void Sm::accountSkipped(uint64_t k, uint64_t now) {
     stats_->active_cycles += k;
     stats_->resident_warps_sum += k * resident_warps_;
   }
-  for (uint32_t i = 0; i < quiet_stall_.size(); ++i) {
-    stats_->stall_cycles[i * size_t(Stall::Count_) + size_t(quiet_stall_[i])] += k;
-    if (quiet_stall_[i] == Stall::CollectorFull) stats_->collector_full += k;
-    scheds_[i]->addStallCycles(quiet_stall_[i], k);
-  }
+  issue_.accountSkipped(k);
   opc_->skipCycles(k, now);
 }
 

@@ -155,21 +155,16 @@ void Sm::syncStats() {
   stats_->bank_conflicts = o.bank_conflicts;
   stats_->write_port_conflicts = o.write_port_conflicts;
   stats_->collector_occupancy_sum = o.occupancy_sum;
-  uint64_t act = 0, deact = 0;
-  for (const auto& sch : scheds_) {
-    act += sch->activations();
-    deact += sch->deactivations();
-  }
-  stats_->issue.activations = act;
-  stats_->issue.deactivations = deact;
+  stats_->issue.activations = issue_.activations();
+  stats_->issue.deactivations = issue_.deactivations();
 }
 
 std::string Sm::dumpState() const {
   std::string s;
-  for (uint32_t i = 0; i < slots_.size(); ++i) {
-    const WarpSlot& ws = slots_[i];
+  for (uint32_t i = 0; i < warps_.size(); ++i) {
+    const WarpSlot& ws = warps_[i];
     if (!ws.used) continue;
-    const Block& b = *blocks_[ws.block];
+    const ResidentBlock& b = warps_.block(ws.block);
     const rt::Dim3 c = b.stepper->ctaid();
     std::string regs;
     for (uint32_t r = 0; r < ptx::mach::kNumRegIds; ++r)

@@ -221,7 +221,7 @@ void Sm::traceCounters(uint64_t v[7]) const {
   v[2] = o.bank_conflicts;
   v[3] = r;
   v[4] = w;
-  v[5] = wb_done_;
+  v[5] = wb_.retired();
   v[6] = stats_->writeback_retries.get();
 }
 

@@ -1,0 +1,131 @@
+// The issue stage: the SM's warp schedulers and each warp's status towards
+// issue. Every cycle, per scheduler, it asks each of its warps why it
+// cannot issue (its trap first; done or at a barrier; FetchStage's I-buffer
+// empty; the static warp limit; the register allocator and the issue gate;
+// the Scoreboard or DepBarriers; a free collector), lets the policy pick
+// one (WarpScheduler::cycle), and issues the picked warp's next instruction
+// -- or its next trap operation (TrapQueue). An instruction issues by
+// running functionally (BlockStepper::step, on PhysRegFile's rows under the
+// collector's translator), with the instruction observers and SIMT events
+// around it, and is then timed: an InflightTable entry, the scoreboard
+// reservation or dependency barriers, and a collector (the latch out,
+// OperandCollector::allocate). With pipeline.dual_issue the warp's next
+// instruction may follow in the same cycle; an instruction an observer
+// elides is free and the warp's next one may issue in its place.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "func/program.h"
+#include "mem/memory_interface.h"
+#include "sm/core/dep_barriers.h"
+#include "sm/core/fetch_stage.h"
+#include "sm/core/inflight.h"
+#include "sm/core/phys_regs.h"
+#include "sm/core/sm_hooks.h"
+#include "sm/core/sm_stats.h"
+#include "sm/core/sm_trace.h"
+#include "sm/core/trap_queue.h"
+#include "sm/core/warp_limit.h"
+#include "sm/core/warp_slots.h"
+#include "sm/issue/op_class.h"
+#include "sm/issue/scheduler.h"
+#include "sm/issue/scoreboard.h"
+#include "sm/opcoll/operand_collector.h"
+
+namespace rfsim::sm {
+
+// The configured latencies are dependent-issue latencies (PipelineConfig):
+// an instruction spends this many cycles outside its execution unit without
+// conflicts (operand read, dispatch, writeback), so the unit holds it
+// latency - kStageOverhead cycles (at least 1).
+inline constexpr uint32_t kStageOverhead = 3;
+
+class IssueStage {
+ public:
+  // What the stage reads and changes besides its own state; all outlive it.
+  struct Links {
+    const func::Program& program;
+    WarpSlots& warps;
+    FetchStage& fetch;        // the latch in: I-buffers
+    Scoreboard& sb;
+    DepBarriers& deps;        // sm.dependency barriers
+    TrapQueue& traps;
+    PhysRegFile& regs;
+    InflightTable& inflight;
+    const InstalledHooks& hooks;
+    mem::MemoryInterface& mem;
+    SmStats& stats;
+  };
+  IssueStage(const config::GpuConfig& cfg, const Links& links);
+
+  // The latch out (the SM's collector, again after Sm::install replaced it).
+  void setCollector(OperandCollector& opc) { opc_ = &opc; }
+  void setTraceSlot(int64_t slot) { trace_slot_ = slot; }
+
+  // A warp came to `slot` (launch order `age`) or left it. After a block's
+  // warps came or a warp left, warpsChanged (the static warp limit's order).
+  void addWarp(uint32_t slot, uint64_t age);
+  void removeWarp(uint32_t slot);
+  void warpsChanged();
+
+  // One cycle. `trace` (null: off) receives each scheduler's pick, at most
+  // `ntrace` of them.
+  void cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace);
+
+  uint32_t numSchedulers() const { return static_cast<uint32_t>(scheds_.size()); }
+  const WarpScheduler& scheduler(uint32_t i) const { return *scheds_[i]; }
+  void setRoundRobin(bool on) {
+    for (auto& s : scheds_) s->setRoundRobin(on);
+  }
+  void setActivationHook(ActivationHook* h) {
+    for (auto& s : scheds_) s->setActivationHook(h);
+  }
+  // Idle-cycle skipping: the first release of a warp an activation holds
+  // after `now` (UINT64_MAX: none); `k` skipped cycles, each with the stall
+  // every scheduler reported in the last (quiet) cycle.
+  uint64_t nextRelease(uint64_t now) const;
+  void accountSkipped(uint64_t k);
+  uint64_t activations() const;
+  uint64_t deactivations() const;
+  // Stores, atomics, barrier arrivals and exits issued: what a kernel that
+  // ends makes (the livelock rule, Sm::checkRunaway).
+  uint64_t moves() const { return moves_; }
+
+ private:
+  // The timing of the instruction a warp issues next, computed once per
+  // instruction rather than once per cycle the warp waits.
+  struct Timed {
+    const func::DInstr* d = nullptr;
+    OpTiming timing;
+    bool gated = false;  // the issue gate flagged `d` (IssueGate::flags)
+  };
+
+  Stall warpStall(uint32_t slot, uint64_t now);
+  const OpTiming& timingOf(uint32_t slot, const func::DInstr* d);
+  // Issues the warp's next instruction; true when an observer elided it
+  // (InstrObserver::elided), which leaves the scheduler's slot free.
+  bool issueWarp(uint32_t slot, uint64_t now);
+  void issueFrom(uint32_t slot, uint64_t now);
+  Stall trapStall(uint32_t slot);
+  void issueTrap(uint32_t slot, uint64_t now);
+  void refreshWarpLimit();
+
+  const config::GpuConfig& cfg_;
+  Links l_;
+  OperandCollector* opc_ = nullptr;
+  bool barriers_;          // sm.dependency is barriers
+  bool long_wait_miss_;    // sm.long_wait l1d_miss: only a load that missed the L1D is a long wait
+  std::vector<std::unique_ptr<WarpScheduler>> scheds_;
+  std::vector<WarpStatus> wstatus_;  // per warp slot, this cycle
+  std::vector<Timed> timed_;         // per warp slot
+  WarpLimit limit_;                  // sm.warp_limit
+  std::vector<Stall> last_stall_;    // per scheduler: the stall of its last cycle without issue
+  int64_t trace_slot_ = -1;
+  uint64_t moves_ = 0;
+};
+
+}  // namespace rfsim::sm
