@@ -315,7 +315,8 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
                   "v100)");
   cmd->add_option("--variant", o.variants,
                   "NAME:SPEC, a variant compared with the baseline; SPEC is comma-separated +mech, key=value or "
-                  "@code items, e.g. on:+toy or big-l1:l1d.size_kb=64 (repeatable)");
+                  "@code items, e.g. on:+MECH (a name `rfsim mechanisms` lists) or big-l1:l1d.size_kb=64 "
+                  "(repeatable)");
   cmd->add_option("--set", o.sets, "KEY=VALUE for every run, the baseline's included (repeatable)");
   cmd->add_flag("--large", o.large, "the workloads' large input sizes");
   cmd->add_option("-j,--jobs", o.jobs, "runs at once (default: the cores)")->check(CLI::PositiveNumber);
