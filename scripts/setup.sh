@@ -11,7 +11,7 @@ packages=(
   libsystemc-dev verilator gtkwave catch2 libyaml-cpp-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libzstd-dev liblz4-dev
   yosys opensta
-  xvfb x11-apps imagemagick xdotool jq time
+  xvfb x11-apps imagemagick xdotool jq time chromium
   python3 python3-matplotlib python3-tqdm
 )
 
