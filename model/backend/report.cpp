@@ -14,20 +14,6 @@ namespace rfsim::backend {
 
 namespace {
 
-// Functions reachable from `root` in the call graph, `root` included.
-std::vector<bool> reachable(const ptx::CallGraph& cg, uint32_t root) {
-  std::vector<bool> seen(cg.callees.size(), false);
-  std::vector<uint32_t> work{root};
-  seen[root] = true;
-  while (!work.empty()) {
-    const uint32_t f = work.back();
-    work.pop_back();
-    for (uint32_t c : cg.callees[f])
-      if (!seen[c]) seen[c] = true, work.push_back(c);
-  }
-  return seen;
-}
-
 std::string ratioText(const std::optional<double>& r) { return r ? fmt::format("{:.2f}", *r) : "—"; }
 std::string ptxasRegsText(int32_t r) { return r < 0 ? "—" : std::to_string(r); }
 
@@ -73,7 +59,7 @@ std::vector<CallGraphRow> callGraphRows(const CompiledModule& cm) {
     row.max_stack_depth = r.max_stack_depth;
     row.recursive = r.recursive;
     if (r.entry) {
-      const std::vector<bool> reach = reachable(cm.callgraph, r.index);
+      const std::vector<bool> reach = ptx::reachable(cm.callgraph, r.index);
       uint32_t largest = 0;
       for (const FunctionReport& f : cm.functions)
         if (reach[f.index] && f.index != r.index) largest = std::max(largest, f.fru);

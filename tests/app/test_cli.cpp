@@ -10,25 +10,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run_command.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Ran {
-  int status;
-  std::string output;  // stdout and stderr together
-};
+using cli_test::Ran;
 
 Ran rfsim(const std::string& args, const std::string& env = "") {
-  const std::string cmd = env + " " RFSIM_BINARY_DIR "/rfsim " + args + " 2>&1";
-  Ran r{0, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return cli_test::sh(env + " " RFSIM_BINARY_DIR "/rfsim " + args);
 }
 
 fs::path scratch(const std::string& name) {

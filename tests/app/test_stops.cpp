@@ -17,26 +17,15 @@
 #include <sstream>
 #include <thread>
 
+#include "run_command.h"
+
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 
 namespace {
 
-struct Ran {
-  int status;
-  std::string output;  // stdout and stderr together
-};
-
-Ran sh(const std::string& cmd) {
-  Ran r{0, {}};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p);
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using cli_test::Ran;
+using cli_test::sh;
 
 Ran rfsim(const std::string& args) { return sh(RFSIM_BINARY_DIR "/rfsim " + args); }
 

@@ -176,4 +176,17 @@ std::vector<uint64_t> maxPathWeight(const CallGraph& cg, const std::vector<uint6
   return out;
 }
 
+std::vector<bool> reachable(const CallGraph& cg, uint32_t root) {
+  std::vector<bool> seen(cg.callees.size(), false);
+  std::vector<uint32_t> work{root};
+  seen[root] = true;
+  while (!work.empty()) {
+    const uint32_t f = work.back();
+    work.pop_back();
+    for (uint32_t c : cg.callees[f])
+      if (!seen[c]) seen[c] = true, work.push_back(c);
+  }
+  return seen;
+}
+
 }  // namespace rfsim::ptx

@@ -46,6 +46,10 @@ CallGraph buildCallGraph(const Module& m);
 // the sum of its members', and every member gets the component's value.
 std::vector<uint64_t> maxPathWeight(const CallGraph& cg, const std::vector<uint64_t>& weight);
 
+// Functions reachable from `root` through calls, `root` included, per
+// function index.
+std::vector<bool> reachable(const CallGraph& cg, uint32_t root);
+
 // The callees an indirect call site may reach (as buildCallGraph resolves it).
 std::vector<uint32_t> indirectTargets(const Module& m, const CallInfo& call, const std::vector<bool>& address_taken);
 // Functions whose address is taken, per function index.

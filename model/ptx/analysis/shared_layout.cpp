@@ -10,20 +10,6 @@ uint64_t alignUp(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 bool isShared(const Symbol& s) { return s.space == Space::Shared && !s.is_function; }
 bool isDynamic(const Symbol& s) { return s.is_extern || s.size == 0; }
 
-// Functions reachable from `root` in the call graph, `root` included.
-std::vector<bool> reachableFrom(const CallGraph& cg, uint32_t root) {
-  std::vector<bool> seen(cg.callees.size(), false);
-  std::vector<uint32_t> work{root};
-  seen[root] = true;
-  while (!work.empty()) {
-    const uint32_t f = work.back();
-    work.pop_back();
-    for (uint32_t c : cg.callees[f])
-      if (!seen[c]) seen[c] = true, work.push_back(c);
-  }
-  return seen;
-}
-
 }  // namespace
 
 uint64_t symbolAlignment(const Symbol& s) {
@@ -51,7 +37,7 @@ SharedLayout layoutShared(const Module& m, const CallGraph& cg) {
     if (m.functions[f].is_entry) kernels.push_back(f);
   std::vector<std::vector<bool>> reached_by(nsym);  // per symbol, per kernels[] position
   for (size_t ki = 0; ki < kernels.size(); ++ki) {
-    const std::vector<bool> reach = reachableFrom(cg, kernels[ki]);
+    const std::vector<bool> reach = reachable(cg, kernels[ki]);
     for (uint32_t f = 0; f < nfn; ++f)
       if (reach[f])
         for (uint32_t s : names[f]) {
