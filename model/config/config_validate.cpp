@@ -58,6 +58,11 @@ std::optional<Violation> checkSm(const SmConfig& sm) {
                      fmt::format("two_level needs at least one active warp per scheduler: active_warps {} < "
                                  "num_schedulers {}",
                                  sm.active_warps, sm.num_schedulers)};
+  // Each sub-core has its own schedulers: the schedulers split evenly.
+  if (sm.sub_cores > sm.num_schedulers || sm.num_schedulers % sm.sub_cores != 0)
+    return Violation{"sm.sub_cores", "sm.num_schedulers",
+                     fmt::format("{} sub-cores cannot each have their own schedulers out of {}", sm.sub_cores,
+                                 sm.num_schedulers)};
   return std::nullopt;
 }
 

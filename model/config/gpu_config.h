@@ -67,6 +67,11 @@ struct SmConfig {
   uint32_t max_blocks = 32;
   uint32_t max_threads = 2048;
   uint32_t num_schedulers = 4;
+  // Processing blocks per SM (Volta whitepaper: 4 sub-cores, each with its
+  // own scheduler, dispatch, register file and execution units; the LD/ST
+  // path and the L1D are shared). Warp w belongs to sub-core w % sub_cores.
+  // 1: one pool of collectors and units for the whole SM.
+  uint32_t sub_cores = 1;
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
   uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (Sadrosadati et al. Table 3: 8 per SM)
   // The two-level scheduler's choices its papers leave open (docs/sm.md;
@@ -99,6 +104,9 @@ struct SmConfig {
     v.integer("max_blocks", max_blocks, IntRange{1, 64}, "block", "resident thread blocks per SM");
     v.integer("max_threads", max_threads, IntRange{32, 2048}, "thread", "resident threads per SM");
     v.integer("num_schedulers", num_schedulers, IntRange{1, 8}, "scheduler", "warp schedulers per SM");
+    v.integer("sub_cores", sub_cores, IntRange{1, 8}, "sub-core",
+              "processing blocks per SM, each with its own scheduler(s), I-buffers, L0 I-cache, register banks, "
+              "collectors and execution units (LD/ST and L1D shared); warp w belongs to sub-core w % sub_cores");
     v.choice("scheduler", scheduler, "warp scheduling policy");
     v.integer("active_warps", active_warps, IntRange{1, 64}, "warp",
               "warps in the two-level scheduler's active pool, per SM (ignored by other policies)");
