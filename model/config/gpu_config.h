@@ -343,17 +343,70 @@ struct IcntConfig {
   }
 };
 
+enum class DramScheduler : uint8_t { FrFcfs, Fcfs };
+inline const Choices& choiceNames(DramScheduler) {
+  static const Choices names{"frfcfs", "fcfs"};
+  return names;
+}
+
+// A DRAM channel (mem/tlm/dram_channel.h): its bus, banks with row buffers
+// and timings, and the controller's scheduler. The t_* timings are in DRAM
+// clocks (clock_mhz). Defaults: V100's HBM2 at 850 MHz, GPGPU-Sim's
+// SM7_QV100 gpgpu_dram_timing_opt (configs/v100.yaml cites each).
 struct DramConfig {
   uint32_t num_channels = 32;
   double clock_mhz = 850.0;
   uint32_t bus_bytes = 32;  // bytes per channel per DRAM clock (both edges counted): V100 HBM2, 128-bit DDR
-  uint32_t latency = 100;   // cycles of the core clock, row hit, no queueing
+  uint32_t latency = 100;   // cycles of the core clock: controller and PHY, beyond the DRAM timing
+  uint32_t banks = 16;
+  uint32_t bank_groups = 4;
+  uint32_t row_bytes = 2048;
+  uint32_t t_rcd = 12;
+  uint32_t t_rp = 12;
+  uint32_t t_ras = 28;
+  uint32_t t_cl = 12;
+  uint32_t t_cwl = 2;
+  uint32_t t_ccd_s = 1;
+  uint32_t t_ccd_l = 2;
+  uint32_t t_rrd = 3;
+  uint32_t t_faw = 14;
+  uint32_t t_wtr = 3;
+  uint32_t t_rtw = 2;
+  uint32_t t_wr = 10;
+  uint32_t t_rtp = 3;
+  uint32_t queue_depth = 64;
+  DramScheduler scheduler = DramScheduler::FrFcfs;
 
   template <class V> void visit(V& v) {
     v.integer("num_channels", num_channels, IntRange{1, 64}, "channel", "DRAM channels");
     v.real("clock_mhz", clock_mhz, RealRange{1.0, 20000.0}, "MHz", "DRAM command clock");
     v.integer("bus_bytes", bus_bytes, IntRange{1, 256}, "byte", "bytes per channel per DRAM clock");
-    v.integer("latency", latency, IntRange{1, 5000}, "cycle", "unloaded access latency in core cycles");
+    v.integer("latency", latency, IntRange{1, 5000}, "cycle",
+              "core cycles the memory controller and PHY add to every access, beyond the DRAM timing below");
+    v.integer("banks", banks, IntRange{1, 64}, "bank", "banks per channel, each with one row buffer");
+    v.integer("bank_groups", bank_groups, IntRange{1, 16}, "group",
+              "bank groups per channel (bank b in group b % bank_groups); 1: none");
+    v.integer("row_bytes", row_bytes, IntRange{32, 65536}, "byte", "row (page) size of a bank");
+    v.integer("t_rcd", t_rcd, IntRange{0, 1000}, "DRAM clock", "tRCD: activate to column command");
+    v.integer("t_rp", t_rp, IntRange{0, 1000}, "DRAM clock", "tRP: precharge to activate");
+    v.integer("t_ras", t_ras, IntRange{0, 1000}, "DRAM clock", "tRAS: activate to precharge");
+    v.integer("t_cl", t_cl, IntRange{0, 1000}, "DRAM clock", "CL: read command to its data");
+    v.integer("t_cwl", t_cwl, IntRange{0, 1000}, "DRAM clock", "CWL: write command to its data");
+    v.integer("t_ccd_s", t_ccd_s, IntRange{0, 1000}, "DRAM clock",
+              "tCCD_S: column command to column command (the data bus is held at least this long)");
+    v.integer("t_ccd_l", t_ccd_l, IntRange{0, 1000}, "DRAM clock",
+              "tCCD_L: column command to column command in the same bank group");
+    v.integer("t_rrd", t_rrd, IntRange{0, 1000}, "DRAM clock", "tRRD: activate to activate, any two banks");
+    v.integer("t_faw", t_faw, IntRange{0, 10000}, "DRAM clock", "tFAW: at most four activates in this window");
+    v.integer("t_wtr", t_wtr, IntRange{0, 1000}, "DRAM clock", "tWTR: end of write data to a read command");
+    v.integer("t_rtw", t_rtw, IntRange{0, 1000}, "DRAM clock",
+              "read-to-write turnaround: idle bus clocks between read data and write data");
+    v.integer("t_wr", t_wr, IntRange{0, 1000}, "DRAM clock", "tWR: end of write data to precharge");
+    v.integer("t_rtp", t_rtp, IntRange{0, 1000}, "DRAM clock", "tRTP: read command to precharge");
+    v.integer("queue_depth", queue_depth, IntRange{1, 4096}, "request",
+              "requests the controller holds for its scheduler; more wait for one to leave");
+    v.choice("scheduler", scheduler,
+             "frfcfs: row hits first, then the oldest (Rixner et al. 2000); fcfs: column commands in arrival order");
   }
 };
 
