@@ -242,3 +242,32 @@ TEST_CASE("dram: a stream's bandwidth is the bus's times a measured efficiency",
   const double efficiency = double(n * 128) / (32.0 * (double(end) / ns - 10 - 20));
   CHECK(efficiency == Approx(8.0 / 26.0).margin(0.001));
 }
+
+TEST_CASE("dram: the v100 defaults' row hit, miss and conflict latencies", "[mem][dram]") {
+  // HBM2 at 850 MHz (1176.5 ps clocks), a 32 B sector: one clock of data.
+  const config::GpuConfig c;
+  DramController d(c);
+  // A line x, another line of its row (y), a line of another row of its
+  // bank (z), all of x's channel (the controller numbers its own lines).
+  const uint64_t x = 0x40000000;
+  const auto px = d.place(x);
+  uint64_t y = 0, z = 0;
+  for (uint64_t a = x + 128; y == 0 || z == 0; a += 128) {
+    const auto pa = d.place(a);
+    if (pa.bank != px.bank) continue;
+    if (pa.row == px.row && y == 0) y = a;
+    if (pa.row != px.row && z == 0) z = a;
+  }
+  // Each 1 us after the one before, on a DRAM clock edge (850 000 x 1 ns).
+  const auto latency = [&](uint64_t line, uint64_t t) { return d.access(line, 32, true, t, t) - t; };
+  const uint64_t miss = latency(x, 1000000), hit = latency(y, 2000000), conflict = latency(z, 3000000);
+  const auto ps = [](uint64_t clocks) { return (clocks * 1000000000 + 849999) / 850000; };
+  const uint64_t fixed = uint64_t{c.dram.latency} * 883;  // core cycles of 883 ps
+  CHECK(hit == ps(c.dram.t_cl + 1) + fixed);
+  CHECK(miss == ps(c.dram.t_rcd + c.dram.t_cl + 1) + fixed);
+  CHECK(conflict == ps(c.dram.t_rp + c.dram.t_rcd + c.dram.t_cl + 1) + fixed);
+  const auto k = d.counters();
+  CHECK(k.row_hits == 1);
+  CHECK(k.row_misses == 1);
+  CHECK(k.row_conflicts == 1);
+}

@@ -34,7 +34,7 @@ namespace {
 // clocks = 16 core cycles, a sector 4. The DRAM's bank timings are zero: a
 // request costs its transfer and dram.latency, row hit or not, so these
 // tests' arithmetic is the crossbar's and the L2's (the banks and their
-// timing: test_dram_controller.cpp, and the v100 tests below).
+// timing: test_dram_controller.cpp; the v100 round trip below).
 config::GpuConfig smallConfig() {
   config::GpuConfig c;
   c.gpu.num_sms = 2;
@@ -455,45 +455,6 @@ TEST_CASE("tlm: the V100 defaults give a sector's round trip", "[mem][tlm]") {
   const uint64_t x = 0x12345680;
   CHECK(h.port(79).request(rd(x, 0x4), 0) == (miss_ps + p - 1) / p);
   CHECK(h.port(0).request(rd(x, 0x4), 1000) == 1000 + c.icnt.latency + c.l2.cache.latency + c.icnt.latency);
-}
-
-TEST_CASE("tlm: a DRAM row hit, row miss and row conflict seen from an SM (v100 defaults)", "[mem][tlm]") {
-  mem::MemoryHierarchy& h = world().hv;
-  h.reset();
-  const config::GpuConfig c;
-  const uint64_t p = h.periodPs();
-  // Lines of one channel: x, another line of x's DRAM row (y), and a line
-  // of another row of the same bank (z); each misses the L2.
-  const uint64_t x = 0x40000000;
-  const uint32_t ch = h.channelOf(h.sliceOf(x));
-  const mem::DramController& d = h.channel(ch).controller();
-  const auto px = d.place(x);
-  uint64_t y = 0, z = 0;
-  for (uint64_t a = x + 128; (y == 0 || z == 0) && a < x + (uint64_t{1} << 30); a += 128) {
-    if (h.channelOf(h.sliceOf(a)) != ch) continue;
-    const auto pa = d.place(a);
-    if (pa.bank != px.bank) continue;
-    if (pa.row == px.row && y == 0) y = a;
-    if (pa.row != px.row && z == 0) z = a;
-  }
-  REQUIRE(y != 0);
-  REQUIRE(z != 0);
-  // Each request long after the one before (the bank idle, t_ras over).
-  const auto latency = [&](uint64_t line, uint64_t at) { return h.port(0).request(rd(line, 0x1), at) - at; };
-  const uint64_t miss = latency(x, 0);
-  const uint64_t hit = latency(y, 10000);
-  const uint64_t conflict = latency(z, 20000);
-  const auto cycles = [&](uint64_t clocks) { return double(dramPs(clocks)) / double(p); };
-  // Differences of t_rcd and t_rp DRAM clocks (16 core cycles each), within
-  // the rounding to DRAM and core clock edges.
-  CHECK(double(miss - hit) == Approx(cycles(c.dram.t_rcd)).margin(2.0));
-  CHECK(double(conflict - miss) == Approx(cycles(c.dram.t_rp)).margin(2.0));
-  const uint64_t l2_hit = c.icnt.latency + c.l2.cache.latency + c.icnt.latency;
-  CHECK(double(hit) == Approx(double(l2_hit + c.dram.latency) + cycles(c.dram.t_cl + 1)).margin(2.0));
-  const mem::DramChannel::Counters& k = h.channel(ch).counters();
-  CHECK(k.row_hits >= 1);
-  CHECK(k.row_misses >= 1);
-  CHECK(k.row_conflicts >= 1);
 }
 
 TEST_CASE("tlm: an SmPort sends a timing-only generic payload", "[mem][tlm]") {
