@@ -126,7 +126,7 @@ TEST_CASE("dram: two rows of one bank serialise, two banks overlap", "[mem][dram
   CHECK(other.d.counters().row_misses == 2);
 }
 
-TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss; FCFS does not", "[mem][dram]") {
+TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss, FCFS after it", "[mem][dram]") {
   // A opens row 0 of bank 0; M (older) needs row 1 of bank 0 and must wait
   // for t_ras to precharge; H (younger) reads row 0, still open.
   Chan fr;
