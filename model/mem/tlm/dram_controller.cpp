@@ -36,11 +36,13 @@ void DramController::reset() {
   banks_.assign(cfg_.banks, Bank{});
   group_col_.assign(cfg_.bank_groups, 0);
   last_col_ = bus_free_ = 0;
-  rd_ok_ = wr_ok_ = 0;
+  rd_ok_ = wr_ok_ = rd_ok_from_ = wr_ok_from_ = 0;
   acts_.clear();
   bus_gaps_ = IdleGaps{std::max<uint64_t>(1, cfg_.t_ccd_s), {}};
   pending_.clear();
   head_ = 0;
+  admitted_.clear();
+  ahead_head_ = 0;
 }
 
 uint64_t DramController::toCycle(uint64_t ps) const {
@@ -68,14 +70,25 @@ DramController::Place DramController::place(uint64_t line_addr) const {
 // (those at or before `now` have left).
 uint64_t DramController::admit(uint64_t arrival, uint64_t now) {
   while (head_ < pending_.size() && pending_[head_] <= now) ++head_;
+  while (ahead_head_ < admitted_.size() && admitted_[ahead_head_] <= now) ++ahead_head_;
   if (head_ >= 256 && 2 * head_ >= pending_.size()) {  // drop what has left, now and then
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
     head_ = 0;
   }
+  if (ahead_head_ >= 256 && 2 * ahead_head_ >= admitted_.size()) {
+    admitted_.erase(admitted_.begin(), admitted_.begin() + static_cast<std::ptrdiff_t>(ahead_head_));
+    ahead_head_ = 0;
+  }
+  // Waiting at `arrival`: column commands after it, less those of requests
+  // that arrive after it (stamped ahead; a column command is never before
+  // its request's arrival).
   const auto first = pending_.begin() + static_cast<std::ptrdiff_t>(head_);
-  const size_t waiting = static_cast<size_t>(pending_.end() - std::upper_bound(first, pending_.end(), arrival));
-  if (waiting < cfg_.queue_depth) return arrival;
-  return pending_[pending_.size() - cfg_.queue_depth];  // one leaves: room for this one
+  const auto after = std::upper_bound(first, pending_.end(), arrival);
+  const auto later = admitted_.end() - std::upper_bound(admitted_.begin() + static_cast<std::ptrdiff_t>(ahead_head_),
+                                                         admitted_.end(), arrival);
+  const auto waiting = (pending_.end() - after) - later;
+  if (waiting < static_cast<std::ptrdiff_t>(cfg_.queue_depth)) return arrival;
+  return *(after + (waiting - cfg_.queue_depth));  // one leaves: room for this one
 }
 
 DramController::Counters DramController::counters() const {
@@ -178,10 +191,10 @@ uint64_t DramController::access(uint64_t line_addr, uint64_t bytes, bool read, u
     // Its neighbours in time are its own bank's commands in that window
     // (prev_col_ok: t_ccd_l after the last of them); the group's later
     // commands are not checked.
-    const uint64_t col0 = std::max({a, b.prev_col_ok, read ? rd_ok_ : 0});
+    const uint64_t col0 = std::max({a, b.prev_col_ok, read && rd_ok_from_ <= a + quantum_ ? rd_ok_ : 0});
     const uint64_t need = read ? cfg_.t_rtp : lat + n + cfg_.t_wr;  // COL to the PRE
     if (b.prev_pre >= col0 + need) {
-      const uint64_t d0 = std::max(col0 + lat, read ? 0 : wr_ok_);
+      const uint64_t d0 = std::max(col0 + lat, !read && wr_ok_from_ <= a + quantum_ ? wr_ok_ : 0);
       data = busSlot(d0, occupancy, b.prev_pre - need + lat, true);
     }
     if (data != kNever) {
@@ -223,8 +236,10 @@ uint64_t DramController::access(uint64_t line_addr, uint64_t bytes, bool read, u
     // would come within t_ccd_l before it or after it.
     if (col_min + 2 * uint64_t{cfg_.t_ccd_l} > group_col_[p.group]) col_min = std::max(col_min, group_col_[p.group]);
     if (!frfcfs) col_min = std::max(col_min, last_col_);  // in order
-    if (read) col_min = std::max(col_min, rd_ok_);
-    const uint64_t d0 = std::max(col_min + lat, read ? 0 : wr_ok_);
+    // Turnarounds against the latest data, unless that belongs to a request
+    // stamped more than a quantum ahead (this one goes before it).
+    if (read && rd_ok_from_ <= a + quantum_) col_min = std::max(col_min, rd_ok_);
+    const uint64_t d0 = std::max(col_min + lat, !read && wr_ok_from_ <= a + quantum_ ? wr_ok_ : 0);
     data = busSlot(d0, occupancy, kNever, frfcfs);
     const uint64_t col = data - lat;
     b.col_ok = col + cfg_.t_ccd_l;
@@ -236,15 +251,22 @@ uint64_t DramController::access(uint64_t line_addr, uint64_t bytes, bool read, u
   const uint64_t end = data + n;
   group_col_[p.group] = std::max(group_col_[p.group], col + cfg_.t_ccd_l);
   last_col_ = std::max(last_col_, col);
-  if (read)
-    wr_ok_ = std::max(wr_ok_, end + cfg_.t_rtw);
-  else
-    rd_ok_ = std::max(rd_ok_, end + cfg_.t_wtr);
+  if (read && end + cfg_.t_rtw > wr_ok_) {
+    wr_ok_ = end + cfg_.t_rtw;
+    wr_ok_from_ = a;
+  } else if (!read && end + cfg_.t_wtr > rd_ok_) {
+    rd_ok_ = end + cfg_.t_wtr;
+    rd_ok_from_ = a;
+  }
   // Into the queue, in order (usually at or near its end).
   auto it = pending_.end();
   const auto first = pending_.begin() + static_cast<std::ptrdiff_t>(head_);
   while (it != first && *(it - 1) > col) --it;
   pending_.insert(it, col);
+  auto jt = admitted_.end();
+  const auto afirst = admitted_.begin() + static_cast<std::ptrdiff_t>(ahead_head_);
+  while (jt != afirst && *(jt - 1) > a) --jt;
+  admitted_.insert(jt, a);
 
   busy_cycles_ += n;
   queue_cycles_ += col > floor ? col - floor : 0;

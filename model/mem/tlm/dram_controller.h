@@ -63,7 +63,9 @@
 // least a quantum inside that time (an L1D that waited for an MSHR stamps
 // its miss far ahead, so calls are not in time order) is served there as a
 // conflict, in the bus's idle time, without changing the bank's state (as
-// IdleGaps, payload.h, does for the other queues). Pages stay open until a
+// IdleGaps, payload.h, does for the other queues); the turnarounds and the
+// queue of requests stamped more than a quantum after a request's arrival
+// do not hold it back. Pages stay open until a
 // conflict closes them (open-page policy).
 #pragma once
 
@@ -144,12 +146,15 @@ class DramController {
   uint64_t last_col_ = 0, bus_free_ = 0;
   uint64_t rd_ok_ = 0;                     // earliest read command (t_wtr after the latest write data)
   uint64_t wr_ok_ = 0;                     // earliest write data (t_rtw after the latest read data)
+  uint64_t rd_ok_from_ = 0, wr_ok_from_ = 0;  // when the requests that set them arrived
   std::vector<uint64_t> acts_;             // ACTs placed, sorted (those that still constrain)
   uint64_t busy_cycles_ = 0, queue_cycles_ = 0;  // since configure(), added to the bases below
   uint64_t busy_base_ps_ = 0, queue_base_ps_ = 0;
   IdleGaps bus_gaps_;                      // idle bus slots an older request left
   std::vector<uint64_t> pending_;          // column commands, sorted; those before head_ have left
   size_t head_ = 0;
+  std::vector<uint64_t> admitted_;         // their requests' admission times, sorted; likewise
+  size_t ahead_head_ = 0;
   Counters c_;
 };
 
