@@ -80,12 +80,12 @@ uint64_t DramController::admit(uint64_t arrival, uint64_t now) {
     ahead_head_ = 0;
   }
   // Waiting at `arrival`: column commands after it, less those of requests
-  // that arrive after it (stamped ahead; a column command is never before
-  // its request's arrival).
+  // that arrive more than a quantum after it (stamped ahead; a column
+  // command is never before its request's arrival).
   const auto first = pending_.begin() + static_cast<std::ptrdiff_t>(head_);
   const auto after = std::upper_bound(first, pending_.end(), arrival);
   const auto later = admitted_.end() - std::upper_bound(admitted_.begin() + static_cast<std::ptrdiff_t>(ahead_head_),
-                                                         admitted_.end(), arrival);
+                                                         admitted_.end(), arrival + quantum_);
   const auto waiting = (pending_.end() - after) - later;
   if (waiting < static_cast<std::ptrdiff_t>(cfg_.queue_depth)) return arrival;
   return *(after + (waiting - cfg_.queue_depth));  // one leaves: room for this one
@@ -265,8 +265,8 @@ uint64_t DramController::access(uint64_t line_addr, uint64_t bytes, bool read, u
   pending_.insert(it, col);
   auto jt = admitted_.end();
   const auto afirst = admitted_.begin() + static_cast<std::ptrdiff_t>(ahead_head_);
-  while (jt != afirst && *(jt - 1) > a) --jt;
-  admitted_.insert(jt, a);
+  while (jt != afirst && *(jt - 1) > arrival) --jt;
+  admitted_.insert(jt, arrival);
 
   busy_cycles_ += n;
   queue_cycles_ += col > floor ? col - floor : 0;

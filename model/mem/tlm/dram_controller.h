@@ -153,7 +153,7 @@ class DramController {
   IdleGaps bus_gaps_;                      // idle bus slots an older request left
   std::vector<uint64_t> pending_;          // column commands, sorted; those before head_ have left
   size_t head_ = 0;
-  std::vector<uint64_t> admitted_;         // their requests' admission times, sorted; likewise
+  std::vector<uint64_t> admitted_;         // their requests' arrivals, sorted; likewise
   size_t ahead_head_ = 0;
   Counters c_;
 };
