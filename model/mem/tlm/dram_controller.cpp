@@ -25,6 +25,7 @@ void DramController::configure(const config::GpuConfig& cfg) {
   map_ = AddressMap(cfg.l2.num_slices, cfg.l2.cache.line_bytes);
   slices_per_channel_ = std::max(1u, cfg.l2.num_slices / cfg_.num_channels);
   lines_per_row_ = std::max(1u, cfg_.row_bytes / cfg.l2.cache.line_bytes);
+  line_burst_ = burst(cfg.l2.cache.line_bytes);
   // The clock to 1 kHz: cycle <-> ps conversions are exact integer ones.
   khz_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(cfg_.clock_mhz * 1000.0)));
   latency_ps_ = uint64_t{cfg_.latency} * period_ps_;
@@ -38,7 +39,9 @@ void DramController::reset() {
   last_col_ = bus_free_ = 0;
   rd_ok_ = wr_ok_ = rd_ok_from_ = wr_ok_from_ = 0;
   acts_.clear();
-  bus_gaps_ = IdleGaps{std::max<uint64_t>(1, cfg_.t_ccd_s), {}};
+  // Idle bus slots too short for a line are not kept: every kept slot holds
+  // any request, so the search ends at the first one reaching far enough.
+  bus_gaps_ = IdleGaps{std::max<uint64_t>({1, cfg_.t_ccd_s, line_burst_}), {}};
   pending_.clear();
   head_ = 0;
   admitted_.clear();

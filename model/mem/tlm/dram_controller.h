@@ -46,8 +46,8 @@
 //    row, or the row its last precharge closed) is served as a row hit in
 //    that window if its column command and data fit before the precharge
 //    already placed; its data may take an idle slot of the bus that an
-//    older request left (an older row miss waiting for its ACT; the first
-//    16 idle slots from its earliest time are tried). So a younger row hit
+//    older request left (an older row miss waiting for its ACT; slots
+//    shorter than a line are not kept). So a younger row hit
 //    is served before an older row miss, and otherwise the oldest goes
 //    first. What real FR-FCFS does beyond this -- holding an
 //    older miss back while younger hits keep coming -- is not modelled.
@@ -139,6 +139,7 @@ class DramController {
   config::DramConfig cfg_;
   AddressMap map_;
   uint32_t slices_per_channel_ = 1, lines_per_row_ = 1;
+  uint64_t line_burst_ = 1;  // DRAM clocks a line holds the bus
   uint64_t khz_ = 1;
   uint64_t latency_ps_ = 0, quantum_ = 0;  // quantum in DRAM clocks
   std::vector<Bank> banks_;
