@@ -24,58 +24,58 @@
 //   conflict  (another row open):   PRE >= arrival, ACT >= PRE + t_rp, COL >= ACT + t_rcd
 //   PRE  >= ACT + t_ras, last read + t_rtp, end of last write data + t_wr
 //   ACT  no closer than t_rrd to another ACT; at most four in any t_faw
-//   COL  >= same group's last COL + t_ccd_l; the channel's COLs t_ccd_s
-//           apart (each transfer holds the bus at least t_ccd_s)
-//   read  COL >= end of the channel's last write data + t_wtr; data at COL + t_cl
-//   write data (at COL + t_cwl) >= end of the last read data + t_rtw
+//   COL  >= the neighbouring transfers' COLs + t_ccd_l in the same bank
+//           group, t_ccd_s in another (each transfer holds the bus at least
+//           t_ccd_s)
+//   read  COL >= end of the write data before it + t_wtr; data at COL + t_cl
+//   write data (at COL + t_cwl) >= end of the read data before it + t_rtw
+//   (and both likewise against the transfer after it, when placed between)
 //   reply = end of the data + dram.latency core cycles (controller and PHY).
-// A command placed before later-placed ones (a row hit in an earlier window,
-// data in an idle bus slot) is checked against its own bank's commands, the
-// turnaround after the latest data and the bus; t_ccd_l against its group's
-// latest column command only, when it would come after or within t_ccd_l
-// before it.
 // Refresh is not modelled (a few per cent of the time: tRFC / tREFI);
 // nor the command bus (HBM's separate row and column buses issue a row and a
 // column command per clock; one command per clock per bus is not checked).
 //
 // Scheduling under loosely-timed transport. A request's reply time must be
 // known when b_transport returns, so a request answered once is never
-// delayed by a later one. Requests are placed in call order, each at the
-// earliest time the commands already placed allow:
-//  * frfcfs: a request whose row is open in some window (the bank's current
-//    row, or the row its last precharge closed) is served as a row hit in
-//    that window if its column command and data fit before the precharge
-//    already placed; its data may take an idle slot of the bus that an
-//    older request left (an older row miss waiting for its ACT; slots
-//    shorter than a line are not kept). So a younger row hit
-//    is served before an older row miss, and otherwise the oldest goes
-//    first. What real FR-FCFS does beyond this -- holding an
-//    older miss back while younger hits keep coming -- is not modelled.
-//  * fcfs: column commands in call order (none before the channel's last
-//    one; row commands of different banks still overlap); a row hit only on
-//    the bank's current row.
-//  * dram.queue_depth requests wait in the controller at most: a request
-//    that finds it full (counted by the column commands still to come at
-//    its arrival) waits until one leaves.
-// An ACT may be placed before ACTs placed earlier (another bank waiting for
-// t_ras), as long as t_rrd and t_faw hold around it. A bank remembers the idle time before a request that found
-// it idle for more than a quantum; a request called later but arriving at
-// least a quantum inside that time (an L1D that waited for an MSHR stamps
-// its miss far ahead, so calls are not in time order) is served there as a
-// conflict, in the bus's idle time, without changing the bank's state (as
-// IdleGaps, payload.h, does for the other queues); the turnarounds and the
-// queue of requests stamped more than a quantum after a request's arrival
-// do not hold it back. Pages stay open until a
-// conflict closes them (open-page policy).
+// delayed by a later one. Calls do not come in time order: a request's
+// arrival runs ahead of the caller's time by the L2's queues and an L1D's
+// MSHR waits (thousands of cycles under load), so one called later may
+// arrive earlier. The controller therefore keeps timelines, not a current
+// state, and places each request at the earliest time they allow around
+// what is already placed:
+//  * per bank, its row windows: ACT, the column commands, PRE. A new
+//    window fits in the bank's idle time between two placed ones (the one
+//    before precharged no earlier than the request's arrival), so a request
+//    arriving into time its bank spent idle is served there, whatever was
+//    placed after it;
+//  * per channel, the data bus's transfers, each with its direction and
+//    bank group: a transfer fits between two placed ones when the bus,
+//    t_ccd_s/t_ccd_l and the turnarounds hold on both sides;
+//  * per channel, the ACTs placed, for t_rrd and t_faw (before or after).
+// Scheduler:
+//  * frfcfs: a request whose row has a window open at its arrival, or
+//    opened later for a request that arrived before it, joins it as a row
+//    hit (the scheduler serves the row's requests together); a window
+//    opened for a request that arrives later is joined when that gives the
+//    data sooner than a window of its own. So a younger row hit is served
+//    before an older row miss.
+//  * fcfs: column commands in arrival order (none before the latest one of
+//    a request that arrived no later); a row hit only in the bank's last
+//    window.
+//  * dram.queue_depth requests wait in the controller at most (those
+//    arrived and whose column command is still to come): a request that
+//    finds it full waits until one leaves; this also bounds how many older
+//    requests a row hit passes.
+// Pages stay open until a conflict closes them (open-page policy).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "config/gpu_config.h"
 #include "mem/tlm/interconnect.h"  // AddressMap
-#include "mem/tlm/payload.h"       // IdleGaps
 
 namespace rfsim::mem {
 
@@ -115,23 +115,57 @@ class DramController {
 
  private:
   static constexpr uint64_t kPsPerKhzClock = 1000000000;  // 1 / (1 kHz) in ps
+  static constexpr uint64_t kOpen = UINT64_MAX;
 
-  struct Bank {
-    int64_t row = -1;         // open row after the last placed command; -1: precharged
-    uint64_t col_ok = 0;      // earliest next column command to it
-    uint64_t pre_ok = 0;      // earliest PRE (t_ras, t_rtp, t_wr)
-    uint64_t act_ok = 0;      // earliest ACT (t_rp after the last PRE)
-    uint64_t last = 0;        // the last column command placed
-    uint64_t idle_from = 0, idle_to = 0;  // the idle time a far-stamped request skipped
-    int64_t prev_row = -1;    // the row the last PRE closed, open until prev_pre
-    uint64_t prev_col_ok = 0, prev_pre = 0;
+  // A row's time in a bank: ACT, column commands, PRE (kOpen while no
+  // later window needs the bank).
+  struct Window {
+    uint64_t row;
+    uint64_t opened_for;  // the arrival of the request its ACT is for
+    uint64_t min_pre;  // earliest PRE its commands allow (t_ras, t_rtp, t_wr)
+    uint64_t pre = kOpen;
+  };
+  using Windows = std::map<uint64_t, Window>;  // by ACT time
+  // A transfer on the data bus.
+  struct Transfer {
+    uint64_t end;  // data [start, end)
+    uint64_t col;  // its column command
+    uint32_t group;
+    bool read;
+  };
+  struct Request {
+    uint64_t arrival;
+    uint64_t col_floor;  // no column command before it (FCFS: fcfsFloor)
+    uint64_t n;  // data clocks
+    uint32_t group;
+    bool read;
   };
 
-  uint64_t admit(uint64_t arrival, uint64_t now);
-  uint64_t busSlot(uint64_t earliest, uint64_t occupancy, uint64_t latest, bool may_fill);
+  uint64_t admit(uint64_t arrival);
+  // The earliest transfer of `req` with data at or after `earliest` and at
+  // or before `latest`, kNever when none fits (not placed).
+  uint64_t findSlot(const Request& req, uint64_t earliest, uint64_t latest) const;
+  void placeTransfer(const Request& req, uint64_t data);
+  // A row hit in window `w` (followed by `next`, or the bank's last):
+  // its data time or kNever.
+  uint64_t tryHit(const Request& req, Windows::iterator w, Windows::iterator next, Windows& bank) const;
+  // A window of its own: its data time, ACT and the window it follows.
+  struct NewWindow {
+    uint64_t data = UINT64_MAX, act = 0;
+    Windows::iterator prev;  // end(): none before it
+    bool precharged = true;  // the bank was precharged at its ACT (a miss)
+  };
+  NewWindow tryNew(const Request& req, uint64_t a, Windows& bank) const;
   uint64_t actAfter(uint64_t t) const;
-  void noteAct(uint64_t t, uint64_t now);
+  void noteAct(uint64_t t);
+  void forget(uint64_t now);
   uint64_t burst(uint64_t bytes) const { return (bytes + cfg_.bus_bytes - 1) / cfg_.bus_bytes; }
+  uint64_t occupancy(uint64_t n) const { return std::max<uint64_t>(n, cfg_.t_ccd_s); }
+  uint64_t colToData(bool read) const { return read ? cfg_.t_cl : cfg_.t_cwl; }
+  // Earliest PRE after a column command whose data is [data, data + n).
+  uint64_t preAfter(bool read, uint64_t data, uint64_t n) const {
+    return read ? data - cfg_.t_cl + cfg_.t_rtp : data + n + cfg_.t_wr;
+  }
   uint64_t toCycle(uint64_t ps) const;
   uint64_t toPsCeil(uint64_t cycles) const;
 
@@ -139,23 +173,33 @@ class DramController {
   config::DramConfig cfg_;
   AddressMap map_;
   uint32_t slices_per_channel_ = 1, lines_per_row_ = 1;
-  uint64_t line_burst_ = 1;  // DRAM clocks a line holds the bus
   uint64_t khz_ = 1;
-  uint64_t latency_ps_ = 0, quantum_ = 0;  // quantum in DRAM clocks
-  std::vector<Bank> banks_;
-  std::vector<uint64_t> group_col_;        // per bank group: t_ccd_l after its latest column command
-  uint64_t last_col_ = 0, bus_free_ = 0;
-  uint64_t rd_ok_ = 0;                     // earliest read command (t_wtr after the latest write data)
-  uint64_t wr_ok_ = 0;                     // earliest write data (t_rtw after the latest read data)
-  uint64_t rd_ok_from_ = 0, wr_ok_from_ = 0;  // when the requests that set them arrived
+  uint64_t latency_ps_ = 0;
+  std::vector<Windows> banks_;
+  std::map<uint64_t, Transfer> bus_;       // by data start
+  std::map<uint64_t, uint64_t> gaps_;      // idle bus time between transfers, [start, end), each >= a line
+  uint64_t min_gap_ = 1;
+  uint64_t bus_free_ = 0;
+  // FCFS: by arrival, the latest column command of the requests that
+  // arrived then or before (a staircase: non-decreasing).
+  std::map<uint64_t, uint64_t> fcfs_cols_;
+  uint64_t fcfsFloor(uint64_t arrival) const;
+  void noteFcfs(uint64_t arrival, uint64_t col);
   std::vector<uint64_t> acts_;             // ACTs placed, sorted (those that still constrain)
   uint64_t busy_cycles_ = 0, queue_cycles_ = 0;  // since configure(), added to the bases below
   uint64_t busy_base_ps_ = 0, queue_base_ps_ = 0;
-  IdleGaps bus_gaps_;                      // idle bus slots an older request left
-  std::vector<uint64_t> pending_;          // column commands, sorted; those before head_ have left
-  size_t head_ = 0;
-  std::vector<uint64_t> admitted_;         // their requests' arrivals, sorted; likewise
-  size_t ahead_head_ = 0;
+  // The queue: requests' arrivals and column commands after `now`, sorted,
+  // and how many arrived at or before `now` with their command after it.
+  struct SortedTimes {  // sorted; those before `head` have left
+    std::vector<uint64_t> v;
+    size_t head = 0;
+    void insert(uint64_t t);
+    size_t dropUpTo(uint64_t t);              // how many <= t left
+    size_t countUpTo(uint64_t t) const;       // how many still here are <= t
+  };
+  SortedTimes arrivals_, cols_;
+  uint64_t waiting_at_now_ = 0;
+  uint64_t now_ = 0;
   Counters c_;
 };
 
