@@ -2,7 +2,8 @@
 // traffic: row hit, row miss and conflict latency, bank conflicts against
 // bank parallelism, FR-FCFS serving a younger row hit before an older row
 // miss (and FCFS not), the queue depth bounding that, tRRD and tFAW spacing
-// activations, an activate placed before an earlier-placed one,
+// activations, an activate placed before an earlier-placed one, a request
+// called later but arriving earlier served in its bank's idle time,
 // write-to-read and read-to-write turnarounds, and the bandwidth of a
 // stream against the bus's.
 #include <catch2/catch.hpp>
@@ -270,4 +271,21 @@ TEST_CASE("dram: the v100 defaults' row hit, miss and conflict latencies", "[mem
   CHECK(k.row_hits == 1);
   CHECK(k.row_misses == 1);
   CHECK(k.row_conflicts == 1);
+}
+
+TEST_CASE("dram: a request called later but arriving earlier uses the bank's idle time before what is placed", "[mem][dram]") {
+  // Loosely timed: the first call arrives at 1000 (stamped far ahead), the
+  // second, called at the same time, arrives at 0 for another row of the
+  // same bank. It is served in the bank's idle time before the first (its
+  // own window, closed by 1000 - t_rp), not behind it.
+  Chan ch;
+  CHECK(ch.d.access(at(ch.cfg, 0, 1, 0), 128, true, 1000 * ns, 0) / ns == 1034);
+  CHECK(ch.d.access(at(ch.cfg, 0, 0, 0), 128, true, 0, 0) / ns == 34);
+  // A third, for the first's row, arriving at 500, finds the bank precharged
+  // (the second's window closed at 25) and gets a window of its own, sooner
+  // than joining the first's (opened at 1000 for a request that arrives
+  // later); it closes by 525, before the first's ACT needs the bank.
+  CHECK(ch.d.access(at(ch.cfg, 0, 1, 1), 128, true, 500 * ns, 0) / ns == 534);
+  CHECK(ch.d.counters().row_misses == 3);
+  CHECK(ch.d.counters().row_conflicts == 0);
 }
