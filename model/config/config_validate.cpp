@@ -1,5 +1,7 @@
 // Cross-field rules: each concerns values that are fine alone but do not fit
 // together. docs/configuration.md lists the same rules for users.
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "config/config_detail.h"
@@ -86,6 +88,30 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
     return Violation{"regfile.sub_cores", "regfile.num_banks",
                      fmt::format("{} banks do not split evenly into {} groups", c.regfile.num_banks,
                                  c.regfile.sub_cores)};
+  // Sub-cores (sm.sub_cores): each has its own banks, collectors and
+  // execution units (the LD/ST path is shared), split evenly.
+  if (const uint32_t n = c.sm.sub_cores; n > 1) {
+    if (c.regfile.sub_cores > 1 && c.regfile.sub_cores != n)
+      return Violation{"regfile.sub_cores", "sm.sub_cores",
+                       fmt::format("{} bank groups but {} sub-cores: with sub-cores, each has its own banks (set "
+                                   "regfile.sub_cores to 1 or {})",
+                                   c.regfile.sub_cores, n, n)};
+    if (c.regfile.num_banks % n != 0)
+      return Violation{"regfile.num_banks", "sm.sub_cores",
+                       fmt::format("{} banks do not split evenly over {} sub-cores", c.regfile.num_banks, n)};
+    if (c.pipeline.num_collectors % n != 0)
+      return Violation{"pipeline.num_collectors", "sm.sub_cores",
+                       fmt::format("{} collectors do not split evenly over {} sub-cores", c.pipeline.num_collectors,
+                                   n)};
+    const std::pair<const char*, uint32_t> units[] = {{"pipeline.sp_units", c.pipeline.sp_units},
+                                                      {"pipeline.int_units", c.pipeline.int_units},
+                                                      {"pipeline.sfu_units", c.pipeline.sfu_units},
+                                                      {"pipeline.dp_units", c.pipeline.dp_units}};
+    for (const auto& [key, count] : units)
+      if (count % n != 0)
+        return Violation{key, "sm.sub_cores",
+                         fmt::format("{} units do not split evenly over {} sub-cores (each has its own)", count, n)};
+  }
   if (c.regfile.sub_cores > 1 && c.regfile.sub_cores != c.sm.num_schedulers)
     return Violation{"regfile.sub_cores", "sm.num_schedulers",
                      fmt::format("{} bank groups but {} schedulers: each scheduler quadrant has its own group",

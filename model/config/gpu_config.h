@@ -71,7 +71,7 @@ struct SmConfig {
   // own scheduler, dispatch, register file and execution units; the LD/ST
   // path and the L1D are shared). Warp w belongs to sub-core w % sub_cores.
   // 1: one pool of collectors and units for the whole SM.
-  uint32_t sub_cores = 1;
+  uint32_t sub_cores = 4;
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
   uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (Sadrosadati et al. Table 3: 8 per SM)
   // The two-level scheduler's choices its papers leave open (docs/sm.md;
@@ -229,12 +229,17 @@ struct RegFileConfig {
   static constexpr IntRange kNumBanks{1, 64};
 
   uint32_t size_kb = 256;
-  uint32_t num_banks = 16;
+  uint32_t num_banks = 8;
   uint32_t sub_cores = 1;            // bank groups, one per scheduler: warp w uses group w % sub_cores
   uint32_t read_ports_per_bank = 1;
   uint32_t write_ports_per_bank = 1;
   uint32_t bank_latency = 1;         // cycles a granted bank read takes (1: the value is there the next cycle)
   uint32_t alloc_granularity = 256;  // CUDA occupancy calculator's register allocation unit
+  // Operand reuse caches (Maxwell and later): one per scheduler, one entry
+  // per source-operand slot; an operand the compiler flagged (the next
+  // instruction of the warp reads the same register in the same slot) is
+  // served from it without a bank read (sm/opcoll/operand_collector.h).
+  bool operand_reuse = true;
 
   template <class V> void visit(V& v) {
     v.integer("size_kb", size_kb, IntRange{16, 4096}, "KiB", "register file capacity per SM");
@@ -246,6 +251,10 @@ struct RegFileConfig {
     v.integer("write_ports_per_bank", write_ports_per_bank, IntRange{1, 4}, "port", "write ports per bank");
     v.integer("bank_latency", bank_latency, IntRange{1, 64}, "cycle",
               "cycles from a bank read's grant to its value in the collector (slower cells: Sadrosadati et al. Table 2)");
+    v.boolean("operand_reuse", operand_reuse,
+              "operand reuse caches, one per scheduler with an entry per source-operand slot: an operand the "
+              "warp's previous instruction read in the same slot, with the reuse flag the compiler sets, is read "
+              "from it instead of a bank");
     v.integer("alloc_granularity", alloc_granularity, IntRange{1, 1024}, "register",
               "a warp's registers (per-thread count x warp size) are rounded up to a multiple of this");
   }

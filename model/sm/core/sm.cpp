@@ -37,7 +37,11 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
 
   OperandCollectorConfig& oc = oc_cfg_;
   oc.num_banks = cfg.regfile.num_banks;
-  oc.sub_cores = cfg.regfile.sub_cores;
+  // With sub-cores, each has its own banks; without, regfile.sub_cores may
+  // still split them by scheduler quadrant (config_validate).
+  oc.sub_cores = cfg.sm.sub_cores > 1 ? cfg.sm.sub_cores : cfg.regfile.sub_cores;
+  oc.collector_groups = cfg.sm.sub_cores;
+  oc.reuse_caches = cfg.regfile.operand_reuse ? cfg.sm.num_schedulers : 0;
   oc.read_ports_per_bank = cfg.regfile.read_ports_per_bank;
   oc.write_ports_per_bank = cfg.regfile.write_ports_per_bank;
   oc.bank_latency = cfg.regfile.bank_latency;
@@ -224,24 +228,31 @@ void Sm::retire(uint32_t tag, const Inflight& f, uint64_t now) {
 
 void Sm::dispatch(uint64_t now) {
   if (!opc_->hasReady()) return;
+  const unsigned groups = exec_.subCores();
   for (unsigned u = 0; u < kNumUnitTypes; ++u) {
     const UnitType ut = static_cast<UnitType>(u);
-    uint64_t tag;
-    while (opc_->peekReady(ut, tag)) {
-      // An instruction for the scalar pipeline collects its operands as any
-      // (they are in the vector registers) and executes there.
-      ExecUnit& eu = exec_.unit(u, inflight_[tag].scalar);
-      if (!eu.canAccept(now)) {
-        RFSIM_SM_TRACE_EV(inflight_[tag].slot, "ready, unit {} busy: tag {} pc {}", u, tag, inflight_[tag].pc);
-        ++stats_->unit_busy;
-        break;
+    // Each sub-core's collectors feed its own units (exec_stage.h); the
+    // shared LD/ST unit takes the oldest ready of all sub-cores.
+    const bool shared = ut == UnitType::LDST || groups == 1;
+    for (unsigned g = 0; g < (shared ? 1u : groups); ++g) {
+      const unsigned from = shared ? OperandCollector::kAnyGroup : g;
+      uint64_t tag;
+      while (opc_->peekReady(ut, tag, from)) {
+        // An instruction for the scalar pipeline collects its operands as any
+        // (they are in the vector registers) and executes there.
+        const Inflight& f = inflight_[tag];
+        ExecUnit& eu = exec_.unit(u, f.scalar, groups == 1 ? 0 : f.slot % groups);
+        if (!eu.canAccept(now)) {
+          RFSIM_SM_TRACE_EV(f.slot, "ready, unit {} busy: tag {} pc {}", u, tag, f.pc);
+          ++stats_->unit_busy;
+          break;
+        }
+        opc_->popReady(ut, tag, from);
+        if (f.rbar) deps_.read(f.slot, f.rbar);
+        eu.accept(tag, now, f.exec_latency, f.ii);
+        RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
+                          f.exec_latency, f.ii);
       }
-      opc_->popReady(ut, tag);
-      const Inflight& f = inflight_[tag];
-      if (f.rbar) deps_.read(f.slot, f.rbar);
-      eu.accept(tag, now, f.exec_latency, f.ii);
-      RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
-                        f.exec_latency, f.ii);
     }
   }
 }

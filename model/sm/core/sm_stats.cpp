@@ -65,6 +65,8 @@ OpcollStats::OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::
       ADD_STAT(write_port_conflicts, stats::unit::Count, "write-port requests refused"),
       ADD_STAT(writeback_retries, stats::unit::Count, "instruction writebacks retried next cycle"),
       ADD_STAT(collector_full, stats::unit::Count, "collector allocations that failed"),
+      ADD_STAT(reuse_hits, stats::unit::Count,
+               "operand reads served by an operand reuse cache instead of a bank (regfile.operand_reuse)"),
       ADD_STAT(collector_occupancy_sum, stats::unit::Count, "busy collectors summed over cycles"),
       ADD_STAT(collector_occupancy, stats::unit::Ratio, "average busy collectors",
                [this, &sm_cycles] {
@@ -154,6 +156,7 @@ void Sm::syncStats() {
   }
   stats_->bank_conflicts = o.bank_conflicts;
   stats_->write_port_conflicts = o.write_port_conflicts;
+  stats_->opcoll.reuse_hits = o.reuse_hits;
   stats_->collector_occupancy_sum = o.occupancy_sum;
   stats_->issue.activations = issue_.activations();
   stats_->issue.deactivations = issue_.deactivations();

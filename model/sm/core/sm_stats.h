@@ -36,6 +36,7 @@ struct OpcollStats : stats::Group {
   OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles);
   stats::Vector rf_reads, rf_writes;  // per bank
   stats::Scalar bank_conflicts, write_port_conflicts, writeback_retries, collector_full;
+  stats::Scalar reuse_hits;  // regfile.operand_reuse: operands read from a reuse cache, not a bank
   stats::Scalar collector_occupancy_sum;
   stats::Formula collector_occupancy;
 };
