@@ -125,7 +125,12 @@ class ScriptTest(unittest.TestCase):
             self.assertAlmostEqual(rows["k2"]["hw_cycles"], 40000.0)
             self.assertEqual(rows["k2"]["model_cycles"], 10000)
             self.assertEqual([r["kernel"] for r in res["worst"]][-1], "k1")
-            self.assertIn("launch-overhead-bound", rows["k3"]["diagnosis"])
+            # The shortest launch of the file is k3's 4 us; k3 took 1 us in the model.
+            self.assertAlmostEqual(res["launch_floor_us"], 4.0)
+            self.assertIn("launch-overhead-bound: 4.0 us per launch on the GPU (its floor: 4.0), 1.0 in the model",
+                          rows["k3"]["diagnosis"])
+            # With 4 us (8 000 cycles) added per model launch: 30 000, 26 000 and 10 000 cycles.
+            self.assertAlmostEqual(res["figures_with_launch_floor"]["mape_pct"], (50 + 35 + 25) / 3)
             self.assertNotIn("launch-overhead-bound", rows["k2"]["diagnosis"])
             self.assertIn("under-filled", rows["k3"]["diagnosis"])
             self.assertIn("dominant stall scoreboard", rows["k1"]["diagnosis"])
