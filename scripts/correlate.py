@@ -123,15 +123,19 @@ class Run:
             cmd += ["--set", s]
         return cmd
 
-    def finished(self):
-        """The folder holds a complete run of this same request."""
+    def finished(self, resolved=None):
+        """The folder holds a complete run of this same request and, when `resolved` is given
+        (`rfsim config`'s text for it), of the same resolved configuration."""
         try:
             req = read_json(os.path.join(self.dir, "stats.json"))["run"]["request"]
-        except (InputError, KeyError, TypeError):
+            with open(os.path.join(self.dir, "config.yaml"), encoding="utf-8") as f:
+                config_text = f.read()
+        except (InputError, OSError, KeyError, TypeError):
             return False
         return (req.get("config") == self.config and req.get("sets") == self.sets
                 and req.get("size") == self.size and req.get("code", "") == self.code
-                and req.get("workloads") == [self.workload] and req.get("timing") is True)
+                and req.get("workloads") == [self.workload] and req.get("timing") is True
+                and (resolved is None or resolved == config_text))
 
     def execute(self, rfsim, timeout):
         os.makedirs(os.path.dirname(self.dir), exist_ok=True)
@@ -152,8 +156,24 @@ class Run:
         return doc["workloads"][self.workload]
 
 
+def resolved_config(rfsim, config, sets):
+    """`rfsim config`'s text for a configuration and its --set overrides (what a run writes as
+    its config.yaml), None without a usable rfsim."""
+    cmd = [rfsim, "config", "-c", config] + [x for s in sets for x in ("--set", s)]
+    try:
+        p = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True)
+    except OSError:
+        return None
+    return p.stdout if p.returncode == 0 else None
+
+
 def run_all(runs, args):
-    todo = [r for r in runs if args.rerun or not r.finished()]
+    resolved = {}
+    for r in runs:
+        key = (r.config, tuple(r.sets))
+        if key not in resolved:
+            resolved[key] = resolved_config(args.rfsim, r.config, r.sets)
+    todo = [r for r in runs if args.rerun or not r.finished(resolved[(r.config, tuple(r.sets))])]
     if args.no_run:
         for r in todo:
             r.error = "not run (--no-run) and no finished run in the folder"
@@ -184,7 +204,7 @@ def kernel_model(launches):
     for ln in launches:
         k = out.setdefault(ln["kernel"], {"cycles": 0, "launches": 0, "warp_instrs": 0, "blocks": 0,
                                           "stalls": {}, "dram_util_x_cycles": 0.0, "l1d_local": 0,
-                                          "l1d_accesses": 0, "l1i_misses": 0})
+                                          "l1d_accesses": 0, "l1i_misses": 0, "dram_bytes": 0})
         gpu = ln["gpu"]
         cycles = ln["cycles"]
         k["cycles"] += cycles
@@ -195,6 +215,7 @@ def kernel_model(launches):
         for reason, share in stall_shares(gpu).items():
             k["stalls"][reason] = k["stalls"].get(reason, 0) + share * cycles
         k["dram_util_x_cycles"] += (lookup(gpu, "mem.dram.bandwidth_utilisation") or 0) * cycles
+        k["dram_bytes"] += (lookup(gpu, "mem.dram.read_bytes") or 0) + (lookup(gpu, "mem.dram.write_bytes") or 0)
         kinds = dict(vector_items(lookup(gpu, "l1d.accesses_by_kind")))
         k["l1d_local"] += sum(x for name, x in kinds.items() if name.startswith("local"))
         k["l1d_accesses"] += lookup(gpu, "l1d.accesses") or 0
@@ -228,7 +249,8 @@ def diagnose(row, clock_mhz, floor_us):
         notes.append(f"launch-overhead-bound: {hw_us:.1f} us per launch on the GPU (its floor: {floor_us:.1f}), "
                      f"{model_us:.1f} in the model, which has no launch cost")
     if m["dram_util"] >= DRAM_BOUND:
-        notes.append(f"DRAM-bound ({100 * m['dram_util']:.0f} % of peak)")
+        notes.append(f"DRAM-bound in the model ({100 * m['dram_util']:.0f} % of its peak); its DRAM bytes in the "
+                     f"GPU's time: {m['dram_bytes'] / (row['hw_ms'] * 1e-3) / 1e12:.2f} TB/s")
     sms = m.get("num_sms") or 0
     per_launch_blocks = m["blocks"] / max(1, m["launches"])
     if sms and per_launch_blocks < sms:
@@ -317,7 +339,7 @@ def inlining_rows(pairs, clock_mhz):
 
 # ---------------------------------------------------------------- output
 
-def plot(rows, figs, path, title):
+def plot(rows, figs, path, title, floor_cycles):
     try:
         import matplotlib
     except ImportError:
@@ -333,6 +355,8 @@ def plot(rows, figs, path, title):
     ax.plot([lo, hi], [lo, hi], "k-", lw=0.8, label="model = GPU")
     for f, style in ((1.25, ":"), (0.8, ":")):
         ax.plot([lo, hi], [lo * f, hi * f], "k" + style, lw=0.6)
+    if floor_cycles:
+        ax.axvline(floor_cycles, color="grey", ls="--", lw=0.6, label="the GPU's shortest launch")
     for r in worst(rows):
         ax.annotate(r["kernel"], (r["hw_cycles"], r["model_cycles"]), fontsize=6, alpha=0.8)
     ax.set_xscale("log")
@@ -424,7 +448,9 @@ def main(argv):
     unknown = [w for w in names + csv_list(args.skip) if w not in hw]
     if unknown:
         raise InputError(f"{args.hw}: no workload {', '.join(unknown)}")
-    names = [w for w in names if w not in csv_list(args.skip)]
+    # Shortest on the GPU first: with --timeout or a stopped run, the most workloads finish.
+    names = sorted((w for w in names if w not in csv_list(args.skip)),
+                   key=lambda w: (hw[w].get("kernel_ms_median") or 0, w))
 
     sets = [f"gpu.num_sms={args.sms}"] if args.sms else []
     runs = [Run(out, f"{size}-{args.sms or 'all'}sm", w, size, args.config, sets, "") for w in names]
@@ -477,7 +503,7 @@ def main(argv):
     write_atomic(os.path.join(out, "correlation.json"), json.dumps(result, indent=1, sort_keys=True) + "\n")
     if rows:
         plot(rows, figs, os.path.join(out, "correlation.png"),
-             f"{args.config} vs {device.split(' (')[0]}, {size} inputs")
+             f"{args.config} vs {device.split(' (')[0]}, {size} inputs", floor_us * clock)
     md = markdown(result)
     write_atomic(os.path.join(out, "correlation.md"), md)
     print(md)

@@ -39,6 +39,20 @@ def launch(kernel, cycles, blocks=264, dram=0.1, stalls=None):
                     "mem": {"dram": {"bandwidth_utilisation": stat(dram, "ratio")}}}}
 
 
+CONFIG = "name: h100\ngpu:\n  num_sms: 132\n  clock_mhz: 2000.0\n"
+
+
+def fake_rfsim(folder, config_text):
+    """An `rfsim` whose `config` prints config_text (what `rfsim config` resolves)."""
+    path, text = os.path.join(folder, "rfsim"), os.path.join(folder, "resolved.yaml")
+    with open(text, "w", encoding="utf-8") as f:
+        f.write(config_text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"#!/bin/sh\n[ \"$1\" = config ] && cat '{text}' && exit 0\nexit 3\n")
+    os.chmod(path, 0o755)
+    return path
+
+
 def write_run(out, tag, workload, launches, sets, size="small", code="", passed=True):
     d = os.path.join(out, "runs", tag, workload)
     os.makedirs(d, exist_ok=True)
@@ -48,7 +62,7 @@ def write_run(out, tag, workload, launches, sets, size="small", code="", passed=
     with open(os.path.join(d, "stats.json"), "w", encoding="utf-8") as f:
         json.dump(doc, f)
     with open(os.path.join(d, "config.yaml"), "w", encoding="utf-8") as f:
-        f.write("name: h100\ngpu:\n  num_sms: 132\n  clock_mhz: 2000.0\n")
+        f.write(CONFIG)
 
 
 def hw_entry(workload, kernels, sms=132, size="small"):
@@ -114,7 +128,8 @@ class ScriptTest(unittest.TestCase):
             write_run(out, "small-8sm-inlined", "wc", [launch("kc", 10000)], ["gpu.num_sms=8"], code="inlined")
 
             p = subprocess.run([sys.executable, SCRIPT, "--hw", os.path.join(hw_dir, "all-small.json"),
-                                "-o", out, "--no-run", "-c", "h100"], capture_output=True, text=True)
+                                "-o", out, "--no-run", "-c", "h100", "--rfsim", fake_rfsim(tmp, CONFIG)],
+                               capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, p.stderr)
             res = json.loads(read(os.path.join(out, "correlation.json")))
             self.assertEqual(res["clock_mhz"], 2000.0)
@@ -142,6 +157,19 @@ class ScriptTest(unittest.TestCase):
             self.assertIn("| 3 |", read(os.path.join(out, "correlation.md")))
             if os.path.exists("/usr/bin/python3") and sys.executable == "/usr/bin/python3":
                 self.assertGreater(os.path.getsize(os.path.join(out, "correlation.png")), 1000)
+
+    def test_a_run_of_another_configuration_is_not_reused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "all-small.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump([hw_entry("wa", {"k1": (0, 1, 0.01)})], f)
+            out = os.path.join(tmp, "out")
+            write_run(out, "small-allsm", "wa", [launch("k1", 22000)], [])
+            rfsim = fake_rfsim(tmp, CONFIG.replace("2000.0", "1980.0"))
+            p = subprocess.run([sys.executable, SCRIPT, "--hw", path, "-o", out, "--no-run", "--no-calls",
+                                "--clock-mhz", "2000", "--rfsim", rfsim], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("wa: not run (--no-run)", p.stdout)
 
     def test_missing_run_is_listed_and_fails(self):
         with tempfile.TemporaryDirectory() as tmp:
