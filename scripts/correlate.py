@@ -33,6 +33,7 @@ and DIR/correlation.md (the tables, also printed). Exit status 1 if a model run 
 """
 import argparse
 import glob
+import json
 import math
 import os
 import subprocess
@@ -44,9 +45,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
 from rfsim_tools.common import InputError, geomean, read_json, write_atomic  # noqa: E402
-from rfsim_tools.stats import config_number, find, is_stat, lookup, read_config, vector_items  # noqa: E402
-
-import json  # noqa: E402
+from rfsim_tools.stats import config_number, lookup, read_config, vector_items  # noqa: E402
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORST = 10
