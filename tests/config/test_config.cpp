@@ -130,7 +130,7 @@ TEST_CASE("named configurations load with the values of PRODUCT.md", "[config]")
     CHECK(sameConfig(loadConfig(namedConfig("v100")), GpuConfig{}));
   }
   SECTION("every named configuration spells out every key but the mechanisms'") {
-    for (const char* name : {"v100", "titanv", "maxwell", "titanx"}) {
+    for (const char* name : {"v100", "titanv", "maxwell", "titanx", "h100"}) {
       const YAML::Node root = YAML::LoadFile(namedConfig(name).string());
       for (const auto& key : configKeys()) {
         // A mechanism's section belongs to the mechanism: the baseline names none.
@@ -154,7 +154,7 @@ TEST_CASE("named configurations load with the values of PRODUCT.md", "[config]")
 TEST_CASE("toYaml output loads back to the same configuration", "[config]") {
   TempDir dir;
   std::vector<GpuConfig> configs;
-  for (const char* name : {"v100", "titanv", "maxwell", "titanx"}) configs.push_back(loadConfig(namedConfig(name)));
+  for (const char* name : {"v100", "titanv", "maxwell", "titanx", "h100"}) configs.push_back(loadConfig(namedConfig(name)));
   GpuConfig odd;
   odd.name = "yes: \"quoted\" # not a comment";
   odd.gpu.clock_mhz = 1234.5678901234567;
@@ -325,7 +325,7 @@ TEST_CASE("cross-field rules name the source and both keys", "[config]") {
     GpuConfig c;
     c.l1d.size_kb = 0;
     CHECK_NOTHROW(validate(c, "x"));
-    for (const char* name : {"v100", "titanv", "maxwell", "titanx"}) CHECK_NOTHROW(validate(loadConfig(namedConfig(name)), name));
+    for (const char* name : {"v100", "titanv", "maxwell", "titanx", "h100"}) CHECK_NOTHROW(validate(loadConfig(namedConfig(name)), name));
   }
 }
 
