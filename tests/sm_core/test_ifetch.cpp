@@ -36,6 +36,7 @@ config::GpuConfig l1Only(uint32_t kb = 128, uint32_t assoc = 16) {
   c.l1i.latency = 1;
   c.l1i.l0_size_kb = 0;
   c.l1i.prefetch = IPrefetch::None;
+  c.l1i.prefetch_degree = 1;
   c.pipeline.l1i_miss_latency = 100;
   return c;
 }
@@ -170,10 +171,10 @@ TEST_CASE("prefetch on a hand-built straight-line fetch sequence: exact misses a
     CHECK(p.st.prefetch_useful.get() == 4);
   }
   // stream: the first use of a prefetched line brings the next, so only
-  // line 0 misses; the warp reaches each later line before it arrives
-  // (prefetched about 12 cycles after the one before) on even lines and
-  // one cycle early on odd ones: 0-111, 1: 123, 2: 222, 3: 234, 4: 333,
-  // 5: 345, 6: 444, 7: 456.
+  // line 0 misses; from line 2 on the warp waits for each even line (a
+  // line's prefetch starts 12 cycles after the one before it). The warp
+  // leaves line 0 at 111, then 1: 123, 2: 222, 3: 234, 4: 333, 5: 345,
+  // 6: 444, 7: 456.
   cfg.l1i.prefetch = IPrefetch::Stream;
   {
     Path p(cfg, 64);
@@ -203,10 +204,10 @@ const std::string kHead = ".version 9.0\n.target sm_75\n.address_size 64\n";
 // fetch stage's layout: n / 8 lines), one block of `threads`.
 test::Timed runStraight(const config::GpuConfig& cfg, unsigned n, uint32_t threads = 32) {
   std::string body;
-  for (unsigned i = 0; i < n; ++i) body += fmt::format("  add.u32 %R{}, %R2, {};\n", 3 + i % 16, i);
+  for (unsigned i = 0; i < n; ++i) body += fmt::format("  add.u32 %R{}, %R2, {};\n", 20 + i % 16, i);
   const std::string text = kHead + ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %R<64>;\n"
                            "  .reg .b64 %RD<16>;\n  ld.param.u64 %RD8, [out];\n  mov.u32 %R2, 1;\n" +
-                           body + "  st.global.u32 [%RD8], %R3;\n  ret;\n}\n";
+                           body + "  st.global.u32 [%RD8], %R20;\n  ret;\n}\n";
   test::Loaded ld(test::parseMachine(text));
   const uint64_t out = test::buffer(ld.mem, std::vector<uint8_t>(64, 0));
   test::Launch l{"k", {1, 1, 1}, {threads, 1, 1}, 0, {test::arg(out)}, {{out, 4}}};

@@ -16,14 +16,10 @@ void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_
     const bool seq = st.peekFunc(local) == info.func && st.peekPc(local) == info.pc + 1;
     if (!seq || info.divergent) {
       if (b.valid || b.pending) ++stats_.ibuffer_flushes;
-      b.valid = 0;
-      b.pending = 0;
+      b = IBuffer{};
     }
   }
-  if (fs == func::WarpStatus::Done) {
-    b.valid = 0;
-    b.pending = 0;
-  }
+  if (fs == func::WarpStatus::Done) b = IBuffer{};
 }
 
 }  // namespace rfsim::sm

@@ -32,11 +32,19 @@ class FetchStage {
   void reset(uint32_t slot) { ib_[slot] = IBuffer{}; }
   // Whether warp `slot`'s I-buffer holds an instruction at `now` (a fill
   // that has arrived is valid from then on).
+  // A warp the issue stage finds with an empty buffer and its fill in
+  // flight stalls on fetch from then until the fill arrives (stall_cycles).
   bool hasInstr(uint32_t slot, uint64_t now) {
     IBuffer& b = ib_[slot];
-    if (b.pending && now >= b.ready_at) {
-      b.valid += b.pending;
-      b.pending = 0;
+    if (b.pending) {
+      if (now >= b.ready_at) {
+        if (b.empty_since != kNever) stats_.stall_cycles += b.ready_at - b.empty_since;
+        b.empty_since = kNever;
+        b.valid += b.pending;
+        b.pending = 0;
+      } else if (b.valid == 0 && b.empty_since == kNever) {
+        b.empty_since = now;
+      }
     }
     return b.valid != 0;
   }
@@ -64,9 +72,11 @@ class FetchStage {
   uint64_t fills() const { return stats_.fills.get(); }
 
  private:
+  static constexpr uint64_t kNever = UINT64_MAX;
   struct IBuffer {
     uint32_t valid = 0, pending = 0;
     uint64_t ready_at = 0;
+    uint64_t empty_since = kNever;  // first cycle seen empty while the fill is in flight
   };
   // Starts a fill for the warp in slot `s` if it needs one; whether it did.
   template <class Warps>
@@ -95,7 +105,6 @@ bool FetchStage::fetchSlot(uint32_t s, uint64_t now, Warps& warps) {
   if (fs != func::WarpStatus::Ready || b.pending || b.valid >= depth_) return false;
   const uint32_t n = depth_ - b.valid;
   const uint64_t ready = path_.fetch(s % path_.subCores(), st->peekFunc(local), st->peekPc(local) + b.valid, n, now);
-  if (b.valid == 0 && ready > now + path_.hitLatency()) stats_.stall_cycles += ready - now - path_.hitLatency();
   b.pending = n;
   b.ready_at = ready;
   return true;

@@ -44,7 +44,7 @@ FetchStats::FetchStats(stats::Group* parent)
       ADD_STAT(prefetch_l2, stats::unit::Count, "of those, lines the L1I missed (fetched from L2)"),
       ADD_STAT(prefetch_useful, stats::unit::Count, "prefetched lines a fill then used"),
       ADD_STAT(stall_cycles, stats::unit::Cycle,
-               "warp-cycles warps with an empty I-buffer waited for a fill beyond the first level's hit latency") {}
+               "warp-cycles a warp found with an empty I-buffer waited for its fill in flight") {}
 
 IssueStats::IssueStats(stats::Group* parent, uint32_t num_schedulers)
     : Group(parent, "issue", "the warp schedulers, the scoreboard and the issue gate"),
