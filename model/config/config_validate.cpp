@@ -119,6 +119,22 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
 
   if (auto v = checkCache("l1d", c.l1d, true)) return v;
   if (auto v = checkCache("l1i", c.l1i, false)) return v;
+  if (c.l1i.l0_size_kb) {
+    CacheConfig l0{c.l1i.l0_size_kb, c.l1i.l0_assoc, c.l1i.line_bytes, c.l1i.l0_latency};
+    if (auto v = checkCache("l1i.l0", l0, false)) {
+      // checkCache names l1i.l0.size_kb / l1i.l0.assoc: the keys are l1i.l0_size_kb / l1i.l0_assoc.
+      auto fix = [](std::string k) { return k.empty() ? k : k.replace(k.find("l0.") + 2, 1, "_"); };
+      if (v->key == "l1i.l0.line_bytes") v->key = "l1i.line_bytes";
+      else v->key = fix(v->key);
+      v->other_key = fix(v->other_key);
+      return v;
+    }
+  }
+  // Each sub-core's fetch unit starts its own share of the SM's fills.
+  if (c.pipeline.fetch_width % c.sm.sub_cores != 0)
+    return Violation{"pipeline.fetch_width", "sm.sub_cores",
+                     fmt::format("{} fills per cycle do not split evenly over {} sub-cores", c.pipeline.fetch_width,
+                                 c.sm.sub_cores)};
   if (auto v = checkCache("l2", c.l2.cache, false, c.l2.num_slices)) return v;
   // Every DRAM channel has the same number of L2 slices in front of it
   // (GPGPU-Sim's sub-partitions per memory channel).

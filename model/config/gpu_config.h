@@ -168,9 +168,11 @@ struct PipelineConfig {
   template <class V> void visit(V& v) {
     const IntRange units{1, 64}, opt_units{0, 64}, lat{1, 2000}, ii{1, 1000};
     v.integer("ibuffer_depth", ibuffer_depth, IntRange{1, 16}, "instruction", "instruction buffer entries per warp");
-    v.integer("fetch_width", fetch_width, IntRange{1, 16}, "instruction", "instructions fetched per cycle per SM");
+    v.integer("fetch_width", fetch_width, IntRange{1, 16}, "warp",
+              "I-buffer fills started per cycle per SM, split evenly over sm.sub_cores (each sub-core's fetch unit "
+              "serves its own warps from its L0)");
     v.integer("l1i_miss_latency", l1i_miss_latency, lat, "cycle",
-              "fixed L1I miss penalty (until the memory hierarchy serves fetches)");
+              "L1I miss penalty, fixed (an L2 hit; fetches do not go through the memory hierarchy)");
     v.boolean("dual_issue", dual_issue,
               "a scheduler may issue a warp's next two instructions in one cycle when they go to different units");
     v.integer("num_collectors", num_collectors, IntRange{1, 64}, "collector",
@@ -271,6 +273,41 @@ struct CacheConfig {
     v.integer("assoc", assoc, IntRange{1, 64}, "way", "associativity");
     v.integer("line_bytes", line_bytes, IntRange{32, 256}, "byte", "line size");
     v.integer("latency", latency, IntRange{1, 2000}, "cycle", "hit latency");
+  }
+};
+
+enum class IPrefetch : uint8_t { None, NextLine, Stream };
+inline const Choices& choiceNames(IPrefetch) {
+  static const Choices names{"none", "next_line", "stream"};
+  return names;
+}
+
+// The instruction caches (model/sm/core/icache.h, fetch_stage.h): an L0 per
+// sub-core (sm.sub_cores) in front of the SM's L1I, both set-associative
+// LRU; an L1I miss costs pipeline.l1i_miss_latency (an L2 hit) and merges
+// with a miss to the same line already in flight. The prefetcher fills the
+// first level (L0, or the L1I without one): next_line fetches the
+// `prefetch_degree` lines after a line that missed; stream also does so when
+// a fetch first uses a prefetched line (tagged prefetch), so it runs ahead
+// of straight-line code.
+struct L1iConfig : CacheConfig {
+  uint32_t l0_size_kb = 12;  // Jia et al. 2018 Table 3.1 (Volta); 0: no L0, fetches go to the L1I
+  uint32_t l0_assoc = 6;
+  uint32_t l0_latency = 1;
+  IPrefetch prefetch = IPrefetch::Stream;
+  uint32_t prefetch_degree = 8;
+
+  template <class V> void visit(V& v) {
+    CacheConfig::visit(v);
+    v.integer("l0_size_kb", l0_size_kb, IntRange{0, 1024}, "KiB",
+              "L0 instruction cache per sub-core (0: none, the warps fetch from the L1I); its lines are line_bytes");
+    v.integer("l0_assoc", l0_assoc, IntRange{1, 64}, "way", "L0 associativity");
+    v.integer("l0_latency", l0_latency, IntRange{1, 2000}, "cycle",
+              "L0 hit latency (an I-buffer fill); an L0 miss that hits the L1I costs latency");
+    v.choice("prefetch", prefetch,
+             "instruction prefetch into the first level: none; next_line (the prefetch_degree lines after a line "
+             "that missed); stream (also after the first use of a prefetched line)");
+    v.integer("prefetch_degree", prefetch_degree, IntRange{1, 16}, "line", "lines fetched ahead per prefetch");
   }
 };
 
@@ -477,7 +514,7 @@ struct GpuConfig {
   // shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1 S:4:128:64),
   // 28-cycle hit as measured by Jia et al. 2018.
   L1dConfig l1d{{32, 64, 128, 28}};
-  CacheConfig l1i{128, 16, 128, 1};
+  L1iConfig l1i{{128, 16, 128, 8}};
   SharedMemConfig shared;
   L2Config l2;
   IcntConfig icnt;

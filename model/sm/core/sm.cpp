@@ -10,6 +10,17 @@
 
 namespace rfsim::sm {
 
+namespace {
+
+// The fetch stage's code layout: each function's instruction count.
+std::vector<uint32_t> funcInstrs(const func::Program& program) {
+  std::vector<uint32_t> n;
+  for (const func::DFunction& f : program.functions()) n.push_back(static_cast<uint32_t>(f.code.size()));
+  return n;
+}
+
+}  // namespace
+
 Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
        rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
        const std::string& name, MemoryInterface* mem)
@@ -18,7 +29,8 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
       own_mem_(mem ? nullptr : std::make_unique<FixedLatencyMemory>(cfg.pipeline.mem_latency)),
       mem_(mem ? mem : own_mem_.get()), warps_(cfg.sm.max_warps),
       stats_(std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks)),
-      fetch_(cfg, stats_->fetch), sb_(cfg.sm.max_warps), deps_(cfg.sm.max_warps, program, sb_, stats_->issue),
+      fetch_(cfg, stats_->fetch, funcInstrs(program)), sb_(cfg.sm.max_warps),
+      deps_(cfg.sm.max_warps, program, sb_, stats_->issue),
       barriers_(cfg.sm.dependency == config::Dependency::Barriers), traps_(cfg.sm.max_warps),
       regs_(program, cfg.sm.max_warps),
       issue_(cfg, IssueStage::Links{program, warps_, fetch_, sb_, deps_, traps_, regs_, inflight_, hooks_, *mem_,
@@ -147,7 +159,7 @@ void Sm::tick(uint64_t now) {
   }
   const uint64_t before = progressCount();
   const uint64_t done_before = wb_.retired();
-  const uint64_t fetches_before = stats_->l1i_hits.get() + stats_->l1i_misses.get();
+  const uint64_t fetches_before = fetch_.fills();
   const uint32_t warps_before = resident_warps_;
   tracing_ = trace_ && trace_->inWindow();
   if (tracing_) traceBegin();
@@ -177,7 +189,7 @@ void Sm::tick(uint64_t now) {
   quiet_ = !trace_ && (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
            (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now) && opc_->skippable(now) &&
            progressCount() == before && wb_.retired() == done_before &&
-           stats_->l1i_hits.get() + stats_->l1i_misses.get() == fetches_before && resident_warps_ == warps_before &&
+           fetch_.fills() == fetches_before && resident_warps_ == warps_before &&
            wb_.empty() && opc_->idle();
   if (progressCount() != before || wb_.retired() != done_before ||
       resident_warps_ == 0) {

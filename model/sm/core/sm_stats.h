@@ -17,6 +17,8 @@ namespace rfsim::sm {
 struct FetchStats : stats::Group {
   explicit FetchStats(stats::Group* parent);
   stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes;
+  stats::Scalar fills, l0i_hits, l0i_misses, l0i_evictions, l1i_merges, l1i_evictions;
+  stats::Scalar prefetches, prefetch_l2, prefetch_useful, stall_cycles;
 };
 struct IssueStats : stats::Group {
   IssueStats(stats::Group* parent, uint32_t num_schedulers);
