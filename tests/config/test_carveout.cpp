@@ -5,6 +5,8 @@
 
 #include <functional>
 
+#include <nlohmann/json.hpp>
+
 #include "common/error.h"
 #include "config/carveout.h"
 #include "config/config_io.h"
