@@ -146,7 +146,6 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
 
   if (auto v = checkCache("l1d", c.l1d, true)) return v;
   if (auto v = checkCache("l1i", c.l1i, false)) return v;
-  if (auto v = checkCarveout(c)) return v;
   if (auto v = checkCache("l2", c.l2.cache, false, c.l2.num_slices)) return v;
   // Every DRAM channel has the same number of L2 slices in front of it
   // (GPGPU-Sim's sub-partitions per memory channel).
@@ -160,6 +159,7 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
     return Violation{"shared.size_kb", "shared.num_banks",
                      fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", c.shared.size_kb,
                                  c.shared.num_banks)};
+  if (auto v = checkCarveout(c)) return v;
 
   // Each mechanism's own rules, on its section.
   const auto& types = mechanismSectionTypes();
