@@ -1,9 +1,11 @@
 // Cross-field rules: each concerns values that are fine alone but do not fit
 // together. docs/configuration.md lists the same rules for users.
+#include <algorithm>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "config/carveout.h"
 #include "config/config_detail.h"
 
 namespace rfsim::config::detail {
@@ -65,6 +67,56 @@ std::optional<Violation> checkSm(const SmConfig& sm) {
     return Violation{"sm.sub_cores", "sm.num_schedulers",
                      fmt::format("{} sub-cores cannot each have their own schedulers out of {}", sm.sub_cores,
                                  sm.num_schedulers)};
+  return std::nullopt;
+}
+
+std::string kbList(const std::vector<uint32_t>& v) {
+  std::string out;
+  for (uint32_t x : v) out += fmt::format("{}{}", out.empty() ? "" : ", ", x);
+  return out;
+}
+
+// The carve-out of the unified L1D/shared array (config/carveout.h).
+std::optional<Violation> checkCarveout(const GpuConfig& c) {
+  const auto& opts = c.shared.carveout_kb;
+  if (opts.empty())
+    return Violation{"shared.carveout_kb", "shared.size_kb",
+                     fmt::format("no shared-memory capacity to choose from; give at least [{}]", c.shared.size_kb)};
+  for (size_t i = 1; i < opts.size(); ++i)
+    if (opts[i] <= opts[i - 1])
+      return Violation{"shared.carveout_kb", "",
+                       fmt::format("[{}] is not in ascending order without repeats", kbList(opts))};
+  if (opts.back() != c.shared.size_kb)
+    return Violation{"shared.carveout_kb", "shared.size_kb",
+                     fmt::format("the largest carve-out, {} KiB, is not the SM's shared memory of {} KiB",
+                                 opts.back(), c.shared.size_kb)};
+  for (uint32_t kb : opts)
+    if ((uint64_t{kb} * 1024) % (4ull * c.shared.num_banks) != 0)
+      return Violation{"shared.carveout_kb", "shared.num_banks",
+                       fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", kb, c.shared.num_banks)};
+  const uint32_t cc = c.gpu.compute_capability;
+  const auto published = publishedCarveouts(cc);
+  const std::string arch = fmt::format("compute capability {}.{}", cc / 10, cc % 10);
+  if (!c.l1d.unified) {
+    if (opts.size() != 1)
+      return Violation{"shared.carveout_kb", "l1d.unified",
+                       fmt::format("[{}] offers a choice, but without a unified array (l1d.unified false) shared "
+                                   "memory is fixed: give [{}]",
+                                   kbList(opts), c.shared.size_kb)};
+    return std::nullopt;
+  }
+  if (published && published->unified_kb == 0)
+    return Violation{"l1d.unified", "gpu.compute_capability",
+                     fmt::format("{} has shared memory apart from the L1 cache (CUDA C++ Programming Guide): no "
+                                 "carve-out, l1d.unified must be false",
+                                 arch)};
+  if (published)
+    for (uint32_t kb : opts)
+      if (std::find(published->shared_kb.begin(), published->shared_kb.end(), kb) == published->shared_kb.end())
+        return Violation{"shared.carveout_kb", "gpu.compute_capability",
+                         fmt::format("{} KiB is not a shared-memory capacity {} offers ({} KiB; CUDA C++ "
+                                     "Programming Guide)",
+                                     kb, arch, kbList(published->shared_kb))};
   return std::nullopt;
 }
 
@@ -148,6 +200,7 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
     return Violation{"shared.size_kb", "shared.num_banks",
                      fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", c.shared.size_kb,
                                  c.shared.num_banks)};
+  if (auto v = checkCarveout(c)) return v;
 
   // Each mechanism's own rules, on its section.
   const auto& types = mechanismSectionTypes();

@@ -330,6 +330,14 @@ struct L1dConfig : CacheConfig {
   // up, fills nor evicts a line.
   bool local_all_hit = false;
   uint32_t ports = 1;  // line requests the L1D takes per cycle (Kang et al. Fig. 17 scale it 2x, 4x, 8x)
+  // The L1D and shared memory as one array of size_kb + shared.size_kb KiB
+  // (Volta: 32 + 96 = the 128 KB unified data cache of the CUDA C++
+  // Programming Guide, compute capability 7.x), divided per launch by the
+  // driver's carve-out (shared.carveout_kb, config/carveout.h): size_kb is
+  // the L1D beside the largest carve-out and fixes the sets; a launch's L1D
+  // takes the rest of the array in ways of the same sets. false: separate
+  // arrays of size_kb and shared.size_kb.
+  bool unified = true;
 
   template <class V> void visit(V& v) {
     CacheConfig::visit(v);
@@ -342,6 +350,11 @@ struct L1dConfig : CacheConfig {
     v.boolean("local_all_hit", local_all_hit,
               "every local access hits without using the cache (hit latency and a port slot only): the ALL-HIT "
               "baseline of Kang et al.");
+    v.boolean("unified", unified,
+              "L1D and shared memory are one array of size_kb + shared.size_kb, divided per launch by the driver's "
+              "carve-out (shared.carveout_kb): size_kb is the L1D beside the largest carve-out and gives the sets, "
+              "and a launch's L1D takes what its shared capacity leaves, in whole ways of those sets; false: "
+              "separate arrays of size_kb and shared.size_kb");
   }
 };
 
@@ -350,9 +363,20 @@ struct SharedMemConfig {
   uint32_t num_banks = 32;
   uint32_t latency = 19;  // V100: Jia et al. 2018 measure 19 cycles; GPGPU-Sim SM7_QV100 smem_latency 19
   uint32_t max_per_block_kb = 96;  // V100 with the opt-in attribute; 0: a block may take the whole SM's
+  // The shared-memory capacities the driver may give a launch out of the
+  // unified array (l1d.unified), ascending; the largest is size_kb.
+  // Volta: 0, 8, 16, 32, 64 or 96 KB (CUDA C++ Programming Guide, compute
+  // capability 7.x, "Shared Memory"). Separate arrays: one, size_kb.
+  std::vector<uint32_t> carveout_kb{0, 8, 16, 32, 64, 96};
 
   template <class V> void visit(V& v) {
-    v.integer("size_kb", size_kb, IntRange{0, 1024}, "KiB", "shared memory per SM");
+    v.integer("size_kb", size_kb, IntRange{0, 1024}, "KiB",
+              "shared memory per SM; with l1d.unified, the largest carve-out (what the device reports and the "
+              "back end plans for)");
+    v.integers("carveout_kb", carveout_kb, IntRange{0, 1024}, "KiB",
+               "the shared-memory capacities the driver chooses from per launch, ascending (the smallest that keeps "
+               "the kernel's full occupancy, or the application's preferred carve-out; docs/memory.md); one "
+               "(size_kb) without l1d.unified");
     v.integer("max_per_block_kb", max_per_block_kb, IntRange{0, 1024}, "KiB",
               "shared memory one block may use (0: the SM's size_kb)");
     v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "shared memory banks");
@@ -510,9 +534,10 @@ struct GpuConfig {
   SmConfig sm;
   PipelineConfig pipeline;
   RegFileConfig regfile;
-  // V100 default carve-out of the 128 KiB unified L1: 32 KiB L1D beside 96 KiB
-  // shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1 S:4:128:64),
-  // 28-cycle hit as measured by Jia et al. 2018.
+  // V100's 128 KiB unified L1: 32 KiB L1D beside the largest carve-out of
+  // 96 KiB shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1
+  // S:4:128:64), 28-cycle hit as measured by Jia et al. 2018. A launch's
+  // carve-out gives the L1D the rest of the 128 KiB (config/carveout.h).
   L1dConfig l1d{{32, 64, 128, 28}};
   L1iConfig l1i{{128, 16, 128, 8}};
   SharedMemConfig shared;
