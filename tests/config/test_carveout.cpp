@@ -178,7 +178,7 @@ TEST_CASE("a carve-out the architecture does not offer is refused naming the key
   }
 }
 
-TEST_CASE("a larger L1D grows the array; a carve-out's part of a way rounds down", "[config][carveout]") {
+TEST_CASE("a larger L1D grows the array, and a carve-out's part of a way rounds down", "[config][carveout]") {
   GpuConfig v100 = named("v100");
   v100.l1d.size_kb = 64;  // a 160 KiB array: 8 sets
   REQUIRE(violation(v100).empty());
