@@ -243,6 +243,7 @@ void Sm::dispatch(uint64_t now) {
   const unsigned groups = exec_.subCores();
   for (unsigned u = 0; u < kNumUnitTypes; ++u) {
     const UnitType ut = static_cast<UnitType>(u);
+    if (!opc_->hasReady(ut)) continue;
     // Each sub-core's collectors feed its own units (exec_stage.h); the
     // shared LD/ST unit takes the oldest ready of all sub-cores.
     const bool shared = ut == UnitType::LDST || groups == 1;

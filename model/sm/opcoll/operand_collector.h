@@ -174,6 +174,7 @@ class OperandCollector {
   bool popReady(UnitType unit, uint64_t& tag, unsigned group = kAnyGroup);
   unsigned numGroups() const { return cfg_.collector_groups; }
   bool hasReady() const { return ready_mask_ != 0; }
+  bool hasReady(UnitType unit) const { return ready_by_unit_[static_cast<unsigned>(unit)] != 0; }
 
   // Write-back of one register in the coming cycle (see the order above).
   // False when the bank's write ports are all booked this cycle: the
