@@ -25,6 +25,7 @@
 #include "backend/report.h"
 #include "common/error.h"
 #include "common/results_dir.h"
+#include "func/decode.h"
 #include "mech/mechanism.h"
 #include "ptx/analysis/printer.h"
 #include "ptx/link.h"
@@ -205,6 +206,16 @@ int backendCommand(const BackendOptions& o) {
         j["label"] = in.label;
         j["variant"] = variant.name;
         j["passes"] = cm.passes;
+        // The operand reuse flags the timing model uses (func::setReuseFlags),
+        // counted per function with a body (scripts/reuse_flags.py sets them
+        // beside ptxas' .reuse flags).
+        nlohmann::json reuse = nlohmann::json::object();
+        for (const ptx::Function& f : cm.machine.functions) {
+          if (f.blocks.empty()) continue;
+          const func::ReuseCount n = func::reuseCount(f);
+          reuse[f.name] = {{"operands", n.operands}, {"flagged", n.flagged}};
+        }
+        j["reuse_flags"] = std::move(reuse);
         modules.push_back(std::move(j));
       }
     }

@@ -83,6 +83,28 @@ class SectionReader {
     ref = static_cast<T>(value);
   }
 
+  // A YAML list of integers (`[0, 8, 16]`, or one item per line); `[]` is
+  // the empty list.
+  void integers(const char* key, std::vector<uint32_t>& ref, IntRange range, const char* /*unit*/,
+                const char* /*desc*/) {
+    const Entry* e = take(key);
+    if (!e) return;
+    if (!e->value.IsSequence())
+      fail(*e, key, fmt::format("expected a list of integers such as [0, 8, 16], got {}", describe(e->value)));
+    std::vector<uint32_t> values;
+    for (size_t i = 0; i < e->value.size(); ++i) {
+      const YAML::Node item = e->value[i];
+      const std::string where = fmt::format("item {} of the list", i + 1);
+      if (!item.IsScalar() || isQuoted(item))
+        fail(*e, key, fmt::format("{}: expected an integer, got {}", where, describe(item)));
+      int64_t v = 0;
+      if (auto why = detail::parseInteger(item.Scalar(), detail::intTypeOf<uint32_t>(), range, v))
+        fail(*e, key, fmt::format("{}: {}", where, *why));
+      values.push_back(static_cast<uint32_t>(v));
+    }
+    ref = std::move(values);
+  }
+
   void real(const char* key, double& ref, RealRange range, const char* /*unit*/, const char* /*desc*/) {
     const Entry* e = take(key);
     if (!e) return;

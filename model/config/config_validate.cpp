@@ -1,7 +1,11 @@
 // Cross-field rules: each concerns values that are fine alone but do not fit
 // together. docs/configuration.md lists the same rules for users.
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
+#include "config/carveout.h"
 #include "config/config_detail.h"
 
 namespace rfsim::config::detail {
@@ -92,6 +96,56 @@ std::optional<Violation> checkDram(const DramConfig& d, uint32_t line_bytes) {
   return std::nullopt;
 }
 
+std::string kbList(const std::vector<uint32_t>& v) {
+  std::string out;
+  for (uint32_t x : v) out += fmt::format("{}{}", out.empty() ? "" : ", ", x);
+  return out;
+}
+
+// The carve-out of the unified L1D/shared array (config/carveout.h).
+std::optional<Violation> checkCarveout(const GpuConfig& c) {
+  const auto& opts = c.shared.carveout_kb;
+  if (opts.empty())
+    return Violation{"shared.carveout_kb", "shared.size_kb",
+                     fmt::format("no shared-memory capacity to choose from; give at least [{}]", c.shared.size_kb)};
+  for (size_t i = 1; i < opts.size(); ++i)
+    if (opts[i] <= opts[i - 1])
+      return Violation{"shared.carveout_kb", "",
+                       fmt::format("[{}] is not in ascending order without repeats", kbList(opts))};
+  if (opts.back() != c.shared.size_kb)
+    return Violation{"shared.carveout_kb", "shared.size_kb",
+                     fmt::format("the largest carve-out, {} KiB, is not the SM's shared memory of {} KiB",
+                                 opts.back(), c.shared.size_kb)};
+  for (uint32_t kb : opts)
+    if ((uint64_t{kb} * 1024) % (4ull * c.shared.num_banks) != 0)
+      return Violation{"shared.carveout_kb", "shared.num_banks",
+                       fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", kb, c.shared.num_banks)};
+  const uint32_t cc = c.gpu.compute_capability;
+  const auto published = publishedCarveouts(cc);
+  const std::string arch = fmt::format("compute capability {}.{}", cc / 10, cc % 10);
+  if (!c.l1d.unified) {
+    if (opts.size() != 1)
+      return Violation{"shared.carveout_kb", "l1d.unified",
+                       fmt::format("[{}] offers a choice, but without a unified array (l1d.unified false) shared "
+                                   "memory is fixed: give [{}]",
+                                   kbList(opts), c.shared.size_kb)};
+    return std::nullopt;
+  }
+  if (published && published->unified_kb == 0)
+    return Violation{"l1d.unified", "gpu.compute_capability",
+                     fmt::format("{} has shared memory apart from the L1 cache (CUDA C++ Programming Guide): no "
+                                 "carve-out, l1d.unified must be false",
+                                 arch)};
+  if (published)
+    for (uint32_t kb : opts)
+      if (std::find(published->shared_kb.begin(), published->shared_kb.end(), kb) == published->shared_kb.end())
+        return Violation{"shared.carveout_kb", "gpu.compute_capability",
+                         fmt::format("{} KiB is not a shared-memory capacity {} offers ({} KiB; CUDA C++ "
+                                     "Programming Guide)",
+                                     kb, arch, kbList(published->shared_kb))};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Violation> firstViolation(const GpuConfig& c) {
@@ -112,6 +166,30 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
     return Violation{"regfile.sub_cores", "regfile.num_banks",
                      fmt::format("{} banks do not split evenly into {} groups", c.regfile.num_banks,
                                  c.regfile.sub_cores)};
+  // Sub-cores (sm.sub_cores): each has its own banks, collectors and
+  // execution units (the LD/ST path is shared), split evenly.
+  if (const uint32_t n = c.sm.sub_cores; n > 1) {
+    if (c.regfile.sub_cores > 1 && c.regfile.sub_cores != n)
+      return Violation{"regfile.sub_cores", "sm.sub_cores",
+                       fmt::format("{} bank groups but {} sub-cores: with sub-cores, each has its own banks (set "
+                                   "regfile.sub_cores to 1 or {})",
+                                   c.regfile.sub_cores, n, n)};
+    if (c.regfile.num_banks % n != 0)
+      return Violation{"regfile.num_banks", "sm.sub_cores",
+                       fmt::format("{} banks do not split evenly over {} sub-cores", c.regfile.num_banks, n)};
+    if (c.pipeline.num_collectors % n != 0)
+      return Violation{"pipeline.num_collectors", "sm.sub_cores",
+                       fmt::format("{} collectors do not split evenly over {} sub-cores", c.pipeline.num_collectors,
+                                   n)};
+    const std::pair<const char*, uint32_t> units[] = {{"pipeline.sp_units", c.pipeline.sp_units},
+                                                      {"pipeline.int_units", c.pipeline.int_units},
+                                                      {"pipeline.sfu_units", c.pipeline.sfu_units},
+                                                      {"pipeline.dp_units", c.pipeline.dp_units}};
+    for (const auto& [key, count] : units)
+      if (count % n != 0)
+        return Violation{key, "sm.sub_cores",
+                         fmt::format("{} units do not split evenly over {} sub-cores (each has its own)", count, n)};
+  }
   if (c.regfile.sub_cores > 1 && c.regfile.sub_cores != c.sm.num_schedulers)
     return Violation{"regfile.sub_cores", "sm.num_schedulers",
                      fmt::format("{} bank groups but {} schedulers: each scheduler quadrant has its own group",
@@ -119,6 +197,22 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
 
   if (auto v = checkCache("l1d", c.l1d, true)) return v;
   if (auto v = checkCache("l1i", c.l1i, false)) return v;
+  if (c.l1i.l0_size_kb) {
+    CacheConfig l0{c.l1i.l0_size_kb, c.l1i.l0_assoc, c.l1i.line_bytes, c.l1i.l0_latency};
+    if (auto v = checkCache("l1i.l0", l0, false)) {
+      // checkCache names l1i.l0.size_kb / l1i.l0.assoc: the keys are l1i.l0_size_kb / l1i.l0_assoc.
+      auto fix = [](std::string k) { return k.empty() ? k : k.replace(k.find("l0.") + 2, 1, "_"); };
+      if (v->key == "l1i.l0.line_bytes") v->key = "l1i.line_bytes";
+      else v->key = fix(v->key);
+      v->other_key = fix(v->other_key);
+      return v;
+    }
+  }
+  // Each sub-core's fetch unit starts its own share of the SM's fills.
+  if (c.pipeline.fetch_width % c.sm.sub_cores != 0)
+    return Violation{"pipeline.fetch_width", "sm.sub_cores",
+                     fmt::format("{} fills per cycle do not split evenly over {} sub-cores", c.pipeline.fetch_width,
+                                 c.sm.sub_cores)};
   if (auto v = checkCache("l2", c.l2.cache, false, c.l2.num_slices)) return v;
   // Every DRAM channel has the same number of L2 slices in front of it
   // (GPGPU-Sim's sub-partitions per memory channel).
@@ -135,6 +229,7 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
     return Violation{"shared.size_kb", "shared.num_banks",
                      fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", c.shared.size_kb,
                                  c.shared.num_banks)};
+  if (auto v = checkCarveout(c)) return v;
 
   // Each mechanism's own rules, on its section.
   const auto& types = mechanismSectionTypes();

@@ -46,6 +46,13 @@ std::string yamlString(const std::string& s) {
   return out + "\"";
 }
 
+// A list as YAML's flow form reads it back: [0, 8, 16].
+std::string flowList(const std::vector<uint32_t>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) out += fmt::format("{}{}", i ? ", " : "", values[i]);
+  return out + "]";
+}
+
 std::string bracket(const char* unit, const std::string& range) {
   return *unit ? fmt::format("[{}, {}]", unit, range) : fmt::format("[{}]", range);
 }
@@ -56,6 +63,10 @@ class YamlWriter {
 
   template <class T> void integer(const char* key, T& ref, IntRange r, const char* unit, const char* desc) {
     line(key, fmt::format("{}", ref), fmt::format("{} {}", desc, bracket(unit, fmt::format("{}..{}", r.lo, r.hi))));
+  }
+  void integers(const char* key, std::vector<uint32_t>& ref, IntRange r, const char* unit, const char* desc) {
+    line(key, flowList(ref),
+         fmt::format("{} {}", desc, bracket(unit, fmt::format("list of {}..{}", r.lo, r.hi))));
   }
   void real(const char* key, double& ref, RealRange r, const char* unit, const char* desc) {
     line(key, detail::formatReal(ref), fmt::format("{} {}", desc, bracket(unit, fmt::format("{}..{}", r.lo, r.hi))));
@@ -87,6 +98,7 @@ class JsonWriter {
   explicit JsonWriter(nlohmann::json& obj) : obj_(obj) {}
 
   template <class T> void integer(const char* key, T& ref, IntRange, const char*, const char*) { obj_[key] = ref; }
+  void integers(const char* key, std::vector<uint32_t>& ref, IntRange, const char*, const char*) { obj_[key] = ref; }
   void real(const char* key, double& ref, RealRange, const char*, const char*) { obj_[key] = ref; }
   void boolean(const char* key, bool& ref, const char*) { obj_[key] = ref; }
   void text(const char* key, std::string& ref, const char*) { obj_[key] = ref; }
@@ -113,6 +125,9 @@ class MarkdownWriter {
 
   template <class T> void integer(const char* key, T& ref, IntRange r, const char* unit, const char* desc) {
     row(key, detail::intTypeOf<T>().name, fmt::format("{}", ref), fmt::format("{} .. {}", r.lo, r.hi), unit, desc);
+  }
+  void integers(const char* key, std::vector<uint32_t>& ref, IntRange r, const char* unit, const char* desc) {
+    row(key, "list of uint32", flowList(ref), fmt::format("each {} .. {}", r.lo, r.hi), unit, desc);
   }
   void real(const char* key, double& ref, RealRange r, const char* unit, const char* desc) {
     row(key, "real", detail::formatReal(ref), fmt::format("{} .. {}", r.lo, r.hi), unit, desc);
@@ -147,6 +162,7 @@ class KeyLister {
   KeyLister(std::vector<std::string>& keys, std::string prefix) : keys_(keys), prefix_(std::move(prefix)) {}
 
   template <class T> void integer(const char* key, T&, IntRange, const char*, const char*) { add(key); }
+  void integers(const char* key, std::vector<uint32_t>&, IntRange, const char*, const char*) { add(key); }
   void real(const char* key, double&, RealRange, const char*, const char*) { add(key); }
   void boolean(const char* key, bool&, const char*) { add(key); }
   void text(const char* key, std::string&, const char*) { add(key); }

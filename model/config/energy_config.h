@@ -64,7 +64,7 @@ struct EnergyConfig {
     v.real("regfile_write_pj", regfile_write_pj, pj, "pJ", "one warp-register write to a bank");
     v.real("opcoll_pj", opcoll_pj, pj, "pJ", "one operand carried from a bank to a collector (crossbar, arbiter, collector)");
     v.real("issue_pj", issue_pj, pj, "pJ", "instruction buffer, decode and scheduling per warp instruction");
-    v.real("l1i_pj", l1i_pj, pj, "pJ", "one L1I access (an I-buffer fill)");
+    v.real("l1i_pj", l1i_pj, pj, "pJ", "one I-cache read (an I-buffer fill, from the L0 or the L1I)");
     v.real("sp_lane_pj", sp_lane_pj, pj, "pJ", "one fp32/fp16 operation, per active lane");
     v.real("int_lane_pj", int_lane_pj, pj, "pJ", "one integer, logic, move or control operation, per active lane");
     v.real("sfu_lane_pj", sfu_lane_pj, pj, "pJ", "one special-function or divide operation, per active lane");

@@ -71,7 +71,7 @@ struct SmConfig {
   // own scheduler, dispatch, register file and execution units; the LD/ST
   // path and the L1D are shared). Warp w belongs to sub-core w % sub_cores.
   // 1: one pool of collectors and units for the whole SM.
-  uint32_t sub_cores = 1;
+  uint32_t sub_cores = 4;
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
   uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (Sadrosadati et al. Table 3: 8 per SM)
   // The two-level scheduler's choices its papers leave open (docs/sm.md;
@@ -168,9 +168,11 @@ struct PipelineConfig {
   template <class V> void visit(V& v) {
     const IntRange units{1, 64}, opt_units{0, 64}, lat{1, 2000}, ii{1, 1000};
     v.integer("ibuffer_depth", ibuffer_depth, IntRange{1, 16}, "instruction", "instruction buffer entries per warp");
-    v.integer("fetch_width", fetch_width, IntRange{1, 16}, "instruction", "instructions fetched per cycle per SM");
+    v.integer("fetch_width", fetch_width, IntRange{1, 16}, "warp",
+              "I-buffer fills started per cycle per SM, split evenly over sm.sub_cores (each sub-core's fetch unit "
+              "serves its own warps from its L0)");
     v.integer("l1i_miss_latency", l1i_miss_latency, lat, "cycle",
-              "fixed L1I miss penalty (until the memory hierarchy serves fetches)");
+              "L1I miss penalty, fixed (an L2 hit; fetches do not go through the memory hierarchy)");
     v.boolean("dual_issue", dual_issue,
               "a scheduler may issue a warp's next two instructions in one cycle when they go to different units");
     v.integer("num_collectors", num_collectors, IntRange{1, 64}, "collector",
@@ -229,12 +231,17 @@ struct RegFileConfig {
   static constexpr IntRange kNumBanks{1, 64};
 
   uint32_t size_kb = 256;
-  uint32_t num_banks = 16;
+  uint32_t num_banks = 8;
   uint32_t sub_cores = 1;            // bank groups, one per scheduler: warp w uses group w % sub_cores
   uint32_t read_ports_per_bank = 1;
   uint32_t write_ports_per_bank = 1;
   uint32_t bank_latency = 1;         // cycles a granted bank read takes (1: the value is there the next cycle)
   uint32_t alloc_granularity = 256;  // CUDA occupancy calculator's register allocation unit
+  // Operand reuse caches (Maxwell and later): one per scheduler, one entry
+  // per source-operand slot; an operand the compiler flagged (the next
+  // instruction of the warp reads the same register in the same slot) is
+  // served from it without a bank read (sm/opcoll/operand_collector.h).
+  bool operand_reuse = true;
 
   template <class V> void visit(V& v) {
     v.integer("size_kb", size_kb, IntRange{16, 4096}, "KiB", "register file capacity per SM");
@@ -246,6 +253,10 @@ struct RegFileConfig {
     v.integer("write_ports_per_bank", write_ports_per_bank, IntRange{1, 4}, "port", "write ports per bank");
     v.integer("bank_latency", bank_latency, IntRange{1, 64}, "cycle",
               "cycles from a bank read's grant to its value in the collector (slower cells: Sadrosadati et al. Table 2)");
+    v.boolean("operand_reuse", operand_reuse,
+              "operand reuse caches, one per scheduler with an entry per source-operand slot: an operand the "
+              "warp's previous instruction read in the same slot, with the reuse flag the compiler sets, is read "
+              "from it instead of a bank");
     v.integer("alloc_granularity", alloc_granularity, IntRange{1, 1024}, "register",
               "a warp's registers (per-thread count x warp size) are rounded up to a multiple of this");
   }
@@ -262,6 +273,41 @@ struct CacheConfig {
     v.integer("assoc", assoc, IntRange{1, 64}, "way", "associativity");
     v.integer("line_bytes", line_bytes, IntRange{32, 256}, "byte", "line size");
     v.integer("latency", latency, IntRange{1, 2000}, "cycle", "hit latency");
+  }
+};
+
+enum class IPrefetch : uint8_t { None, NextLine, Stream };
+inline const Choices& choiceNames(IPrefetch) {
+  static const Choices names{"none", "next_line", "stream"};
+  return names;
+}
+
+// The instruction caches (model/sm/core/icache.h, fetch_stage.h): an L0 per
+// sub-core (sm.sub_cores) in front of the SM's L1I, both set-associative
+// LRU; an L1I miss costs pipeline.l1i_miss_latency (an L2 hit) and merges
+// with a miss to the same line already in flight. The prefetcher fills the
+// first level (L0, or the L1I without one): next_line fetches the
+// `prefetch_degree` lines after a line that missed; stream also does so when
+// a fetch first uses a prefetched line (tagged prefetch), so it runs ahead
+// of straight-line code.
+struct L1iConfig : CacheConfig {
+  uint32_t l0_size_kb = 12;  // Jia et al. 2018 Table 3.1 (Volta); 0: no L0, fetches go to the L1I
+  uint32_t l0_assoc = 6;
+  uint32_t l0_latency = 1;
+  IPrefetch prefetch = IPrefetch::Stream;
+  uint32_t prefetch_degree = 8;
+
+  template <class V> void visit(V& v) {
+    CacheConfig::visit(v);
+    v.integer("l0_size_kb", l0_size_kb, IntRange{0, 1024}, "KiB",
+              "L0 instruction cache per sub-core (0: none, the warps fetch from the L1I); its lines are line_bytes");
+    v.integer("l0_assoc", l0_assoc, IntRange{1, 64}, "way", "L0 associativity");
+    v.integer("l0_latency", l0_latency, IntRange{1, 2000}, "cycle",
+              "L0 hit latency (an I-buffer fill); an L0 miss that hits the L1I costs latency");
+    v.choice("prefetch", prefetch,
+             "instruction prefetch into the first level: none; next_line (the prefetch_degree lines after a line "
+             "that missed); stream (also after the first use of a prefetched line)");
+    v.integer("prefetch_degree", prefetch_degree, IntRange{1, 16}, "line", "lines fetched ahead per prefetch");
   }
 };
 
@@ -284,6 +330,14 @@ struct L1dConfig : CacheConfig {
   // up, fills nor evicts a line.
   bool local_all_hit = false;
   uint32_t ports = 1;  // line requests the L1D takes per cycle (Kang et al. Fig. 17 scale it 2x, 4x, 8x)
+  // The L1D and shared memory as one array of size_kb + shared.size_kb KiB
+  // (Volta: 32 + 96 = the 128 KB unified data cache of the CUDA C++
+  // Programming Guide, compute capability 7.x), divided per launch by the
+  // driver's carve-out (shared.carveout_kb, config/carveout.h): size_kb is
+  // the L1D beside the largest carve-out and fixes the sets; a launch's L1D
+  // takes the rest of the array in ways of the same sets. false: separate
+  // arrays of size_kb and shared.size_kb.
+  bool unified = true;
 
   template <class V> void visit(V& v) {
     CacheConfig::visit(v);
@@ -296,6 +350,11 @@ struct L1dConfig : CacheConfig {
     v.boolean("local_all_hit", local_all_hit,
               "every local access hits without using the cache (hit latency and a port slot only): the ALL-HIT "
               "baseline of Kang et al.");
+    v.boolean("unified", unified,
+              "L1D and shared memory are one array of size_kb + shared.size_kb, divided per launch by the driver's "
+              "carve-out (shared.carveout_kb): size_kb is the L1D beside the largest carve-out and gives the sets, "
+              "and a launch's L1D takes what its shared capacity leaves, in whole ways of those sets; false: "
+              "separate arrays of size_kb and shared.size_kb");
   }
 };
 
@@ -304,9 +363,20 @@ struct SharedMemConfig {
   uint32_t num_banks = 32;
   uint32_t latency = 19;  // V100: Jia et al. 2018 measure 19 cycles; GPGPU-Sim SM7_QV100 smem_latency 19
   uint32_t max_per_block_kb = 96;  // V100 with the opt-in attribute; 0: a block may take the whole SM's
+  // The shared-memory capacities the driver may give a launch out of the
+  // unified array (l1d.unified), ascending; the largest is size_kb.
+  // Volta: 0, 8, 16, 32, 64 or 96 KB (CUDA C++ Programming Guide, compute
+  // capability 7.x, "Shared Memory"). Separate arrays: one, size_kb.
+  std::vector<uint32_t> carveout_kb{0, 8, 16, 32, 64, 96};
 
   template <class V> void visit(V& v) {
-    v.integer("size_kb", size_kb, IntRange{0, 1024}, "KiB", "shared memory per SM");
+    v.integer("size_kb", size_kb, IntRange{0, 1024}, "KiB",
+              "shared memory per SM; with l1d.unified, the largest carve-out (what the device reports and the "
+              "back end plans for)");
+    v.integers("carveout_kb", carveout_kb, IntRange{0, 1024}, "KiB",
+               "the shared-memory capacities the driver chooses from per launch, ascending (the smallest that keeps "
+               "the kernel's full occupancy, or the application's preferred carve-out; docs/memory.md); one "
+               "(size_kb) without l1d.unified");
     v.integer("max_per_block_kb", max_per_block_kb, IntRange{0, 1024}, "KiB",
               "shared memory one block may use (0: the SM's size_kb)");
     v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "shared memory banks");
@@ -517,11 +587,12 @@ struct GpuConfig {
   SmConfig sm;
   PipelineConfig pipeline;
   RegFileConfig regfile;
-  // V100 default carve-out of the 128 KiB unified L1: 32 KiB L1D beside 96 KiB
-  // shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1 S:4:128:64),
-  // 28-cycle hit as measured by Jia et al. 2018.
+  // V100's 128 KiB unified L1: 32 KiB L1D beside the largest carve-out of
+  // 96 KiB shared; 4 sets x 64 ways as GPGPU-Sim's SM7_QV100 (dl1
+  // S:4:128:64), 28-cycle hit as measured by Jia et al. 2018. A launch's
+  // carve-out gives the L1D the rest of the 128 KiB (config/carveout.h).
   L1dConfig l1d{{32, 64, 128, 28}};
-  CacheConfig l1i{128, 16, 128, 1};
+  L1iConfig l1i{{128, 16, 128, 8}};
   SharedMemConfig shared;
   L2Config l2;
   IcntConfig icnt;

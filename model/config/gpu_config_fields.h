@@ -71,6 +71,8 @@ class ChoiceRef {
 
 // A visitor V provides:
 //   v.integer(key, uint32_t& / uint64_t& / int& ref, IntRange, unit, desc)
+//   v.integers(key, std::vector<uint32_t>& ref, IntRange, unit, desc)
+//                                          -- a list of integers, each in the range
 //   v.real(key, double& ref, RealRange, unit, desc)
 //   v.boolean(key, bool& ref, desc)
 //   v.text(key, std::string& ref, desc)

@@ -35,6 +35,8 @@ class DynVisitor {
   virtual void integer(const char* key, uint32_t& ref, IntRange r, const char* unit, const char* desc) = 0;
   virtual void integer(const char* key, uint64_t& ref, IntRange r, const char* unit, const char* desc) = 0;
   virtual void integer(const char* key, int32_t& ref, IntRange r, const char* unit, const char* desc) = 0;
+  virtual void integers(const char* key, std::vector<uint32_t>& ref, IntRange r, const char* unit,
+                        const char* desc) = 0;
   virtual void real(const char* key, double& ref, RealRange r, const char* unit, const char* desc) = 0;
   virtual void boolean(const char* key, bool& ref, const char* desc) = 0;
   virtual void text(const char* key, std::string& ref, const char* desc) = 0;
@@ -65,6 +67,9 @@ template <class V> class DynAdapter final : public DynVisitor {
   void integer(const char* k, uint32_t& r, IntRange g, const char* u, const char* d) override { v_.integer(k, r, g, u, d); }
   void integer(const char* k, uint64_t& r, IntRange g, const char* u, const char* d) override { v_.integer(k, r, g, u, d); }
   void integer(const char* k, int32_t& r, IntRange g, const char* u, const char* d) override { v_.integer(k, r, g, u, d); }
+  void integers(const char* k, std::vector<uint32_t>& r, IntRange g, const char* u, const char* d) override {
+    v_.integers(k, r, g, u, d);
+  }
   void real(const char* k, double& r, RealRange g, const char* u, const char* d) override { v_.real(k, r, g, u, d); }
   void boolean(const char* k, bool& r, const char* d) override { v_.boolean(k, r, d); }
   void text(const char* k, std::string& r, const char* d) override { v_.text(k, r, d); }

@@ -52,7 +52,8 @@ RFSIM_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
     std::snprintf(p->name, sizeof p->name, "rfsim %s", c.name.c_str());
     p->totalGlobalMem = 16ull << 30;
     p->sharedMemPerBlock = std::min<size_t>(c.shared.size_kb * 1024u, 48u * 1024u);
-    p->sharedMemPerBlockOptin = c.shared.size_kb * 1024u;
+    // What one block may use with the opt-in (shared.max_per_block_kb).
+    p->sharedMemPerBlockOptin = (c.shared.max_per_block_kb ? c.shared.max_per_block_kb : c.shared.size_kb) * 1024u;
     p->sharedMemPerMultiprocessor = c.shared.size_kb * 1024u;
     p->regsPerMultiprocessor = static_cast<int>(c.regfile.size_kb * 256u);
     p->regsPerBlock = std::min(p->regsPerMultiprocessor, 65536);

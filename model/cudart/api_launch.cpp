@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "backend/backend.h"
+#include "config/carveout.h"
 #include "config/occupancy.h"
 #include "cudart/api.h"
 #include "runtime/runtime.h"
@@ -141,9 +142,8 @@ RFSIM_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void
     // 75), not the PTX ISA version; CUB takes its tuning policy from it.
     attr->ptxVersion = static_cast<int>(targetArch(mod.target));
     attr->binaryVersion = static_cast<int>(s.reportedCapability());
-    attr->maxDynamicSharedSizeBytes =
-        static_cast<int>(std::min<size_t>(cfg.shared.size_kb * 1024u, 48u * 1024u) - attr->sharedSizeBytes);
-    attr->preferredShmemCarveout = -1;
+    attr->maxDynamicSharedSizeBytes = static_cast<int>(s.maxDynamicShared(f->name));
+    attr->preferredShmemCarveout = s.funcAttrs(f->name).preferred_carveout;
   });
 }
 
@@ -151,8 +151,33 @@ RFSIM_API cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
   return guarded("cudaFuncSetCacheConfig", [&](Session& s) { s.kernelName(fun); });  // accepted, no effect
 }
 
-RFSIM_API cudaError_t cudaFuncSetAttribute(const void* fun, int, int) {
-  return guarded("cudaFuncSetAttribute", [&](Session& s) { s.kernelName(fun); });  // accepted, no effect
+// The two attributes of shared memory apply to every later launch of the
+// kernel (Session::launch); the cluster attributes are accepted without
+// effect (the model has no thread-block clusters).
+RFSIM_API cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
+  return guarded("cudaFuncSetAttribute", [&](Session& s) {
+    const std::string& kernel = s.kernelName(fun);
+    const auto& cfg = s.config();
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+      // "The sum of this value and the function attribute sharedSizeBytes
+      // cannot exceed the device attribute cudaDevAttrMaxSharedMemoryPerBlockOptin."
+      const size_t optin = (cfg.shared.max_per_block_kb ? cfg.shared.max_per_block_kb : cfg.shared.size_kb) * 1024u;
+      const size_t used = s.device().staticSharedBytes(kernel);
+      if (value < 0 || used + static_cast<size_t>(value) > optin)
+        throw CudaError{cudaErrorInvalidValue,
+                        fmt::format("kernel {}: cudaFuncAttributeMaxDynamicSharedMemorySize {}: with its {} bytes of "
+                                    "static shared memory a block may have at most {} bytes",
+                                    kernel, value, used, optin)};
+      s.funcAttrs(kernel).max_dynamic_shared = value;
+    } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+      if (value < -1 || value > 100)
+        throw CudaError{cudaErrorInvalidValue,
+                        fmt::format("kernel {}: cudaFuncAttributePreferredSharedMemoryCarveout {}: a percentage 0 to "
+                                    "100, or -1 (cudaSharedmemCarveoutDefault)",
+                                    kernel, value)};
+      s.funcAttrs(kernel).preferred_carveout = value;
+    }
+  });
 }
 
 RFSIM_API cudaError_t cudaFuncSetSharedMemConfig(const void* fun, int) {
@@ -172,7 +197,11 @@ RFSIM_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
     k.regs_per_thread = rep ? rep->tree_regs : 0;
     k.shared_per_block = static_cast<uint32_t>(s.device().staticSharedBytes(f->name) + dyn_shared);
     try {
-      *blocks = static_cast<int>(rfsim::config::computeOccupancy(s.config(), k, f->name).blocks);
+      // With the carve-out a launch would get (its preference included).
+      const rfsim::config::Carveout c =
+          rfsim::config::chooseCarveout(s.config(), k, s.funcAttrs(f->name).preferred_carveout, f->name);
+      *blocks = static_cast<int>(
+          rfsim::config::computeOccupancy(rfsim::config::withCarveout(s.config(), c), k, f->name).blocks);
     } catch (const rfsim::Error&) {
       *blocks = 0;  // the kernel cannot run with this block size
     }

@@ -191,6 +191,12 @@ struct cudaChannelFormatDesc {
   int f;  // enum cudaChannelFormatKind
 };
 
+// The kernel attributes cudaFuncSetAttribute applies (enum cudaFuncAttribute).
+enum cudaFuncAttribute : int {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+
 // The device attributes cudaDeviceGetAttribute answers (enum cudaDeviceAttr).
 enum cudaDeviceAttr : int {
   cudaDevAttrMaxThreadsPerBlock = 1,

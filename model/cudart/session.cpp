@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -243,6 +244,18 @@ const std::string& Session::kernelName(const void* host_fun) {
     throw CudaError{cudaErrorInvalidDeviceFunction,
                     fmt::format("{} is not a registered kernel (a __global__ function of this executable)", host_fun)};
   return it->second;
+}
+
+size_t Session::maxDynamicShared(const std::string& kernel) {
+  auto it = func_attrs_.find(kernel);
+  if (it != func_attrs_.end() && it->second.max_dynamic_shared >= 0)
+    return static_cast<size_t>(it->second.max_dynamic_shared);
+  // Without the opt-in a block has 48 KB (CUDA C++ Programming Guide,
+  // compute capability 7.x: "Kernels relying on shared memory allocations
+  // over 48 KB per block ... require an explicit opt-in").
+  const size_t limit = std::min<size_t>(config().shared.size_kb * 1024u, 48u * 1024u);
+  const size_t used = device().staticSharedBytes(kernel);
+  return used < limit ? limit - used : 0;
 }
 
 uint64_t Session::symbol(const void* host_var, size_t* size) {

@@ -52,6 +52,16 @@ struct Event {
   double ms = 0.0;  // simulated time when recorded
 };
 
+// What cudaFuncSetAttribute set for a kernel; every launch of it applies them.
+struct FuncAttrs {
+  // cudaFuncAttributePreferredSharedMemoryCarveout: percent of the largest
+  // shared capacity, -1 (cudaSharedmemCarveoutDefault) for none.
+  int preferred_carveout = -1;
+  // cudaFuncAttributeMaxDynamicSharedMemorySize in bytes; -1: not set (48 KB
+  // less the kernel's static shared memory, the limit without the opt-in).
+  int max_dynamic_shared = -1;
+};
+
 class Session {
  public:
   // The one session of the process (made at the first call, never destroyed:
@@ -77,6 +87,11 @@ class Session {
 
   // The kernel a host stub stands for; throws CudaError.
   const std::string& kernelName(const void* host_fun);
+  // A kernel's attributes (cudaFuncSetAttribute), by kernel name.
+  FuncAttrs& funcAttrs(const std::string& kernel) { return func_attrs_[kernel]; }
+  // The dynamic shared memory a launch of `kernel` may ask for: the
+  // opt-in attribute, or 48 KB less its static shared memory.
+  size_t maxDynamicShared(const std::string& kernel);
   // A registered variable's device address and size; throws CudaError.
   uint64_t symbol(const void* host_var, size_t* size = nullptr);
 
@@ -115,6 +130,7 @@ class Session {
   std::map<void**, std::unique_ptr<Module>> modules_;  // by handle
   std::vector<void**> order_;                          // handles in registration order
   std::map<const void*, std::string> kernels_;        // host stub -> kernel name
+  std::map<std::string, FuncAttrs> func_attrs_;       // kernel name -> its attributes
   struct Var {
     std::string name;
     size_t size = 0;

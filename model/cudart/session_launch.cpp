@@ -60,6 +60,14 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
       throw CudaError{cudaErrorInvalidValue, fmt::format("{}: argument {} is a null pointer", where, i)};
     ka.raw(args[i], mod.symbols[fn->params[i]].size);
   }
+  // Dynamic shared memory beyond 48 KB per block needs the kernel's
+  // opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+  if (const size_t max_dyn = maxDynamicShared(kernel); shared > max_dyn)
+    throw CudaError{cudaErrorInvalidValue,
+                    fmt::format("{}: {} bytes of dynamic shared memory, more than the {} the kernel may ask for; "
+                                "above 48 KB per block it needs cudaFuncSetAttribute(kernel, "
+                                "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
+                                where, shared, max_dyn)};
   // Resources, as the hardware checks them before any block runs: the
   // launch fails, the context lives (config/occupancy.h).
   {
@@ -77,7 +85,8 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
   }
   rt::LaunchStats s;
   try {
-    s = d.launch(kernel, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, ka, static_cast<uint32_t>(shared));
+    s = d.launch(kernel, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, ka, static_cast<uint32_t>(shared),
+                 funcAttrs(kernel).preferred_carveout);
   } catch (const Error& e) {
     const std::string m = e.what();
     // Resources are checked before a block runs: the launch fails, the context lives.
@@ -118,6 +127,7 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
       bps = r.blocks_per_sm;
       variant = r.variant;
       launches_.back()["blocks_per_sm"] = bps;
+      launches_.back()["carveout"] = {{"shared_kb", r.shared_kb}, {"l1d_kb", r.l1d_kb}};
       launches_.back()["variant"] = variant;
       acc_->add(std::move(r));
     }

@@ -53,9 +53,10 @@ const std::vector<Line>& lines() {
       {"regfile_write", {"sm.opcoll.rf_writes"}, &E::regfile_write_pj},
       {"opcoll", {"sm.opcoll.rf_reads"}, &E::opcoll_pj},
       // Front end: fetch, decode, scheduling and scoreboard per warp
-      // instruction issued; the L1I per I-buffer fill.
+      // instruction issued; an I-cache read (the L0, or the L1I without
+      // one) per I-buffer fill.
       {"issue", {"sm.warp_instrs"}, &E::issue_pj},
-      {"l1i", {"sm.fetch.l1i_hits", "sm.fetch.l1i_misses"}, &E::l1i_pj},
+      {"l1i", {"sm.fetch.fills"}, &E::l1i_pj},
       // Execution: per active lane, by the operation's class.
       {"sp", {"sm.exec.thread_instrs_by_unit:sp"}, &E::sp_lane_pj},
       {"int", {"sm.exec.thread_instrs_by_unit:int"}, &E::int_lane_pj},

@@ -542,6 +542,7 @@ void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<Symb
       out.code.push_back(std::move(d));
     }
   }
+  if (m.machine) setReuseFlags(out.code, out.block_pc);
   // Falling off the end of the body returns (exits, in a kernel).
   out.implicit_ret.op = Op::Ret;
   out.implicit_ret.loc = fn.loc;

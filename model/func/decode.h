@@ -122,6 +122,13 @@ struct DInstr {
   std::array<uint16_t, 24> reads{};
   std::array<uint16_t, 16> writes{};
   uint8_t nreads = 0, nwrites = 0;
+  // Operand reuse flags, as ptxas sets them (setReuseFlags): bit i when
+  // this unpredicated ALU instruction's i-th register-file operand (the i-th
+  // general register of `reads`, predicates left out) is the register that
+  // the next instruction of the same basic block with an i-th operand reads
+  // there, that one an unpredicated ALU instruction too, with no control
+  // transfer, predicated instruction or write of it in between.
+  uint8_t reuse = 0;
 };
 
 struct DFunction {
@@ -163,6 +170,16 @@ void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<Symb
 // Machine programs: fills d.reads / d.writes from the machine instruction
 // `in` (reg_use.cpp); `call` is the instruction's CallInfo for a call.
 void fillRegUse(const ptx::Instr& in, const ptx::CallInfo* call, DInstr& d);
+// DInstr::reuse of every instruction of a machine function's `code`, whose
+// basic blocks start at `block_pc`.
+void setReuseFlags(std::vector<DInstr>& code, const std::vector<uint32_t>& block_pc);
+// A machine function's register-file source operands and how many of them
+// setReuseFlags flags (the calls' implicit argument registers left out): the
+// static figures compared with ptxas' .reuse flags (scripts/reuse_flags.py).
+struct ReuseCount {
+  uint64_t operands = 0, flagged = 0;
+};
+ReuseCount reuseCount(const ptx::Function& fn);
 
 // "ld.global.f32": the mnemonic used in run-time error messages.
 std::string mnemonic(const ptx::Instr& in);

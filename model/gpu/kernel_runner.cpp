@@ -16,37 +16,55 @@ namespace rfsim::gpu {
 
 const char* modeName(KernelRunner::Mode m) { return m == KernelRunner::Mode::SystemC ? "systemc" : "loop"; }
 
+namespace {
+
+config::KernelFootprint footprintOf(const func::LaunchSetup& setup, uint32_t regs_per_thread) {
+  config::KernelFootprint fp;
+  fp.threads_per_block = static_cast<uint32_t>(setup.block.count());
+  fp.regs_per_thread = regs_per_thread;
+  fp.shared_per_block = setup.static_shared + setup.dynamic_shared;
+  return fp;
+}
+
+std::string kernelOf(const func::LaunchSetup& setup) {
+  return setup.kernel && setup.kernel->fn ? setup.kernel->fn->name : std::string("kernel");
+}
+
+}  // namespace
+
 KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
                            rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
                            Options opt)
-    : cfg_(cfg),
+    : carveout_(config::chooseCarveout(cfg, footprintOf(setup, regs_per_thread), opt.preferred_carveout,
+                                       kernelOf(setup))),
+      cfg_(config::withCarveout(cfg, carveout_)),
       setup_(setup),
       opt_(opt),
       own_sim_(opt.sim ? nullptr : std::make_unique<Simulation>()),
       sim_(opt.sim ? opt.sim : own_sim_.get()),
       blocks_(setup.grid) {
   ScKernel::Scope in(sim_->kernel());
-  const uint32_t n = opt_.num_sms ? opt_.num_sms : cfg.gpu.num_sms;
-  if (n == 0 || n > cfg.gpu.num_sms)
+  const uint32_t n = opt_.num_sms ? opt_.num_sms : cfg_.gpu.num_sms;
+  if (n == 0 || n > cfg_.gpu.num_sms)
     throw Error(fmt::format("KernelRunner: {} SMs asked for, the configuration has {} (gpu.num_sms)", n,
-                            cfg.gpu.num_sms));
-  const bool hierarchy = cfg.sim.memory == config::MemoryModel::Hierarchy;
+                            cfg_.gpu.num_sms));
+  const bool hierarchy = cfg_.sim.memory == config::MemoryModel::Hierarchy;
   // The hierarchy lives in the simulation's GPU top (persistent SystemC
   // modules); so do the SM slots, made now too, before its kernel starts.
   if (hierarchy || opt_.mode == Mode::SystemC) {
-    GpuTop& top = sim_->top(cfg);
+    GpuTop& top = sim_->top(cfg_);
     if (hierarchy) hier_ = &top.memory();
   }
-  stats_ = std::make_unique<GpuStats>(stats_parent, "gpu", cfg, n);
+  stats_ = std::make_unique<GpuStats>(stats_parent, "gpu", cfg_, n);
   for (uint32_t i = 0; i < n; ++i) {
     sm::MemoryInterface* m = nullptr;
     if (hierarchy) {
-      l1d_.push_back(std::make_unique<mem::L1dMemory>(cfg, hier_->port(i), i));
+      l1d_.push_back(std::make_unique<mem::L1dMemory>(cfg_, hier_->port(i), i));
       m = l1d_.back().get();
     } else {
       l1d_.push_back(nullptr);
     }
-    sms_.push_back(std::make_unique<sm::Sm>(cfg, program, setup, launch_stats, regs_per_thread, stats_parent,
+    sms_.push_back(std::make_unique<sm::Sm>(cfg_, program, setup, launch_stats, regs_per_thread, stats_parent,
                                             fmt::format("sm{}", i), m));
   }
   sm_cycles_.assign(n, 0);

@@ -23,6 +23,10 @@
 //   quantum 1).
 // Either way an SM is not ticked in cycles where nothing can happen on it
 // (Sm::nextActiveCycle), and an SM without work is not ticked at all.
+//
+// The launch runs with the driver's carve-out of the unified L1D/shared
+// array (config/carveout.h): the SMs' shared-memory capacity (their
+// occupancy) and the L1Ds' size are the carve-out's (carveout()).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "common/progress.h"
+#include "config/carveout.h"
 #include "gpu/gpu_stats.h"
 #include "sm/core/sm.h"
 
@@ -77,6 +82,9 @@ class KernelRunner {
     bool skip_idle = true;   // skip the cycles in which an SM cannot change (Sm::nextActiveCycle)
     Simulation* sim = nullptr;  // the GPU it runs on (must outlive the runner); null: a fresh one of its own
     ProgressLine* progress = nullptr;  // the launch's cycles, speed and ETA on a terminal (not owned)
+    // The application's preferred carve-out, percent of the largest shared
+    // capacity (cudaFuncAttributePreferredSharedMemoryCarveout), or none.
+    int preferred_carveout = config::kNoCarveoutPreference;
   };
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
@@ -100,6 +108,10 @@ class KernelRunner {
   sm::Sm& sm(uint32_t i = 0) { return *sms_.at(i); }
   const mem::L1dMemory* l1d(uint32_t i) const;
   Mode mode() const { return opt_.mode; }
+  // The launch's division of the unified L1D/shared array, and the
+  // configuration the SMs and L1Ds run with (the carve-out's sizes).
+  const config::Carveout& carveout() const { return carveout_; }
+  const config::GpuConfig& launchConfig() const { return cfg_; }
   // The GPU's statistics (filled by run()).
   GpuStats& stats() { return *stats_; }
   // Hands the statistics over (after run()), e.g. to keep them per launch.
@@ -118,7 +130,8 @@ class KernelRunner {
   void dealInitialBlocks();
   void showProgress(uint64_t cycle);
 
-  const config::GpuConfig& cfg_;
+  config::Carveout carveout_;
+  const config::GpuConfig cfg_;  // the configuration with the carve-out's sizes
   const func::LaunchSetup& setup_;
   Options opt_;
   std::unique_ptr<Simulation> own_sim_;  // when Options::sim is null

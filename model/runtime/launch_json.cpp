@@ -83,6 +83,7 @@ void LaunchAccumulator::add(LaunchRecord&& r) {
                          {"variant", r.variant},
                          {"regs_per_thread", r.regs_per_thread},
                          {"blocks_per_sm", r.blocks_per_sm},
+                         {"carveout", {{"shared_kb", r.shared_kb}, {"l1d_kb", r.l1d_kb}}},
                          {"cycles", r.cycles},
                          {"gpu", stats::groupToJson(*r.gpu)},
                          {"energy", stats::groupToJson(*energyOf(cfg_, *r.gpu, groups, mechs_))},

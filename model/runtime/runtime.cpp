@@ -151,7 +151,7 @@ uint32_t Device::staticSharedBytes(const std::string& kernel) const {
 uint64_t Device::symbolAddress(const std::string& name) const { return impl_->loaded().symbolAddress(name); }
 
 LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
-                           uint32_t dynamic_shared_bytes) {
+                           uint32_t dynamic_shared_bytes, int preferred_carveout) {
   LaunchStats s;
   // The variant this launch runs: the first mechanism with a preference.
   mech::LaunchInfo info;
@@ -187,6 +187,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     gpu::KernelRunner::Options ro;
     ro.sim = keep ? impl_->sim.get() : trial_sim.get();
     ro.progress = impl_->options.progress;
+    ro.preferred_carveout = preferred_carveout;
     gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, out, rep ? rep->tree_regs : 0, nullptr, ro);
     runner.sm(0).setTrace(keep ? impl_->options.trace : nullptr);
     if (impl_->options.sm_setup)
@@ -235,6 +236,8 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     rec.variant = variant;
     rec.regs_per_thread = rep ? rep->tree_regs : 0;
     rec.blocks_per_sm = admit;
+    rec.shared_kb = runner.carveout().shared_kb;
+    rec.l1d_kb = runner.carveout().l1d_kb;
     rec.cycles = r.cycles;
     rec.gpu = runner.takeStats();
     for (mech::Mechanism* mc : impl_->options.mechanisms) {

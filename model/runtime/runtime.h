@@ -104,6 +104,10 @@ struct LaunchRecord {
   std::string variant;            // the compiled variant it ran ("base" without mechanisms)
   uint32_t regs_per_thread = 0;   // the variant's tree registers
   uint32_t blocks_per_sm = 0;     // admitted blocks per SM
+  // The driver's carve-out of the unified L1D/shared array for the launch
+  // (config/carveout.h): the SM's shared-memory capacity and the L1D's.
+  uint32_t shared_kb = 0;
+  uint32_t l1d_kb = 0;
   uint64_t cycles = 0;
   std::unique_ptr<stats::Group> gpu;                      // gpu::GpuStats
   std::vector<std::unique_ptr<stats::Group>> mechanisms;  // one per mechanism that keeps statistics
@@ -154,9 +158,12 @@ class Device {
   // Runs the kernel to completion. Throws rfsim::Error naming the kernel,
   // PC/line, block, thread and address on an out-of-bounds or misaligned
   // access, a trap, an unsupported instruction or a deadlock (barrier never
-  // reached by every warp).
+  // reached by every warp). `preferred_carveout`: the application's
+  // preferred shared-memory carve-out in percent of the largest capacity
+  // (cudaFuncAttributePreferredSharedMemoryCarveout), -1 for none; timing
+  // runs divide the unified L1D/shared array by it (config/carveout.h).
   LaunchStats launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
-                     uint32_t dynamic_shared_bytes = 0);
+                     uint32_t dynamic_shared_bytes = 0, int preferred_carveout = -1);
 
   // Sum over all launches since construction.
   const LaunchStats& totals() const;

@@ -77,6 +77,15 @@ case $case_name in
     run 0 -q -o out -- ./app
     expect "shared_per_kernel: all checks passed"
     ;;
+  carveout)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/carveout.cu"
+    run 0 -q --timing --set gpu.num_sms=2 -o out -- ./app
+    expect "carveout: all checks passed"
+    # The driver's choice per launch (docs/memory.md): none, then MaxShared;
+    # 2 x 40 KB, then MaxL1 (one block: 64 KB); 64 KB of dynamic memory.
+    got=$(jq -c '[.workloads.app.launches[].carveout | [.shared_kb, .l1d_kb]]' out/stats.json)
+    [[ $got == '[[0,128],[96,32],[96,32],[64,64],[64,64]]' ]] || fail "carve-outs $got"
+    ;;
   thrust)
     compile app -cudart shared "${ptx[@]}" -I"$here/apps" "$here/apps/thrust_algos.cu"
     run 0 -o out -- ./app

@@ -52,8 +52,7 @@ void script(gpu::GpuStats& g, uint64_t k) {
   g.sm.rf_reads[0] = 150 * k;
   g.sm.rf_reads[1] = 50 * k;  // 200 reads in all
   g.sm.rf_writes[2] = 80 * k;
-  g.sm.l1i_hits = 9 * k;
-  g.sm.l1i_misses = 1 * k;
+  g.sm.fetch.fills = 10 * k;
   g.sm.thread_instrs_by_unit[0] = 1600 * k;  // sp
   g.sm.thread_instrs_by_unit[1] = 800 * k;   // int
   g.sm.thread_instrs_by_unit[2] = 64 * k;    // sfu

@@ -34,7 +34,7 @@ TEST_CASE("registry: the built-in mechanisms are registered with their sections"
 }
 
 TEST_CASE("registry: the baseline configurations enable no mechanism", "[mech][registry]") {
-  for (const char* name : {"v100", "titanv", "maxwell", "titanx"}) {
+  for (const char* name : {"v100", "titanv", "maxwell", "titanx", "h100"}) {
     const config::GpuConfig c =
         config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/" + name + ".yaml");
     CHECK(c.mechanisms.enabledList().empty());

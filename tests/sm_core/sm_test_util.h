@@ -32,7 +32,7 @@ inline std::string smStat(const std::string& k) {
       {"issue", {"stall_cycles", "issued_cycles", "dual_issues", "regalloc_stalls", "gate_stalls", "trap_ops",
                  "trap_wait_cycles", "activations", "deactivations"}},
       {"opcoll", {"rf_reads", "rf_writes", "bank_conflicts", "write_port_conflicts", "writeback_retries",
-                  "collector_full", "collector_occupancy_sum", "collector_occupancy"}},
+                  "collector_full", "reuse_hits", "collector_occupancy_sum", "collector_occupancy"}},
       {"simt", {"divergent_branches"}},
       {"exec", {"unit_busy", "warp_instrs_by_unit", "thread_instrs_by_unit"}},
       {"ldst", {"mem_accesses", "const_accesses", "shared_accesses", "shared_passes", "shared_extra_passes",

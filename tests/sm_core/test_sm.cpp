@@ -80,6 +80,11 @@ std::string chain(unsigned n, const char* a, const char* b, const char* c, const
 config::GpuConfig microConfig() {
   config::GpuConfig cfg;
   cfg.pipeline.l1i_miss_latency = 1;  // fetch out of the way: latencies alone
+  // One pool of units and 16 shared banks without reuse, the setting these
+  // cases are computed for; the sub-core and reuse cases set their own.
+  cfg.sm.sub_cores = 1;
+  cfg.regfile.num_banks = 16;
+  cfg.regfile.operand_reuse = false;
   return cfg;
 }
 
@@ -150,7 +155,13 @@ TEST_CASE("an `op x, x, s` chain issues every class latency cycles", "[sm]") {
 // 0.5 cycle per op. The ld.param bug (ld.param taking mem_latency instead of
 // const_latency) added about 2 x 193 / 64 = 6 cycles per op here.
 TEST_CASE("ubench_latency chains measure their class latency per op", "[sm]") {
-  const config::GpuConfig cfg;  // v100, L1I misses included: they cancel
+  // v100, L1I misses included: they cancel. One pool of units: with Volta's
+  // sub-cores, the parameter the back end re-materialises in the loop (a mov
+  // between two chain ops) waits for the sub-core's one INT unit (ii 2) and
+  // delays the next op by a cycle, which the loop slack does not cover.
+  config::GpuConfig cfg;
+  cfg.sm.sub_cores = 1;
+  cfg.regfile.num_banks = 16;
   const std::string ptx = kWl + "ubench_latency/ubench_latency.ptx";
   constexpr unsigned kUnroll = 64;
   constexpr double kLoopSlack = 32;  // cycles per loop pass (see above)
@@ -222,6 +233,8 @@ TEST_CASE("ubench_regbank: one bank serialises an FMA's distinct source register
   const int iters = 4, fmas = iters * 16 * 8;
   auto perFma = [&](const char* kernel, unsigned bytes, uint32_t banks, uint32_t ports) {
     config::GpuConfig cfg;
+    cfg.sm.sub_cores = 1;               // one pool: an FMA a cycle, the rate this case is computed for
+    cfg.regfile.operand_reuse = false;  // every source read from a bank
     cfg.regfile.num_banks = banks;
     cfg.regfile.read_ports_per_bank = ports;
     Loaded ld(ptx, kernel);
@@ -285,6 +298,50 @@ TEST_CASE("independent adds from 4 warps issue back to back", "[sm]") {
   const double rate = std::min<double>(cfg.sm.num_schedulers, double(cfg.pipeline.sp_units) / cfg.pipeline.fp32_add_ii);
   CHECK(four.r.cycles <= one.r.cycles + uint64_t(4 * k / rate - k) + 8);
   CHECK(stat(four, "warp_instrs") == 4 * stat(one, "warp_instrs"));
+}
+
+// sm.sub_cores: warp w belongs to sub-core w % 4 and executes only on that
+// sub-core's units. One warp of independent adds: with one pool it spreads
+// them over the 4 SP units (one add a cycle, the scheduler's rate); on its
+// own sub-core's single SP unit (ii 2) one every fp32_add_ii cycles.
+TEST_CASE("sub-cores: a warp executes on its own sub-core's units only", "[sm][subcore]") {
+  config::GpuConfig pool = microConfig(), split = microConfig();
+  pool.sm.sub_cores = 1;
+  split.sm.sub_cores = 4;
+  std::string body = "  mov.f32 %R2, 0f3F800000;\n";
+  const unsigned k = 64;
+  for (unsigned i = 0; i < k; ++i) body += fmt::format("  add.f32 %R{}, %R2, %R2;\n", 10 + i % 40);
+  body += "  st.global.f32 [%RD8], %R10;\n";
+  const Timed a = runMicro(body, pool), b = runMicro(body, split);
+  INFO("one pool " << a.r.cycles << " cycles, 4 sub-cores " << b.r.cycles);
+  CHECK(b.out == a.out);
+  CHECK(b.r.cycles >= a.r.cycles + k * (split.pipeline.fp32_add_ii - 1) - 8);
+  // Four warps, one per sub-core: each has its own unit, so together they
+  // take about as long as one alone.
+  const Timed four = runMicro(body, split, 128);
+  CHECK(four.r.cycles <= b.r.cycles + 16);
+}
+
+// regfile.operand_reuse: every add reads R2 and R3 in the slots the previous
+// one read them in, so each after the first takes both from the reuse cache.
+TEST_CASE("reuse: flagged operands are served by the reuse cache, not the banks", "[sm][reuse]") {
+  config::GpuConfig off = microConfig(), on = microConfig();
+  off.regfile.operand_reuse = false;
+  on.regfile.operand_reuse = true;
+  std::string body = "  mov.f32 %R2, 0f3F800000;\n  mov.f32 %R3, 0f40000000;\n";
+  const unsigned k = 32;
+  for (unsigned i = 0; i < k; ++i) body += fmt::format("  add.f32 %R{}, %R2, %R3;\n", 10 + i % 40);
+  body += "  st.global.f32 [%RD8], %R10;\n";
+  const Timed a = runMicro(body, off), b = runMicro(body, on);
+  CHECK(b.out == a.out);
+  CHECK(stat(a, "reuse_hits") == 0);
+  CHECK(stat(b, "reuse_hits") == 2 * (k - 1));
+  auto reads = [](const Timed& t) {
+    uint64_t n = 0;
+    for (const auto& [bank, v] : t.stats.at("root.sm0.opcoll.rf_reads").items()) n += v.get<uint64_t>();
+    return n;
+  };
+  CHECK(reads(a) - reads(b) == 2 * (k - 1));
 }
 
 TEST_CASE("a stride-2 shared access costs one pass more than stride 1", "[sm]") {

@@ -406,5 +406,5 @@ TEST_CASE("oc: configurations out of range are errors", "[oc]") {
   OperandCollector oc(c);
   std::vector<uint16_t> nine(9, 1);
   CHECK_THROWS_AS(oc.allocate(0, UnitType::SP, nine.data(), 9, 0), rfsim::Error);
-  CHECK_THROWS_AS(oc.setBankMap(BankMap({8, 1, 1})), rfsim::Error);
+  CHECK_THROWS_AS(oc.setBankMap(BankMap({16, 1, 1})), rfsim::Error);
 }

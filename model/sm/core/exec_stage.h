@@ -1,10 +1,14 @@
 // The execute stage: the SM's execution units, one ExecUnit per unit type
-// (none for a type without pipelines), then, once an instruction observer
-// asks for them (SmHooks::observers), the scalar pipelines, one per
-// scheduler. Its latch in is ExecUnit::accept (dispatch from the operand
-// collector), its latch out the write-back queue (cycle).
+// and sub-core (none for a type without pipelines), then, once an
+// instruction observer asks for them (SmHooks::observers), the scalar
+// pipelines, one per scheduler. With sm.sub_cores > 1 each sub-core has its
+// own units of every type but LD/ST (its pipelines split evenly: the Volta
+// whitepaper's processing blocks); the LD/ST unit is the SM's, shared. Its
+// latch in is ExecUnit::accept (dispatch from the operand collector), its
+// latch out the write-back queue (cycle).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -20,15 +24,19 @@ class ExecStage {
   explicit ExecStage(const config::GpuConfig& cfg);
   // The scalar pipelines (InstrObserver::scalar); a second call adds none.
   void addScalarPipelines();
-  // The unit an instruction for `u` executes on (`scalar`: the scalar
-  // pipelines). Precondition: the unit exists (opTiming falls back to SP).
-  ExecUnit& unit(unsigned u, bool scalar) { return scalar ? *units_.back() : *units_[u]; }
+  // The unit an instruction of sub-core `sub` for `u` executes on (`scalar`:
+  // the scalar pipelines). Precondition: the unit exists (opTiming falls
+  // back to SP).
+  ExecUnit& unit(unsigned u, bool scalar, unsigned sub = 0) {
+    return scalar ? *scalar_[sub] : *by_type_[u][sub];
+  }
+  unsigned subCores() const { return sub_cores_; }
   // One cycle: every instruction due by `now`, unit by unit (in unit-type
-  // order, the scalar pipelines last), to `done(tag)`.
+  // order, sub-cores in order within a type, the scalar pipelines last), to
+  // `done(tag)`.
   template <class Done>
   void cycle(uint64_t now, Done done) {
     for (auto& u : units_) {
-      if (!u) continue;
       uint64_t tag;
       while (u->popDone(now, tag)) done(tag);
     }
@@ -38,7 +46,12 @@ class ExecStage {
 
  private:
   uint32_t num_schedulers_;
-  std::vector<std::unique_ptr<ExecUnit>> units_;
+  uint32_t sub_cores_;
+  std::vector<std::unique_ptr<ExecUnit>> units_;  // owned, in cycle() order
+  // Per unit type, per sub-core: the unit (the same one for every sub-core
+  // when shared; null for a type without pipelines).
+  std::array<std::vector<ExecUnit*>, kNumUnitTypes> by_type_;
+  std::vector<ExecUnit*> scalar_;  // per sub-core
 };
 
 }  // namespace rfsim::sm

@@ -3,6 +3,12 @@
 
 namespace rfsim::sm {
 
+FetchStage::FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const std::vector<uint32_t>& func_instrs)
+    : depth_(cfg.pipeline.ibuffer_depth), per_sub_(cfg.pipeline.fetch_width / cfg.sm.sub_cores),
+      ib_(cfg.sm.max_warps), path_(cfg, stats, func_instrs), rr_(cfg.sm.sub_cores, 0), stats_(stats) {
+  if (per_sub_ == 0) per_sub_ = 1;  // validated configurations split evenly (config_validate.cpp)
+}
+
 void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_t local, const func::StepInfo& info) {
   IBuffer& b = ib_[slot];
   const func::WarpStatus fs = st.status(local);
@@ -10,14 +16,10 @@ void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_
     const bool seq = st.peekFunc(local) == info.func && st.peekPc(local) == info.pc + 1;
     if (!seq || info.divergent) {
       if (b.valid || b.pending) ++stats_.ibuffer_flushes;
-      b.valid = 0;
-      b.pending = 0;
+      b = IBuffer{};
     }
   }
-  if (fs == func::WarpStatus::Done) {
-    b.valid = 0;
-    b.pending = 0;
-  }
+  if (fs == func::WarpStatus::Done) b = IBuffer{};
 }
 
 }  // namespace rfsim::sm

@@ -1,38 +1,50 @@
-// The fetch stage: each warp's instruction buffer and the SM's L1I (sm.h
-// "Simplifications": an unbounded set of 128-byte lines, line = function
-// index, pc * 16 / 128; a fetch touching a line never fetched before costs
-// pipeline.l1i_miss_latency, otherwise l1i.latency). An I-buffer is a count
-// of valid entries of the warp's straight-line stream plus one fill in
+// The fetch stage: each warp's instruction buffer and the arbitration that
+// starts I-buffer fills, through the SM's instruction memory (ifetch_path.h:
+// an L0 I-cache per sub-core, the L1I, the prefetcher). An I-buffer is a
+// count of valid entries of the warp's straight-line stream plus one fill in
 // flight; it is flushed after a non-sequential pc change. Its latch to
 // issue: hasInstr / pop.
+//
+// Fetch bandwidth is per sub-core: the Volta whitepaper gives each of the
+// SM's processing blocks its own L0 I-cache, scheduler and dispatch unit, so
+// each has its own fetch unit; pipeline.fetch_width (per SM, Accel-Sim's
+// gpgpu_inst_fetch_throughput) splits evenly over sm.sub_cores, and each
+// sub-core starts up to fetch_width / sub_cores fills a cycle for its own
+// warps (warp slot s belongs to sub-core s % sub_cores).
 #pragma once
 
 #include <cstdint>
-#include <set>
 #include <vector>
 
 #include "config/gpu_config.h"
 #include "func/stepper.h"
+#include "sm/core/ifetch_path.h"
 #include "sm/core/sm_stats.h"
 
 namespace rfsim::sm {
 
 class FetchStage {
  public:
-  FetchStage(const config::GpuConfig& cfg, FetchStats& stats)
-      : depth_(cfg.pipeline.ibuffer_depth), width_(cfg.pipeline.fetch_width),
-        hit_latency_(cfg.l1i.latency), miss_latency_(cfg.pipeline.l1i_miss_latency), ib_(cfg.sm.max_warps),
-        stats_(stats) {}
+  // `func_instrs`: the instructions of each of the program's functions.
+  FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const std::vector<uint32_t>& func_instrs);
 
   // A warp enters or leaves slot `slot`: its I-buffer is empty.
   void reset(uint32_t slot) { ib_[slot] = IBuffer{}; }
   // Whether warp `slot`'s I-buffer holds an instruction at `now` (a fill
   // that has arrived is valid from then on).
+  // A warp the issue stage finds with an empty buffer and its fill in
+  // flight stalls on fetch from then until the fill arrives (stall_cycles).
   bool hasInstr(uint32_t slot, uint64_t now) {
     IBuffer& b = ib_[slot];
-    if (b.pending && now >= b.ready_at) {
-      b.valid += b.pending;
-      b.pending = 0;
+    if (b.pending) {
+      if (now >= b.ready_at) {
+        if (b.empty_since != kNever) stats_.stall_cycles += b.ready_at - b.empty_since;
+        b.empty_since = kNever;
+        b.valid += b.pending;
+        b.pending = 0;
+      } else if (b.valid == 0 && b.empty_since == kNever) {
+        b.empty_since = now;
+      }
     }
     return b.valid != 0;
   }
@@ -43,12 +55,12 @@ class FetchStage {
   // (taken branch, call, return, divergence) flushes it.
   void afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_t local, const func::StepInfo& info);
 
-  // One cycle: up to fetch_width warps (round robin from the one after the
-  // last fetched) top their I-buffer up to ibuffer_depth. `warps` gives,
-  // per slot, `func::BlockStepper* stepper(uint32_t slot, uint32_t& local)`
-  // (null: a free slot) and `void finished(uint32_t slot)`, called for a
-  // warp whose every lane exited (the SM frees its slot when nothing of it
-  // is in flight).
+  // One cycle: in each sub-core up to fetch_width / sub_cores of its warps
+  // (round robin from the one after the last fetched) top their I-buffer up
+  // to ibuffer_depth. `warps` gives, per slot, `func::BlockStepper*
+  // stepper(uint32_t slot, uint32_t& local)` (null: a free slot) and `void
+  // finished(uint32_t slot)`, called for a warp whose every lane exited
+  // (the SM frees its slot when nothing of it is in flight).
   template <class Warps>
   void cycle(uint64_t now, Warps& warps);
 
@@ -56,50 +68,61 @@ class FetchStage {
   uint64_t fillAt(uint32_t slot) const { return ib_[slot].pending ? ib_[slot].ready_at : UINT64_MAX; }
   uint32_t valid(uint32_t slot) const { return ib_[slot].valid; }
   uint32_t pending(uint32_t slot) const { return ib_[slot].pending; }
+  // Fills started so far (what makes a tick not quiet).
+  uint64_t fills() const { return stats_.fills.get(); }
 
  private:
+  static constexpr uint64_t kNever = UINT64_MAX;
   struct IBuffer {
     uint32_t valid = 0, pending = 0;
     uint64_t ready_at = 0;
+    uint64_t empty_since = kNever;  // first cycle seen empty while the fill is in flight
   };
-  uint32_t depth_, width_;
-  uint64_t hit_latency_, miss_latency_;
+  // Starts a fill for the warp in slot `s` if it needs one; whether it did.
+  template <class Warps>
+  bool fetchSlot(uint32_t s, uint64_t now, Warps& warps);
+
+  uint32_t depth_, per_sub_;
   std::vector<IBuffer> ib_;  // per warp slot
-  std::set<uint64_t> l1i_lines_;
-  uint32_t rr_ = 0;
+  IFetchPath path_;
+  std::vector<uint32_t> rr_;  // per sub-core: the index, among its slots, to look at first
   FetchStats& stats_;
 };
 
 template <class Warps>
-void FetchStage::cycle(uint64_t now, Warps& warps) {
-  const uint32_t nslots = static_cast<uint32_t>(ib_.size());
-  uint32_t fetched = 0;
+bool FetchStage::fetchSlot(uint32_t s, uint64_t now, Warps& warps) {
+  uint32_t local = 0;
+  func::BlockStepper* st = warps.stepper(s, local);
+  if (!st) return false;
+  const func::WarpStatus fs = st->status(local);
   // Warps whose last instruction issued free their slot here too (a warp
   // that exits with nothing in flight).
-  for (uint32_t k = 0; k < nslots && fetched < width_; ++k) {
-    const uint32_t s = (rr_ + k) % nslots;
-    uint32_t local = 0;
-    func::BlockStepper* st = warps.stepper(s, local);
-    if (!st) continue;
-    const func::WarpStatus fs = st->status(local);
-    if (fs == func::WarpStatus::Done) {
-      warps.finished(s);
-      continue;
+  if (fs == func::WarpStatus::Done) {
+    warps.finished(s);
+    return false;
+  }
+  IBuffer& b = ib_[s];
+  if (fs != func::WarpStatus::Ready || b.pending || b.valid >= depth_) return false;
+  const uint32_t n = depth_ - b.valid;
+  const uint64_t ready = path_.fetch(s % path_.subCores(), st->peekFunc(local), st->peekPc(local) + b.valid, n, now);
+  b.pending = n;
+  b.ready_at = ready;
+  return true;
+}
+
+template <class Warps>
+void FetchStage::cycle(uint64_t now, Warps& warps) {
+  const uint32_t nslots = static_cast<uint32_t>(ib_.size());
+  const uint32_t subs = path_.subCores();
+  for (uint32_t k = 0; k < subs && k < nslots; ++k) {
+    const uint32_t m = (nslots - k + subs - 1) / subs;  // slots k, k + subs, ...
+    uint32_t fetched = 0;
+    for (uint32_t j = 0; j < m && fetched < per_sub_; ++j) {
+      const uint32_t idx = (rr_[k] + j) % m;
+      if (!fetchSlot(k + idx * subs, now, warps)) continue;
+      ++fetched;
+      rr_[k] = (idx + 1) % m;
     }
-    IBuffer& b = ib_[s];
-    if (fs != func::WarpStatus::Ready || b.pending || b.valid >= depth_) continue;
-    const uint64_t fn = st->peekFunc(local);
-    const uint32_t pc0 = st->peekPc(local) + b.valid;
-    bool miss = false;
-    for (uint32_t pc = pc0; pc < pc0 + (depth_ - b.valid); ++pc) {
-      const uint64_t line = (fn << 32) | (uint64_t(pc) * 16 / 128);
-      if (l1i_lines_.insert(line).second) miss = true;
-    }
-    if (miss) ++stats_.l1i_misses; else ++stats_.l1i_hits;
-    b.pending = depth_ - b.valid;
-    b.ready_at = now + (miss ? miss_latency_ : hit_latency_);
-    ++fetched;
-    rr_ = (s + 1) % nslots;
   }
 }
 

@@ -115,7 +115,7 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
   } else if (l_.sb.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
     return Stall::Scoreboard;
   }
-  if (!opc_->canAllocate(timingOf(s, d).unit)) return Stall::CollectorFull;
+  if (!opc_->canAllocate(timingOf(s, d).unit, s)) return Stall::CollectorFull;
   return Stall::None;
 }
 
@@ -313,7 +313,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
     RFSIM_SM_TRACE_EV(s, "issue tag {} pc {} {} latency {} reads [{}] writes [{}] role {}", tag, info.pc,
                       ptx::opName(d->in->op), latency, rs, ws, l_.warps[s].role);
   }
-  if (!opc_->allocate(s, t.unit, regs, nr, tag, phys ? rrows.data() : nullptr))
+  if (!opc_->allocate(s, t.unit, regs, nr, tag, phys ? rrows.data() : nullptr, d->reuse))
     throw Error("IssueStage::issueWarp: collector allocation failed after canAllocate");
 
   l_.fetch.afterIssue(s, st, ws.local, info);
@@ -348,7 +348,7 @@ Stall IssueStage::trapStall(uint32_t s) {
   } else if (l_.sb.hazardOf(s, d.reads.data(), d.nreads, d.writes.data(), d.nwrites)) {
     return Stall::Scoreboard;
   }
-  if (!opc_->canAllocate(UnitType::LDST)) return Stall::CollectorFull;
+  if (!opc_->canAllocate(UnitType::LDST, s)) return Stall::CollectorFull;
   return Stall::None;
 }
 

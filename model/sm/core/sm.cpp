@@ -10,6 +10,17 @@
 
 namespace rfsim::sm {
 
+namespace {
+
+// The fetch stage's code layout: each function's instruction count.
+std::vector<uint32_t> funcInstrs(const func::Program& program) {
+  std::vector<uint32_t> n;
+  for (const func::DFunction& f : program.functions()) n.push_back(static_cast<uint32_t>(f.code.size()));
+  return n;
+}
+
+}  // namespace
+
 Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchSetup& setup,
        rt::LaunchStats& launch_stats, uint32_t regs_per_thread, stats::Group* stats_parent,
        const std::string& name, MemoryInterface* mem)
@@ -18,7 +29,8 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
       own_mem_(mem ? nullptr : std::make_unique<FixedLatencyMemory>(cfg.pipeline.mem_latency)),
       mem_(mem ? mem : own_mem_.get()), warps_(cfg.sm.max_warps),
       stats_(std::make_unique<SmStats>(stats_parent, name, cfg.sm.num_schedulers, cfg.regfile.num_banks)),
-      fetch_(cfg, stats_->fetch), sb_(cfg.sm.max_warps), deps_(cfg.sm.max_warps, program, sb_, stats_->issue),
+      fetch_(cfg, stats_->fetch, funcInstrs(program)), sb_(cfg.sm.max_warps),
+      deps_(cfg.sm.max_warps, program, sb_, stats_->issue),
       barriers_(cfg.sm.dependency == config::Dependency::Barriers), traps_(cfg.sm.max_warps),
       regs_(program, cfg.sm.max_warps),
       issue_(cfg, IssueStage::Links{program, warps_, fetch_, sb_, deps_, traps_, regs_, inflight_, hooks_, *mem_,
@@ -37,7 +49,11 @@ Sm::Sm(const config::GpuConfig& cfg, func::Program& program, const func::LaunchS
 
   OperandCollectorConfig& oc = oc_cfg_;
   oc.num_banks = cfg.regfile.num_banks;
-  oc.sub_cores = cfg.regfile.sub_cores;
+  // With sub-cores, each has its own banks; without, regfile.sub_cores may
+  // still split them by scheduler quadrant (config_validate).
+  oc.sub_cores = cfg.sm.sub_cores > 1 ? cfg.sm.sub_cores : cfg.regfile.sub_cores;
+  oc.collector_groups = cfg.sm.sub_cores;
+  oc.reuse_caches = cfg.regfile.operand_reuse ? cfg.sm.num_schedulers : 0;
   oc.read_ports_per_bank = cfg.regfile.read_ports_per_bank;
   oc.write_ports_per_bank = cfg.regfile.write_ports_per_bank;
   oc.bank_latency = cfg.regfile.bank_latency;
@@ -143,7 +159,7 @@ void Sm::tick(uint64_t now) {
   }
   const uint64_t before = progressCount();
   const uint64_t done_before = wb_.retired();
-  const uint64_t fetches_before = stats_->l1i_hits.get() + stats_->l1i_misses.get();
+  const uint64_t fetches_before = fetch_.fills();
   const uint32_t warps_before = resident_warps_;
   tracing_ = trace_ && trace_->inWindow();
   if (tracing_) traceBegin();
@@ -173,7 +189,7 @@ void Sm::tick(uint64_t now) {
   quiet_ = !trace_ && (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
            (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now) && opc_->skippable(now) &&
            progressCount() == before && wb_.retired() == done_before &&
-           stats_->l1i_hits.get() + stats_->l1i_misses.get() == fetches_before && resident_warps_ == warps_before &&
+           fetch_.fills() == fetches_before && resident_warps_ == warps_before &&
            wb_.empty() && opc_->idle();
   if (progressCount() != before || wb_.retired() != done_before ||
       resident_warps_ == 0) {
@@ -224,24 +240,32 @@ void Sm::retire(uint32_t tag, const Inflight& f, uint64_t now) {
 
 void Sm::dispatch(uint64_t now) {
   if (!opc_->hasReady()) return;
+  const unsigned groups = exec_.subCores();
   for (unsigned u = 0; u < kNumUnitTypes; ++u) {
     const UnitType ut = static_cast<UnitType>(u);
-    uint64_t tag;
-    while (opc_->peekReady(ut, tag)) {
-      // An instruction for the scalar pipeline collects its operands as any
-      // (they are in the vector registers) and executes there.
-      ExecUnit& eu = exec_.unit(u, inflight_[tag].scalar);
-      if (!eu.canAccept(now)) {
-        RFSIM_SM_TRACE_EV(inflight_[tag].slot, "ready, unit {} busy: tag {} pc {}", u, tag, inflight_[tag].pc);
-        ++stats_->unit_busy;
-        break;
+    if (!opc_->hasReady(ut)) continue;
+    // Each sub-core's collectors feed its own units (exec_stage.h); the
+    // shared LD/ST unit takes the oldest ready of all sub-cores.
+    const bool shared = ut == UnitType::LDST || groups == 1;
+    for (unsigned g = 0; g < (shared ? 1u : groups); ++g) {
+      const unsigned from = shared ? OperandCollector::kAnyGroup : g;
+      uint64_t tag;
+      while (opc_->peekReady(ut, tag, from)) {
+        // An instruction for the scalar pipeline collects its operands as any
+        // (they are in the vector registers) and executes there.
+        const Inflight& f = inflight_[tag];
+        ExecUnit& eu = exec_.unit(u, f.scalar, groups == 1 ? 0 : f.slot % groups);
+        if (!eu.canAccept(now)) {
+          RFSIM_SM_TRACE_EV(f.slot, "ready, unit {} busy: tag {} pc {}", u, tag, f.pc);
+          ++stats_->unit_busy;
+          break;
+        }
+        opc_->popReady(ut, tag, from);
+        if (f.rbar) deps_.read(f.slot, f.rbar);
+        eu.accept(tag, now, f.exec_latency, f.ii);
+        RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
+                          f.exec_latency, f.ii);
       }
-      opc_->popReady(ut, tag);
-      const Inflight& f = inflight_[tag];
-      if (f.rbar) deps_.read(f.slot, f.rbar);
-      eu.accept(tag, now, f.exec_latency, f.ii);
-      RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
-                        f.exec_latency, f.ii);
     }
   }
 }

@@ -17,8 +17,10 @@
 //                 status, WarpScheduler::cycle, the picked warp's
 //                 instruction run functionally and timed (InflightTable,
 //                 scoreboard, OperandCollector::allocate).
-//   6. fetch      FetchStage (fetch_stage.h): up to fetch_width warps (round
-//                 robin) top their I-buffer up to ibuffer_depth through the L1I.
+//   6. fetch      FetchStage (fetch_stage.h): per sub-core up to fetch_width /
+//                 sub_cores warps (round robin) top their I-buffer up to
+//                 ibuffer_depth through the L0 I-cache and the L1I
+//                 (ifetch_path.h).
 // An instruction in flight is an InflightTable entry (inflight.h) from
 // issue to write-back; its tag is what the latches carry.
 //
@@ -35,9 +37,8 @@
 //   pipeline.const_latency without the MemoryInterface (a constant-bank
 //   operand in SASS); shared memory costs shared.latency plus one cycle per
 //   extra conflict pass (sharedConflictDegree).
-// - L1I: an unbounded set of 128-byte lines per SM (line = function index,
-//   pc * 16 / 128). A fetch touching a line never fetched before costs
-//   pipeline.l1i_miss_latency, otherwise l1i.latency. No capacity misses.
+// - Instruction fetch: an L1I miss costs the fixed pipeline.l1i_miss_latency
+//   (an L2 hit) instead of a request through the memory hierarchy.
 // - I-buffer: a count of valid entries of the warp's straight-line stream
 //   plus one fetch in flight; flushed after a non-sequential pc change.
 // - Control instructions write nothing (a call's callee writes its results

@@ -27,10 +27,24 @@ std::vector<std::string> unitSubnames() {
 }  // namespace
 
 FetchStats::FetchStats(stats::Group* parent)
-    : Group(parent, "fetch", "instruction fetch: the L1I and the per-warp I-buffers"),
-      ADD_STAT(l1i_hits, stats::unit::Count, "I-buffer fills whose lines were all in the L1I"),
-      ADD_STAT(l1i_misses, stats::unit::Count, "I-buffer fills that touched a new line"),
-      ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc") {}
+    : Group(parent, "fetch", "instruction fetch: the L0 I-caches, the L1I and the per-warp I-buffers"),
+      ADD_STAT(l1i_hits, stats::unit::Count,
+               "L1I accesses (I-buffer fills the L0 missed, or every fill without an L0) whose lines had all "
+               "arrived in the L1I"),
+      ADD_STAT(l1i_misses, stats::unit::Count, "L1I accesses that missed a line (sent to L2)"),
+      ADD_STAT(ibuffer_flushes, stats::unit::Count, "I-buffers flushed by a non-sequential pc"),
+      ADD_STAT(fills, stats::unit::Count, "I-buffer fills started"),
+      ADD_STAT(l0i_hits, stats::unit::Count, "I-buffer fills whose lines were all in the sub-core's L0 I-cache"),
+      ADD_STAT(l0i_misses, stats::unit::Count, "I-buffer fills that missed a line in the L0 (went to the L1I)"),
+      ADD_STAT(l0i_evictions, stats::unit::Count, "lines replaced in the L0 I-caches"),
+      ADD_STAT(l1i_merges, stats::unit::Count,
+               "L1I accesses that missed nothing but waited for a line in flight (merged into its MSHR)"),
+      ADD_STAT(l1i_evictions, stats::unit::Count, "lines replaced in the L1I"),
+      ADD_STAT(prefetches, stats::unit::Count, "lines the instruction prefetcher brought into the first level"),
+      ADD_STAT(prefetch_l2, stats::unit::Count, "of those, lines the L1I missed (fetched from L2)"),
+      ADD_STAT(prefetch_useful, stats::unit::Count, "prefetched lines a fill then used"),
+      ADD_STAT(stall_cycles, stats::unit::Cycle,
+               "warp-cycles a warp found with an empty I-buffer waited for its fill in flight") {}
 
 IssueStats::IssueStats(stats::Group* parent, uint32_t num_schedulers)
     : Group(parent, "issue", "the warp schedulers, the scoreboard and the issue gate"),
@@ -65,6 +79,8 @@ OpcollStats::OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::
       ADD_STAT(write_port_conflicts, stats::unit::Count, "write-port requests refused"),
       ADD_STAT(writeback_retries, stats::unit::Count, "instruction writebacks retried next cycle"),
       ADD_STAT(collector_full, stats::unit::Count, "collector allocations that failed"),
+      ADD_STAT(reuse_hits, stats::unit::Count,
+               "operand reads served by an operand reuse cache instead of a bank (regfile.operand_reuse)"),
       ADD_STAT(collector_occupancy_sum, stats::unit::Count, "busy collectors summed over cycles"),
       ADD_STAT(collector_occupancy, stats::unit::Ratio, "average busy collectors",
                [this, &sm_cycles] {
@@ -154,6 +170,7 @@ void Sm::syncStats() {
   }
   stats_->bank_conflicts = o.bank_conflicts;
   stats_->write_port_conflicts = o.write_port_conflicts;
+  stats_->opcoll.reuse_hits = o.reuse_hits;
   stats_->collector_occupancy_sum = o.occupancy_sum;
   stats_->issue.activations = issue_.activations();
   stats_->issue.deactivations = issue_.deactivations();

@@ -17,6 +17,8 @@ namespace rfsim::sm {
 struct FetchStats : stats::Group {
   explicit FetchStats(stats::Group* parent);
   stats::Scalar l1i_hits, l1i_misses, ibuffer_flushes;
+  stats::Scalar fills, l0i_hits, l0i_misses, l0i_evictions, l1i_merges, l1i_evictions;
+  stats::Scalar prefetches, prefetch_l2, prefetch_useful, stall_cycles;
 };
 struct IssueStats : stats::Group {
   IssueStats(stats::Group* parent, uint32_t num_schedulers);
@@ -36,6 +38,7 @@ struct OpcollStats : stats::Group {
   OpcollStats(stats::Group* parent, uint32_t num_banks, const stats::Scalar& sm_cycles);
   stats::Vector rf_reads, rf_writes;  // per bank
   stats::Scalar bank_conflicts, write_port_conflicts, writeback_retries, collector_full;
+  stats::Scalar reuse_hits;  // regfile.operand_reuse: operands read from a reuse cache, not a bank
   stats::Scalar collector_occupancy_sum;
   stats::Formula collector_occupancy;
 };

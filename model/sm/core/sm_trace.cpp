@@ -216,7 +216,7 @@ void Sm::traceCounters(uint64_t v[7]) const {
     r += o.bank_reads[b];
     w += o.bank_writes[b];
   }
-  v[0] = stats_->l1i_hits.get() + stats_->l1i_misses.get();
+  v[0] = fetch_.fills();
   v[1] = stats_->l1i_misses.get();
   v[2] = o.bank_conflicts;
   v[3] = r;

@@ -17,7 +17,7 @@
 //
 // Per recorded cycle (values after the tick):
 //   fetch   ibuf_fills (I-buffer fills started), l1i_misses (of those, fills
-//           that touched a new L1I line)
+//           that missed a line in the L1I)
 //   issue   per scheduler i: s<i>_warp (issued warp slot, -1 = none),
 //           s<i>_pc / s<i>_op (ptx::Op code) / s<i>_unit (UnitType: 0 sp,
 //           1 int, 2 sfu, 3 dp, 4 ldst) of the instruction issued (kept

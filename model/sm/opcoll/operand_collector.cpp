@@ -45,14 +45,22 @@ OperandCollector::OperandCollector(const OperandCollectorConfig& cfg) : cfg_(cfg
         std::to_string(total) + " collector units; must be in [1, " + std::to_string(kMaxCollectors) + "]");
   num_collectors_ = total;
 
+  check(cfg_.collector_groups >= 1 && cfg_.collector_groups <= kMaxCollectors, "collector_groups must be in [1, 64]");
+  check(cfg_.reuse_caches <= 64, "reuse_caches must be in [0, 64]");
+  group_.assign(cfg_.collector_groups, 0);
+  reuse_.resize(cfg_.reuse_caches);
+
   // Pools are contiguous ranges of collector IDs: the per-type ones, then the
-  // general ones.
+  // general ones; within a pool, collector i belongs to group i % groups.
   unsigned next = 0;
   for (unsigned p = 0; p <= kNumUnitTypes; ++p) {
     uint32_t n = p < kNumUnitTypes ? cfg_.unit_collectors[p] : cfg_.general_collectors;
+    check(n % cfg_.collector_groups == 0, std::to_string(n) + " collectors of a pool do not split evenly into " +
+                                              std::to_string(cfg_.collector_groups) + " groups");
     for (uint32_t i = 0; i < n; ++i, ++next) {
       free_[p] |= bit(next);
       col_[next].pool = static_cast<uint8_t>(p);
+      group_[i % cfg_.collector_groups] |= bit(next);
     }
   }
 
@@ -93,24 +101,25 @@ uint32_t OperandCollector::bankOf(uint32_t warp, uint16_t reg) {
   return indexFor(warp, reg, row);
 }
 
-bool OperandCollector::canAllocate(UnitType unit) const {
-  return (free_[static_cast<unsigned>(unit)] | free_[kGeneralPool]) != 0;
+bool OperandCollector::canAllocate(UnitType unit, uint32_t warp) const {
+  return ((free_[static_cast<unsigned>(unit)] | free_[kGeneralPool]) & group_[groupOf(warp)]) != 0;
 }
 
 bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag,
-                                 const uint32_t* rows) {
+                                 const uint32_t* rows, uint8_t reuse) {
   // Tested before the message is built: this is on the issue path.
   if (n > kMaxSrcOperands)
     check(false, std::to_string(n) + " source operands; at most " + std::to_string(kMaxSrcOperands));
   if (unit >= UnitType::Count_) check(false, "bad unit type");
+  const uint64_t mine = group_[groupOf(warp)];
   unsigned pool = static_cast<unsigned>(unit);
-  if (free_[pool] == 0) pool = kGeneralPool;
-  if (free_[pool] == 0) {
+  if ((free_[pool] & mine) == 0) pool = kGeneralPool;
+  if ((free_[pool] & mine) == 0) {
     ++stats_.alloc_failures;
     return false;
   }
-  unsigned c = ctz(free_[pool]);
-  free_[pool] &= free_[pool] - 1;
+  unsigned c = ctz(free_[pool] & mine);
+  free_[pool] &= ~bit(c);
   ++stats_.allocations;
 
   Collector& k = col_[c];
@@ -122,11 +131,15 @@ bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* re
   k.ready_at = stage_delay_ ? next_cycle_ + stage_delay_ : 0;
   k.pending = 0;
   unsigned ops = 0;
+  std::array<ReuseEntry, kMaxSrcOperands>* rc = reuse_.empty() ? nullptr : &reuse_[warp % reuse_.size()];
+  std::array<uint32_t, kMaxSrcOperands> slot_row{};
   for (unsigned i = 0; i < n; ++i) {
-    bool dup = false;
-    for (unsigned j = 0; j < i && !dup; ++j) dup = regs[j] == regs[i];
-    if (dup) {
+    unsigned dup = i;
+    for (unsigned j = 0; j < i && dup == i; ++j)
+      if (regs[j] == regs[i]) dup = j;
+    if (dup != i) {
       ++stats_.duplicate_reads;
+      slot_row[i] = slot_row[dup];
       continue;
     }
     uint32_t row = 0;
@@ -136,6 +149,14 @@ bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* re
       b = bankFor(warp, regs[i], row);
     } else {
       b = indexFor(warp, regs[i], row);
+    }
+    slot_row[i] = row;
+    if (rc) {
+      const ReuseEntry& e = (*rc)[i];
+      if (e.valid && e.warp == warp && e.row == row) {
+        ++stats_.reuse_hits;  // in the collector already: no bank, no level
+        continue;
+      }
     }
     ReadReply r = level_->read(warp, regs[i], row, next_cycle_);
     if (r.kind == ReadReply::Kind::kBank) {
@@ -148,6 +169,13 @@ bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* re
     }
   }
   k.num_ops = static_cast<uint8_t>(ops);
+  if (rc)
+    for (unsigned i = 0; i < n; ++i) {  // slots without an operand keep what they hold
+      ReuseEntry& e = (*rc)[i];
+      e.valid = reuse >> i & 1u;
+      e.warp = warp;
+      e.row = slot_row[i];
+    }
 
   busy_mask_ |= bit(c);
   ++busy_count_;
@@ -236,15 +264,15 @@ int OperandCollector::oldestIn(uint64_t mask) const {
   return -1;
 }
 
-bool OperandCollector::peekReady(UnitType unit, uint64_t& tag) const {
-  int c = oldestIn(ready_by_unit_[static_cast<unsigned>(unit)]);
+bool OperandCollector::peekReady(UnitType unit, uint64_t& tag, unsigned group) const {
+  int c = oldestIn(ready_by_unit_[static_cast<unsigned>(unit)] & (group == kAnyGroup ? ~uint64_t{0} : group_[group]));
   if (c < 0) return false;
   tag = col_[c].tag;
   return true;
 }
 
-bool OperandCollector::popReady(UnitType unit, uint64_t& tag) {
-  int c = oldestIn(ready_by_unit_[static_cast<unsigned>(unit)]);
+bool OperandCollector::popReady(UnitType unit, uint64_t& tag, unsigned group) {
+  int c = oldestIn(ready_by_unit_[static_cast<unsigned>(unit)] & (group == kAnyGroup ? ~uint64_t{0} : group_[group]));
   if (c < 0) return false;
   tag = col_[c].tag;
   release(static_cast<unsigned>(c));

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "config/gpu_config.h"
 #include "sm/opcoll/bank_map.h"
@@ -67,6 +68,15 @@ struct OperandCollectorConfig {
   uint32_t reads_per_collector = 0;
   // Warps whose base the default BaseIndexTranslator holds.
   uint32_t num_warps = 64;
+  // Sub-cores (sm.sub_cores): each pool's collectors are split evenly over
+  // this many groups, collector i of a pool in group i % collector_groups;
+  // warp w allocates only in group w % collector_groups, and dispatch takes
+  // ready instructions per group (peekReady/popReady's `group`).
+  uint32_t collector_groups = 1;
+  // Operand reuse caches (regfile.operand_reuse): this many, warp w using
+  // cache w % reuse_caches (one per scheduler), each with one entry per
+  // source-operand slot (kMaxSrcOperands). 0: none.
+  uint32_t reuse_caches = 0;
 };
 
 // Plain counters; the SM exports them to the stats registry.
@@ -79,6 +89,7 @@ struct OperandCollectorStats {
   uint64_t level_reads = 0;            // reads the RegFileLevel served itself (ReadReply::kAt)
   uint64_t level_writes = 0;           // write-backs a level that takes writes holds (RegFileLevel::takesWrites)
   uint64_t duplicate_reads = 0;        // source operands that repeated a register of the same instruction
+  uint64_t reuse_hits = 0;             // source operands read from an operand reuse cache, not a bank
   uint64_t allocations = 0;
   uint64_t alloc_failures = 0;         // allocate() found no free collector ("collector full")
   uint64_t occupancy_sum = 0;          // busy collectors, summed over cycles
@@ -111,15 +122,24 @@ class OperandCollector {
   // The baseline translator, to set each warp's base at launch.
   BaseIndexTranslator& baseTranslator() { return *base_translator_; }
 
-  // Issue: puts the instruction in a free collector for `unit` and queues the
-  // reads of its `n` source registers (a register named twice is read once).
-  // False when no collector for `unit` is free: the issue stage records a
-  // "collector full" stall. Throws rfsim::Error when n > kMaxSrcOperands.
-  // `rows`: the physical rows of the registers, translated by the caller
-  // at issue (translate()); nullptr: translated here.
+  // Issue: puts the instruction in a free collector for `unit` (of the
+  // warp's group) and queues the reads of its `n` source registers (a
+  // register named twice is read once). False when no collector for `unit`
+  // is free: the issue stage records a "collector full" stall. Throws
+  // rfsim::Error when n > kMaxSrcOperands. `rows`: the physical rows of the
+  // registers, translated by the caller at issue (translate()); nullptr:
+  // translated here.
+  // Operand reuse (cfg.reuse_caches): register i is the operand in slot i.
+  // One whose slot of the warp's reuse cache holds the same warp and row is
+  // read from there, without a bank or level read; then each slot i < n
+  // keeps this instruction's operand when bit i of `reuse` (the compiler's
+  // reuse flags, func::DInstr::reuse) is set, and is emptied otherwise;
+  // slots i >= n keep what they hold. An entry names its warp: an
+  // instruction of another warp of the scheduler with an operand in that
+  // slot replaces it.
   bool allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag,
-                const uint32_t* rows = nullptr);
-  bool canAllocate(UnitType unit) const;
+                const uint32_t* rows = nullptr, uint8_t reuse = 0);
+  bool canAllocate(UnitType unit, uint32_t warp = 0) const;
 
   // One cycle of the arbiter and the banks.
   void cycle(uint64_t now);
@@ -145,12 +165,16 @@ class OperandCollector {
     next_cycle_ = next;
   }
 
-  // Dispatch: the oldest instruction for `unit` whose operands are all read.
-  // peekReady() leaves it in its collector (the unit may be busy);
-  // popReady() hands it over and frees the collector.
-  bool peekReady(UnitType unit, uint64_t& tag) const;
-  bool popReady(UnitType unit, uint64_t& tag);
+  // Dispatch: the oldest instruction for `unit` in collector group `group`
+  // whose operands are all read. peekReady() leaves it in its collector (the
+  // unit may be busy); popReady() hands it over and frees the collector.
+  // kAnyGroup: the oldest of every group (a unit the sub-cores share).
+  static constexpr unsigned kAnyGroup = kMaxCollectors;
+  bool peekReady(UnitType unit, uint64_t& tag, unsigned group = kAnyGroup) const;
+  bool popReady(UnitType unit, uint64_t& tag, unsigned group = kAnyGroup);
+  unsigned numGroups() const { return cfg_.collector_groups; }
   bool hasReady() const { return ready_mask_ != 0; }
+  bool hasReady(UnitType unit) const { return ready_by_unit_[static_cast<unsigned>(unit)] != 0; }
 
   // Write-back of one register in the coming cycle (see the order above).
   // False when the bank's write ports are all booked this cycle: the
@@ -195,6 +219,13 @@ class OperandCollector {
     std::array<uint8_t, kMaxSrcOperands> bank{};
   };
 
+  // One slot of an operand reuse cache.
+  struct ReuseEntry {
+    uint32_t warp = 0, row = 0;
+    bool valid = false;
+  };
+
+  unsigned groupOf(uint32_t warp) const { return cfg_.collector_groups == 1 ? 0 : warp % cfg_.collector_groups; }
   uint32_t indexFor(uint32_t warp, uint32_t reg, uint32_t& row);
   uint32_t bankFor(uint32_t warp, uint32_t reg, uint32_t row) const {
     return map_->bank(cfg_.bank_index == BankIndex::kTranslated ? row : reg, warp);
@@ -217,6 +248,8 @@ class OperandCollector {
   std::array<uint8_t, kMaxCollectors> order_{};
   unsigned order_len_ = 0;
   std::array<uint64_t, kNumUnitTypes + 1> free_{};  // free collectors per pool
+  std::vector<uint64_t> group_{};                   // collectors per group (cfg.collector_groups)
+  std::vector<std::array<ReuseEntry, kMaxSrcOperands>> reuse_;  // per reuse cache, per slot
   uint64_t busy_mask_ = 0;
   unsigned busy_count_ = 0;     // popcount(busy_mask_), kept: no popcnt instruction in the baseline ISA
   uint64_t pending_mask_ = 0;   // collectors with reads waiting for a bank

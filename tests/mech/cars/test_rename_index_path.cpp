@@ -51,6 +51,9 @@ Run runSaxpy(cars::RenameIndexPath* path) {
   // runs free of the SystemC memory hierarchy.
   config::GpuConfig cfg;
   cfg.sim.memory = config::MemoryModel::Fixed;
+  // Instruction fetch out of the way: the warps' first issue waits for
+  // their Bases, not for cold I-cache lines.
+  cfg.pipeline.l1i_miss_latency = 1;
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");
   const Launch l = saxpyLaunch(ld.mem, 4096, {4, 1, 1});
   const func::LaunchSetup setup = ld.prog->setupLaunch(l.kernel, l.grid, l.block, l.args, l.dynamic_shared);

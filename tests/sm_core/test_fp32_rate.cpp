@@ -1,0 +1,76 @@
+// FP32 throughput of the named configurations: a kernel of independent FMAs
+// from many warps, measured as warp instructions per cycle per SM in steady
+// state (the difference of two kernel lengths cancels start and end).
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include "config/config_io.h"
+#include "sm_test_util.h"
+
+using namespace rfsim;
+using namespace rfsim::test;
+
+namespace {
+
+config::GpuConfig named(const std::string& name) {
+  config::GpuConfig cfg = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/" + name + ".yaml");
+  cfg.pipeline.l1i_miss_latency = 1;  // fetch out of the way: the issue and execution rate alone
+  // The hand-written kernel has no control codes; its FMAs are independent,
+  // so the scoreboard waits for nothing either.
+  cfg.sm.dependency = config::Dependency::Scoreboard;
+  return cfg;
+}
+
+// `fmas` independent fma.rn.f32 per thread: each writes its own register
+// from three that never change (R2, R3, R4: three banks on every
+// configuration's bank map), so nothing waits for a result.
+Timed runFmas(const config::GpuConfig& cfg, unsigned fmas, uint32_t threads) {
+  std::string body =
+      "  mov.f32 %R2, 0f3F800000;\n  mov.f32 %R3, 0f40000000;\n  mov.f32 %R4, 0f40400000;\n";
+  // Destinations R20..R59, clear of the output address in RD8 (R16:R17).
+  for (unsigned i = 0; i < fmas; ++i) body += fmt::format("  fma.rn.f32 %R{}, %R2, %R3, %R4;\n", 20 + i % 40);
+  body += "  st.global.f32 [%RD8], %R20;\n";
+  const std::string text =
+      ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n"
+      "  .reg .b32 %R<64>;\n  .reg .b64 %RD<16>;\n  ld.param.u64 %RD8, [out];\n" + body + "  ret;\n}\n";
+  Loaded ld(test::parseMachine(text));
+  const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(16, 0));
+  Launch l{"k", {1, 1, 1}, {threads, 1, 1}, 0, {arg(out)}, {{out, 4}}};
+  return runTimed(ld, l, cfg, 64);
+}
+
+// FP32 warp instructions per cycle of one SM with `warps` warps.
+double fp32Rate(const config::GpuConfig& cfg, uint32_t warps) {
+  const unsigned n1 = 128, n2 = 384;
+  const Timed a = runFmas(cfg, n1, 32 * warps), b = runFmas(cfg, n2, 32 * warps);
+  return double(warps) * (n2 - n1) / double(b.r.cycles - a.r.cycles);
+}
+
+}  // namespace
+
+// GTX 980 whitepaper (GM204; GM200 has the same SMM): the SMM is four
+// processing blocks of 32 CUDA cores, each with its own warp scheduler and
+// dispatch, so 4 FP32 warp instructions per cycle per SM.
+TEST_CASE("titanx: GM200 issues 4 FP32 warp instructions per cycle per SM", "[sm][fp32_rate]") {
+  const double rate = fp32Rate(named("titanx"), 32);
+  INFO("titanx: " << rate << " FP32 warp instructions per cycle per SM");
+  CHECK(rate == Approx(4.0).margin(0.15));
+}
+
+// V100 as configured: 4 sub-cores, each with one SP pipeline of 16 lanes
+// (pipeline.fp32_fma_ii 2) and its own 2 banks: 2 FMAs per cycle per SM.
+// Each warp's FMA reads R2, R3 and R4, 2 of them in one of its sub-core's
+// banks, but the operand reuse cache serves the repeated operands, so the
+// banks do not limit the rate (with 16 banks shared by all warps and no
+// reuse, the former configuration, one FMA's operands per cycle: 1).
+TEST_CASE("v100: FP32 warp instructions issue at 2 per cycle per SM (a 16-lane unit per sub-core)", "[sm][fp32_rate]") {
+  const double rate = fp32Rate(named("v100"), 32);
+  INFO("v100: " << rate << " FP32 warp instructions per cycle per SM");
+  CHECK(rate == Approx(2.0).margin(0.05));
+  config::GpuConfig shared = named("v100");
+  shared.sm.sub_cores = 1;
+  shared.regfile.num_banks = 16;
+  shared.regfile.operand_reuse = false;
+  CHECK(fp32Rate(shared, 32) == Approx(1.0).margin(0.05));
+}
