@@ -25,6 +25,18 @@ struct GpuTop {
   // compiles for 7.5 and later only, and libraries such as CUB pick their
   // code by the capability the device reports.
   uint32_t reported_compute_capability = 0;
+  // The fixed cost of a kernel launch: what CUDA events recorded around a
+  // launch measure beyond the kernel's own work (the launch command's way to
+  // the GPU's front end, the grid's set-up, its completion reaching the
+  // stream). Charged once per launch beside the launch's cycles, which count
+  // from its first block to its last (gpu_stats.h: launch_overhead_cycles,
+  // cycles_with_launch).
+  double launch_overhead_ns = 7104.0;
+
+  // launch_overhead_ns in core cycles, rounded to the nearest.
+  uint64_t launchOverheadCycles() const {
+    return static_cast<uint64_t>(launch_overhead_ns * clock_mhz / 1000.0 + 0.5);
+  }
 
   template <class V> void visit(V& v) {
     v.integer("num_sms", num_sms, IntRange{1, 1024}, "SM", "streaming multiprocessors on the chip");
@@ -36,6 +48,10 @@ struct GpuTop {
               "cudaFuncGetAttributes' binaryVersion); 0: compute_capability, raised to the lowest PTX target the "
               "application carries when that is higher (CUDA 13 cannot target below 7.5, and CUB selects its "
               "tuning and checks its kernels by the reported capability)");
+    v.real("launch_overhead_ns", launch_overhead_ns, RealRange{0.0, 1000000.0}, "ns",
+           "fixed cost of a kernel launch as CUDA events around it measure it, charged once per launch in "
+           "gpu.launch_overhead_cycles and gpu.cycles_with_launch; a launch's cycles (first block to last) leave "
+           "it out");
   }
 };
 
