@@ -32,6 +32,7 @@ bool isControl(func::Cls c) {
 IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
     : cfg_(cfg), l_(links), barriers_(cfg.sm.dependency == config::Dependency::Barriers),
       long_wait_miss_(cfg.sm.long_wait == config::LongWait::L1dMiss), wstatus_(cfg.sm.max_warps),
+      sb_wait_(cfg.sm.max_warps, 0),
       timed_(cfg.sm.max_warps), limit_(cfg.sm.warp_limit) {
   SchedulerParams sp;
   sp.max_warps = cfg.sm.max_warps;
@@ -94,6 +95,11 @@ const OpTiming& IssueStage::timingOf(uint32_t s, const func::DInstr* d) {
 Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
   WarpSlot& ws = l_.warps[s];
   if (l_.traps.active(s)) return trapStall(s);  // the trap's operations go first
+  // Waiting on the scoreboard with nothing it holds changed since: still
+  // waiting (its next instruction stays until it issues). Only where no
+  // mechanism's allocation or gate is asked first.
+  const bool cacheable = !barriers_ && !l_.hooks.gate && l_.hooks.baseAlloc();
+  if (cacheable && sb_wait_[s] == uint64_t{l_.sb.version(s)} + 1) return Stall::Scoreboard;
   func::BlockStepper& st = l_.warps.stepper(ws);
   const func::WarpStatus fs = st.status(ws.local);
   if (fs == func::WarpStatus::Done) return Stall::NoWarp;
@@ -113,6 +119,7 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
     const Stall dep = l_.deps.stall(s, st, ws.local, d, now);
     if (dep != Stall::None) return dep;
   } else if (l_.sb.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
+    if (cacheable) sb_wait_[s] = uint64_t{l_.sb.version(s)} + 1;
     return Stall::Scoreboard;
   }
   if (!opc_->canAllocate(timingOf(s, d).unit, s)) return Stall::CollectorFull;

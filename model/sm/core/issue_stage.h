@@ -121,6 +121,7 @@ class IssueStage {
   bool long_wait_miss_;    // sm.long_wait l1d_miss: only a load that missed the L1D is a long wait
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;  // per warp slot, this cycle
+  std::vector<uint64_t> sb_wait_;    // per warp slot: 1 + the scoreboard version it waits at; 0: none
   std::vector<Timed> timed_;         // per warp slot
   WarpLimit limit_;                  // sm.warp_limit
   std::vector<Stall> last_stall_;    // per scheduler: the stall of its last cycle without issue

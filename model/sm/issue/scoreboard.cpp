@@ -21,6 +21,7 @@ void Scoreboard::reserve(uint32_t warp, const uint32_t* writes, uint32_t nwrites
     r.set(writes[i]);
   }
   if (long_latency) ++long_pending_[warp];
+  ++version_[warp];
 }
 
 void Scoreboard::release(uint32_t warp, const uint32_t* writes, uint32_t nwrites, bool long_latency) {
@@ -28,11 +29,13 @@ void Scoreboard::release(uint32_t warp, const uint32_t* writes, uint32_t nwrites
   for (uint32_t i = 0; i < nwrites; ++i)
     if (tracked(writes[i])) r.reset(writes[i]);
   if (long_latency && long_pending_[warp] > 0) --long_pending_[warp];
+  ++version_[warp];
 }
 
 void Scoreboard::clear(uint32_t warp) {
   reserved_[warp].reset();
   long_pending_[warp] = 0;
+  ++version_[warp];
 }
 
 }  // namespace rfsim::sm

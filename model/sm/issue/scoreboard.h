@@ -17,7 +17,8 @@ namespace rfsim::sm {
 
 class Scoreboard {
  public:
-  explicit Scoreboard(uint32_t num_warps) : reserved_(num_warps), long_pending_(num_warps, 0) {}
+  explicit Scoreboard(uint32_t num_warps)
+      : reserved_(num_warps), long_pending_(num_warps, 0), version_(num_warps, 0) {}
 
   uint32_t numWarps() const { return static_cast<uint32_t>(reserved_.size()); }
 
@@ -48,12 +49,16 @@ class Scoreboard {
   uint32_t reservedCount(uint32_t warp) const { return static_cast<uint32_t>(reserved_[warp].count()); }
   // A warp leaves the SM (or a new one takes its slot): forget everything.
   void clear(uint32_t warp);
+  // Changes with every reserve, release and clear of the warp: a hazard
+  // found at one version holds while the version stays.
+  uint32_t version(uint32_t warp) const { return version_[warp]; }
 
  private:
   static bool tracked(uint32_t reg) { return reg < ptx::mach::kNumRegIds && reg != ptx::mach::kRZ; }
 
   std::vector<std::bitset<ptx::mach::kNumRegIds>> reserved_;
   std::vector<uint32_t> long_pending_;
+  std::vector<uint32_t> version_;
 };
 
 }  // namespace rfsim::sm
