@@ -119,14 +119,29 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
   return Stall::None;
 }
 
+// A warp waits on a long-latency operation when its next instruction
+// depends on one: the two-level scheduler keeps a small active set "to hide
+// ALU and local memory access latency" and a pending set "to hide main
+// memory latency" (Gebhart et al. ISCA 2011, abstract; GPGPU-Sim's
+// two_level_active demotes on the same test), so a warp that waits on a
+// short result while one of its loads is outstanding for a later
+// instruction stays active. A trap's operations wait for its own fills.
+bool IssueStage::waitsLong(uint32_t s) const {
+  if (l_.traps.active(s)) return l_.sb.pendingLongLatency(s) > 0;
+  const WarpSlot& ws = l_.warps[s];
+  const func::DInstr* d = l_.warps.stepper(ws).peek(ws.local);
+  return l_.sb.longHazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites);
+}
+
 void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
   const uint32_t n = cfg_.sm.num_schedulers;
   if (limit_.on()) refreshWarpLimit();
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
     for (uint32_t s : sch.warps()) {
-      wstatus_[s].stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
-      wstatus_[s].long_latency = l_.sb.pendingLongLatency(s) > 0;
+      const Stall stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
+      wstatus_[s].stall = stall;
+      wstatus_[s].long_latency = stall == Stall::Scoreboard && waitsLong(s);
       wstatus_[s].role = l_.warps[s].role;
     }
     if (trace_slot_ >= 0)

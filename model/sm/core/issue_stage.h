@@ -105,6 +105,9 @@ class IssueStage {
   };
 
   Stall warpStall(uint32_t slot, uint64_t now);
+  // A warp that warpStall found waiting (Scoreboard): whether it waits on a
+  // long-latency operation (WarpStatus::long_latency).
+  bool waitsLong(uint32_t slot) const;
   const OpTiming& timingOf(uint32_t slot, const func::DInstr* d);
   // Issues the warp's next instruction; true when an observer elided it
   // (InstrObserver::elided), which leaves the scheduler's slot free.
