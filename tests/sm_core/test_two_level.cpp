@@ -62,3 +62,28 @@ TEST_CASE("two-level: a short wait with a load outstanding keeps the warp active
   CHECK(chained.r.cycles < none.r.cycles + 32 * cfg.pipeline.fp32_add_latency);
   CHECK(chained.out[0][0] == 1);  // the loaded 0, plus one
 }
+
+// An instruction-cache miss is a wait on the memory hierarchy like a data
+// cache miss (Sadrosadati et al., Section 3: "a long latency operation, such
+// as a data cache miss"): a warp whose empty I-buffer waits on a line from
+// the L2 leaves the pool, one whose line comes from the L1I stays. Without
+// it, on LTRF's configuration (a 2 KB L1I, 200-cycle misses) the two active
+// warps of a scheduler sat out every miss while ready warps waited pending.
+TEST_CASE("two-level: a warp waiting on an L1I miss leaves the pool, an L1I hit keeps it", "[sm][two_level]") {
+  config::GpuConfig cfg;
+  cfg.sm.scheduler = config::SchedulerPolicy::TwoLevel;
+  cfg.l1i.prefetch = config::IPrefetch::None;  // every new line a demand miss
+  // 96 adds (16-byte instructions, 128-byte lines): 12 more lines.
+  const Timed none = runLoadThenChain(0, cfg);
+  const Timed lines = runLoadThenChain(96, cfg);
+  INFO("deactivations " << stat(none, "deactivations") << " / " << stat(lines, "deactivations") << ", L1I misses "
+                        << stat(none, "l1i_misses") << " / " << stat(lines, "l1i_misses"));
+  CHECK(stat(lines, "l1i_misses") >= stat(none, "l1i_misses") + 12);
+  CHECK(stat(lines, "deactivations") >= stat(lines, "l1i_misses") + 1);  // each miss, and the exit
+  // Misses served as fast as an L1I hit: no fill waits on the L2, and the
+  // warp leaves the pool only for its exit (the chain hides the load).
+  cfg.pipeline.l1i_miss_latency = cfg.l1i.latency;
+  const Timed hit = runLoadThenChain(96, cfg);
+  CHECK(stat(hit, "l1i_misses") == stat(lines, "l1i_misses"));
+  CHECK(stat(hit, "deactivations") <= 2);
+}

@@ -126,6 +126,10 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
 // two_level_active demotes on the same test), so a warp that waits on a
 // short result while one of its loads is outstanding for a later
 // instruction stays active. A trap's operations wait for its own fills.
+// A warp whose next instructions come from the L2 (an L1I miss) waits on
+// the memory hierarchy as a load that missed the L1D does, "a long latency
+// operation, such as a data cache miss" (Sadrosadati et al., Section 3):
+// cycle() counts that wait as long too (FetchStage::waitsOnL2).
 bool IssueStage::waitsLong(uint32_t s) const {
   if (l_.traps.active(s)) return l_.sb.pendingLongLatency(s) > 0;
   const WarpSlot& ws = l_.warps[s];
@@ -141,7 +145,8 @@ void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
     for (uint32_t s : sch.warps()) {
       const Stall stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
       wstatus_[s].stall = stall;
-      wstatus_[s].long_latency = stall == Stall::Scoreboard && waitsLong(s);
+      wstatus_[s].long_latency = (stall == Stall::Scoreboard && waitsLong(s)) ||
+                                 (stall == Stall::IbufferEmpty && l_.fetch.waitsOnL2(s, now));
       wstatus_[s].role = l_.warps[s].role;
     }
     if (trace_slot_ >= 0)
