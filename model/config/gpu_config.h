@@ -80,7 +80,8 @@ struct SmConfig {
   //     instruction depends on a global or local load ("load": on the
   //     reference configurations an L1D hit takes 28-82 cycles, itself long),
   //     or only on a load that missed the L1D ("l1d_miss": the modelled
-  //     reading of "such as a data cache miss");
+  //     reading of "such as a data cache miss"); a fill waiting on an L1I
+  //     miss demotes in both;
   //   activate: which pending warp fills a free slot -- the oldest ready one,
   //     else the oldest not in a long wait ("oldest_ready"), or the oldest
   //     whose long wait has completed, ready or not ("oldest_completed":
