@@ -93,11 +93,12 @@ struct SmConfig {
   uint32_t active_warps = 8;  // two-level scheduler's active pool, per SM (Sadrosadati et al. Table 3: 8 per SM)
   // The two-level scheduler's choices its papers leave open (docs/sm.md;
   // Sadrosadati et al., Gebhart et al. 2011, Narasiman et al. 2011):
-  //   long_wait: what demotes a warp from the active pool -- a scoreboard
-  //     stall with a global or local load outstanding ("load": on the
+  //   long_wait: what demotes a warp from the active pool -- its next
+  //     instruction depends on a global or local load ("load": on the
   //     reference configurations an L1D hit takes 28-82 cycles, itself long),
-  //     or only with a load that missed the L1D ("l1d_miss": the modelled
-  //     reading of "such as a data cache miss");
+  //     or only on a load that missed the L1D ("l1d_miss": the modelled
+  //     reading of "such as a data cache miss"); a fill waiting on an L1I
+  //     miss demotes in both;
   //   activate: which pending warp fills a free slot -- the oldest ready one,
   //     else the oldest not in a long wait ("oldest_ready"), or the oldest
   //     whose long wait has completed, ready or not ("oldest_completed":
@@ -128,7 +129,7 @@ struct SmConfig {
     v.integer("active_warps", active_warps, IntRange{1, 64}, "warp",
               "warps in the two-level scheduler's active pool, per SM (ignored by other policies)");
     v.choice("long_wait", long_wait,
-             "two-level: a warp leaves the active pool on a scoreboard stall with a global/local load outstanding "
+             "two-level: a warp leaves the active pool when its next instruction depends on a global/local load "
              "(load) or only with one that missed the L1D (l1d_miss)");
     v.choice("activate", activate,
              "two-level: a free slot takes the oldest ready pending warp, else the oldest not in a long wait "

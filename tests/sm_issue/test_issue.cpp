@@ -49,9 +49,16 @@ TEST_CASE("scoreboard: RAW, WAW, release, RZ and long-latency count", "[issue]")
   CHECK_FALSE(sb.hazard(1, r7, 1, r7, 1));  // independent
   CHECK_FALSE(sb.hazard(0, r5, 1, r5, 1));  // other warp
   CHECK(sb.pendingLongLatency(1) == 1);
+  const uint32_t r8[] = {8};
+  sb.reserve(1, r8, 1);                      // a short op's result
+  CHECK(sb.longHazardOf(1, r5, 1, r7, 1));   // depends on the long op
+  CHECK(sb.longHazardOf(1, r7, 1, d + 1, 1));  // WAW on its R6
+  CHECK_FALSE(sb.longHazardOf(1, r8, 1, r7, 1));  // waits on the short one only
+  sb.release(1, r8, 1);
   CHECK_THROWS(sb.reserve(1, r5, 1));        // issuing past WAW is a bug
   sb.release(1, d, 2, true);
   CHECK_FALSE(sb.hazard(1, r5, 1, r5, 1));
+  CHECK_FALSE(sb.longHazardOf(1, r5, 1, d, 2));
   CHECK(sb.pendingLongLatency(1) == 0);
   sb.reserve(2, rz, 1);                      // RZ is never reserved
   CHECK_FALSE(sb.hazard(2, rz, 1, nullptr, 0));

@@ -5,6 +5,7 @@ namespace rfsim::sm {
 
 FetchStage::FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const std::vector<uint32_t>& func_instrs)
     : depth_(cfg.pipeline.ibuffer_depth), per_sub_(cfg.pipeline.fetch_width / cfg.sm.sub_cores),
+      l1i_hit_(cfg.l1i.latency),
       ib_(cfg.sm.max_warps), path_(cfg, stats, func_instrs), rr_(cfg.sm.sub_cores, 0), stats_(stats) {
   if (per_sub_ == 0) per_sub_ = 1;  // validated configurations split evenly (config_validate.cpp)
 }

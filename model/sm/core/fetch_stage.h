@@ -64,6 +64,14 @@ class FetchStage {
   template <class Warps>
   void cycle(uint64_t now, Warps& warps);
 
+  // Whether warp `slot` has nothing to issue at `now` because its fill
+  // waits on a line from the L2 (an L1I miss, or a line already on its way
+  // from the L2): a memory-hierarchy wait, which the two-level scheduler
+  // treats as a long-latency one (IssueStage::cycle).
+  bool waitsOnL2(uint32_t slot, uint64_t now) const {
+    const IBuffer& b = ib_[slot];
+    return b.valid == 0 && b.pending && b.from_l2 && now < b.ready_at;
+  }
   // The cycle the fill in flight of slot `slot` arrives; UINT64_MAX: none.
   uint64_t fillAt(uint32_t slot) const { return ib_[slot].pending ? ib_[slot].ready_at : UINT64_MAX; }
   uint32_t valid(uint32_t slot) const { return ib_[slot].valid; }
@@ -77,12 +85,14 @@ class FetchStage {
     uint32_t valid = 0, pending = 0;
     uint64_t ready_at = 0;
     uint64_t empty_since = kNever;  // first cycle seen empty while the fill is in flight
+    bool from_l2 = false;           // the fill in flight takes longer than an L1I hit: it waits on the L2
   };
   // Starts a fill for the warp in slot `s` if it needs one; whether it did.
   template <class Warps>
   bool fetchSlot(uint32_t s, uint64_t now, Warps& warps);
 
   uint32_t depth_, per_sub_;
+  uint64_t l1i_hit_;  // l1i.latency: the longest a fill served by the L1I takes
   std::vector<IBuffer> ib_;  // per warp slot
   IFetchPath path_;
   std::vector<uint32_t> rr_;  // per sub-core: the index, among its slots, to look at first
@@ -107,6 +117,7 @@ bool FetchStage::fetchSlot(uint32_t s, uint64_t now, Warps& warps) {
   const uint64_t ready = path_.fetch(s % path_.subCores(), st->peekFunc(local), st->peekPc(local) + b.valid, n, now);
   b.pending = n;
   b.ready_at = ready;
+  b.from_l2 = ready > now + l1i_hit_;
   return true;
 }
 

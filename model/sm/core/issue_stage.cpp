@@ -32,7 +32,8 @@ bool isControl(func::Cls c) {
 IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
     : cfg_(cfg), l_(links), barriers_(cfg.sm.dependency == config::Dependency::Barriers),
       long_wait_miss_(cfg.sm.long_wait == config::LongWait::L1dMiss), wstatus_(cfg.sm.max_warps),
-      sb_wait_(cfg.sm.max_warps, 0),
+      sb_wait_(cfg.sm.max_warps, 0), sb_long_at_(cfg.sm.max_warps, 0), sb_long_(cfg.sm.max_warps, 0),
+      two_level_(cfg.sm.scheduler == config::SchedulerPolicy::TwoLevel),
       timed_(cfg.sm.max_warps), limit_(cfg.sm.warp_limit) {
   SchedulerParams sp;
   sp.max_warps = cfg.sm.max_warps;
@@ -126,14 +127,47 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
   return Stall::None;
 }
 
+// A warp waits on a long-latency operation when its next instruction
+// depends on one: the two-level scheduler keeps a small active set "to hide
+// ALU and local memory access latency" and a pending set "to hide main
+// memory latency" (Gebhart et al. ISCA 2011, abstract; GPGPU-Sim's
+// two_level_active demotes on the same test), so a warp that waits on a
+// short result while one of its loads is outstanding for a later
+// instruction stays active. A trap's operations wait for its own fills.
+// A warp whose next instructions come from the L2 (an L1I miss) waits on
+// the memory hierarchy as a load that missed the L1D does, "a long latency
+// operation, such as a data cache miss" (Sadrosadati et al., Section 3):
+// cycle() counts that wait as long too (FetchStage::waitsOnL2).
+bool IssueStage::waitsLong(uint32_t s) const {
+  if (l_.traps.active(s)) return l_.sb.pendingLongLatency(s) > 0;
+  const WarpSlot& ws = l_.warps[s];
+  const func::DInstr* d = l_.warps.stepper(ws).peek(ws.local);
+  return l_.sb.longHazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites);
+}
+
+// waitsLong() of a warp whose scoreboard wait warpStall() remembered, once
+// per scoreboard version.
+bool IssueStage::waitsLongCached(uint32_t s) {
+  const uint64_t v = uint64_t{l_.sb.version(s)} + 1;
+  if (sb_wait_[s] != v) return waitsLong(s);
+  if (sb_long_at_[s] != v) {
+    sb_long_at_[s] = v;
+    sb_long_[s] = waitsLong(s);
+  }
+  return sb_long_[s];
+}
+
 void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
   const uint32_t n = cfg_.sm.num_schedulers;
   if (limit_.on()) refreshWarpLimit();
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
     for (uint32_t s : sch.warps()) {
-      wstatus_[s].stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
-      wstatus_[s].long_latency = l_.sb.pendingLongLatency(s) > 0;
+      const Stall stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
+      wstatus_[s].stall = stall;
+      // Only the two-level policy asks whether a wait is long.
+      wstatus_[s].long_latency = two_level_ && ((stall == Stall::Scoreboard && waitsLongCached(s)) ||
+                                                (stall == Stall::IbufferEmpty && l_.fetch.waitsOnL2(s, now)));
       wstatus_[s].role = l_.warps[s].role;
     }
     if (trace_slot_ >= 0)

@@ -105,6 +105,10 @@ class IssueStage {
   };
 
   Stall warpStall(uint32_t slot, uint64_t now);
+  // A warp that warpStall found waiting (Scoreboard): whether it waits on a
+  // long-latency operation (WarpStatus::long_latency).
+  bool waitsLong(uint32_t slot) const;
+  bool waitsLongCached(uint32_t slot);
   const OpTiming& timingOf(uint32_t slot, const func::DInstr* d);
   // Issues the warp's next instruction; true when an observer elided it
   // (InstrObserver::elided), which leaves the scheduler's slot free.
@@ -122,6 +126,9 @@ class IssueStage {
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<WarpStatus> wstatus_;  // per warp slot, this cycle
   std::vector<uint64_t> sb_wait_;    // per warp slot: 1 + the scoreboard version it waits at; 0: none
+  std::vector<uint64_t> sb_long_at_;  // per warp slot: the sb_wait_ at which sb_long_ was found
+  std::vector<uint8_t> sb_long_;      // per warp slot: waitsLong() at that version
+  bool two_level_;
   std::vector<Timed> timed_;         // per warp slot
   WarpLimit limit_;                  // sm.warp_limit
   std::vector<Stall> last_stall_;    // per scheduler: the stall of its last cycle without issue

@@ -161,6 +161,7 @@ void Sm::tick(uint64_t now) {
   const uint64_t done_before = wb_.retired();
   const uint64_t fetches_before = fetch_.fills();
   const uint32_t warps_before = resident_warps_;
+  const uint64_t pool_before = issue_.activations() + issue_.deactivations();
   tracing_ = trace_ && trace_->inWindow();
   if (tracing_) traceBegin();
   // The pipeline in reverse order (docs/sm.md "Pipeline"), so that each
@@ -186,10 +187,14 @@ void Sm::tick(uint64_t now) {
   else if (trace_) trace_->skip();
   last_tick_ = now;
   // A hook that can say when its decisions next change leaves skipping on.
+  // A warp entering or leaving a two-level pool changes what a mechanism
+  // answers for it next cycle (LTRF's gate refuses a warp outside the pool)
+  // without an event of its own: such a tick is not quiet.
   quiet_ = !trace_ && (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
            (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now) && opc_->skippable(now) &&
            progressCount() == before && wb_.retired() == done_before &&
            fetch_.fills() == fetches_before && resident_warps_ == warps_before &&
+           issue_.activations() + issue_.deactivations() == pool_before &&
            wb_.empty() && opc_->idle();
   if (progressCount() != before || wb_.retired() != done_before ||
       resident_warps_ == 0) {

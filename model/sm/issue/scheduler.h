@@ -41,7 +41,8 @@ inline int stallRank(Stall s) {
 struct WarpStatus {
   Stall stall = Stall::NoWarp;  // None: its next instruction can issue now
   bool dual_ready = false;      // with dual issue: its next two instructions can issue together
-  bool long_latency = false;    // it waits on a long-latency op (Scoreboard::pendingLongLatency > 0)
+  bool long_latency = false;    // its Scoreboard stall is a dependence on a long-latency op (Scoreboard::longHazardOf),
+                                // its IbufferEmpty stall a fill from the L2 (FetchStage::waitsOnL2)
   uint32_t role = 0;            // the warp's role tag (sm/core/hooks.h, WarpLaunchHook): policies may favour roles
 };
 

@@ -82,9 +82,11 @@ class Gto final : public WarpScheduler {
 
 // Two-level (Gebhart et al. ISCA 2011; Narasiman et al. MICRO 2011): an
 // active pool of at most K warps is scheduled loose round robin. A warp in
-// the pool that waits on a long-latency operation (a scoreboard stall while
-// it has a global/local load outstanding), or at a barrier (whose other
-// warps may all be pending), is demoted to the pending pool; a free slot
+// the pool that waits on a long-latency operation (its next instruction
+// depends on a global/local load, or is itself an instruction-cache miss
+// on its way from the L2: WarpStatus::long_latency with a Scoreboard or
+// IbufferEmpty stall), or at a barrier (whose other warps may all be
+// pending), is demoted to the pending pool; a free slot
 // is filled with the oldest pending warp that is ready, else the oldest
 // pending warp that is not itself in such a wait. Idle cycles report the
 // most specific stall of the active pool (of all warps when it is empty).
@@ -141,7 +143,7 @@ class TwoLevel final : public WarpScheduler {
 
  private:
   bool longWait(const WarpStatus& s) const {
-    return (s.stall == Stall::Scoreboard && s.long_latency) || (params_.barrier_demotes && s.stall == Stall::Barrier);
+    return ((s.stall == Stall::Scoreboard || s.stall == Stall::IbufferEmpty) && s.long_latency) || (params_.barrier_demotes && s.stall == Stall::Barrier);
   }
   bool isActive(uint32_t w) const { return std::find(active_.begin(), active_.end(), w) != active_.end(); }
 

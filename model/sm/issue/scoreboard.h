@@ -2,9 +2,10 @@
 // (ptx/machine.h: R0..R254 = ids 0..254, RZ = 255, P0..P6 = 256..262).
 // A destination is reserved at issue and released at write-back; an
 // instruction may issue when none of its sources (RAW) or destinations (WAW)
-// is reserved. RZ and kNoReg are never reserved. It also counts each warp's
-// outstanding long-latency operations (global/local loads), which the
-// two-level scheduler uses to demote a warp (Gebhart et al. ISCA 2011).
+// is reserved. RZ and kNoReg are never reserved. It also knows which
+// reservations belong to long-latency operations (global/local loads) and
+// counts each warp's outstanding ones: the two-level scheduler demotes a
+// warp whose next instruction depends on one (Gebhart et al. ISCA 2011).
 #pragma once
 
 #include <bitset>
@@ -18,7 +19,7 @@ namespace rfsim::sm {
 class Scoreboard {
  public:
   explicit Scoreboard(uint32_t num_warps)
-      : reserved_(num_warps), long_pending_(num_warps, 0), version_(num_warps, 0) {}
+      : reserved_(num_warps), long_(num_warps), long_pending_(num_warps, 0), version_(num_warps, 0) {}
 
   uint32_t numWarps() const { return static_cast<uint32_t>(reserved_.size()); }
 
@@ -37,6 +38,18 @@ class Scoreboard {
     return false;
   }
   bool reserved(uint32_t warp, uint32_t reg) const { return tracked(reg) && reserved_[warp].test(reg); }
+  // True when a read or write is reserved by a long-latency operation: the
+  // hazard is a dependence on a long-latency operation, not on a short one.
+  template <class R>
+  bool longHazardOf(uint32_t warp, const R* reads, uint32_t nreads, const R* writes, uint32_t nwrites) const {
+    const auto& r = long_[warp];
+    if (r.none()) return false;
+    for (uint32_t i = 0; i < nreads; ++i)
+      if (tracked(reads[i]) && r.test(reads[i])) return true;
+    for (uint32_t i = 0; i < nwrites; ++i)
+      if (tracked(writes[i]) && r.test(writes[i])) return true;
+    return false;
+  }
 
   // At issue: reserve the destinations; a long-latency op also counts one
   // pending operation of the warp. Reserving a reserved register is a bug of
@@ -57,6 +70,7 @@ class Scoreboard {
   static bool tracked(uint32_t reg) { return reg < ptx::mach::kNumRegIds && reg != ptx::mach::kRZ; }
 
   std::vector<std::bitset<ptx::mach::kNumRegIds>> reserved_;
+  std::vector<std::bitset<ptx::mach::kNumRegIds>> long_;  // the reservations of long-latency operations
   std::vector<uint32_t> long_pending_;
   std::vector<uint32_t> version_;
 };
