@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Whole kernels, model against hardware (docs/calibration.md): every workload of an rfsim-hw
-JSON (docs/hardware.md) run on the model, each kernel's cycles set against the GPU's kernel time
+JSON (docs/hardware.md) run on the model, each kernel's cycles with each launch's fixed cost
+(gpu.cycles_with_launch, as the GPU's event times include it) set against the GPU's kernel time
 converted to cycles at the SM clock, with Pearson r, the mean absolute percentage error, a
 log-log scatter plot and the worst kernels with a diagnosis from the model's statistics; and
 the relative change of inlining the calls suite, model ratio against hardware ratio.
@@ -197,16 +198,26 @@ def stall_shares(gpu):
     return {k: v / total for k, v in out.items()} if total else {}
 
 
+def launch_cycles(ln):
+    """A launch's cycles as events around it would time them: its cycles from the first block to
+    the last plus the launch's fixed cost (gpu.cycles_with_launch, gpu.launch_overhead_ns); a
+    run without that statistic gives its cycles alone."""
+    with_launch = lookup(ln.get("gpu") or {}, "cycles_with_launch")
+    return ln["cycles"] if with_launch is None else with_launch
+
+
 def kernel_model(launches):
-    """{kernel: summed model statistics} over the launches of a workload."""
+    """{kernel: summed model statistics} over the launches of a workload: `cycles` with each
+    launch's fixed cost, `kernel_cycles` without it (first block to last)."""
     out = {}
     for ln in launches:
-        k = out.setdefault(ln["kernel"], {"cycles": 0, "launches": 0, "warp_instrs": 0, "blocks": 0,
-                                          "stalls": {}, "dram_util_x_cycles": 0.0, "l1d_local": 0,
+        k = out.setdefault(ln["kernel"], {"cycles": 0, "kernel_cycles": 0, "launches": 0, "warp_instrs": 0,
+                                          "blocks": 0, "stalls": {}, "dram_util_x_cycles": 0.0, "l1d_local": 0,
                                           "l1d_accesses": 0, "l1i_misses": 0, "dram_bytes": 0})
         gpu = ln["gpu"]
-        cycles = ln["cycles"]
-        k["cycles"] += cycles
+        cycles = ln["cycles"]  # the shares and utilisations below are of the kernel's own cycles
+        k["cycles"] += launch_cycles(ln)
+        k["kernel_cycles"] += cycles
         k["launches"] += 1
         k["warp_instrs"] += lookup(gpu, "warp_instrs") or 0
         k["blocks"] += lookup(gpu, "blocks") or 0
@@ -220,7 +231,7 @@ def kernel_model(launches):
         k["l1d_accesses"] += lookup(gpu, "l1d.accesses") or 0
         k["l1i_misses"] += lookup(gpu, "sm.fetch.l1i_misses") or 0
     for k in out.values():
-        c = k["cycles"] or 1
+        c = k["kernel_cycles"] or 1
         k["stalls"] = {r: v / c for r, v in k["stalls"].items()}
         k["dram_util"] = k.pop("dram_util_x_cycles") / c
     return out
@@ -232,7 +243,7 @@ def us_per_launch(row):
 
 def launch_floor(hw):
     """The shortest time per launch of any kernel in an rfsim-hw file (us): what the GPU's event
-    timing gives a launch that does almost nothing, the launch cost the model does not have."""
+    timing gives a launch that does almost nothing (configs/h100.yaml's gpu.launch_overhead_ns)."""
     xs = [k["ms_median"] * 1000.0 / max(1, k.get("launches") or 1)
           for e in hw.values() if e.get("passed") for k in (e.get("kernels") or {}).values()]
     return min(xs) if xs else 0.0
@@ -243,10 +254,14 @@ def diagnose(row, clock_mhz, floor_us):
     notes = []
     m = row["model"]
     hw_us = us_per_launch(row)
-    model_us = row["model_cycles"] / max(1, m["launches"]) / clock_mhz
-    if hw_us <= 2 * floor_us and model_us < floor_us:
+    n = max(1, m["launches"])
+    kernel_us = m["kernel_cycles"] / n / clock_mhz
+    launch_us = (m["cycles"] - m["kernel_cycles"]) / n / clock_mhz
+    if hw_us <= 2 * floor_us and kernel_us < max(floor_us, launch_us):
+        model = (f"{launch_us:.1f} + {kernel_us:.1f} in the model (launch cost + kernel)" if launch_us
+                 else f"{kernel_us:.1f} in the model, which has no launch cost")
         notes.append(f"launch-overhead-bound: {hw_us:.1f} us per launch on the GPU (its floor: {floor_us:.1f}), "
-                     f"{model_us:.1f} in the model, which has no launch cost")
+                     + model)
     if m["dram_util"] >= DRAM_BOUND:
         notes.append(f"DRAM-bound in the model ({100 * m['dram_util']:.0f} % of its peak); its DRAM bytes in the "
                      f"GPU's time: {m['dram_bytes'] / (row['hw_ms'] * 1e-3) / 1e12:.2f} TB/s")
@@ -299,7 +314,8 @@ def kernel_rows(hw, runs, clock_mhz):
             if m["launches"] != k.get("launches"):
                 notes.append(f"{r.workload}/{name}: {m['launches']} launches in the model, {k.get('launches')} on the GPU")
             row = {"workload": r.workload, "kernel": name, "hw_ms": k["ms_median"], "hw_launches": k.get("launches"),
-                   "hw_cycles": ms_to_cycles(k["ms_median"], clock_mhz), "model_cycles": m["cycles"], "model": m}
+                   "hw_cycles": ms_to_cycles(k["ms_median"], clock_mhz), "model_cycles": m["cycles"],
+                   "model_kernel_cycles": m["kernel_cycles"], "model": m}
             row["error_pct"] = 100.0 * (row["model_cycles"] - row["hw_cycles"]) / row["hw_cycles"]
             row["hw_us_per_launch"] = us_per_launch(row)
             row["diagnosis"] = diagnose(row, clock_mhz, floor_us)
@@ -324,8 +340,9 @@ def inlining_rows(pairs, clock_mhz):
             wb, wi = rb.stats(), ri.stats()
             if not (wb.get("passed") and wi.get("passed")):
                 continue
-            mb = sum(ln["cycles"] for ln in wb.get("launches", []))
-            mi = sum(ln["cycles"] for ln in wi.get("launches", []))
+            # With the launch cost, as the GPU's event times include it.
+            mb = sum(launch_cycles(ln) for ln in wb.get("launches", []))
+            mi = sum(launch_cycles(ln) for ln in wi.get("launches", []))
             hw_ratio = eb["kernel_ms_median"] / ei["kernel_ms_median"]
             model_ratio = mb / mi if mi else None
             if not model_ratio:
@@ -377,17 +394,18 @@ def plot(rows, figs, path, title, floor_cycles):
 
 
 def markdown(result):
-    f, g = result["figures"], result["figures_with_launch_floor"]
+    f, g = result["figures"], result["figures_kernel_only"]
     n = lambda x, nd: "n/a" if x is None else f"{x:.{nd}f}"  # noqa: E731
     out = [f"Configuration {result['config']}, {result['size']} inputs, model on {result['model_sms']} SMs; "
            f"GPU: {result['device']}; ms -> cycles at {result['clock_mhz']:g} MHz.", "",
            "| kernels | Pearson r | r (log-log) | MAPE | geomean model/GPU |", "|--:|--:|--:|--:|--:|",
            f"| {f['kernels']} | {n(f['pearson_r'], 3)} | {n(f['pearson_r_log'], 3)} | {n(f['mape_pct'], 1)} % "
            f"| {n(f['geomean_ratio'], 3)} |", "",
-           f"Not a calibration, the share of a launch cost in the error: with the GPU's shortest launch "
-           f"({result['launch_floor_us']:.1f} us) added to each model launch, r = {n(g['pearson_r'], 3)} "
-           f"(log-log {n(g['pearson_r_log'], 3)}), MAPE {n(g['mape_pct'], 1)} %, geomean model/GPU "
-           f"{n(g['geomean_ratio'], 3)}.", "", f"The {WORST} kernels furthest from the GPU (by |log(model/GPU)|):", "",
+           f"Model cycles include each launch's fixed cost (gpu.launch_overhead_ns: "
+           f"{result['model_launch_overhead_us']:.2f} us per launch; the GPU's shortest launch in the file: "
+           f"{result['launch_floor_us']:.1f} us). Without it (each launch's cycles from its first block to its "
+           f"last): r = {n(g['pearson_r'], 3)} (log-log {n(g['pearson_r_log'], 3)}), MAPE {n(g['mape_pct'], 1)} %, "
+           f"geomean model/GPU {n(g['geomean_ratio'], 3)}.", "", f"The {WORST} kernels furthest from the GPU (by |log(model/GPU)|):", "",
            "| workload | kernel | launches | GPU us per launch | GPU cycles | model cycles | error | diagnosis |",
            "|---|---|--:|--:|--:|--:|--:|---|"]
     for r in result["worst"]:
@@ -480,16 +498,17 @@ def main(argv):
             raise InputError("no finished model run to read gpu.clock_mhz from; give --clock-mhz")
     rows, notes = kernel_rows(hw, runs, clock)
     figs = figures([(r["model_cycles"], r["hw_cycles"]) for r in rows])
-    # Not a calibration: how much of the error a fixed launch cost would explain, the GPU's
-    # shortest launch added to every model launch.
+    # The share of the launch cost in the figures: the same without it.
     floor_us = launch_floor(hw)
-    with_floor = figures([(r["model_cycles"] + r["model"]["launches"] * floor_us * clock, r["hw_cycles"])
-                          for r in rows])
+    kernel_only = figures([(r["model"]["kernel_cycles"], r["hw_cycles"]) for r in rows])
+    first = next((r for r in runs if not r.error), None)
+    overhead_ns = config_number(read_config(first.dir), "gpu.launch_overhead_ns") if first else None
     inl = inlining_rows(pairs, clock)
     device = next(iter(hw.values())).get("device", "?")
     result = {"config": args.config, "size": size, "device": device, "hw_file": os.path.relpath(args.hw, HERE),
               "hw_sms": hw_sms, "model_sms": args.sms or hw_sms, "clock_mhz": clock, "figures": figs,
-              "launch_floor_us": floor_us, "figures_with_launch_floor": with_floor,
+              "launch_floor_us": floor_us, "model_launch_overhead_us": (overhead_ns or 0) / 1000.0,
+              "figures_kernel_only": kernel_only,
               "kernels": [{k: v for k, v in r.items() if k != "model"} for r in rows],
               "worst": [{k: v for k, v in r.items() if k != "model"} for r in worst(rows)],
               "inlining": inl,

@@ -70,6 +70,32 @@ std::optional<Violation> checkSm(const SmConfig& sm) {
   return std::nullopt;
 }
 
+// A DRAM's banks, rows and timings must be those of a device that can work.
+std::optional<Violation> checkDram(const DramConfig& d, uint32_t line_bytes) {
+  // A row stays open at least until its first read has its data.
+  if (d.t_ras < d.t_rcd + d.t_cl)
+    return Violation{"dram.t_ras", "dram.t_rcd",
+                     fmt::format("t_ras {} is shorter than t_rcd {} + t_cl {}: a row would close before its first "
+                                 "read's data",
+                                 d.t_ras, d.t_rcd, d.t_cl)};
+  if (d.t_ccd_l < d.t_ccd_s)
+    return Violation{"dram.t_ccd_l", "dram.t_ccd_s",
+                     fmt::format("t_ccd_l {} is shorter than t_ccd_s {}: the same bank group cannot be faster than "
+                                 "another",
+                                 d.t_ccd_l, d.t_ccd_s)};
+  if (d.t_faw != 0 && d.t_faw < d.t_rrd)
+    return Violation{"dram.t_faw", "dram.t_rrd",
+                     fmt::format("t_faw {} is shorter than t_rrd {}: four activates cannot fit where one gap does not",
+                                 d.t_faw, d.t_rrd)};
+  if (d.banks % d.bank_groups != 0)
+    return Violation{"dram.bank_groups", "dram.banks",
+                     fmt::format("{} banks do not split evenly into {} bank groups", d.banks, d.bank_groups)};
+  if (d.row_bytes < line_bytes || d.row_bytes % line_bytes != 0)
+    return Violation{"dram.row_bytes", "l2.line_bytes",
+                     fmt::format("a row of {} B does not hold whole lines of {} B", d.row_bytes, line_bytes)};
+  return std::nullopt;
+}
+
 std::string kbList(const std::vector<uint32_t>& v) {
   std::string out;
   for (uint32_t x : v) out += fmt::format("{}{}", out.empty() ? "" : ", ", x);
@@ -194,6 +220,9 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
     return Violation{"l2.num_slices", "dram.num_channels",
                      fmt::format("{} slices do not divide evenly over {} channels", c.l2.num_slices,
                                  c.dram.num_channels)};
+
+  // DRAM timing that contradicts itself (mem/tlm/dram_controller.h).
+  if (auto v = checkDram(c.dram, c.l2.cache.line_bytes)) return v;
 
   // Shared memory interleaves 4-byte words over its banks.
   if ((uint64_t{c.shared.size_kb} * 1024) % (4ull * c.shared.num_banks) != 0)

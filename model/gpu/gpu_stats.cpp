@@ -91,6 +91,9 @@ GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::
       ADD_STAT(thread_instrs, stats::unit::Count, "thread instructions issued, all SMs"),
       ADD_STAT(blocks, stats::unit::Count, "thread blocks run"),
       ADD_STAT(num_sms, stats::unit::Count, "SMs of the GPU"),
+      ADD_STAT(launch_overhead_cycles, stats::unit::Cycle,
+               "the launch's fixed cost (gpu.launch_overhead_ns), not in cycles"),
+      ADD_STAT(cycles_with_launch, stats::unit::Cycle, "cycles + launch_overhead_cycles: the launch as events time it"),
       ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per cycle, all SMs",
                [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
       ADD_STAT(sm_cycles, stats::unit::Cycle, "per SM: cycles to its last cycle with work", n, smNames(n)),
@@ -103,6 +106,7 @@ GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::
                [this] { return warp_instrs.get() ? 1000.0 * double(l1d.misses.get()) / double(warp_instrs.get()) : 0.0; }),
       ADD_STAT(l2_mpki, stats::unit::Ratio, "L2 misses per 1000 warp instructions",
                [this] { return warp_instrs.get() ? 1000.0 * double(mem->l2Misses()) / double(warp_instrs.get()) : 0.0; }),
+      launch_overhead_(cfg.gpu.launchOverheadCycles()),
       max_warps_(cfg.sm.max_warps) {
   // Sizes and high-water marks: a workload's total over its launches keeps
   // the largest (stats::Accumulate::kOverTime), it does not add them.
@@ -118,6 +122,8 @@ void GpuStats::collect(const std::vector<sm::Sm*>& sms, const std::vector<const 
                        const mem::HierarchyCounters* mem_delta) {
   resetAll();
   cycles = kernel_cycles;
+  launch_overhead_cycles = launch_overhead_;
+  cycles_with_launch = kernel_cycles + launch_overhead_;
   num_sms = sms.size();
   for (size_t i = 0; i < sms.size(); ++i) {
     sms[i]->syncStats();

@@ -38,6 +38,11 @@ struct GpuStats : stats::Group {
   ~GpuStats() override;
 
   stats::Scalar cycles, warp_instrs, thread_instrs, blocks, num_sms;
+  // The launch's fixed cost (gpu.launch_overhead_ns in cycles) and the
+  // launch's cycles with it: what events around the launch would time.
+  // `cycles` leaves it out (first block to last, as the mechanisms' speedups
+  // count).
+  stats::Scalar launch_overhead_cycles, cycles_with_launch;
   stats::Formula ipc;
   stats::Vector sm_cycles, sm_blocks, sm_warp_instrs;  // per SM
   sm::SmStats sm;  // summed over the SMs (its cycles are SM-cycles, its ipc per SM)
@@ -52,6 +57,7 @@ struct GpuStats : stats::Group {
                const mem::HierarchyCounters* mem_delta);
 
  private:
+  uint64_t launch_overhead_;  // gpu.launch_overhead_ns in cycles
   uint32_t max_warps_;
 };
 

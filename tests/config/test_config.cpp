@@ -312,6 +312,11 @@ TEST_CASE("cross-field rules name the source and both keys", "[config]") {
       {[](GpuConfig& c) { c.l2.num_slices = 96; }, "'l2.size_kb' and 'l2.num_slices'"},
       {[](GpuConfig& c) { c.l2.num_slices = 32; c.dram.num_channels = 24; }, "'l2.num_slices' and 'dram.num_channels'"},
       {[](GpuConfig& c) { c.shared.size_kb = 1; c.shared.num_banks = 48; }, "'shared.size_kb' and 'shared.num_banks'"},
+      {[](GpuConfig& c) { c.dram.t_ras = 20; }, "'dram.t_ras' and 'dram.t_rcd'"},  // 20 < 12 + 12
+      {[](GpuConfig& c) { c.dram.t_ccd_l = 0; }, "'dram.t_ccd_l' and 'dram.t_ccd_s'"},
+      {[](GpuConfig& c) { c.dram.t_faw = 2; }, "'dram.t_faw' and 'dram.t_rrd'"},
+      {[](GpuConfig& c) { c.dram.bank_groups = 3; }, "'dram.bank_groups' and 'dram.banks'"},
+      {[](GpuConfig& c) { c.dram.row_bytes = 1000; }, "'dram.row_bytes' and 'l2.line_bytes'"},
       {[](GpuConfig& c) { rfsim::cars::carsConfig(c).trace = true; rfsim::cars::carsConfig(c).rtl = false; }, "'mechanisms.cars.trace' and 'mechanisms.cars.rtl'"},
   };
   for (const auto& r : rules) {

@@ -139,6 +139,46 @@ TEST_CASE("idle-cycle skipping gives the statistics of ticking every cycle", "[g
   }
 }
 
+TEST_CASE("a launch's fixed cost: reported beside its cycles, which it leaves as they were", "[gpu]") {
+  config::GpuConfig none = smallGpu(4);
+  none.gpu.launch_overhead_ns = 0.0;
+  config::GpuConfig charged = none;
+  charged.gpu.launch_overhead_ns = 7104.0;
+  // 7104 ns at v100's 1132 MHz: 8041.7 cycles, rounded to 8042.
+  Loaded a(kWl + "saxpy/saxpy.ptx", "saxpy"), b(kWl + "saxpy/saxpy.ptx", "saxpy");
+  const Launch la = saxpyLaunch(a.mem, 8 * 256, {8, 1, 1}), lb = saxpyLaunch(b.mem, 8 * 256, {8, 1, 1});
+  const Run plain = run(a, la, none, {Mode::Loop, 4});
+  const Run paid = run(b, lb, charged, {Mode::Loop, 4});
+  CHECK(u(plain, "gpu.launch_overhead_cycles") == 0);
+  CHECK(u(plain, "gpu.cycles_with_launch") == plain.r.cycles);
+  CHECK(u(paid, "gpu.launch_overhead_cycles") == 8042);
+  CHECK(u(paid, "gpu.cycles_with_launch") == paid.r.cycles + 8042);
+  // The launch's cycles, from its first block to its last, and every other
+  // statistic are those of the launch without the cost.
+  CHECK(paid.r.cycles == plain.r.cycles);
+  CHECK(u(paid, "gpu.cycles") == u(plain, "gpu.cycles"));
+  nlohmann::json rest = paid.stats;
+  rest.erase("root.gpu.launch_overhead_cycles");
+  rest.erase("root.gpu.cycles_with_launch");
+  nlohmann::json want = plain.stats;
+  want.erase("root.gpu.launch_overhead_cycles");
+  want.erase("root.gpu.cycles_with_launch");
+  INFO(diffKeys(rest, want));
+  CHECK(rest == want);
+  CHECK(paid.out == plain.out);
+  // Launches summed (a workload's total): the cost once per launch.
+  gpu::GpuStats sum(nullptr, "gpu", charged, 4);
+  const func::LaunchSetup setup = b.prog->setupLaunch(lb.kernel, lb.grid, lb.block, lb.args, lb.dynamic_shared);
+  for (int i = 0; i < 2; ++i) {
+    rt::LaunchStats ls;
+    gpu::KernelRunner kr(charged, *b.prog, setup, ls, b.tree_regs, nullptr, {Mode::Loop, 4});
+    kr.run();
+    stats::accumulate(sum, kr.stats(), stats::Accumulate::kOverTime);
+  }
+  CHECK(sum.launch_overhead_cycles.get() == 2 * 8042);
+  CHECK(sum.cycles_with_launch.get() == sum.cycles.get() + 2 * 8042);
+}
+
 TEST_CASE("80 SMs share the L2: saxpy over many blocks is correct and uses every SM", "[gpu]") {
   config::GpuConfig cfg;
   Loaded ld(kWl + "saxpy/saxpy.ptx", "saxpy");

@@ -31,7 +31,10 @@ namespace {
 
 // 1 GHz core (1000 ps cycles); 4 slices of 4 KiB (4 ways x 8 sets of 128 B)
 // on 2 DRAM channels; DRAM at 500 MHz x 16 B: a 128 B line takes 8 DRAM
-// clocks = 16 core cycles, a sector 4.
+// clocks = 16 core cycles, a sector 4. The DRAM's bank timings are zero: a
+// request costs its transfer and dram.latency, row hit or not, so these
+// tests' arithmetic is the crossbar's and the L2's (the banks and their
+// timing: test_dram_controller.cpp; the v100 round trip below).
 config::GpuConfig smallConfig() {
   config::GpuConfig c;
   c.gpu.num_sms = 2;
@@ -47,6 +50,10 @@ config::GpuConfig smallConfig() {
   c.dram.clock_mhz = 500.0;
   c.dram.bus_bytes = 16;
   c.dram.latency = 50;
+  for (uint32_t* t : {&c.dram.t_rcd, &c.dram.t_rp, &c.dram.t_ras, &c.dram.t_cl, &c.dram.t_cwl, &c.dram.t_ccd_s,
+                      &c.dram.t_ccd_l, &c.dram.t_rrd, &c.dram.t_faw, &c.dram.t_wtr, &c.dram.t_rtw, &c.dram.t_wr,
+                      &c.dram.t_rtp})
+    *t = 0;
   return c;
 }
 
@@ -131,6 +138,8 @@ const config::GpuConfig kC = smallConfig();
 const uint64_t kIcnt = kC.icnt.latency, kL2 = kC.l2.cache.latency, kDram = kC.dram.latency;
 // DRAM transfer of `bytes`: bytes / bus_bytes DRAM clocks of 2 ns.
 uint64_t xfer(uint64_t bytes) { return bytes / kC.dram.bus_bytes * 2; }
+// A DRAM command waits for the DRAM's next clock edge (500 MHz: even ns).
+uint64_t edge(uint64_t ns) { return (ns + 1) / 2 * 2; }
 // Reply serialisation on the SM's port beyond the head flit.
 uint64_t tail(uint64_t bytes) { return (bytes + kC.icnt.bytes_per_cycle - 1) / kC.icnt.bytes_per_cycle - 1; }
 
@@ -140,8 +149,9 @@ TEST_CASE("tlm: unloaded L2 miss and hit take the configured path exactly", "[me
   mem::MemoryHierarchy& h = fresh();
   const mem::HierarchyCounters before = h.counters();
   const uint64_t x = lineIn(1, 5);
-  // Miss: crossbar, L2 lookup, DRAM transfer and latency, reply flits, crossbar.
-  const uint64_t miss = 7 + kIcnt + kL2 + xfer(128) + kDram + tail(128) + kIcnt;
+  // Miss: crossbar, L2 lookup, the DRAM's clock edge, DRAM transfer and
+  // latency, reply flits, crossbar.
+  const uint64_t miss = edge(7 + kIcnt + kL2) + xfer(128) + kDram + tail(128) + kIcnt;
   CHECK(h.port(0).request(rd(x), 7) == miss);
   // After the fill: a hit.
   const uint64_t later = 1000;
@@ -160,7 +170,9 @@ TEST_CASE("tlm: the SM's time origin shifts requests and replies", "[mem][tlm]")
   // Cycle 0 of this launch is 50 ns = 50 cycles after time 0: the same
   // reply, in launch cycles, as from origin 0.
   h.port(0).setOrigin(sc_core::sc_time(50, sc_core::SC_NS));
-  CHECK(h.port(0).request(rd(lineIn(0, 1)), 3) == 3 + kIcnt + kL2 + xfer(128) + kDram + tail(128) + kIcnt);
+  // (The DRAM's clock edges are those of absolute time.)
+  const uint64_t at_dram = edge(50 + 3 + kIcnt + kL2) - 50;
+  CHECK(h.port(0).request(rd(lineIn(0, 1)), 3) == at_dram + xfer(128) + kDram + tail(128) + kIcnt);
   CHECK(h.idleAfter() >= sc_core::sc_time(50 + 3 + kIcnt + kL2 + xfer(128) + kDram, sc_core::SC_NS));
 }
 
@@ -224,9 +236,14 @@ TEST_CASE("tlm: DRAM keeps fractions of a picosecond over many transfers", "[mem
   CHECK(h.channel(0).transferPs(128) == 4706);
   uint64_t last = 0;
   for (uint64_t n = 0; n < 17; ++n) last = h.port(0).request(rd(lineIn(0, n)), 0);
-  // The first fetch starts at (icnt + l2) ns; each later one waits for the
-  // bus. Rounding every transfer up would end 17 ps later: one cycle more.
-  const uint64_t done_ps = (kIcnt + kL2) * 1000 + 80000 + kDram * 1000 + (tail(128) + kIcnt) * 1000;
+  // The first fetch starts at the first DRAM clock edge after (icnt + l2)
+  // ns (clock 94, 110 588.2 ps); each later one waits for the bus: 68 clocks
+  // in all, exactly 80 000 ps. Rounding every transfer up would end 17 ps
+  // later.
+  const uint64_t start_clock = ((kIcnt + kL2) * 1000 * 850000 + 999999999) / 1000000000;
+  REQUIRE(start_clock == 94);
+  const uint64_t data_ps = ((start_clock + 68) * 1000000000 + 849999) / 850000;  // 190 588.2 -> 190 589
+  const uint64_t done_ps = data_ps + kDram * 1000 + (tail(128) + kIcnt) * 1000;
   CHECK(last == (done_ps + 999) / 1000);
   CHECK((h.counters() - before).dram_busy_ps == 80000);
 }
@@ -418,14 +435,23 @@ TEST_CASE("tlm: sameShape compares ports and slices and channels and clock", "[m
   CHECK(world().hv.sameShape(config::GpuConfig{}));
 }
 
+// A DRAM clock edge of the v100 defaults (850 MHz) at or after `ps`, and
+// back: cycles n <-> n x 1e9 / 850 000 ps, rounded up.
+uint64_t dramEdge(uint64_t ps) { return (ps * 850000 + 999999999) / 1000000000; }
+uint64_t dramPs(uint64_t clocks) { return (clocks * 1000000000 + 849999) / 850000; }
+
 TEST_CASE("tlm: the V100 defaults give a sector's round trip", "[mem][tlm]") {
   mem::MemoryHierarchy& h = world().hv;
   h.reset();
   const config::GpuConfig c;
   const uint64_t p = 883;  // round(1e6 / 1132) ps
   REQUIRE(h.periodPs() == p);
-  // DRAM: 32 B at 850 MHz x 32 B per clock = 1176.47 ps, rounded up.
-  const uint64_t miss_ps = (c.icnt.latency + c.l2.cache.latency) * p + 1177 + (c.dram.latency + c.icnt.latency) * p;
+  // The fetch reaches DRAM at the next 850 MHz edge after the crossbar and
+  // the L2 lookup; its bank is precharged: ACT, t_rcd, READ, t_cl, then one
+  // clock of 32 B; then dram.latency and the crossbar back.
+  const uint64_t act = dramEdge((c.icnt.latency + c.l2.cache.latency) * p);
+  const uint64_t data_end = act + c.dram.t_rcd + c.dram.t_cl + 1;
+  const uint64_t miss_ps = dramPs(data_end) + (c.dram.latency + c.icnt.latency) * p;
   const uint64_t x = 0x12345680;
   CHECK(h.port(79).request(rd(x, 0x4), 0) == (miss_ps + p - 1) / p);
   CHECK(h.port(0).request(rd(x, 0x4), 1000) == 1000 + c.icnt.latency + c.l2.cache.latency + c.icnt.latency);

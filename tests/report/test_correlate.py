@@ -29,17 +29,20 @@ def stat(value, unit="count"):
     return {"value": value, "unit": unit, "desc": "..."}
 
 
-def launch(kernel, cycles, blocks=264, dram=0.1, stalls=None):
+def launch(kernel, cycles, blocks=264, dram=0.1, stalls=None, overhead=2000):
+    """A launch of `cycles` (first block to last) and a fixed cost of `overhead` cycles."""
     stalls = stalls or {"s0.none": 50, "s0.scoreboard": 30, "s0.no_warp": 20}
     return {"kernel": kernel, "cycles": cycles,
-            "gpu": {"cycles": stat(cycles, "cycle"), "warp_instrs": stat(1000), "blocks": stat(blocks),
+            "gpu": {"cycles": stat(cycles, "cycle"), "launch_overhead_cycles": stat(overhead, "cycle"),
+                    "cycles_with_launch": stat(cycles + overhead, "cycle"),
+                    "warp_instrs": stat(1000), "blocks": stat(blocks),
                     "num_sms": stat(132),
                     "sm": {"issue": {"stall_cycles": stat(stalls, "cycle")}, "fetch": {"l1i_misses": stat(0)}},
                     "l1d": {"accesses": stat(100), "accesses_by_kind": stat({"global_load": 100, "local_load": 0})},
                     "mem": {"dram": {"bandwidth_utilisation": stat(dram, "ratio")}}}}
 
 
-CONFIG = "name: h100\ngpu:\n  num_sms: 132\n  clock_mhz: 2000.0\n"
+CONFIG = "name: h100\ngpu:\n  num_sms: 132\n  clock_mhz: 2000.0\n  launch_overhead_ns: 1000.0\n"
 
 
 def fake_rfsim(folder, config_text):
@@ -98,6 +101,12 @@ class MathsTest(unittest.TestCase):
         logs = [1, math.log10(200), 3], [1, 2, 3]
         self.assertAlmostEqual(f["pearson_r_log"], correlate.pearson(*logs))
 
+    def test_launch_cycles(self):
+        self.assertEqual(correlate.launch_cycles(launch("k", 5000, overhead=2000)), 7000)
+        old = launch("k", 5000)
+        del old["gpu"]["cycles_with_launch"]  # a run from before the launch cost: its cycles alone
+        self.assertEqual(correlate.launch_cycles(old), 5000)
+
     def test_ratio_check(self):
         self.assertEqual(correlate.ratio_check(1.5, 1.4), (True, True))     # 7 % apart
         self.assertEqual(correlate.ratio_check(2.0, 1.4), (True, False))    # 43 % apart
@@ -111,21 +120,23 @@ class ScriptTest(unittest.TestCase):
             hw_dir = os.path.join(tmp, "hw")
             os.makedirs(hw_dir)
             out = os.path.join(tmp, "out")
-            # At 2000 MHz, 0.01 ms = 20 000 cycles. k1: model 22 000 (+10 %), k2: model 10 000
-            # against 40 000 (-75 %, two launches of 10 us: not the launch floor), k3: 2 000
-            # against a 4 us launch (-75 %, launch-overhead-bound).
+            # At 2000 MHz, 0.01 ms = 20 000 cycles; each model launch costs 2 000 cycles (1 us)
+            # besides its own. k1: model 22 000 + 2 000 (+20 %), k2: 2 x (5 000 + 2 000) against
+            # 40 000 (-65 %, two launches of 10 us: not the launch floor), k3: 2 000 + 2 000
+            # against a 4 us launch (-50 %, launch-overhead-bound).
             hw = [hw_entry("wa", {"k1": (0, 1, 0.01), "k2": (0, 2, 0.02)}),
                   hw_entry("wb", {"k3": (0, 1, 0.004)})]
             with open(os.path.join(hw_dir, "all-small.json"), "w", encoding="utf-8") as f:
                 json.dump(hw, f)
             write_run(out, "small-allsm", "wa", [launch("k1", 22000), launch("k2", 5000), launch("k2", 5000)], [])
             write_run(out, "small-allsm", "wb", [launch("k3", 2000, blocks=4)], [])
-            # Inlining on 8 SMs: GPU 2.0, model 2.2 (same sign, 10 % apart).
+            # Inlining on 8 SMs: GPU 2.0, model (20 000 + 2 000) / (8 000 + 2 000) = 2.2 (same sign,
+            # 10 % apart).
             for name, ms in (("calls-small-8sm.json", 0.02), ("calls-small-8sm-inlined.json", 0.01)):
                 with open(os.path.join(hw_dir, name), "w", encoding="utf-8") as f:
                     json.dump([hw_entry("wc", {"kc": (0, 1, ms)}, sms=8)], f)
-            write_run(out, "small-8sm", "wc", [launch("kc", 22000)], ["gpu.num_sms=8"])
-            write_run(out, "small-8sm-inlined", "wc", [launch("kc", 10000)], ["gpu.num_sms=8"], code="inlined")
+            write_run(out, "small-8sm", "wc", [launch("kc", 20000)], ["gpu.num_sms=8"])
+            write_run(out, "small-8sm-inlined", "wc", [launch("kc", 8000)], ["gpu.num_sms=8"], code="inlined")
 
             p = subprocess.run([sys.executable, SCRIPT, "--hw", os.path.join(hw_dir, "all-small.json"),
                                 "-o", out, "--no-run", "-c", "h100", "--rfsim", fake_rfsim(tmp, CONFIG)],
@@ -135,17 +146,19 @@ class ScriptTest(unittest.TestCase):
             self.assertEqual(res["clock_mhz"], 2000.0)
             f = res["figures"]
             self.assertEqual(f["kernels"], 3)
-            self.assertAlmostEqual(f["mape_pct"], (10 + 75 + 75) / 3)
+            self.assertAlmostEqual(f["mape_pct"], (20 + 65 + 50) / 3)
             rows = {r["kernel"]: r for r in res["kernels"]}
             self.assertAlmostEqual(rows["k2"]["hw_cycles"], 40000.0)
-            self.assertEqual(rows["k2"]["model_cycles"], 10000)
+            self.assertEqual(rows["k2"]["model_cycles"], 14000)
+            self.assertEqual(rows["k2"]["model_kernel_cycles"], 10000)
             self.assertEqual([r["kernel"] for r in res["worst"]][-1], "k1")
-            # The shortest launch of the file is k3's 4 us; k3 took 1 us in the model.
+            # The shortest launch of the file is k3's 4 us; k3 took 1 us and its launch 1 us in the model.
             self.assertAlmostEqual(res["launch_floor_us"], 4.0)
-            self.assertIn("launch-overhead-bound: 4.0 us per launch on the GPU (its floor: 4.0), 1.0 in the model",
-                          rows["k3"]["diagnosis"])
-            # With 4 us (8 000 cycles) added per model launch: 30 000, 26 000 and 10 000 cycles.
-            self.assertAlmostEqual(res["figures_with_launch_floor"]["mape_pct"], (50 + 35 + 25) / 3)
+            self.assertAlmostEqual(res["model_launch_overhead_us"], 1.0)
+            self.assertIn("launch-overhead-bound: 4.0 us per launch on the GPU (its floor: 4.0), 1.0 + 1.0 in the "
+                          "model (launch cost + kernel)", rows["k3"]["diagnosis"])
+            # Without the launch cost: 22 000, 10 000 and 2 000 cycles (+10, -75, -75 %).
+            self.assertAlmostEqual(res["figures_kernel_only"]["mape_pct"], (10 + 75 + 75) / 3)
             self.assertNotIn("launch-overhead-bound", rows["k2"]["diagnosis"])
             self.assertIn("under-filled", rows["k3"]["diagnosis"])
             self.assertIn("dominant stall scoreboard", rows["k1"]["diagnosis"])

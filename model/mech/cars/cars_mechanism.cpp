@@ -59,7 +59,7 @@ struct CarsLaunchStats : stats::Group {
         ADD_STAT(ctx_restores, stats::unit::Count, "switched-out warps given registers again (their values filled back)"),
         ADD_STAT(ctx_cancelled, stats::unit::Count,
                  "context-switch traps whose registers were stored but not needed (the barrier opened meanwhile)"),
-        ADD_STAT(ctx_save_bytes, stats::unit::Byte, "bytes context-switch traps stored (128 per warp-register)"),
+        ADD_STAT(ctx_save_bytes, stats::unit::Byte, "bytes context-switch traps stored (128 per warp-register), cancelled ones included"),
         ADD_STAT(ctx_restore_bytes, stats::unit::Byte, "bytes context-switch traps loaded back"),
         ADD_STAT(spill_ops, stats::unit::Count, "Spill operations applied (the unit's free count takes spilled frames back)"),
         ADD_STAT(fill_ops, stats::unit::Count, "Fill operations applied"),

@@ -81,6 +81,7 @@ void CarsSm::trapDone(uint32_t slot, uint64_t) {
   if (!regions_ || !switching_.at(slot)) return;
   switching_[slot] = false;
   auto& area = saved_.at(slot);
+  for (const auto& [cookie, row] : area) stats_.ctx_saved_regs += (cookie & kCtxCookie) != 0;  // stored either way
   if (regions_->runnableStalled(regions_->blockOf(slot)) == 0) {
     // Nobody needs the rows any more (the barrier opened meanwhile): the
     // warp keeps them; its values never left.
@@ -90,7 +91,6 @@ void CarsSm::trapDone(uint32_t slot, uint64_t) {
     return;
   }
   ++stats_.ctx_switches;
-  for (const auto& [cookie, row] : area) stats_.ctx_saved_regs += (cookie & kCtxCookie) != 0;
   path_.switchOut(slot, regions_->blockOf(slot));
 }
 

@@ -11,6 +11,15 @@ namespace rfsim::mem {
 
 namespace {
 
+bool sameDram(const config::DramConfig& x, const config::DramConfig& y) {
+  return x.num_channels == y.num_channels && x.clock_mhz == y.clock_mhz && x.bus_bytes == y.bus_bytes &&
+         x.latency == y.latency && x.banks == y.banks && x.bank_groups == y.bank_groups &&
+         x.row_bytes == y.row_bytes && x.t_rcd == y.t_rcd && x.t_rp == y.t_rp && x.t_ras == y.t_ras &&
+         x.t_cl == y.t_cl && x.t_cwl == y.t_cwl && x.t_ccd_s == y.t_ccd_s && x.t_ccd_l == y.t_ccd_l &&
+         x.t_rrd == y.t_rrd && x.t_faw == y.t_faw && x.t_wtr == y.t_wtr && x.t_rtw == y.t_rtw && x.t_wr == y.t_wr &&
+         x.t_rtp == y.t_rtp && x.queue_depth == y.queue_depth && x.scheduler == y.scheduler;
+}
+
 // The parameters the memory side reads, beyond the shape.
 bool sameMemory(const config::GpuConfig& a, const config::GpuConfig& b) {
   const auto& x = a.l2;
@@ -19,10 +28,9 @@ bool sameMemory(const config::GpuConfig& a, const config::GpuConfig& b) {
          x.cache.line_bytes == y.cache.line_bytes && x.cache.latency == y.cache.latency &&
          x.num_slices == y.num_slices && x.mshr_entries == y.mshr_entries && x.mshr_merge == y.mshr_merge &&
          x.bytes_per_cycle == y.bytes_per_cycle && a.icnt.latency == b.icnt.latency &&
-         a.icnt.bytes_per_cycle == b.icnt.bytes_per_cycle && a.dram.num_channels == b.dram.num_channels &&
-         a.dram.clock_mhz == b.dram.clock_mhz && a.dram.bus_bytes == b.dram.bus_bytes &&
-         a.dram.latency == b.dram.latency && a.gpu.clock_mhz == b.gpu.clock_mhz &&
-         a.l1d.line_bytes == b.l1d.line_bytes;
+         a.icnt.bytes_per_cycle == b.icnt.bytes_per_cycle && sameDram(a.dram, b.dram) &&
+         a.gpu.clock_mhz == b.gpu.clock_mhz && a.l1d.line_bytes == b.l1d.line_bytes &&
+         a.sim.quantum_cycles == b.sim.quantum_cycles;
 }
 
 void sub(KindCounters& d, const KindCounters& a, const KindCounters& b) {
@@ -69,6 +77,9 @@ HierarchyCounters operator-(const HierarchyCounters& a, const HierarchyCounters&
   d.dram_write_bytes = a.dram_write_bytes - b.dram_write_bytes;
   d.dram_busy_ps = a.dram_busy_ps - b.dram_busy_ps;
   d.dram_queue_ps = a.dram_queue_ps - b.dram_queue_ps;
+  d.dram_row_hits = a.dram_row_hits - b.dram_row_hits;
+  d.dram_row_misses = a.dram_row_misses - b.dram_row_misses;
+  d.dram_row_conflicts = a.dram_row_conflicts - b.dram_row_conflicts;
   d.icnt_requests = a.icnt_requests - b.icnt_requests;
   d.icnt_replies = a.icnt_replies - b.icnt_replies;
   d.icnt_request_bytes = a.icnt_request_bytes - b.icnt_request_bytes;
@@ -176,6 +187,9 @@ HierarchyCounters MemoryHierarchy::counters() const {
     h.dram_write_bytes += c.write_bytes;
     h.dram_busy_ps += c.busy_ps;
     h.dram_queue_ps += c.queue_ps;
+    h.dram_row_hits += c.row_hits;
+    h.dram_row_misses += c.row_misses;
+    h.dram_row_conflicts += c.row_conflicts;
   }
   const Interconnect::Counters& i = icnt_->counters();
   h.icnt_requests = i.requests;
@@ -239,7 +253,12 @@ HierarchyStats::Dram::Dram(stats::Group* parent, const HierarchyStats& top)
       ADD_STAT(read_bytes, stats::unit::Byte, "bytes read"),
       ADD_STAT(write_bytes, stats::unit::Byte, "bytes written"),
       ADD_STAT(busy_cycles, stats::unit::Cycle, "core cycles of data-bus transfers, summed over channels"),
-      ADD_STAT(queue_cycles, stats::unit::Cycle, "core cycles requests waited for a channel's bus, summed"),
+      ADD_STAT(queue_cycles, stats::unit::Cycle,
+               "core cycles requests' column commands came later than their row state alone allows (busy banks, "
+               "the bus, turnarounds, a full queue), summed"),
+      ADD_STAT(row_hits, stats::unit::Count, "requests that found their row open"),
+      ADD_STAT(row_misses, stats::unit::Count, "requests that found their bank precharged (activate)"),
+      ADD_STAT(row_conflicts, stats::unit::Count, "requests that found another row open (precharge, activate)"),
       ADD_STAT(bandwidth_utilisation, stats::unit::Ratio,
                "bytes moved / (channels x bus_bytes x DRAM clock / core clock x kernel cycles)",
                [this, &top] {
@@ -259,7 +278,12 @@ HierarchyStats::Dram::Dram(stats::Group* parent, const HierarchyStats& top)
                                           (double(top.cycles_) * 1e3)
                                     : std::numeric_limits<double>::quiet_NaN();
                }),
-      ADD_STAT(mean_queue_cycles, stats::unit::Cycle, "mean core cycles a request waited for the bus", [&top] {
+      ADD_STAT(row_hit_rate, stats::unit::Ratio, "row hits / requests",
+               [this] {
+                 const double n = double(row_hits.get() + row_misses.get() + row_conflicts.get());
+                 return n > 0 ? double(row_hits.get()) / n : std::numeric_limits<double>::quiet_NaN();
+               }),
+      ADD_STAT(mean_queue_cycles, stats::unit::Cycle, "mean core cycles a request waited (queue_cycles / requests)", [&top] {
         const uint64_t n = top.delta_.dram_reads + top.delta_.dram_writes;
         return n ? double(top.delta_.dram_queue_ps) / double(top.period_ps_) / double(n)
                  : std::numeric_limits<double>::quiet_NaN();
@@ -334,6 +358,9 @@ void HierarchyStats::set(const HierarchyCounters& d, uint64_t kernel_cycles) {
   dram.write_bytes = d.dram_write_bytes;
   dram.busy_cycles = cycles(d.dram_busy_ps);
   dram.queue_cycles = cycles(d.dram_queue_ps);
+  dram.row_hits = d.dram_row_hits;
+  dram.row_misses = d.dram_row_misses;
+  dram.row_conflicts = d.dram_row_conflicts;
   icnt.requests = d.icnt_requests;
   icnt.replies = d.icnt_replies;
   icnt.request_bytes = d.icnt_request_bytes;

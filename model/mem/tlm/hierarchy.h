@@ -10,12 +10,14 @@
 // (sc_time_stamp() + delay), adds its queueing (BusyQueue: "busy until" per
 // port or channel) and latency to the delay and returns; nothing is
 // scheduled. Times are integer picoseconds. See interconnect.h (address
-// hash, crossbar), l2_slice.h (L2) and dram_channel.h (DRAM) for each
+// hash, crossbar), l2_slice.h (L2) and dram_controller.h (DRAM) for each
 // part's timing and simplifications. An unloaded read of `bytes` that
 // misses the L2 comes back after, in core cycles (F = reply flits =
 // ceil(bytes / icnt.bytes_per_cycle); the sum in ps, rounded up to an edge)
-//   icnt.latency + l2.latency + transfer(bytes) + dram.latency
-//     + (F - 1) + icnt.latency
+//   icnt.latency + l2.latency + [to the DRAM clock edge] + row + t_cl
+//     + transfer(bytes) + dram.latency + (F - 1) + icnt.latency
+// where row is 0 for a row hit, t_rcd for a precharged bank and t_rp +
+// t_rcd for a conflict (DRAM clocks)
 // and one that hits after icnt.latency + l2.latency + (F - 1) + icnt.latency;
 // a store is acked after (request flits - 1) + 2 x icnt.latency.
 //
@@ -65,6 +67,7 @@ struct HierarchyCounters {
   uint64_t dram_reads = 0, dram_writes = 0;
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t dram_busy_ps = 0, dram_queue_ps = 0;  // summed over channels
+  uint64_t dram_row_hits = 0, dram_row_misses = 0, dram_row_conflicts = 0;
   uint64_t icnt_requests = 0, icnt_replies = 0;
   uint64_t icnt_request_bytes = 0, icnt_reply_bytes = 0;
   uint64_t icnt_request_queue_ps = 0, icnt_reply_queue_ps = 0;
@@ -163,7 +166,8 @@ class HierarchyStats : public stats::Group {
   struct Dram : stats::Group {
     Dram(stats::Group* parent, const HierarchyStats& top);
     stats::Scalar reads, writes, requests, read_bytes, write_bytes, busy_cycles, queue_cycles;
-    stats::Formula bandwidth_utilisation, busy_share, achieved_gbps, mean_queue_cycles;
+    stats::Scalar row_hits, row_misses, row_conflicts;
+    stats::Formula bandwidth_utilisation, busy_share, achieved_gbps, row_hit_rate, mean_queue_cycles;
   } dram;
   struct Icnt : stats::Group {
     Icnt(stats::Group* parent, const HierarchyStats& top);

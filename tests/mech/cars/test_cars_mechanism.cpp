@@ -227,13 +227,17 @@ TEST_CASE("cars: at a barrier a waiting warp is switched out for a stalled warp 
   CHECK(switches > 0);
   CHECK(total(cars, "cars.ctx_restores", true) == switches);
   const uint64_t saved = total(cars, "cars.ctx_save_bytes", true);
+  const uint64_t restored = total(cars, "cars.ctx_restore_bytes", true);
   CHECK(saved > 0);
-  CHECK(total(cars, "cars.ctx_restore_bytes", true) == saved);
+  // Every save is filled back, but for a switch cancelled after its stores
+  // (the barrier opened meanwhile: the warp kept its rows).
+  if (total(cars, "cars.ctx_cancelled", true) == 0) CHECK(restored == saved);
+  else CHECK(restored < saved);
   // The traffic is real local stores and loads, one per warp-register; no
   // frame overflowed at the High watermark.
   CHECK(total(cars, "cars.overflow_traps", true) == 0);
   CHECK(total(cars, "gpu.sm.ldst.trap_stores") * 128 == saved);
-  CHECK(total(cars, "gpu.sm.ldst.trap_loads") * 128 == saved);
+  CHECK(total(cars, "gpu.sm.ldst.trap_loads") * 128 == restored);
   // Each switch gave a stalled warp of the block registers at once.
   CHECK(total(cars, "cars.granted", true) >= switches);
   // Without the context switch, blocks wait until all their warps fit.
