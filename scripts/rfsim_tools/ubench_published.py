@@ -15,7 +15,9 @@ no published figure was found. Every source names where the figure was read:
     a 6-cycle dependent add; the 4/4/5-cycle ADD/MUL/MAD of GPGPU-Sim's
     SM7_QV100, which configs/v100.yaml attributes to it): the paper's own
     tables were not re-read for this table;
-  * NVIDIA datasheets and whitepapers for peak DRAM bandwidth and FP32 lanes.
+  * NVIDIA datasheets and whitepapers for peak DRAM bandwidth and FP32 lanes;
+    a measured V100 copy bandwidth (paranumal.com, "Rough-n-Ready Roofline:
+    NVIDIA V100 edition", 2018: 790 GB/s by cudaMemcpy on a V100 PCIe 16GB).
 Figures from Jia et al. 2019 (Turing T4), Luo et al. 2024 (Hopper, H800) and
 Mei & Chu 2016 (GTX 980) were looked for and not found in a form that could be
 read; none is used.
@@ -52,7 +54,8 @@ _MAXWELL = {
 }
 
 PUBLISHED = {
-    "v100": dict(_VOLTA, dram_bandwidth=[(900.0, "Tesla V100 SXM2 datasheet, peak HBM2")],
+    "v100": dict(_VOLTA, dram_bandwidth=[(900.0, "Tesla V100 SXM2 datasheet, peak HBM2"),
+                                         (790.0, "paranumal.com, V100 PCIe 16GB: cudaMemcpy measured")],
                  l2_bandwidth=[(2100.0, _JIA_V)]),
     "titanv": dict(_VOLTA, dram_bandwidth=[(652.8, "TITAN V datasheet, peak HBM2")]),
     "titanx": dict(_MAXWELL, dram_bandwidth=[(336.5, "GTX Titan X datasheet, peak GDDR5")]),
