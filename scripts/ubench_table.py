@@ -14,7 +14,8 @@ Usage: scripts/ubench_table.py [options]
   --check GOLDEN      compare the model's figures with GOLDEN (a JSON written by
                       --update-golden); exit status 1 on a figure that moved by more than
                       --tolerance (relative) and 0.02 (absolute), or a missing one
-  --update-golden GOLDEN   write the model's figures to GOLDEN
+  --update-golden GOLDEN   write the model's figures to GOLDEN (the configurations not run keep
+                      theirs)
   --tolerance T       relative tolerance of --check (default 0.01)
 
 For each configuration it runs the ubench workloads on the timing model at their small inputs
@@ -208,6 +209,18 @@ def check(golden_path, model, tol):
     return bad
 
 
+def updated_golden(path, model):
+    """The golden file's text with the model's figures; configurations not run keep theirs."""
+    figs = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            figs = json.load(f).get("figures", {})
+    figs.update(model)
+    golden = {"note": "scripts/ubench_table.py --update-golden: the model's microbenchmark figures, small "
+                      "inputs (tests/CMakeLists.txt checks them)", "figures": figs}
+    return json.dumps(golden, indent=1, sort_keys=True) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(prog="ubench_table.py", add_help=False)
     ap.add_argument("-h", "--help", action="store_true")
@@ -246,9 +259,7 @@ def main():
     if args.out:
         write_atomic(args.out, text + "\n")
     if args.update_golden:
-        golden = {"note": "scripts/ubench_table.py --update-golden: the model's microbenchmark figures, small "
-                          "inputs (tests/CMakeLists.txt checks them)", "figures": model}
-        write_atomic(args.update_golden, json.dumps(golden, indent=1, sort_keys=True) + "\n")
+        write_atomic(args.update_golden, updated_golden(args.update_golden, model))
     if args.check:
         bad = check(args.check, model, args.tolerance)
         if bad:

@@ -107,6 +107,17 @@ class Check(unittest.TestCase):
             bad = ubench_table.check(path, {"v100": {"a": 98.0, "b": 1.0, "c": 5.0}}, 0.01)
             self.assertEqual(bad, ["v100 a: 98.0 (golden 100.0, -2.0 %)"])
 
+    def test_update_keeps_the_configurations_not_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "golden.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"figures": {"v100": {"a": 1.0}, "h100": {"a": 2.0}}}, f)
+            figs = json.loads(ubench_table.updated_golden(path, {"v100": {"a": 3.0}}))["figures"]
+            self.assertEqual(figs, {"v100": {"a": 3.0}, "h100": {"a": 2.0}})
+            self.assertEqual(json.loads(ubench_table.updated_golden(os.path.join(tmp, "new.json"),
+                                                                    {"v100": {"a": 3.0}}))["figures"],
+                             {"v100": {"a": 3.0}})
+
 
 if __name__ == "__main__":
     unittest.main()
