@@ -1,8 +1,11 @@
 // Dependent-instruction latency microbenchmarks (see ubench_latency.cu and the
 // Microbenchmarks section of docs/workloads.md). The CPU check verifies each
 // chain's final value; the %clock64 deltas are only reported (and must be
-// positive): under the functional model %clock64 counts the block's warp
-// instructions, under the SM timing model it will count cycles.
+// positive), in the detail and as stats.json's
+// workloads.ubench_latency.measured.per_op_<chain> (int_add, fp32_fma,
+// shared_ld_chase, ...): under the functional model %clock64 counts the
+// block's warp instructions, under the SM timing model it counts cycles.
+#include <cctype>
 #include <cmath>
 
 #include "workloads/common/driver.h"
@@ -13,8 +16,22 @@ namespace {
 constexpr int kUnroll = 64;  // UNROLL in ubench_latency.cu: operations per loop pass
 constexpr uint32_t kWarp = 32;
 
-// The clock deltas of one launch: positive and equal in every lane (one warp).
-bool clockLine(const std::string& what, const std::vector<uint64_t>& clk, uint64_t ops, std::string& detail,
+// The measured name of a chain: its label in lower case, each run of other
+// characters one '_' ("fp32 div.rn" -> "fp32_div_rn").
+std::string chainKey(const std::string& what) {
+  std::string key;
+  for (char ch : what) {
+    if (std::isalnum(static_cast<unsigned char>(ch)))
+      key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    else if (!key.empty() && key.back() != '_')
+      key += '_';
+  }
+  return key;
+}
+
+// The clock deltas of one launch: positive and equal in every lane (one warp);
+// appended to report's detail and measured values.
+bool clockLine(const std::string& what, const std::vector<uint64_t>& clk, uint64_t ops, Check& report,
                Check& fail) {
   for (uint32_t l = 0; l < kWarp; ++l) {
     if (clk[l] == 0 || clk[l] != clk[0]) {
@@ -23,8 +40,13 @@ bool clockLine(const std::string& what, const std::vector<uint64_t>& clk, uint64
       return false;
     }
   }
-  detail += fmt::format("; {}: {} ops, {} clocks, {:.2f} per op", what, ops, clk[0],
-                        static_cast<double>(clk[0]) / static_cast<double>(ops));
+  const double per_op = static_cast<double>(clk[0]) / static_cast<double>(ops);
+  report.detail += fmt::format("; {}: {} ops, {} clocks, {:.2f} per op", what, ops, clk[0], per_op);
+  report.measured.push_back({"per_op_" + chainKey(what), "cycle",
+                             fmt::format("%clock64 delta per operation of the {} chain (cycles under the timing "
+                                         "model, warp instructions under the functional model)",
+                                         what),
+                             per_op});
   return true;
 }
 
@@ -32,7 +54,7 @@ bool clockLine(const std::string& what, const std::vector<uint64_t>& clk, uint64
 // out[lane]. `ref` checks the result against the CPU chain.
 template <typename T, typename Step, typename Cmp>
 bool runChain(rt::Device& dev, const std::string& kernel, const std::string& what, int iters, const std::vector<T>& in,
-              T b, T c, Step step, Cmp cmp, std::string& detail, Check& fail) {
+              T b, T c, Step step, Cmp cmp, Check& report, Check& fail) {
   DeviceBuffer d_in(dev, in), d_out(dev, kWarp * sizeof(T)), d_clk(dev, kWarp * sizeof(uint64_t));
   rt::KernelArgs args;
   args.ptr(d_in.addr()).ptr(d_out.addr()).ptr(d_clk.addr()).i32(iters);
@@ -54,7 +76,7 @@ bool runChain(rt::Device& dev, const std::string& kernel, const std::string& wha
     fail = c1;
     return false;
   }
-  return clockLine(what, d_clk.download<uint64_t>(kWarp), ops, detail, fail);
+  return clockLine(what, d_clk.download<uint64_t>(kWarp), ops, report, fail);
 }
 
 Check exactU32(const std::vector<uint32_t>& got, const std::vector<uint32_t>& ref, const std::string& w) {
@@ -99,35 +121,34 @@ Check runLatency(rt::Device& dev, Size size) {
     in_fpos[l] = rng.uniform(0.5f, 4.0f);
     in_d[l] = static_cast<double>(rng.uniform(-1.0f, 1.0f)) + static_cast<double>(rng.next32()) * 0x1p-56;
   }
-  std::string detail;
-  Check fail;
+  Check report, fail;
   using U = uint32_t;
   // Every step below is one correctly rounded IEEE operation, which the host
   // reproduces bit for bit (std::fma for the fused forms).
   bool ok =
       runChain<U>(dev, "lat_int_add", "int add", iters, in_u, 0x9e3779b9u, 0u,
-                  [](U x, U b, U) { return x + b; }, exactU32, detail, fail) &&
+                  [](U x, U b, U) { return x + b; }, exactU32, report, fail) &&
       runChain<U>(dev, "lat_int_mul", "int mul", iters, in_u, 0x01000193u, 0u,
-                  [](U x, U b, U) { return x * b; }, exactU32, detail, fail) &&
+                  [](U x, U b, U) { return x * b; }, exactU32, report, fail) &&
       runChain<U>(dev, "lat_int_mad", "int mad", iters, in_u, 1664525u, 1013904223u,
-                  [](U x, U b, U c) { return x * b + c; }, exactU32, detail, fail) &&
+                  [](U x, U b, U c) { return x * b + c; }, exactU32, report, fail) &&
       // x / 1: the only divisor that keeps an unsigned chain from reaching 0.
       runChain<U>(dev, "lat_int_div", "int div", iters, in_u, 1u, 0u,
-                  [](U x, U b, U) { return x / b; }, exactU32, detail, fail) &&
+                  [](U x, U b, U) { return x / b; }, exactU32, report, fail) &&
       runChain<float>(dev, "lat_fp32_add", "fp32 add", iters, in_f, 0.375f, 0.0f,
-                      [](float x, float b, float) { return x + b; }, exactF32, detail, fail) &&
+                      [](float x, float b, float) { return x + b; }, exactF32, report, fail) &&
       runChain<float>(dev, "lat_fp32_mul", "fp32 mul", iters, in_f, 1.0000305f, 0.0f,
-                      [](float x, float b, float) { return x * b; }, exactF32, detail, fail) &&
+                      [](float x, float b, float) { return x * b; }, exactF32, report, fail) &&
       runChain<float>(dev, "lat_fp32_fma", "fp32 fma", iters, in_f, 0.99f, 0.01f,
-                      [](float x, float b, float c) { return std::fma(x, b, c); }, exactF32, detail, fail) &&
+                      [](float x, float b, float c) { return std::fma(x, b, c); }, exactF32, report, fail) &&
       runChain<float>(dev, "lat_fp32_div", "fp32 div.rn", iters, in_fpos, 3.0f, 0.0f,
-                      [](float x, float b, float) { return b / x; }, exactF32, detail, fail) &&
+                      [](float x, float b, float) { return b / x; }, exactF32, report, fail) &&
       runChain<float>(dev, "lat_sfu_sin", "sfu sin.approx", iters, in_f, 0.0f, 0.0f,
                       [](float x, float, float) { return approx(std::sin(static_cast<double>(x))); },
-                      sinChainF32(static_cast<uint64_t>(iters) * kUnroll), detail, fail) &&
+                      sinChainF32(static_cast<uint64_t>(iters) * kUnroll), report, fail) &&
       runChain<float>(dev, "lat_sfu_rsqrt", "sfu rsqrt.approx", iters, in_fpos, 0.0f, 0.0f,
                       [](float x, float, float) { return approx(1.0 / std::sqrt(static_cast<double>(x))); },
-                      approxF32, detail, fail) &&
+                      approxF32, report, fail) &&
       // One step of the chain as the host sees it is half a pair: kUnroll
       // operations per pass are kUnroll/2 lg2+ex2 pairs, so the host applies
       // the pair on every other step.
@@ -136,13 +157,13 @@ Check runLatency(rt::Device& dev, Size size) {
                         return (k++ & 1) ? approx(std::exp2(static_cast<double>(x)))
                                          : approx(std::log2(static_cast<double>(x)));
                       },
-                      approxF32, detail, fail) &&
+                      approxF32, report, fail) &&
       runChain<double>(dev, "lat_fp64_add", "fp64 add", iters, in_d, 0.1, 0.0,
-                       [](double x, double b, double) { return x + b; }, exactF64, detail, fail) &&
+                       [](double x, double b, double) { return x + b; }, exactF64, report, fail) &&
       runChain<double>(dev, "lat_fp64_fma", "fp64 fma", iters, in_d, 0.999, 0.001,
-                       [](double x, double b, double c) { return std::fma(x, b, c); }, exactF64, detail, fail) &&
+                       [](double x, double b, double c) { return std::fma(x, b, c); }, exactF64, report, fail) &&
       runChain<double>(dev, "lat_fp64_div", "fp64 div.rn", iters, in_d, 3.0, 0.0,
-                       [](double x, double b, double) { return b / x; }, exactF64, detail, fail);
+                       [](double x, double b, double) { return b / x; }, exactF64, report, fail);
   if (!ok) return fail;
 
   // Shared-memory pointer chase: one random cycle through 1024 words
@@ -162,7 +183,7 @@ Check runLatency(rt::Device& dev, Size size) {
     Check c = compareExact(d_out.download<uint32_t>(kWarp), std::vector<uint32_t>(kWarp, p),
                            "shared chase end indices");
     if (!c.passed) return c;
-    if (!clockLine("shared ld chase", d_clk.download<uint64_t>(kWarp), ops, detail, fail)) return fail;
+    if (!clockLine("shared ld chase", d_clk.download<uint64_t>(kWarp), ops, report, fail)) return fail;
   }
   // Global-memory pointer chase: a random cycle over 128-byte lines, each
   // line's first word the absolute address of the next line.
@@ -184,13 +205,15 @@ Check runLatency(rt::Device& dev, Size size) {
                            std::vector<uint64_t>(kWarp, d_chain.addr() + uint64_t{p} * 128),
                            "global chase end addresses");
     if (!c.passed) return c;
-    if (!clockLine("global ld chase", d_clk.download<uint64_t>(kWarp), ops, detail, fail)) return fail;
+    if (!clockLine("global ld chase", d_clk.download<uint64_t>(kWarp), ops, report, fail)) return fail;
   }
   Check c;
   c.passed = true;
   c.detail = "16 dependent chains, one warp each, final values exact (sfu: 1e-5 + 1e-4*|expected|; sin: its steps times MUFU.SIN's 2^-20.5); %clock64 deltas (functional "
              "model: warp instructions, not cycles)" +
-             detail;
+             report.detail;
+  c.measured = report.measured;
+  for (Measured& m : c.measured) m.unit = dev.options().timing ? "cycle" : "count";
   return c;
 }
 

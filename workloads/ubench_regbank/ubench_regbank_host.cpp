@@ -1,9 +1,11 @@
 // Register-bank microbenchmark (see ubench_regbank.cu). The check verifies
 // each lane's sum of the eight chains' final values (bit-exact: the host
 // repeats the same fma sequence and the same summation order) and that the
-// %clock64 deltas are positive. Which banks the distinct operands fall into is decided
-// by the back end's register allocation, not by the source; `rfsim backend
-// --workload ubench_regbank` shows the allocation.
+// %clock64 deltas are positive; the cycles per FMA are in the detail and in
+// stats.json's workloads.ubench_regbank.measured.per_fma_<variant>. Which
+// banks the distinct operands fall into is decided by the back end's register
+// allocation, not by the source; `rfsim backend --workload ubench_regbank`
+// shows the allocation.
 #include <cmath>
 
 #include "workloads/common/driver.h"
@@ -16,7 +18,7 @@ constexpr uint32_t kWarp = 32;
 
 template <typename T>
 bool runVariant(rt::Device& dev, const std::string& kernel, int srcs, int iters, const std::vector<T>& in,
-                std::string& detail, Check& fail) {
+                Check& report, Check& fail) {
   DeviceBuffer d_in(dev, in), d_out(dev, kWarp * sizeof(T)), d_clk(dev, kWarp * 8);
   dev.launch(kernel, {1}, {kWarp}, rt::KernelArgs().ptr(d_in.addr()).ptr(d_out.addr()).ptr(d_clk.addr()).i32(iters));
   std::vector<T> ref(kWarp);
@@ -47,8 +49,14 @@ bool runVariant(rt::Device& dev, const std::string& kernel, int srcs, int iters,
     }
   }
   const uint64_t ops = static_cast<uint64_t>(iters) * kUnroll * 8;
-  detail += fmt::format("; {} ({} distinct source registers): {} FMAs, {} clocks, {:.2f} per FMA", kernel, srcs, ops,
-                        clk[0], static_cast<double>(clk[0]) / ops);
+  const double per_fma = static_cast<double>(clk[0]) / ops;
+  report.detail += fmt::format("; {} ({} distinct source registers): {} FMAs, {} clocks, {:.2f} per FMA", kernel, srcs,
+                               ops, clk[0], per_fma);
+  report.measured.push_back({"per_fma_" + kernel.substr(kernel.find('_') + 1), "cycle",
+                             fmt::format("%clock64 delta per FMA of {} ({} distinct source registers; cycles under the "
+                                         "timing model, warp instructions under the functional model)",
+                                         kernel, srcs),
+                             per_fma});
   return true;
 }
 
@@ -59,18 +67,21 @@ Check runRegbank(rt::Device& dev, Size size) {
   std::vector<double> in_d(24 * kWarp);
   for (auto& v : in_f) v = rng.uniform(-2.0f, 2.0f);
   for (auto& v : in_d) v = static_cast<double>(rng.uniform(-2.0f, 2.0f)) + static_cast<double>(rng.next32()) * 0x1p-55;
-  std::string detail =
+  Check report;
+  report.detail =
       "8 independent FMA accumulator chains, one warp, final values summed per lane, exact; %clock64 deltas (functional model: "
       "warp instructions, not cycles)";
   Check fail;
-  const bool ok = runVariant<float>(dev, "regbank_distinct", 3, iters, in_f, detail, fail) &&
-                  runVariant<float>(dev, "regbank_pair", 2, iters, in_f, detail, fail) &&
-                  runVariant<float>(dev, "regbank_same", 1, iters, in_f, detail, fail) &&
-                  runVariant<double>(dev, "regbank_fp64", 3, iters, in_d, detail, fail);
+  const bool ok = runVariant<float>(dev, "regbank_distinct", 3, iters, in_f, report, fail) &&
+                  runVariant<float>(dev, "regbank_pair", 2, iters, in_f, report, fail) &&
+                  runVariant<float>(dev, "regbank_same", 1, iters, in_f, report, fail) &&
+                  runVariant<double>(dev, "regbank_fp64", 3, iters, in_d, report, fail);
   if (!ok) return fail;
   Check c;
   c.passed = true;
-  c.detail = detail;
+  c.detail = report.detail;
+  c.measured = report.measured;
+  for (Measured& m : c.measured) m.unit = dev.options().timing ? "cycle" : "count";
   return c;
 }
 

@@ -1,7 +1,9 @@
 // Shared-memory bank-conflict microbenchmark (see ubench_smem_conflicts.cu).
 // One launch per stride; the check verifies the words the chases end on (each
 // word points to itself, so every chain ends where it started) and that the
-// %clock64 deltas are positive. Under the functional model the deltas count
+// %clock64 deltas are positive (in the detail, and per load in stats.json's
+// workloads.ubench_smem_conflicts.measured.dependent_s<stride> and
+// independent_s<stride>). Under the functional model the deltas count
 // warp instructions, so they are the same for every stride; under the SM
 // timing model they will count cycles and grow with the conflict degree.
 #include "workloads/common/driver.h"
@@ -21,6 +23,7 @@ Check runSmemConflicts(rt::Device& dev, Size size) {
       "{} loads per timing, one warp; %clock64 deltas (functional model: warp instructions, not cycles), "
       "dependent / independent(8 chains)",
       loads);
+  std::vector<Measured> measured;
   DeviceBuffer d_out(dev, 9 * kWarp * 4), d_clk(dev, 2 * kWarp * 8);
   for (uint32_t stride : strides) {
     dev.launch("smem_conflict", {1}, {kWarp},
@@ -56,10 +59,19 @@ Check runSmemConflicts(rt::Device& dev, Size size) {
     detail += fmt::format("; stride {} ({}{}): {} / {} clocks, {:.2f} / {:.2f} per load", stride, ways,
                           stride == 0 ? "-way, broadcast" : "-way", clk[0], clk[kWarp],
                           static_cast<double>(clk[0]) / loads, static_cast<double>(clk[kWarp]) / loads);
+    for (const bool dependent : {true, false}) {
+      measured.push_back({fmt::format("{}_s{}", dependent ? "dependent" : "independent", stride), "cycle",
+                          fmt::format("%clock64 delta per load at stride {} ({}-way), {} (cycles under the timing "
+                                      "model, warp instructions under the functional model)",
+                                      stride, ways, dependent ? "one dependent chain" : "8 independent chains"),
+                          static_cast<double>(clk[dependent ? 0 : kWarp]) / loads});
+    }
   }
   Check c;
   c.passed = true;
   c.detail = detail;
+  c.measured = measured;
+  for (Measured& m : c.measured) m.unit = dev.options().timing ? "cycle" : "count";
   return c;
 }
 
