@@ -27,7 +27,7 @@ void DramController::configure(const config::GpuConfig& cfg) {
   lines_per_row_ = std::max(1u, cfg_.row_bytes / cfg.l2.cache.line_bytes);
   // Idle bus time shorter than a line's transfer is not kept: a search for
   // room then ends at the first gap far enough along (but for turnarounds).
-  min_gap_ = occupancy(burst(cfg.l2.cache.line_bytes));
+  gaps_.min_gap_ps = occupancy(burst(cfg.l2.cache.line_bytes));
   // The clock to 1 kHz: cycle <-> ps conversions are exact integer ones.
   khz_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(cfg_.clock_mhz * 1000.0)));
   latency_ps_ = uint64_t{cfg_.latency} * period_ps_;
@@ -37,7 +37,7 @@ void DramController::configure(const config::GpuConfig& cfg) {
 void DramController::reset() {
   banks_.assign(cfg_.banks, Windows{});
   bus_.clear();
-  gaps_.clear();
+  gaps_.gaps.clear();
   bus_free_ = 0;
   fcfs_cols_.clear();
   acts_.clear();
@@ -107,7 +107,7 @@ void DramController::forget(uint64_t now) {
   const size_t arrived = arrivals_.dropUpTo(now), left = cols_.dropUpTo(now);
   waiting_at_now_ = waiting_at_now_ + arrived - left;
   while (bus_.size() >= 2 && std::next(bus_.begin())->first <= now) bus_.erase(bus_.begin());
-  while (!gaps_.empty() && gaps_.begin()->second <= now) gaps_.erase(gaps_.begin());
+  gaps_.forget(now);
   while (fcfs_cols_.size() >= 2 && std::next(fcfs_cols_.begin())->first <= now) fcfs_cols_.erase(fcfs_cols_.begin());
   // ACTs a t_faw window before `now` no longer constrain later ones.
   const uint64_t keep_from = now > cfg_.t_faw + cfg_.t_rrd ? now - cfg_.t_faw - cfg_.t_rrd : 0;
@@ -197,10 +197,11 @@ uint64_t DramController::findSlot(const Request& req, uint64_t earliest, uint64_
     }
     return d <= top ? static_cast<uint64_t>(d) : kNever;
   };
-  if (earliest < bus_free_ && !gaps_.empty()) {
-    auto g = gaps_.upper_bound(earliest);
-    if (g != gaps_.begin()) --g;
-    for (int tried = 0; g != gaps_.end() && g->first <= latest && tried < kMaxScanned; ++g, ++tried) {
+  const auto& gaps = gaps_.gaps;
+  if (earliest < bus_free_ && !gaps.empty()) {
+    auto g = gaps.upper_bound(earliest);
+    if (g != gaps.begin()) --g;
+    for (int tried = 0; g != gaps.end() && g->first <= latest && tried < kMaxScanned; ++g, ++tried) {
       if (g->second <= earliest) continue;
       const auto q = bus_.lower_bound(g->first);  // the transfer after the gap
       const Transfer* prev = q == bus_.begin() ? nullptr : &std::prev(q)->second;
@@ -216,19 +217,16 @@ uint64_t DramController::findSlot(const Request& req, uint64_t earliest, uint64_
 
 void DramController::placeTransfer(const Request& req, uint64_t data) {
   const uint64_t end = data + occupancy(req.n);
-  const auto keepGap = [&](uint64_t from, uint64_t to) {
-    if (to >= from + min_gap_) gaps_.emplace(from, to);
-  };
   if (data >= bus_free_) {
-    keepGap(bus_free_, data);
+    gaps_.keep(bus_free_, data);
     bus_free_ = end;
   } else {
-    auto g = gaps_.upper_bound(data);
+    auto g = gaps_.gaps.upper_bound(data);
     --g;  // findSlot took it from this gap
     const uint64_t s = g->first, e = g->second;
-    gaps_.erase(g);
-    keepGap(s, data);
-    keepGap(end, e);
+    gaps_.gaps.erase(g);
+    gaps_.keep(s, data);
+    gaps_.keep(end, e);
   }
   bus_.emplace(data, Transfer{end, data - colToData(req.read), req.group, req.read});
 }

@@ -76,6 +76,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/tlm/interconnect.h"  // AddressMap
+#include "mem/tlm/payload.h"       // IdleGaps
 
 namespace rfsim::mem {
 
@@ -177,8 +178,7 @@ class DramController {
   uint64_t latency_ps_ = 0;
   std::vector<Windows> banks_;
   std::map<uint64_t, Transfer> bus_;       // by data start
-  std::map<uint64_t, uint64_t> gaps_;      // idle bus time between transfers, [start, end), each >= a line
-  uint64_t min_gap_ = 1;
+  IdleGaps gaps_;                          // idle bus time between transfers (in DRAM clocks), each >= a line
   uint64_t bus_free_ = 0;
   // FCFS: by arrival, the latest column command of the requests that
   // arrived then or before (a staircase: non-decreasing).
