@@ -182,6 +182,7 @@ struct PipelineConfig {
   uint32_t mem_latency = 193;
   uint64_t watchdog_cycles = 100000;
   uint64_t livelock_cycles = 200000000;
+  uint64_t livelock_proof_cycles = 1000000;
 
   template <class V> void visit(V& v) {
     const IntRange units{1, 64}, opt_units{0, 64}, lat{1, 2000}, ii{1, 1000};
@@ -240,6 +241,15 @@ struct PipelineConfig {
               "mode, warp instructions of one thread block without such progress. Longer than any launch of "
               "the workloads' large inputs (the most warp instructions: lt_mrigrid, 185 M in all its launches; "
               "the most cycles measured: nbody, 66 M on v100), so only a kernel that would never end reaches it");
+    v.integer("livelock_proof_cycles", livelock_proof_cycles, IntRange{1, INT64_MAX}, "cycle",
+              "cycles without a write outside a thread's local memory anywhere on the GPU (a store, an atomic or a "
+              "reduction) after which the SM looks for a proof of a livelock: each warp's whole state is hashed at "
+              "its backward branches, and a state that comes back within one epoch (no such write, no barrier "
+              "arrival or release, no warp exited) proves that the warp repeats forever. When every warp of every "
+              "busy SM is proven (or waits at a barrier), the launch is stopped as a livelock at once, long before "
+              "pipeline.livelock_cycles. Off with physical register rows (a mechanism's register file), where a "
+              "warp's own registers are not its state. In functional mode, warp instructions of one thread block. "
+              "Its only cost is the hashing while armed");
   }
 };
 

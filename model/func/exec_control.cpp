@@ -42,6 +42,7 @@ void BlockExecutor::settle(Warp& w) {
   for (;;) {
     if (w.stack.empty()) {
       w.state = WarpState::Done;
+      ++block_events_;
       checkBarriers();
       return;
     }
@@ -179,6 +180,7 @@ void BlockExecutor::execRet(Warp& w, const DInstr& d, uint32_t act) {
 
 void BlockExecutor::execExit(Warp& w, uint32_t act) {
   w.exited |= act;
+  ++block_events_;
   w.stack.back().pc += 1;
   for (SimtEntry& e : w.stack) e.mask &= ~act;
   settle(w);

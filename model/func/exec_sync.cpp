@@ -11,6 +11,7 @@ namespace rfsim::func {
 // threads each). Without a thread count the barrier completes when every warp
 // of the block that has not exited has arrived.
 bool BlockExecutor::execBar(Warp& w, const DInstr& d, uint32_t act) {
+  ++block_events_;  // an arrival: the livelock proof's block epoch
   SimtEntry& e = w.stack.back();
   e.pc += 1;
   if (!act) {
@@ -57,6 +58,7 @@ bool BlockExecutor::execBar(Warp& w, const DInstr& d, uint32_t act) {
 
 void BlockExecutor::releaseBarrier(uint32_t id) {
   Barrier& b = bars_[id];
+  ++block_events_;
   for (uint32_t wi : b.waiting) {
     Warp& w = warps_[wi];
     w.state = WarpState::Ready;

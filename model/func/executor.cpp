@@ -72,6 +72,9 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
   }
   last_moves_ = moves_;
   moved_at_ = 0;
+  armProofs(false);
+  epoch_seen_ = UINT64_MAX;
+  epoch_at_ = 0;
   shared_.assign(setup_.shared_window, 0);
   for (Barrier& bar : bars_) bar = Barrier{};
 }
@@ -98,7 +101,23 @@ void BlockExecutor::run(rt::Dim3 ctaid) {
 void BlockExecutor::checkRunaway() {
   const Limits& lim = prog_.limits();
   std::string why;
-  if (moves_ != last_moves_) {
+  // The livelock proof (livelock.cpp), armed once the epoch has been quiet
+  // for Limits::livelock_proof_warp_instrs. The block runs alone, so a
+  // block whose warps all cycle never ends.
+  const uint64_t epoch = mem_.writes() + block_events_;
+  if (epoch != epoch_seen_) {
+    epoch_seen_ = epoch;
+    epoch_at_ = warp_instrs_;
+    if (armed_) armProofs(false);
+  } else if (!armed_ && warp_instrs_ - epoch_at_ >= lim.livelock_proof_warp_instrs) {
+    armProofs(true);
+  }
+  if (allCycling()) {
+    why = fmt::format("livelock: each live warp is proven to repeat the same state forever (each came back to a "
+                      "state it had, with no write to memory other threads can see, no barrier and no exit in "
+                      "between; looked for after {} warp instructions without one, pipeline.livelock_proof_cycles)",
+                      lim.livelock_proof_warp_instrs);
+  } else if (moves_ != last_moves_) {
     last_moves_ = moves_;
     moved_at_ = warp_instrs_;
   } else if (warp_instrs_ - moved_at_ > lim.livelock_warp_instrs) {
@@ -180,11 +199,17 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
         if (act) execLd(w, d, act);
         break;
       case Cls::St:
-        if (act) execSt(w, d, act);
+        if (act) {
+          execSt(w, d, act);
+          if (d.in->space != ptx::Space::Local) mem_.countWrite();
+        }
         ++moves_;
         break;
       case Cls::Atom: case Cls::Red:
-        if (act) execAtom(w, d, act);
+        if (act) {
+          execAtom(w, d, act);
+          mem_.countWrite();
+        }
         ++moves_;
         break;
       case Cls::Cvta:
@@ -207,9 +232,13 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
       case Cls::Brkpt:
         if (act) fail(w, d, __builtin_ctz(act), "brkpt (breakpoint) reached");
         break;
-      case Cls::Bra:
+      case Cls::Bra: {
+        const uint32_t at = e.pc;
         execBra(w, d, act);
+        if (armed_) [[unlikely]]
+          if (!w.stack.empty() && w.stack.back().pc <= at) sampleCycle(w);
         return;
+      }
       case Cls::Call:
         execCall(w, d, act);
         return;

@@ -72,6 +72,20 @@ class BlockExecutor {
   uint32_t barrierArrived(uint32_t id) const { return bars_[id].arrived_warps; }
   uint32_t barrierExpected(uint32_t id) const { return bars_[id].expected_threads; }
 
+  // The livelock proof (livelock.cpp; docs/functional.md, "Runaway
+  // kernels"). Armed, a warp's whole state (SIMT stack, frames, registers,
+  // local memory, carry) is hashed at each backward branch it takes, and
+  // Brent's cycle detection runs on those states. A state seen again within
+  // one epoch -- no write outside a thread's local memory anywhere on the
+  // device (GlobalMemory::writes), no barrier released and no warp exited or
+  // finished in the block -- proves the warp repeats forever unless another
+  // warp writes. Costs one test per branch taken while disarmed.
+  void armProofs(bool on);
+  bool proofsArmed() const { return armed_; }
+  // Every live warp of the block is proven to cycle in the current epoch or
+  // waits at a barrier, and at least one is proven.
+  bool allCycling() const;
+
  private:
   struct Barrier {
     uint32_t arrived_warps = 0;
@@ -201,6 +215,24 @@ class BlockExecutor {
   // livelock rule's progress), and warp_instrs_ when they last moved.
   uint64_t moves_ = 0, last_moves_ = 0, moved_at_ = 0;
   const bool machine_;  // running a machine program (ptx/machine.h)
+  // The livelock proof (livelock.cpp): per warp, the epoch of its samples and
+  // Brent's state; block_events_ counts barrier arrivals and releases,
+  // exits and finished warps.
+  struct CycleWatch {
+    uint64_t dev = UINT64_MAX, blk = UINT64_MAX;
+    uint64_t saved = 0;
+    uint32_t steps = 0, power = 1;
+    uint32_t skip = 0, every = 1;  // hash one backward branch in `every`
+    bool fresh = true, proven = false;
+  };
+  static constexpr uint32_t kMaxPower = 1024;
+  std::vector<CycleWatch> watch_;
+  bool armed_ = false;
+  uint64_t block_events_ = 0;
+  uint64_t epoch_seen_ = UINT64_MAX, epoch_at_ = 0;  // checkRunaway's arming
+  // The warp took a backward branch: one sample of its state.
+  void sampleCycle(const Warp& w);
+  uint64_t stateHash(const Warp& w) const;
   // Per ptx::MRole (index 0, Code, is filled in from the totals at the end).
   std::array<uint64_t, rt::kNumMRoles> role_warp_{}, role_thread_{};
 };

@@ -93,6 +93,11 @@ class GlobalMemory {
     }
     return translateSlow(addr, n);
   }
+  // Writes by kernels that another thread could see (stores, atomics and
+  // reductions outside a thread's own local memory), counted by the
+  // executor: the livelock proof's device epoch (executor.h, armProofs).
+  void countWrite() { ++writes_; }
+  uint64_t writes() const { return writes_; }
   // Kind of the allocation translate() last hit.
   AllocKind lastKind() const { return last_ ? last_->kind : AllocKind::Malloc; }
   // " (allocation 0x100000000 + 4096 bytes)" or " (no allocation)": the
@@ -122,6 +127,7 @@ class GlobalMemory {
 
   std::map<uint64_t, Allocation> allocs_;
   Allocation* last_ = nullptr;
+  uint64_t writes_ = 0;
   // The allocations of the last hits: a kernel streams through a few arrays.
   std::array<Allocation*, 4> recent_{};
   unsigned recent_next_ = 0;

@@ -26,6 +26,10 @@ struct Limits {
   // store, atomic, barrier arrival or exit.
   uint64_t max_warp_instrs = UINT64_MAX;
   uint64_t livelock_warp_instrs = UINT64_MAX;
+  // Warp instructions of one block without a write other threads could see
+  // (or a barrier or exit) before the livelock proof is armed
+  // (config pipeline.livelock_proof_cycles; BlockExecutor::armProofs).
+  uint64_t livelock_proof_warp_instrs = 1000000;
 };
 
 // One launch's fixed inputs: the kernel, the dimensions and the packed

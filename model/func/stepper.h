@@ -113,6 +113,10 @@ class BlockStepper {
   // For a deadlock watchdog: the warp's status, pc and line, SIMT stack top
   // (pc, rpc, mask) and depth, and the barrier it waits at.
   std::string describeWarp(uint32_t warp) const;
+  // The livelock proof (BlockExecutor::armProofs, allCycling).
+  void armProofs(bool on) { exec_.armProofs(on); }
+  bool proofsArmed() const { return exec_.proofsArmed(); }
+  bool allCycling() const { return exec_.allCycling(); }
 
  private:
   void countDone();

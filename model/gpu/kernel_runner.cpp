@@ -110,8 +110,25 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
                             "is meant to run that long); sm{}'s warps:\n{}",
                             setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?"), cycle,
                             warp_instrs_, cfg_.sim.max_instructions, i, s.dumpState()));
+  if (s.cyclingEpoch() != UINT64_MAX) checkLivelock(i, cycle);
   if (opt_.progress && opt_.progress->due()) showProgress(cycle);
   return !blocks_.remaining() && s.idle();
+}
+
+// SM i found all its warps proven to repeat forever (Sm::cyclingEpoch): the
+// launch is a livelock when every busy SM found the same for the same
+// device epoch, since then no warp anywhere writes what another could read.
+// An SM without blocks stays idle: one with room would have taken a block.
+void KernelRunner::checkLivelock(uint32_t i, uint64_t cycle) const {
+  const uint64_t epoch = sms_[i]->cyclingEpoch();
+  for (const std::unique_ptr<sm::Sm>& o : sms_)
+    if (!o->idle() && o->cyclingEpoch() != epoch) return;
+  throw Error(fmt::format("kernel {}: stopped as a runaway kernel at cycle {}: livelock, proven: every warp of every "
+                          "busy SM came back to a state it had, with no write to memory other threads can see, no "
+                          "barrier and no exit in between, so none can ever end (looked for after {} cycles "
+                          "without such a write, pipeline.livelock_proof_cycles); sm{}'s warps:\n{}",
+                          setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?"), cycle,
+                          cfg_.pipeline.livelock_proof_cycles, i, sms_[i]->dumpState()));
 }
 
 // The launch so far: cycles, speed, and the ETA from the blocks retired.

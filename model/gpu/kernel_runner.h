@@ -125,6 +125,8 @@ class KernelRunner {
   uint64_t nextEventCycle(uint32_t i, uint64_t cycle) const;
 
  private:
+  // SM i found its warps cycling (Sm::cyclingEpoch): throws when every busy SM did.
+  void checkLivelock(uint32_t i, uint64_t cycle) const;
   uint64_t runLoop();
   uint64_t runSystemC();
   void dealInitialBlocks();

@@ -89,6 +89,7 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
   if (const config::GpuConfig* g = impl_->options.gpu) {
     limits.max_warp_instrs = g->sim.max_instructions;
     limits.livelock_warp_instrs = g->pipeline.livelock_cycles;
+    limits.livelock_proof_warp_instrs = g->pipeline.livelock_proof_cycles;
   }
   impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory, limits);
   impl_->program->setProgress(impl_->options.progress);

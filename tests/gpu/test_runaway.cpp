@@ -1,7 +1,9 @@
 // Runaway kernels: a kernel that never ends is stopped with the state of its
 // warps, in timing and in functional runs: by the livelock rule
 // (pipeline.livelock_cycles: warps issue, none stores, updates memory
-// atomically, arrives at a barrier or exits), and by the caps on a launch's
+// atomically, arrives at a barrier or exits), by the livelock proof (every
+// warp came back to a state it had, pipeline.livelock_proof_cycles), and by
+// the caps on a launch's
 // cycles (sim.max_cycles) and warp instructions (sim.max_instructions).
 #include <catch2/catch.hpp>
 
@@ -41,7 +43,7 @@ std::string launch(const config::GpuConfig& cfg, bool timing, const std::string&
   dev.memcpyHtoD(buf, zero.data(), zero.size());
   rt::KernelArgs args;
   args.ptr(buf);
-  if (kernel == "count") args.u32(n);
+  if (kernel == "count" || kernel == "handoff") args.u32(n);
   try {
     dev.launch(kernel, {2, 1, 1}, {64, 1, 1}, args);
   } catch (const Error& e) {
@@ -54,7 +56,8 @@ std::string launch(const config::GpuConfig& cfg, bool timing, const std::string&
 
 TEST_CASE("a kernel spinning on a flag is stopped as a livelock, naming the kernel, its warps and PCs",
           "[gpu][runaway]") {
-  const config::GpuConfig cfg = small({"pipeline.livelock_cycles=20000"});
+  // The proof off (armed only after more cycles than the window): the window's rule.
+  const config::GpuConfig cfg = small({"pipeline.livelock_cycles=20000", "pipeline.livelock_proof_cycles=1000000000"});
   SECTION("timing") {
     const std::string e = launch(cfg, true, "spin");
     CHECK_THAT(e, Contains("kernel spin: stopped as a runaway kernel, livelock on sm"));
@@ -93,4 +96,37 @@ TEST_CASE("a long kernel that stores is not a livelock, the caps on cycles and i
     CHECK_THAT(e, Contains("kernel count block (0,0,0): stopped as a runaway kernel") &&
                       Contains("sim.max_instructions (3000 warp instructions") && Contains("warp 0: count pc "));
   }
+}
+
+TEST_CASE("the livelock proof stops a spinning kernel soon after its window, a store in its loop or not",
+          "[gpu][runaway]") {
+  // The window's rule would take 200 M cycles (the default); the proof is
+  // looked for after 5000 without a write others can see.
+  const config::GpuConfig cfg = small({"pipeline.livelock_proof_cycles=5000"});
+  for (const char* k : {"spin", "spin_local"}) {
+    const std::string kernel = k;
+    SECTION(kernel + ", timing") {
+      const std::string e = launch(cfg, true, kernel);
+      CHECK_THAT(e, Contains("kernel " + kernel + ": stopped as a runaway kernel at cycle ") &&
+                        Contains("livelock, proven") && Contains("pipeline.livelock_proof_cycles") &&
+                        Contains("warp 0: ready, " + kernel + " pc "));
+    }
+    SECTION(kernel + ", functional") {
+      const std::string e = launch(cfg, false, kernel);
+      CHECK_THAT(e, Contains("kernel " + kernel + " block (0,0,0): stopped as a runaway kernel") &&
+                        Contains("livelock: each live warp is proven to repeat") && Contains("warp 1: " + kernel + " pc "));
+    }
+  }
+}
+
+TEST_CASE("the livelock proof does not stop a warp that waits for one that computes without storing",
+          "[gpu][runaway]") {
+  // Block 1 spins (its state repeats) for as long as block 0 computes,
+  // far past a 100-cycle proof window; block 0's state never repeats.
+  const config::GpuConfig cfg = small({"pipeline.livelock_proof_cycles=100"});
+  CHECK(launch(cfg, true, "handoff", 20000) == "");
+  CHECK(launch(cfg, false, "handoff", 20000) == "");
+  // On one SM, the two blocks side by side.
+  const config::GpuConfig one = small({"pipeline.livelock_proof_cycles=100", "gpu.num_sms=1"});
+  CHECK(launch(one, true, "handoff", 20000) == "");
 }

@@ -95,6 +95,7 @@ void Sm::launch(rt::Dim3 ctaid) {
   if (!canLaunch()) throw Error("Sm::launch: no room for another block");
   auto b = std::make_unique<ResidentBlock>();
   b->stepper = std::make_unique<func::BlockStepper>(program_, setup_, launch_stats_, ctaid);
+  if (proofs_armed_) b->stepper->armProofs(true);
   const int32_t id = warps_.reserveBlock();
   const uint32_t nw = b->stepper->numWarps();
   // Registers first (extension point (c)): a refusal leaves the SM unchanged.
@@ -210,7 +211,29 @@ void Sm::tick(uint64_t now) {
 // nobody sets. Stores, atomics, barrier arrivals and exits are what a
 // kernel that ends makes; an SM whose warps issue without any of them for
 // pipeline.livelock_cycles is stopped, as is a launch past sim.max_cycles.
+void Sm::armProofs(bool on) {
+  proofs_armed_ = on;
+  warps_.forEachBlock([on](ResidentBlock& b) { b.stepper->armProofs(on); });
+}
+
 void Sm::checkRunaway(uint64_t now) {
+  // The livelock proof: armed after pipeline.livelock_proof_cycles without
+  // a visible write anywhere on the GPU (not with physical register rows,
+  // where a warp's registers live in the SM's file instead of its state).
+  const uint64_t dev = program_.memory().writes();
+  cycling_at_ = UINT64_MAX;
+  if (dev != dev_seen_) {
+    dev_seen_ = dev;
+    dev_quiet_since_ = now;
+    if (proofs_armed_) armProofs(false);
+  } else if (!proofs_armed_ && !regs_.on() && now - dev_quiet_since_ >= cfg_.pipeline.livelock_proof_cycles) {
+    armProofs(true);
+  }
+  if (proofs_armed_ && resident_blocks_ > 0) {
+    bool all = true;
+    warps_.forEachBlock([&all](const ResidentBlock& b) { all = all && b.stepper->allCycling(); });
+    if (all) cycling_at_ = dev;
+  }
   const uint64_t moved = issue_.moves() + stats_->blocks_retired.get();
   if (moved != last_moves_ || resident_warps_ == 0) {
     last_moves_ = moved;

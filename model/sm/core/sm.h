@@ -159,6 +159,11 @@ class Sm {
   // for a second mechanism's bundle). Before the first launch; throws
   // rfsim::Error for a hook another mechanism holds that cannot be shared.
   SmInstalled install(const SmHooks& hooks);
+  // The device epoch at which the livelock proof found every warp of this SM
+  // repeating forever or waiting at a barrier in its last tick (UINT64_MAX:
+  // not found). The launch is a livelock when every busy SM says so for the
+  // same epoch (KernelRunner::step).
+  uint64_t cyclingEpoch() const { return cycling_at_; }
   // Blocks retired from this SM in this launch (the SM-wide "first block
   // done" flag: > 0).
   uint64_t blocksRetired() const { return stats_->blocks_retired.get(); }
@@ -245,6 +250,14 @@ class Sm {
   // The livelock rule's progress (checkRunaway): the issue stage's count of
   // stores, atomics, barrier arrivals and exits, and when it last moved.
   uint64_t last_moves_ = 0, last_move_cycle_ = 0;
+  // The livelock proof (func::BlockExecutor::armProofs): armed once no write
+  // other threads could see has happened anywhere on the GPU for
+  // pipeline.livelock_proof_cycles; cycling_at_ is the device epoch
+  // (GlobalMemory::writes) at which every resident block was last found
+  // cycling, UINT64_MAX when not.
+  bool proofs_armed_ = false;
+  uint64_t dev_seen_ = UINT64_MAX, dev_quiet_since_ = 0, cycling_at_ = UINT64_MAX;
+  void armProofs(bool on);
   void checkRunaway(uint64_t now);
   std::string kernelName() const;
   uint32_t finished_since_poll_ = 0;

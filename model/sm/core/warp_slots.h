@@ -57,6 +57,12 @@ class WarpSlots {
   ResidentBlock& block(int32_t id) const { return *blocks_[id]; }
   // Whether block `id` is resident (not yet retired).
   bool blockLive(int32_t id) const { return blocks_[id] != nullptr; }
+  // Calls f(ResidentBlock&) for every resident block.
+  template <class F>
+  void forEachBlock(F&& f) const {
+    for (const std::unique_ptr<ResidentBlock>& b : blocks_)
+      if (b) f(*b);
+  }
   void retireBlock(int32_t id) {
     blocks_[id].reset();
     free_ids_.push_back(id);
