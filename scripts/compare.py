@@ -189,6 +189,8 @@ def parse_args(argv):
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="runs at once (default: cores)")
     ap.add_argument("-o", "--out", required=True, help="output folder (a second compare into it resumes)")
     ap.add_argument("--no-report", action="store_true", help="do not write the report")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar and no step lines on a terminal (a pipe or a log never gets them)")
     ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                     help="stop a run that takes longer than this (default: none)")
     ap.add_argument("--figures", metavar="SCRIPT",
@@ -485,6 +487,30 @@ def check_reuse(args, cwd, runs):
     return lines
 
 
+class InFlight:
+    """The runs executing now, named after the progress bar (a long run shows what it is)."""
+
+    def __init__(self, bar):
+        self.bar, self.names, self.lock = bar, [], threading.Lock()
+
+    def execute(self, runner, run, units):
+        name = f"{run['config']}/{run['variant']}/{run['workload']}"
+        self.show(name, True)
+        try:
+            return runner.execute(run, units)
+        finally:
+            self.show(name, False)
+
+    def show(self, name, started):
+        with self.lock:
+            if started:
+                self.names.append(name)
+            elif name in self.names:
+                self.names.remove(name)
+            more = f" +{len(self.names) - 2}" if len(self.names) > 2 else ""
+            self.bar.set_postfix_str("running " + ", ".join(self.names[:2]) + more if self.names else "")
+
+
 def run_all(args, argv, cwd, configs, variants, workloads, runs):
     os.makedirs(args.out, exist_ok=True)
     units = {}
@@ -506,12 +532,17 @@ def run_all(args, argv, cwd, configs, variants, workloads, runs):
 
     started = time.monotonic()
     bar = None
-    if sys.stdout.isatty():
-        from tqdm import tqdm  # only for a terminal: a pipe or a log gets one summary line
+    steps = sys.stdout.isatty() and not args.quiet  # a pipe or a log gets one summary line
+    if steps:
+        from tqdm import tqdm
         bar = tqdm(total=len(runs), unit="run", desc="compare", dynamic_ncols=True)
     failures = []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(runner.execute, r, units) for r in runs]
+        if bar:
+            flight = InFlight(bar)
+            futures = [pool.submit(flight.execute, runner, r, units) for r in runs]
+        else:
+            futures = [pool.submit(runner.execute, r, units) for r in runs]
         for f in as_completed(futures):
             r = f.result()
             if r["status"] != "complete" and not (runner.signum and r["status"] in ("not-run", "interrupted")):
@@ -569,6 +600,8 @@ def run_all(args, argv, cwd, configs, variants, workloads, runs):
     if not args.no_report:
         # With failed runs the report still shows the complete ones and names the others.
         cmd = [sys.executable, os.path.join(REPO, "scripts", "report.py"), args.out]
+        if steps:
+            print("compare: writing the report (scripts/report.py)", flush=True)
         if incomplete:
             cmd.append("--partial")
         if subprocess.run(cmd).returncode != 0:
@@ -577,6 +610,8 @@ def run_all(args, argv, cwd, configs, variants, workloads, runs):
         # The paper's figures: every figure script reads compare.json and the runs' stats.json,
         # and lists the runs that are missing or failed.
         cmd = [sys.executable, os.path.join(REPO, args.figures), args.out, "--rfsim", args.rfsim]
+        if steps:
+            print(f"compare: the paper's figures: {args.figures}", flush=True)
         if subprocess.run(cmd).returncode != 0:
             rc = 1
     return 128 + runner.signum if runner.signum else rc  # stopped while the report was written

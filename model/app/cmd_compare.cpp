@@ -323,6 +323,9 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
   cmd->add_option("-o,--out", o.out,
                   "output folder; a second compare into it resumes (default: the experiment's out-<date>-<time>)");
   cmd->add_flag("--no-report", o.no_report, "write compare.json and compare.csv, not the report");
+  cmd->add_flag("-q,--quiet", o.quiet,
+                "no progress on a terminal (the bar with the runs in flight, the report and figure steps); a pipe "
+                "or a log never gets them");
   cmd->add_option("--timeout", o.timeout, "stop a run that takes longer than this many seconds")
       ->check(CLI::PositiveNumber);
   cmd->add_option(
@@ -384,6 +387,7 @@ int compareCommand(const CompareOptions& o, const char* argv0) {
   if (out.empty()) usage("-o/--out DIR is required (the experiment names no out)");
   a.insert(a.end(), {"-o", out});
   if (o.no_report) a.push_back("--no-report");
+  if (o.quiet) a.push_back("--quiet");
   if (o.timeout > 0) a.insert(a.end(), {"--timeout", fmt::format("{}", o.timeout)});
   const std::string figures = !o.figures.empty() ? o.figures : e.figures;
   if (!figures.empty()) a.insert(a.end(), {"--figures", figures});

@@ -23,6 +23,7 @@ struct CompareOptions {
   int jobs = 0;     // 0: compare.py's default (the cores)
   std::string out;  // -o/--out
   bool no_report = false;
+  bool quiet = false;  // -q: no progress on a terminal
   double timeout = 0;   // 0: none
   std::string figures;  // --figures SCRIPT
   bool dry_run = false;

@@ -132,6 +132,27 @@ TEST_CASE("the progress line is shown on a terminal only", "[app]") {
   fs::remove_all(out);
 }
 
+TEST_CASE("compare on a terminal shows its runs in flight and its steps, quiet with -q or in a pipe", "[app]") {
+  // The paper scripts (scripts/*_repro.sh) are one rfsim compare each: this is their progress.
+  const std::string cmp = RFSIM_BINARY_DIR "/rfsim compare -w r2_sgemm,saxpy --variant big:l1d.size_kb=64 -j 1 "
+                                           "--no-report -o ";
+  fs::path out = scratch("cmp-tty");
+  Ran r = sh("script -qec '" + cmp + out.string() + "' /dev/null");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Contains("compare:") && Contains("running v100/") && Contains("/4 ["));
+  fs::remove_all(out);
+  out = scratch("cmp-q");
+  r = sh("script -qec '" + cmp + out.string() + " -q' /dev/null");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, !Contains("running v100/") && Contains("compare: 4 runs"));
+  fs::remove_all(out);
+  out = scratch("cmp-pipe");
+  r = sh(cmp + out.string() + " | cat");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, !Contains("running v100/") && !Contains("\r") && Contains("compare: 4 runs"));
+  fs::remove_all(out);
+}
+
 TEST_CASE("a PTX file without .version and .target is an error at its line, .maxnreg beyond 255 is ignored "
           "with a warning",
           "[app][ptx]") {
