@@ -111,6 +111,7 @@ struct SharedMemConfig {
   uint32_t size_kb = 96;
   uint32_t num_banks = 32;
   uint32_t latency = 19;  // V100: Jia et al. 2018 measure 19 cycles; GPGPU-Sim SM7_QV100 smem_latency 19
+  uint32_t pass_cycles = 1;
   uint32_t max_per_block_kb = 96;  // V100 with the opt-in attribute; 0: a block may take the whole SM's
   // The shared-memory capacities the driver may give a launch out of the
   // unified array (l1d.unified), ascending; the largest is size_kb.
@@ -130,6 +131,11 @@ struct SharedMemConfig {
               "shared memory one block may use (0: the SM's size_kb)");
     v.integer("num_banks", num_banks, IntRange{1, 64}, "bank", "shared memory banks");
     v.integer("latency", latency, IntRange{1, 1000}, "cycle", "access latency without conflicts");
+    v.integer("pass_cycles", pass_cycles, IntRange{1, 64}, "cycle",
+              "cycles per pass a bank conflict adds: an access takes one pass per 128-byte phase (1 for 4-byte "
+              "lanes, 2 for 8, 4 for 16), a cycle each, and each further pass of a bank conflict takes pass_cycles; "
+              "the passes are serial, add to the latency and hold the LD/ST unit (as GPGPU-Sim's LD/ST unit stalls "
+              "for each further pass)");
   }
 };
 
