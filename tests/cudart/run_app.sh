@@ -92,6 +92,24 @@ case $case_name in
     expect "thrust_algos: all checks passed"
     expect "the device reports compute capability 7.5, the lowest the application's PTX targets"
     ;;
+  cub-select | cub-histogram | cub-segreduce | cub-foreach)
+    # One CUB/thrust algorithm per module, run functionally and on a 4-SM
+    # timing model; the CUB kernel that does the work must have run.
+    algo=${case_name#cub-}
+    declare -A kernel=([select]=DeviceSelectSweepKernel [histogram]=DeviceHistogramSweepKernel
+      [segreduce]=DeviceSegmentedReduceKernel [foreach]=for_each13static_kernel)
+    compile app -cudart shared "${ptx[@]}" -DALGO_${algo^^} -I"$here/apps" "$here/apps/cub_algos.cu"
+    for mode in functional timing; do
+      rm -rf out
+      timing=()
+      [[ $mode == timing ]] && timing=(--timing --set gpu.num_sms=4)
+      run 0 -q "${timing[@]}" -o out -- ./app "$algo"
+      expect "cub_algos $algo: all checks passed"
+      ran=$(stat_of "[.workloads.app.launches[].kernel | select(test(\"${kernel[$algo]}\"))] | length")
+      [[ $ran -gt 0 ]] || fail "$mode: no launch of ${kernel[$algo]}"
+    done
+    [[ $(stat_of '.workloads.app.total.gpu.cycles.value') -gt 0 ]] || fail "no cycles in stats.json"
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional
