@@ -129,6 +129,13 @@ RFSIM_API cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
       case cudaDevAttrCooperativeLaunch: *v = 0; break;
       case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = static_cast<int>(p.sharedMemPerBlockOptin); break;
       case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+      case cudaDevAttrMemoryPoolsSupported: *v = 1; break;  // cudaMallocAsync (api_mempool.cpp)
+      case cudaDevAttrMemoryPoolSupportedHandleTypes: *v = 0; break;  // no IPC
+      case cudaDevAttrHostRegisterSupported: *v = 1; break;
+      case cudaDevAttrHostRegisterReadOnlySupported: *v = 0; break;
+      // Registered host memory has a device address of its own (api_memory.cpp),
+      // and a kernel cannot reach pageable memory.
+      case cudaDevAttrCanUseHostPointerForRegisteredMem: case cudaDevAttrPageableMemoryAccess: *v = 0; break;
       default:
         throw CudaError{cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr)};
     }

@@ -234,10 +234,16 @@ enum cudaDeviceAttr : int {
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
+  cudaDevAttrPageableMemoryAccess = 88,
   cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrHostRegisterSupported = 99,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrHostRegisterReadOnlySupported = 113,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
 };
 
 }  // namespace rfsim::cudart

@@ -110,6 +110,13 @@ case $case_name in
     done
     [[ $(stat_of '.workloads.app.total.gpu.cycles.value') -gt 0 ]] || fail "no cycles in stats.json"
     ;;
+  mempool)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/mempool.cu"
+    run 0 -q -o out -- ./app
+    expect "mempool: all checks passed"
+    expect "cudaFreeAsync: cudaErrorInvalidValue (1): 0x[0-9a-f]* is not the start of a live"
+    expect "the default memory pool cannot be destroyed"
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional

@@ -198,6 +198,12 @@ SAME_VALUE(cudaDevAttrConcurrentManagedAccess)
 SAME_VALUE(cudaDevAttrCooperativeLaunch)
 SAME_VALUE(cudaDevAttrMaxSharedMemoryPerBlockOptin)
 SAME_VALUE(cudaDevAttrMaxBlocksPerMultiprocessor)
+SAME_VALUE(cudaDevAttrPageableMemoryAccess)
+SAME_VALUE(cudaDevAttrCanUseHostPointerForRegisteredMem)
+SAME_VALUE(cudaDevAttrHostRegisterSupported)
+SAME_VALUE(cudaDevAttrHostRegisterReadOnlySupported)
+SAME_VALUE(cudaDevAttrMemoryPoolsSupported)
+SAME_VALUE(cudaDevAttrMemoryPoolSupportedHandleTypes)
 SAME_VALUE(cudaMemcpyHostToHost)
 SAME_VALUE(cudaMemcpyHostToDevice)
 SAME_VALUE(cudaMemcpyDeviceToHost)
@@ -205,7 +211,7 @@ SAME_VALUE(cudaMemcpyDeviceToDevice)
 SAME_VALUE(cudaMemcpyDefault)
 
 int main() {
-  std::printf("abi: 110 fields and 73 constants match the headers of CUDA %d.%d\n", CUDART_VERSION / 1000,
+  std::printf("abi: 110 fields and 81 constants match the headers of CUDA %d.%d\n", CUDART_VERSION / 1000,
               CUDART_VERSION % 1000 / 10);
   return 0;
 }
