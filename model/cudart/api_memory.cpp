@@ -85,22 +85,63 @@ RFSIM_API cudaError_t cudaHostAlloc(void** p, size_t n, unsigned) {
 RFSIM_API cudaError_t cudaFree(void* p) { return release("cudaFree", p, false); }
 RFSIM_API cudaError_t cudaFreeHost(void* p) { return release("cudaFreeHost", p, true); }
 
+namespace {
+
+// The registered range holding host address `h`, or end().
+auto registeredAt(Session& s, uint64_t h) {
+  auto it = s.registered.upper_bound(h);
+  if (it == s.registered.begin()) return s.registered.end();
+  --it;
+  return h - it->first < it->second.bytes ? it : s.registered.end();
+}
+
+}  // namespace
+
 RFSIM_API cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned) {
   return guarded("cudaHostGetDevicePointer", [&](Session& s) {
-    if (!dev || !onDevice(s, host))
-      throw CudaError{cudaErrorInvalidValue, fmt::format("{} is not page-locked memory from cudaHostAlloc", host)};
-    *dev = host;  // unified addressing: the same number
+    if (!dev) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    const uint64_t h = addr(host);
+    auto r = registeredAt(s, h);
+    if (r != s.registered.end()) {
+      *dev = reinterpret_cast<void*>(r->second.device + (h - r->first));
+      return;
+    }
+    const rfsim::func::Allocation* a = s.device().memory().find(h);
+    if (!a || a->kind != AllocKind::Host)
+      throw CudaError{cudaErrorInvalidValue,
+                      fmt::format("{} is neither page-locked memory from cudaHostAlloc nor memory registered with "
+                                  "cudaHostRegister", host)};
+    *dev = host;  // page-locked memory: the same number on both sides
   });
 }
 
-RFSIM_API cudaError_t cudaHostRegister(void* p, size_t, unsigned) {
-  // Accepted for copies (page-locking changes no result here); a kernel
-  // cannot reach such memory, and faults naming the address if it tries.
-  return guarded("cudaHostRegister", [&](Session&) {
-    if (!p) throw CudaError{cudaErrorInvalidValue, "null pointer"};
+// Registered memory is always mapped (with unified addressing, as on
+// hardware): a kernel reaches it at the address cudaHostGetDevicePointer
+// gives, which differs from the host's (cudaDevAttrCanUseHostPointerForRegisteredMem
+// is 0), and its accesses cross the host link.
+RFSIM_API cudaError_t cudaHostRegister(void* p, size_t n, unsigned) {
+  return guarded("cudaHostRegister", [&](Session& s) {
+    if (!p || n == 0) throw CudaError{cudaErrorInvalidValue, p ? "a size of 0 bytes" : "null pointer"};
+    const uint64_t h = addr(p);
+    auto next = s.registered.lower_bound(h);
+    const bool overlaps = registeredAt(s, h) != s.registered.end() || (next != s.registered.end() && next->first < h + n);
+    if (overlaps)
+      throw CudaError{cudaErrorHostMemoryAlreadyRegistered,
+                      fmt::format("{} + {} bytes overlaps memory already registered", p, n)};
+    if (onDevice(s, p))
+      throw CudaError{cudaErrorHostMemoryAlreadyRegistered, fmt::format("{} is already device or page-locked memory", p)};
+    s.registered[h] = Session::Registered{s.device().memory().registerHost(p, n), n};
   });
 }
-RFSIM_API cudaError_t cudaHostUnregister(void*) { return guarded("cudaHostUnregister", [](Session&) {}); }
+RFSIM_API cudaError_t cudaHostUnregister(void* p) {
+  return guarded("cudaHostUnregister", [&](Session& s) {
+    auto it = s.registered.find(addr(p));
+    if (it == s.registered.end())
+      throw CudaError{cudaErrorHostMemoryNotRegistered, fmt::format("{} is not the start of memory registered with cudaHostRegister", p)};
+    s.device().memory().release(it->second.device, AllocKind::Registered);
+    s.registered.erase(it);
+  });
+}
 
 RFSIM_API cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
   if (!pitch) return guarded("cudaMallocPitch", [](Session&) { throw CudaError{cudaErrorInvalidValue, "null pitch"}; });

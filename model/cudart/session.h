@@ -126,6 +126,12 @@ class Session {
   std::map<void*, std::unique_ptr<MemPool>> pools;
   void* default_pool = nullptr;
   void* current_pool = nullptr;  // cudaDeviceSetMemPool; cudaMallocAsync allocates from it
+  // Host memory the application registered (cudaHostRegister): its host
+  // address -> the device's address for it and its bytes.
+  struct Registered {
+    uint64_t device = 0, bytes = 0;
+  };
+  std::map<uint64_t, Registered> registered;
 
   // Writes stats.json, the configuration and the manifest (idempotent;
   // the exit handler calls it).

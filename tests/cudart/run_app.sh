@@ -117,6 +117,24 @@ case $case_name in
     expect "cudaFreeAsync: cudaErrorInvalidValue (1): 0x[0-9a-f]* is not the start of a live"
     expect "the default memory pool cannot be destroyed"
     ;;
+  mapped)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/mapped.cu"
+    run 0 -q -o out -- ./app
+    expect "mapped: all checks passed"
+    expect "cudaHostUnregister: cudaErrorHostMemoryNotRegistered (713)"
+    # On the timing model the kernels' accesses cross the host link, not the
+    # L2: fill writes 1024 ints (32 lines); scale reads 1024 floats and
+    # writes as many, both unaligned (64 lines each way), and 20 warps add
+    # to the counter atomically.
+    rm -rf out
+    run 0 -q --timing --set gpu.num_sms=2 -o out -- ./app
+    expect "mapped: all checks passed"
+    host() { stat_of ".workloads.app.launches[$1].gpu.mem.host.$2.value"; }
+    got="$(host 0 writes) $(host 0 write_bytes) $(host 0 reads) $(stat_of '.workloads.app.launches[0].gpu.mem.l2.accesses.value')"
+    [[ $got == "32 4096 0 0" ]] || fail "fill: host writes, bytes, reads, L2 accesses $got"
+    got="$(host 1 reads) $(host 1 writes) $(host 1 atomics)"
+    [[ $got == "32 64 20" ]] || fail "scale: host reads, writes, atomics $got"
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional

@@ -152,6 +152,8 @@ SAME_VALUE(cudaErrorIllegalAddress)
 SAME_VALUE(cudaErrorLaunchOutOfResources)
 SAME_VALUE(cudaErrorLaunchTimeout)
 SAME_VALUE(cudaErrorAssert)
+SAME_VALUE(cudaErrorHostMemoryAlreadyRegistered)
+SAME_VALUE(cudaErrorHostMemoryNotRegistered)
 SAME_VALUE(cudaErrorIllegalInstruction)
 SAME_VALUE(cudaErrorMisalignedAddress)
 SAME_VALUE(cudaErrorLaunchFailure)
@@ -211,7 +213,7 @@ SAME_VALUE(cudaMemcpyDeviceToDevice)
 SAME_VALUE(cudaMemcpyDefault)
 
 int main() {
-  std::printf("abi: 110 fields and 81 constants match the headers of CUDA %d.%d\n", CUDART_VERSION / 1000,
+  std::printf("abi: 110 fields and 83 constants match the headers of CUDA %d.%d\n", CUDART_VERSION / 1000,
               CUDART_VERSION % 1000 / 10);
   return 0;
 }
