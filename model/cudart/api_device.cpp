@@ -291,8 +291,7 @@ RFSIM_API cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w
 }
 
 RFSIM_API cudaError_t cudaCreateTextureObject(void*, const void*, const void*, const void*) {
-  return guarded("cudaCreateTextureObject", [](Session&) {
-    throw CudaError{cudaErrorNotSupported,
-                    "texture objects are not modelled: read the array through a pointer (__ldg) instead"};
-  });
+  return unsupported("cudaCreateTextureObject",
+                     "texture objects are not modelled: read the array through a pointer (__ldg) instead",
+                     __builtin_return_address(0));
 }

@@ -135,6 +135,19 @@ case $case_name in
     got="$(host 1 reads) $(host 1 writes) $(host 1 atomics)"
     [[ $got == "32 64 20" ]] || fail "scale: host reads, writes, atomics $got"
     ;;
+  unsupported)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/unsupported.cu"
+    run 0 -q -o out -- ./app
+    expect "unsupported: all checks passed"
+    expect "cudaGraphCreate is not implemented by the model's CUDA runtime (CUDA graphs and stream capture are not modelled); called from main+0x[0-9a-f]* (\./app+0x[0-9a-f]*); it returns cudaErrorNotSupported"
+    expect "cudaIpcGetMemHandle is not implemented .*(interprocess communication is not modelled); called from main+"
+    expect "cudaCreateTextureObject is not implemented .*read the array through a pointer"
+    # The file offset is the call's return address: addr2line puts it in main.
+    if command -v addr2line > /dev/null; then
+      off=$(grep -o "cudaGraphCreate.*(\./app+0x[0-9a-f]*)" log | grep -o "0x[0-9a-f]*)$" | tr -d ')')
+      [[ $(addr2line -f -e app "$off" | head -1) == main ]] || fail "addr2line does not put $off in main"
+    fi
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional
