@@ -41,6 +41,18 @@ RFSIM_API cudaError_t cudaGetDevice(int* d) {
 }
 
 RFSIM_API cudaError_t cudaSetDeviceFlags(unsigned) { return guarded("cudaSetDeviceFlags", [](Session&) {}); }
+RFSIM_API cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  return guarded("cudaGetDeviceFlags", [&](Session&) {
+    if (!flags) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    *flags = 0x08;  // cudaDeviceMapHost: host memory is always mapped
+  });
+}
+RFSIM_API cudaError_t cudaInitDevice(int d, unsigned, unsigned) {
+  return guarded("cudaInitDevice", [&](Session& s) {
+    if (d != 0) throw CudaError{cudaErrorInvalidDevice, fmt::format("device {}: the model has one GPU, device 0", d)};
+    s.device();
+  });
+}
 RFSIM_API cudaError_t cudaChooseDevice(int* d, const void*) { return cudaGetDevice(d); }
 
 RFSIM_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
@@ -149,6 +161,14 @@ RFSIM_API cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); 
 // exit, reset or not.
 RFSIM_API cudaError_t cudaDeviceReset() { return guarded("cudaDeviceReset", [](Session&) {}); }
 RFSIM_API cudaError_t cudaDeviceSetCacheConfig(int) { return guarded("cudaDeviceSetCacheConfig", [](Session&) {}); }
+RFSIM_API cudaError_t cudaDeviceGetCacheConfig(int* c) {
+  if (c) *c = 0;  // cudaFuncCachePreferNone
+  return c ? cudaSuccess : cudaErrorInvalidValue;
+}
+RFSIM_API cudaError_t cudaDeviceGetSharedMemConfig(int* c) {
+  if (c) *c = 1;  // cudaSharedMemBankSizeFourByte
+  return c ? cudaSuccess : cudaErrorInvalidValue;
+}
 RFSIM_API cudaError_t cudaDeviceSetSharedMemConfig(int) {
   return guarded("cudaDeviceSetSharedMemConfig", [](Session&) {});
 }
@@ -191,6 +211,11 @@ RFSIM_API const char* cudaGetErrorName(cudaError_t e) { return errorName(e); }
 
 namespace {
 
+// The priority range the device reports (cudaDeviceGetStreamPriorityRange,
+// as Hopper's): lower numbers are higher priorities. Every stream runs its
+// work in issue order, so priorities change nothing.
+constexpr int kLeastPriority = 0, kGreatestPriority = -5;
+
 // The default stream's handles: 0, cudaStreamLegacy (0x1) and
 // cudaStreamPerThread (0x2, driver_types.h). The model runs every launch to
 // completion in order, so the per-thread default stream is the legacy one.
@@ -219,8 +244,57 @@ RFSIM_API cudaError_t cudaStreamCreate(void** st) {
     s.streams.emplace(*st, std::move(p));
   });
 }
-RFSIM_API cudaError_t cudaStreamCreateWithFlags(void** st, unsigned) { return cudaStreamCreate(st); }
-RFSIM_API cudaError_t cudaStreamCreateWithPriority(void** st, unsigned, int) { return cudaStreamCreate(st); }
+RFSIM_API cudaError_t cudaStreamCreateWithPriority(void** st, unsigned flags, int priority) {
+  const cudaError_t e = cudaStreamCreate(st);
+  if (e == cudaSuccess) {
+    Session& s = Session::get();
+    std::lock_guard<std::recursive_mutex> lock(s.mu);
+    Stream* p = s.streams.at(*st).get();
+    p->flags = flags;
+    p->priority = std::clamp(priority, kGreatestPriority, kLeastPriority);
+  }
+  return e;
+}
+RFSIM_API cudaError_t cudaStreamCreateWithFlags(void** st, unsigned flags) {
+  return cudaStreamCreateWithPriority(st, flags, kLeastPriority);
+}
+RFSIM_API cudaError_t cudaStreamGetFlags(void* st, unsigned* flags) {
+  return guarded("cudaStreamGetFlags", [&](Session& s) {
+    if (!flags) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    const Stream* p = streamOf(s, st);
+    *flags = p ? p->flags : 0;
+  });
+}
+RFSIM_API cudaError_t cudaStreamGetPriority(void* st, int* priority) {
+  return guarded("cudaStreamGetPriority", [&](Session& s) {
+    if (!priority) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    const Stream* p = streamOf(s, st);
+    *priority = p ? p->priority : kLeastPriority;
+  });
+}
+RFSIM_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = kLeastPriority;
+  if (greatest) *greatest = kGreatestPriority;
+  return cudaSuccess;
+}
+// Work runs to completion when it is issued, so a host function or callback
+// runs at once, after everything issued before it.
+RFSIM_API cudaError_t cudaLaunchHostFunc(void* st, void (*fn)(void*), void* user) {
+  const cudaError_t e = guarded("cudaLaunchHostFunc", [&](Session& s) {
+    streamOf(s, st);
+    if (!fn) throw CudaError{cudaErrorInvalidValue, "null function"};
+  });
+  if (e == cudaSuccess) fn(user);  // outside the library's lock: it may call the runtime
+  return e;
+}
+RFSIM_API cudaError_t cudaStreamAddCallback(void* st, void (*cb)(void*, cudaError_t, void*), void* user, unsigned) {
+  const cudaError_t e = guarded("cudaStreamAddCallback", [&](Session& s) {
+    streamOf(s, st);
+    if (!cb) throw CudaError{cudaErrorInvalidValue, "null callback"};
+  });
+  if (e == cudaSuccess) cb(st, cudaSuccess, user);
+  return e;
+}
 RFSIM_API cudaError_t cudaStreamDestroy(void* st) {
   return guarded("cudaStreamDestroy", [&](Session& s) {
     if (isDefaultStream(st)) throw CudaError{cudaErrorInvalidResourceHandle, "the default stream cannot be destroyed"};

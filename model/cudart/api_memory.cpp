@@ -166,6 +166,22 @@ RFSIM_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, si
   });
 }
 
+RFSIM_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                        size_t height, int kind, void*) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+RFSIM_API cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t width, size_t height) {
+  return guarded("cudaMemset2D", [&](Session& s) {
+    if (width > pitch) throw CudaError{cudaErrorInvalidValue, "width is larger than the pitch"};
+    for (size_t r = 0; r < height && width; ++r)
+      s.device().memset(addr(p) + r * pitch, static_cast<uint8_t>(value), width);
+  });
+}
+RFSIM_API cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int value, size_t width, size_t height, void*) {
+  return cudaMemset2D(p, pitch, value, width, height);
+}
+
 RFSIM_API cudaError_t cudaMemset(void* p, int value, size_t n) {
   return guarded("cudaMemset", [&](Session& s) {
     if (n) s.device().memset(addr(p), static_cast<uint8_t>(value), n);
@@ -214,6 +230,63 @@ RFSIM_API cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
   return guarded("cudaGetSymbolSize", [&](Session& s) {
     if (!size) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
     s.symbol(symbol, size);
+  });
+}
+
+RFSIM_API cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* at, const void* p) {
+  return guarded("cudaPointerGetAttributes", [&](Session& s) {
+    if (!at) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    std::memset(at, 0, sizeof *at);
+    const uint64_t a = addr(p);
+    const rfsim::func::Allocation* al = s.device().memory().find(a);
+    auto r = registeredAt(s, a);
+    if (r != s.registered.end()) {  // the host's address of registered memory
+      at->type = cudaMemoryTypeHost;
+      at->hostPointer = const_cast<void*>(p);
+      at->devicePointer = reinterpret_cast<void*>(r->second.device + (a - r->first));
+    } else if (al && al->kind == AllocKind::Registered) {  // its device address
+      for (const auto& [h, reg] : s.registered)
+        if (reg.device == al->base) at->hostPointer = reinterpret_cast<void*>(h + (a - al->base));
+      at->type = cudaMemoryTypeHost;
+      at->devicePointer = const_cast<void*>(p);
+    } else if (al) {
+      at->type = al->kind == AllocKind::Host      ? cudaMemoryTypeHost
+                 : al->kind == AllocKind::Managed ? cudaMemoryTypeManaged
+                                                  : cudaMemoryTypeDevice;
+      at->devicePointer = const_cast<void*>(p);
+      if (al->kind == AllocKind::Host || al->kind == AllocKind::Managed) at->hostPointer = const_cast<void*>(p);
+    } else {
+      at->type = cudaMemoryTypeUnregistered;  // ordinary host memory
+      at->device = -2;                       // as CUDA reports it for unregistered memory
+      at->hostPointer = const_cast<void*>(p);
+    }
+  });
+}
+
+RFSIM_API cudaError_t cudaHostGetFlags(unsigned* flags, void* p) {
+  return guarded("cudaHostGetFlags", [&](Session& s) {
+    if (!flags) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    const rfsim::func::Allocation* a = s.device().memory().find(addr(p));
+    if (!a || a->kind != AllocKind::Host)
+      throw CudaError{cudaErrorInvalidValue, fmt::format("{} is not page-locked memory from cudaHostAlloc", p)};
+    *flags = 0x02;  // cudaHostAllocMapped: all of it is
+  });
+}
+
+// Managed memory is one copy that host and device share: a prefetch or an
+// advice has nothing to move; each checks its range.
+RFSIM_API cudaError_t cudaMemPrefetchAsync(const void* p, size_t n, cudaMemLocation, unsigned, void*) {
+  return guarded("cudaMemPrefetchAsync", [&](Session& s) {
+    const rfsim::func::Allocation* a = s.device().memory().find(addr(p));
+    if (!a || a->kind != AllocKind::Managed || n > a->size - (addr(p) - a->base))
+      throw CudaError{cudaErrorInvalidValue, fmt::format("{} + {} bytes is not inside managed memory", p, n)};
+  });
+}
+RFSIM_API cudaError_t cudaMemAdvise(const void* p, size_t n, int, cudaMemLocation) {
+  return guarded("cudaMemAdvise", [&](Session& s) {
+    const rfsim::func::Allocation* a = s.device().memory().find(addr(p));
+    if (!a || a->kind != AllocKind::Managed || n > a->size - (addr(p) - a->base))
+      throw CudaError{cudaErrorInvalidValue, fmt::format("{} + {} bytes is not inside managed memory", p, n)};
   });
 }
 

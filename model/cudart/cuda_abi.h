@@ -168,6 +168,27 @@ struct cudaDeviceProp {
   int reserved[56];
 };
 
+// cudaPointerGetAttributes' answer (enum cudaMemoryType in `type`).
+enum cudaMemoryType : int {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {
+  int type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+
+// Where cudaMemPrefetchAsync and cudaMemAdvise direct managed memory (passed by value).
+struct cudaMemLocation {
+  int type;  // enum cudaMemLocationType
+  int id;
+};
+
 struct cudaFuncAttributes {
   size_t sharedSizeBytes;
   size_t constSizeBytes;

@@ -46,6 +46,8 @@ struct CudaError {
 
 struct Stream {
   double last_ms = 0.0;  // simulated time when its last work finished
+  unsigned flags = 0;    // cudaStreamCreateWithFlags
+  int priority = 0;      // cudaStreamCreateWithPriority, clamped to the device's range
 };
 struct Event {
   bool recorded = false;

@@ -148,6 +148,13 @@ case $case_name in
       [[ $(addr2line -f -e app "$off" | head -1) == main ]] || fail "addr2line does not put $off in main"
     fi
     ;;
+  per-thread)
+    compile app -cudart shared --default-stream per-thread "${ptx[@]}" "$here/apps/per_thread.cu"
+    nm -D app | grep -q "cudaMemcpy2D_ptds" || fail "nvcc did not call the per-thread forms"
+    run 0 -q -o out -- ./app
+    expect "per_thread: all checks passed"
+    grep -q "is not implemented" log && fail "a call was not implemented"
+    ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"
     run 0 -q -o out -- ./app functional

@@ -17,6 +17,14 @@ namespace ours = rfsim::cudart;
 static_assert(sizeof(::cudaDeviceProp) == sizeof(ours::cudaDeviceProp), "cudaDeviceProp size");
 static_assert(sizeof(::cudaFuncAttributes) == sizeof(ours::cudaFuncAttributes), "cudaFuncAttributes size");
 static_assert(sizeof(::dim3) == sizeof(ours::dim3), "dim3 size");
+static_assert(sizeof(::cudaPointerAttributes) == sizeof(ours::cudaPointerAttributes), "cudaPointerAttributes size");
+static_assert(sizeof(::cudaMemLocation) == sizeof(ours::cudaMemLocation), "cudaMemLocation size");
+SAME_FIELD(cudaPointerAttributes, type)
+SAME_FIELD(cudaPointerAttributes, device)
+SAME_FIELD(cudaPointerAttributes, devicePointer)
+SAME_FIELD(cudaPointerAttributes, hostPointer)
+SAME_FIELD(cudaMemLocation, type)
+SAME_FIELD(cudaMemLocation, id)
 static_assert(sizeof(::cudaChannelFormatDesc) == sizeof(ours::cudaChannelFormatDesc), "cudaChannelFormatDesc size");
 SAME_FIELD(cudaDeviceProp, name)
 SAME_FIELD(cudaDeviceProp, uuid)
@@ -206,6 +214,10 @@ SAME_VALUE(cudaDevAttrHostRegisterSupported)
 SAME_VALUE(cudaDevAttrHostRegisterReadOnlySupported)
 SAME_VALUE(cudaDevAttrMemoryPoolsSupported)
 SAME_VALUE(cudaDevAttrMemoryPoolSupportedHandleTypes)
+SAME_VALUE(cudaMemoryTypeUnregistered)
+SAME_VALUE(cudaMemoryTypeHost)
+SAME_VALUE(cudaMemoryTypeDevice)
+SAME_VALUE(cudaMemoryTypeManaged)
 SAME_VALUE(cudaMemcpyHostToHost)
 SAME_VALUE(cudaMemcpyHostToDevice)
 SAME_VALUE(cudaMemcpyDeviceToHost)
@@ -213,7 +225,7 @@ SAME_VALUE(cudaMemcpyDeviceToDevice)
 SAME_VALUE(cudaMemcpyDefault)
 
 int main() {
-  std::printf("abi: 110 fields and 83 constants match the headers of CUDA %d.%d\n", CUDART_VERSION / 1000,
+  std::printf("abi: 116 fields and 87 constants match the headers of CUDA %d.%d\n", CUDART_VERSION / 1000,
               CUDART_VERSION % 1000 / 10);
   return 0;
 }
