@@ -3,10 +3,12 @@
 // (cub::DeviceHistogram::HistogramEven), segmented reduction
 // (cub::DeviceSegmentedReduce::Sum), thrust::for_each and thrust::fill.
 // Each result is checked against the CPU. Built with -DALGO_<NAME> for each
-// algorithm to include (SELECT, HISTOGRAM, SEGREDUCE, FOREACH; all of them
-// when none is given), so that a module holds only the kernels it runs.
-//   cub_algos [select|histogram|segreduce|foreach|all]
-#if !defined(ALGO_SELECT) && !defined(ALGO_HISTOGRAM) && !defined(ALGO_SEGREDUCE) && !defined(ALGO_FOREACH)
+// algorithm to include (SELECT, HISTOGRAM: int samples, HISTOGRAM_FLOAT:
+// float samples, SEGREDUCE, FOREACH; all but HISTOGRAM_FLOAT when none is
+// given), so that a module holds only the kernels it runs.
+//   cub_algos [select|histogram|histogram-float|segreduce|foreach|all]
+#if !defined(ALGO_SELECT) && !defined(ALGO_HISTOGRAM) && !defined(ALGO_HISTOGRAM_FLOAT) && \
+    !defined(ALGO_SEGREDUCE) && !defined(ALGO_FOREACH)
 #define ALGO_SELECT
 #define ALGO_HISTOGRAM
 #define ALGO_SEGREDUCE
@@ -71,24 +73,25 @@ int select() {
 
 #endif
 
-#ifdef ALGO_HISTOGRAM
+#if defined(ALGO_HISTOGRAM) || defined(ALGO_HISTOGRAM_FLOAT)
+// Samples in [0, 100) into 16 even bins; T is the sample type.
+template <class T>
 int histogram() {
   const int n = 3000, bins = 16;
-  std::vector<float> h(n);
-  for (int i = 0; i < n; ++i) h[i] = static_cast<float>(value(i)) / 10.0f;  // in [0, 100)
+  std::vector<T> h(n);
+  for (int i = 0; i < n; ++i) h[i] = static_cast<T>(value(i)) / static_cast<T>(10);
   std::vector<int> want(bins, 0);
-  for (float x : h) ++want[static_cast<int>(x / (100.0f / bins))];
-  thrust::device_vector<float> in(h.begin(), h.end());
+  for (T x : h) ++want[static_cast<int>(x * bins / static_cast<T>(100))];
+  thrust::device_vector<T> in(h.begin(), h.end());
   thrust::device_vector<int> hist(bins);
-  const float* pin = thrust::raw_pointer_cast(in.data());
+  const T* pin = thrust::raw_pointer_cast(in.data());
   int* phist = thrust::raw_pointer_cast(hist.data());
+  const T lo = 0, hi = 100;
   size_t temp_bytes = 0;
-  CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, pin, phist, bins + 1, 0.0f, 100.0f, n) ==
-        cudaSuccess);
+  CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, pin, phist, bins + 1, lo, hi, n) == cudaSuccess);
   void* temp = nullptr;
   CHECK(cudaMalloc(&temp, temp_bytes) == cudaSuccess);
-  CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, pin, phist, bins + 1, 0.0f, 100.0f, n) ==
-        cudaSuccess);
+  CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, pin, phist, bins + 1, lo, hi, n) == cudaSuccess);
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(cudaFree(temp) == cudaSuccess);
   thrust::host_vector<int> got = hist;
@@ -96,7 +99,6 @@ int histogram() {
   std::printf("histogram: %d values in %d bins\n", n, bins);
   return 0;
 }
-
 #endif
 
 #ifdef ALGO_SEGREDUCE
@@ -164,7 +166,10 @@ int main(int argc, char** argv) {
       {"select", select},
 #endif
 #ifdef ALGO_HISTOGRAM
-      {"histogram", histogram},
+      {"histogram", histogram<int>},
+#endif
+#ifdef ALGO_HISTOGRAM_FLOAT
+      {"histogram-float", histogram<float>},
 #endif
 #ifdef ALGO_SEGREDUCE
       {"segreduce", segreduce},
