@@ -92,12 +92,13 @@ case $case_name in
     expect "thrust_algos: all checks passed"
     expect "the device reports compute capability 7.5, the lowest the application's PTX targets"
     ;;
-  cub-select | cub-histogram | cub-histogram-float | cub-segreduce | cub-foreach)
+  cub-select | cub-histogram | cub-histogram-float | cub-segreduce | cub-reduce | cub-foreach)
     # One CUB/thrust algorithm per module, run functionally and on a 4-SM
     # timing model; the CUB kernel that does the work must have run.
     algo=${case_name#cub-}
     declare -A kernel=([select]=DeviceSelectSweepKernel [histogram]=DeviceHistogramSweepKernel
       [histogram-float]=DeviceHistogramSweepKernel [segreduce]=DeviceSegmentedReduceKernel
+      [reduce]=DeviceReduceKernel
       [foreach]=for_each13static_kernel)
     macro=ALGO_${algo^^}
     compile app -cudart shared "${ptx[@]}" -D${macro//-/_} -I"$here/apps" "$here/apps/cub_algos.cu"

@@ -4,17 +4,20 @@
 // (cub::DeviceSegmentedReduce::Sum), thrust::for_each and thrust::fill.
 // Each result is checked against the CPU. Built with -DALGO_<NAME> for each
 // algorithm to include (SELECT, HISTOGRAM: int samples, HISTOGRAM_FLOAT:
-// float samples, SEGREDUCE, FOREACH; all but HISTOGRAM_FLOAT when none is
-// given), so that a module holds only the kernels it runs.
-//   cub_algos [select|histogram|histogram-float|segreduce|foreach|all]
+// float samples, SEGREDUCE, REDUCE: cub::DeviceReduce::Sum and Max called
+// directly, FOREACH; all but HISTOGRAM_FLOAT when none is given), so that a
+// module holds only the kernels it runs.
+//   cub_algos [select|histogram|histogram-float|segreduce|reduce|foreach|all]
 #if !defined(ALGO_SELECT) && !defined(ALGO_HISTOGRAM) && !defined(ALGO_HISTOGRAM_FLOAT) && \
-    !defined(ALGO_SEGREDUCE) && !defined(ALGO_FOREACH)
+    !defined(ALGO_SEGREDUCE) && !defined(ALGO_REDUCE) && !defined(ALGO_FOREACH)
 #define ALGO_SELECT
 #define ALGO_HISTOGRAM
 #define ALGO_SEGREDUCE
+#define ALGO_REDUCE
 #define ALGO_FOREACH
 #endif
 #include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/copy.h>
@@ -132,6 +135,46 @@ int segreduce() {
 
 #endif
 
+#ifdef ALGO_REDUCE
+// cub::DeviceReduce called directly, each with its temporary storage asked
+// for first, on raw pointers.
+int reduce() {
+  const int n = 10000;
+  std::vector<int> h(n);
+  long long want = 0;
+  int want_max = 0;
+  for (int i = 0; i < n; ++i) {
+    h[i] = value(i);
+    want += h[i];
+    want_max = h[i] > want_max ? h[i] : want_max;
+  }
+  int* in = nullptr;
+  long long* sum = nullptr;
+  int* mx = nullptr;
+  CHECK(cudaMalloc(&in, n * sizeof(int)) == cudaSuccess);
+  CHECK(cudaMalloc(&sum, sizeof(long long)) == cudaSuccess);
+  CHECK(cudaMalloc(&mx, sizeof(int)) == cudaSuccess);
+  CHECK(cudaMemcpy(in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+  size_t temp_bytes = 0, max_bytes = 0;
+  CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, sum, n) == cudaSuccess);
+  CHECK(cub::DeviceReduce::Max(nullptr, max_bytes, in, mx, n) == cudaSuccess);
+  temp_bytes = temp_bytes > max_bytes ? temp_bytes : max_bytes;
+  void* temp = nullptr;
+  CHECK(cudaMalloc(&temp, temp_bytes) == cudaSuccess);
+  CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, sum, n) == cudaSuccess);
+  CHECK(cub::DeviceReduce::Max(temp, temp_bytes, in, mx, n) == cudaSuccess);
+  long long got = 0;
+  int got_max = 0;
+  CHECK(cudaMemcpy(&got, sum, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(&got_max, mx, sizeof got_max, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(got == want);
+  CHECK(got_max == want_max);
+  for (void* p : {static_cast<void*>(in), static_cast<void*>(sum), static_cast<void*>(mx), temp}) CHECK(cudaFree(p) == cudaSuccess);
+  std::printf("reduce: sum %lld and max %d of %d values\n", got, got_max, n);
+  return 0;
+}
+#endif
+
 #ifdef ALGO_FOREACH
 struct Square {
   __host__ __device__ void operator()(int& x) const { x = x * x; }
@@ -173,6 +216,9 @@ int main(int argc, char** argv) {
 #endif
 #ifdef ALGO_SEGREDUCE
       {"segreduce", segreduce},
+#endif
+#ifdef ALGO_REDUCE
+      {"reduce", reduce},
 #endif
 #ifdef ALGO_FOREACH
       {"foreach", foreach},
