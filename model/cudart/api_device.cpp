@@ -16,6 +16,48 @@ using namespace rfsim::cudart;
 
 namespace {
 
+// Device attributes whose answer is the same on every configuration: what
+// the model has (L1 caching of global and local loads, stream priorities,
+// preemption) and what it does not (multi-GPU boards, persisting L2 lines,
+// clusters, RDMA, IPC, MPS).
+struct FixedAttribute {
+  int attr, value;
+};
+constexpr FixedAttribute kFixed[] = {
+    {cudaDevAttrSurfaceAlignment, 512},
+    {cudaDevAttrTccDriver, 0},
+    {cudaDevAttrPciDomainId, 0},
+    {cudaDevAttrTexturePitchAlignment, 32},
+    {cudaDevAttrStreamPrioritiesSupported, 1},
+    {cudaDevAttrGlobalL1CacheSupported, 1},
+    {cudaDevAttrLocalL1CacheSupported, 1},
+    {cudaDevAttrIsMultiGpuBoard, 0},
+    {cudaDevAttrMultiGpuBoardGroupID, 0},
+    {cudaDevAttrHostNativeAtomicSupported, 0},
+    {cudaDevAttrComputePreemptionSupported, 1},
+    {cudaDevAttrCanFlushRemoteWrites, 0},
+    {cudaDevAttrPageableMemoryAccessUsesHostPageTables, 0},
+    {cudaDevAttrDirectManagedMemAccessFromHost, 0},
+    {cudaDevAttrMaxPersistingL2CacheSize, 0},
+    {cudaDevAttrMaxAccessPolicyWindowSize, 0},
+    {cudaDevAttrReservedSharedMemoryPerBlock, 0},
+    {cudaDevAttrSparseCudaArraySupported, 0},
+    {cudaDevAttrTimelineSemaphoreInteropSupported, 0},
+    {cudaDevAttrGPUDirectRDMASupported, 0},
+    {cudaDevAttrClusterLaunch, 0},
+    {cudaDevAttrDeferredMappingCudaArraySupported, 0},
+    {cudaDevAttrIpcEventSupport, 0},
+    {cudaDevAttrMemSyncDomainCount, 1},
+    {cudaDevAttrMpsEnabled, 0},
+    {cudaDevAttrHostMemoryPoolsSupported, 0},
+};
+
+const int* fixedAttribute(int attr) {
+  for (const FixedAttribute& f : kFixed)
+    if (f.attr == attr) return &f.value;
+  return nullptr;
+}
+
 const char* kRuntimeNote = "events measure simulated time: a functional run has none (rfsim exec --timing)";
 
 }  // namespace
@@ -148,8 +190,19 @@ RFSIM_API cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
       // Registered host memory has a device address of its own (api_memory.cpp),
       // and a kernel cannot reach pageable memory.
       case cudaDevAttrCanUseHostPointerForRegisteredMem: case cudaDevAttrPageableMemoryAccess: *v = 0; break;
-      default:
-        throw CudaError{cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr)};
+      default: {
+        const auto in = [attr](int lo, int hi) { return attr >= lo && attr <= hi; };
+        if (in(cudaDevAttrMaxTexture1DWidth, cudaDevAttrMaxTexture2DLayeredLayers) ||
+            in(cudaDevAttrMaxTexture1DLayeredWidth, cudaDevAttrMaxTexture3DDepthAlt) ||
+            in(cudaDevAttrMaxTextureCubemapWidth, cudaDevAttrMaxTexture2DMipmappedHeight) ||
+            attr == cudaDevAttrMaxTexture1DMipmappedWidth) {
+          *v = 0;  // textures and surfaces are not modelled
+          break;
+        }
+        const int* fixed = fixedAttribute(attr);
+        if (!fixed) throw CudaError{cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr)};
+        *v = *fixed;
+      }
     }
   });
 }

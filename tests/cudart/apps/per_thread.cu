@@ -2,7 +2,7 @@
 // and event calls below are their _ptds/_ptsz forms; and the smaller calls
 // real applications make: 2D copies and memsets, pointer attributes, stream
 // flags and priorities, host functions and callbacks on a stream, prefetches
-// and advice for managed memory, a kernel's name.
+// and advice for managed memory, a kernel's name, device attributes.
 #include <cstdio>
 #include <cstring>
 
@@ -78,6 +78,10 @@ int main() {
 
   const char* name = nullptr;
   CHECK(cudaFuncGetName(&name, add1) == cudaSuccess && std::strcmp(name, "_Z4add1Pii") == 0);
+  int attr = -1;
+  CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrStreamPrioritiesSupported, 0) == cudaSuccess && attr == 1);
+  CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrMaxTexture2DWidth, 0) == cudaSuccess && attr == 0);
+  CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrClusterLaunch, 0) == cudaSuccess && attr == 0);
   unsigned dflags = 0;
   CHECK(cudaGetDeviceFlags(&dflags) == cudaSuccess && (dflags & cudaDeviceMapHost));
   CHECK(cudaStreamDestroy(st) == cudaSuccess);
