@@ -9,6 +9,7 @@ the library's stubs are generated from the same table).
   cudart_calls.py --library build/cudart/libcudart.so.13
                                         also exit 1 unless the library defines (strongly)
                                         exactly the calls not marked "no"
+  cudart_calls.py --table FILE ...      another table (tests/cudart/test_cudart_calls.py)
 """
 import argparse
 import pathlib
@@ -65,8 +66,9 @@ def main():
     ap.add_argument("--write", type=pathlib.Path)
     ap.add_argument("--check", type=pathlib.Path)
     ap.add_argument("--library", type=pathlib.Path)
+    ap.add_argument("--table", type=pathlib.Path, default=TABLE)
     a = ap.parse_args()
-    rows = read_table()
+    rows = read_table(a.table)
     md = markdown(rows)
     bad = False
     if a.write:
@@ -82,10 +84,10 @@ def main():
         strong = strong_symbols(a.library)
         for name, status, _ in rows:
             if status == "no" and name in strong:
-                print(f"{TABLE.name}: {name} is marked 'no' but {a.library} defines it")
+                print(f"{a.table.name}: {name} is marked 'no' but {a.library} defines it")
                 bad = True
             if status != "no" and name not in strong:
-                print(f"{TABLE.name}: {name} is marked '{status}' but {a.library} does not define it (only its stub)")
+                print(f"{a.table.name}: {name} is marked '{status}' but {a.library} does not define it (only its stub)")
                 bad = True
     if not (a.write or a.check or a.library):
         sys.stdout.write(md)
