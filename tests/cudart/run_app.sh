@@ -91,6 +91,10 @@ case $case_name in
     run 0 -o out -- ./app
     expect "thrust_algos: all checks passed"
     expect "the device reports compute capability 7.5, the lowest the application's PTX targets"
+    rm -rf out
+    run 0 -q --timing --set gpu.num_sms=4 -o out -- ./app
+    expect "thrust_algos: all checks passed"
+    [[ $(stat_of '.workloads.app.total.gpu.cycles.value') -gt 0 ]] || fail "no cycles in stats.json"
     ;;
   cub | cub-histogram-float)
     # thrust's and CUB's algorithms in one module (cub: all but the float
