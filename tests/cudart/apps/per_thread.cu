@@ -78,6 +78,10 @@ int main() {
 
   const char* name = nullptr;
   CHECK(cudaFuncGetName(&name, add1) == cudaSuccess && std::strcmp(name, "_Z4add1Pii") == 0);
+  // The header's occupancy helper, over the calls it makes.
+  int min_grid = 0, block = 0;
+  CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, add1) == cudaSuccess);
+  CHECK(block >= 32 && block <= 1024 && block % 32 == 0 && min_grid > 0);
   int attr = -1;
   CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrStreamPrioritiesSupported, 0) == cudaSuccess && attr == 1);
   CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrMaxTexture2DWidth, 0) == cudaSuccess && attr == 0);
