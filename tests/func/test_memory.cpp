@@ -84,7 +84,7 @@ TEST_CASE("a shared address wraps at 32 bits like the hardware's", "[func]") {
   CHECK(v == std::vector<uint32_t>{41, 42, 43, 44, 45, 46, 47});
 }
 
-TEST_CASE("host memory lies in the host window; registered memory is the application's own", "[func]") {
+TEST_CASE("host memory lies in the host window, and registered memory is the application's own", "[func]") {
   GlobalMemory m;
   const uint64_t pinned = m.allocateMapped(100, AllocKind::Host);
   CHECK(isHostAddress(pinned));
