@@ -407,6 +407,7 @@ struct GpuConfig {
   L2Config l2;
   IcntConfig icnt;
   DramConfig dram;
+  HostLinkConfig host_link;
   SimConfig sim;
   CompilerConfig compiler;
   MechanismsConfig mechanisms;
@@ -424,6 +425,7 @@ struct GpuConfig {
     v.section("l2", l2, "L2 cache shared by all SMs");
     v.section("icnt", icnt, "crossbar between the SMs and the L2 slices");
     v.section("dram", dram, "DRAM");
+    v.section("host_link", host_link, "the link to host memory that mapped host memory is reached through");
     v.section("sim", sim, "simulation settings (not the modelled hardware)");
     v.section("compiler", compiler, "the back end's passes before register allocation (docs/backend.md)");
     v.section("mechanisms", mechanisms, "register-file mechanisms: which are on, and each one's settings");

@@ -168,6 +168,22 @@ struct IcntConfig {
   }
 };
 
+// The GPU's link to host memory (PCIe, or NVLink-C2C on a Grace Hopper):
+// what a kernel's loads, stores and atomics to mapped host memory
+// (cudaHostAlloc with cudaHostAllocMapped, cudaHostRegister with
+// cudaHostRegisterMapped) cross instead of the L2 and DRAM (mem/tlm/host_link.h).
+struct HostLinkConfig {
+  double latency_ns = 1000.0;  // a read's round trip, without queueing
+  double bytes_per_ns = 12.0;  // GB/s each direction, effective (after packet overhead)
+
+  template <class V> void visit(V& v) {
+    v.real("latency_ns", latency_ns, RealRange{0.0, 1000000.0}, "ns",
+           "round trip of a read from the GPU's end of the link to host memory and back, without queueing");
+    v.real("bytes_per_ns", bytes_per_ns, RealRange{0.001, 100000.0}, "GB/s",
+           "data the link moves per nanosecond in each direction, after packet overhead");
+  }
+};
+
 enum class DramScheduler : uint8_t { FrFcfs, Fcfs };
 inline const Choices& choiceNames(DramScheduler) {
   static const Choices names{"frfcfs", "fcfs"};

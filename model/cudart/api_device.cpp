@@ -16,6 +16,48 @@ using namespace rfsim::cudart;
 
 namespace {
 
+// Device attributes whose answer is the same on every configuration: what
+// the model has (L1 caching of global and local loads, stream priorities,
+// preemption) and what it does not (multi-GPU boards, persisting L2 lines,
+// clusters, RDMA, IPC, MPS).
+struct FixedAttribute {
+  int attr, value;
+};
+constexpr FixedAttribute kFixed[] = {
+    {cudaDevAttrSurfaceAlignment, 512},
+    {cudaDevAttrTccDriver, 0},
+    {cudaDevAttrPciDomainId, 0},
+    {cudaDevAttrTexturePitchAlignment, 32},
+    {cudaDevAttrStreamPrioritiesSupported, 1},
+    {cudaDevAttrGlobalL1CacheSupported, 1},
+    {cudaDevAttrLocalL1CacheSupported, 1},
+    {cudaDevAttrIsMultiGpuBoard, 0},
+    {cudaDevAttrMultiGpuBoardGroupID, 0},
+    {cudaDevAttrHostNativeAtomicSupported, 0},
+    {cudaDevAttrComputePreemptionSupported, 1},
+    {cudaDevAttrCanFlushRemoteWrites, 0},
+    {cudaDevAttrPageableMemoryAccessUsesHostPageTables, 0},
+    {cudaDevAttrDirectManagedMemAccessFromHost, 0},
+    {cudaDevAttrMaxPersistingL2CacheSize, 0},
+    {cudaDevAttrMaxAccessPolicyWindowSize, 0},
+    {cudaDevAttrReservedSharedMemoryPerBlock, 0},
+    {cudaDevAttrSparseCudaArraySupported, 0},
+    {cudaDevAttrTimelineSemaphoreInteropSupported, 0},
+    {cudaDevAttrGPUDirectRDMASupported, 0},
+    {cudaDevAttrClusterLaunch, 0},
+    {cudaDevAttrDeferredMappingCudaArraySupported, 0},
+    {cudaDevAttrIpcEventSupport, 0},
+    {cudaDevAttrMemSyncDomainCount, 1},
+    {cudaDevAttrMpsEnabled, 0},
+    {cudaDevAttrHostMemoryPoolsSupported, 0},
+};
+
+const int* fixedAttribute(int attr) {
+  for (const FixedAttribute& f : kFixed)
+    if (f.attr == attr) return &f.value;
+  return nullptr;
+}
+
 const char* kRuntimeNote = "events measure simulated time: a functional run has none (rfsim exec --timing)";
 
 }  // namespace
@@ -41,6 +83,18 @@ RFSIM_API cudaError_t cudaGetDevice(int* d) {
 }
 
 RFSIM_API cudaError_t cudaSetDeviceFlags(unsigned) { return guarded("cudaSetDeviceFlags", [](Session&) {}); }
+RFSIM_API cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  return guarded("cudaGetDeviceFlags", [&](Session&) {
+    if (!flags) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    *flags = 0x08;  // cudaDeviceMapHost: host memory is always mapped
+  });
+}
+RFSIM_API cudaError_t cudaInitDevice(int d, unsigned, unsigned) {
+  return guarded("cudaInitDevice", [&](Session& s) {
+    if (d != 0) throw CudaError{cudaErrorInvalidDevice, fmt::format("device {}: the model has one GPU, device 0", d)};
+    s.device();
+  });
+}
 RFSIM_API cudaError_t cudaChooseDevice(int* d, const void*) { return cudaGetDevice(d); }
 
 RFSIM_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
@@ -129,8 +183,26 @@ RFSIM_API cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
       case cudaDevAttrCooperativeLaunch: *v = 0; break;
       case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = static_cast<int>(p.sharedMemPerBlockOptin); break;
       case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
-      default:
-        throw CudaError{cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr)};
+      case cudaDevAttrMemoryPoolsSupported: *v = 1; break;  // cudaMallocAsync (api_mempool.cpp)
+      case cudaDevAttrMemoryPoolSupportedHandleTypes: *v = 0; break;  // no IPC
+      case cudaDevAttrHostRegisterSupported: *v = 1; break;
+      case cudaDevAttrHostRegisterReadOnlySupported: *v = 0; break;
+      // Registered host memory has a device address of its own (api_memory.cpp),
+      // and a kernel cannot reach pageable memory.
+      case cudaDevAttrCanUseHostPointerForRegisteredMem: case cudaDevAttrPageableMemoryAccess: *v = 0; break;
+      default: {
+        const auto in = [attr](int lo, int hi) { return attr >= lo && attr <= hi; };
+        if (in(cudaDevAttrMaxTexture1DWidth, cudaDevAttrMaxTexture2DLayeredLayers) ||
+            in(cudaDevAttrMaxTexture1DLayeredWidth, cudaDevAttrMaxTexture3DDepthAlt) ||
+            in(cudaDevAttrMaxTextureCubemapWidth, cudaDevAttrMaxTexture2DMipmappedHeight) ||
+            attr == cudaDevAttrMaxTexture1DMipmappedWidth) {
+          *v = 0;  // textures and surfaces are not modelled
+          break;
+        }
+        const int* fixed = fixedAttribute(attr);
+        if (!fixed) throw CudaError{cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr)};
+        *v = *fixed;
+      }
     }
   });
 }
@@ -142,6 +214,14 @@ RFSIM_API cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); 
 // exit, reset or not.
 RFSIM_API cudaError_t cudaDeviceReset() { return guarded("cudaDeviceReset", [](Session&) {}); }
 RFSIM_API cudaError_t cudaDeviceSetCacheConfig(int) { return guarded("cudaDeviceSetCacheConfig", [](Session&) {}); }
+RFSIM_API cudaError_t cudaDeviceGetCacheConfig(int* c) {
+  if (c) *c = 0;  // cudaFuncCachePreferNone
+  return c ? cudaSuccess : cudaErrorInvalidValue;
+}
+RFSIM_API cudaError_t cudaDeviceGetSharedMemConfig(int* c) {
+  if (c) *c = 1;  // cudaSharedMemBankSizeFourByte
+  return c ? cudaSuccess : cudaErrorInvalidValue;
+}
 RFSIM_API cudaError_t cudaDeviceSetSharedMemConfig(int) {
   return guarded("cudaDeviceSetSharedMemConfig", [](Session&) {});
 }
@@ -184,6 +264,11 @@ RFSIM_API const char* cudaGetErrorName(cudaError_t e) { return errorName(e); }
 
 namespace {
 
+// The priority range the device reports (cudaDeviceGetStreamPriorityRange,
+// as Hopper's): lower numbers are higher priorities. Every stream runs its
+// work in issue order, so priorities change nothing.
+constexpr int kLeastPriority = 0, kGreatestPriority = -5;
+
 // The default stream's handles: 0, cudaStreamLegacy (0x1) and
 // cudaStreamPerThread (0x2, driver_types.h). The model runs every launch to
 // completion in order, so the per-thread default stream is the legacy one.
@@ -212,8 +297,57 @@ RFSIM_API cudaError_t cudaStreamCreate(void** st) {
     s.streams.emplace(*st, std::move(p));
   });
 }
-RFSIM_API cudaError_t cudaStreamCreateWithFlags(void** st, unsigned) { return cudaStreamCreate(st); }
-RFSIM_API cudaError_t cudaStreamCreateWithPriority(void** st, unsigned, int) { return cudaStreamCreate(st); }
+RFSIM_API cudaError_t cudaStreamCreateWithPriority(void** st, unsigned flags, int priority) {
+  const cudaError_t e = cudaStreamCreate(st);
+  if (e == cudaSuccess) {
+    Session& s = Session::get();
+    std::lock_guard<std::recursive_mutex> lock(s.mu);
+    Stream* p = s.streams.at(*st).get();
+    p->flags = flags;
+    p->priority = std::clamp(priority, kGreatestPriority, kLeastPriority);
+  }
+  return e;
+}
+RFSIM_API cudaError_t cudaStreamCreateWithFlags(void** st, unsigned flags) {
+  return cudaStreamCreateWithPriority(st, flags, kLeastPriority);
+}
+RFSIM_API cudaError_t cudaStreamGetFlags(void* st, unsigned* flags) {
+  return guarded("cudaStreamGetFlags", [&](Session& s) {
+    if (!flags) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    const Stream* p = streamOf(s, st);
+    *flags = p ? p->flags : 0;
+  });
+}
+RFSIM_API cudaError_t cudaStreamGetPriority(void* st, int* priority) {
+  return guarded("cudaStreamGetPriority", [&](Session& s) {
+    if (!priority) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    const Stream* p = streamOf(s, st);
+    *priority = p ? p->priority : kLeastPriority;
+  });
+}
+RFSIM_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = kLeastPriority;
+  if (greatest) *greatest = kGreatestPriority;
+  return cudaSuccess;
+}
+// Work runs to completion when it is issued, so a host function or callback
+// runs at once, after everything issued before it.
+RFSIM_API cudaError_t cudaLaunchHostFunc(void* st, void (*fn)(void*), void* user) {
+  const cudaError_t e = guarded("cudaLaunchHostFunc", [&](Session& s) {
+    streamOf(s, st);
+    if (!fn) throw CudaError{cudaErrorInvalidValue, "null function"};
+  });
+  if (e == cudaSuccess) fn(user);  // outside the library's lock: it may call the runtime
+  return e;
+}
+RFSIM_API cudaError_t cudaStreamAddCallback(void* st, void (*cb)(void*, cudaError_t, void*), void* user, unsigned) {
+  const cudaError_t e = guarded("cudaStreamAddCallback", [&](Session& s) {
+    streamOf(s, st);
+    if (!cb) throw CudaError{cudaErrorInvalidValue, "null callback"};
+  });
+  if (e == cudaSuccess) cb(st, cudaSuccess, user);
+  return e;
+}
 RFSIM_API cudaError_t cudaStreamDestroy(void* st) {
   return guarded("cudaStreamDestroy", [&](Session& s) {
     if (isDefaultStream(st)) throw CudaError{cudaErrorInvalidResourceHandle, "the default stream cannot be destroyed"};
@@ -284,8 +418,7 @@ RFSIM_API cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w
 }
 
 RFSIM_API cudaError_t cudaCreateTextureObject(void*, const void*, const void*, const void*) {
-  return guarded("cudaCreateTextureObject", [](Session&) {
-    throw CudaError{cudaErrorNotSupported,
-                    "texture objects are not modelled: read the array through a pointer (__ldg) instead"};
-  });
+  return unsupported("cudaCreateTextureObject",
+                     "texture objects are not modelled: read the array through a pointer (__ldg) instead",
+                     __builtin_return_address(0));
 }

@@ -147,6 +147,13 @@ RFSIM_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void
   });
 }
 
+RFSIM_API cudaError_t cudaFuncGetName(const char** name, const void* fun) {
+  return guarded("cudaFuncGetName", [&](Session& s) {
+    if (!name) throw CudaError{cudaErrorInvalidValue, "null result pointer"};
+    *name = s.kernelName(fun).c_str();  // the mangled name, as CUDA gives it; lives as long as the process
+  });
+}
+
 RFSIM_API cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
   return guarded("cudaFuncSetCacheConfig", [&](Session& s) { s.kernelName(fun); });  // accepted, no effect
 }

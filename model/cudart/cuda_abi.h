@@ -39,6 +39,8 @@ enum : int {
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
   cudaErrorAssert = 710,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorIllegalInstruction = 715,
   cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719,
@@ -166,6 +168,27 @@ struct cudaDeviceProp {
   int reserved[56];
 };
 
+// cudaPointerGetAttributes' answer (enum cudaMemoryType in `type`).
+enum cudaMemoryType : int {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {
+  int type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+
+// Where cudaMemPrefetchAsync and cudaMemAdvise direct managed memory (passed by value).
+struct cudaMemLocation {
+  int type;  // enum cudaMemLocationType
+  int id;
+};
+
 struct cudaFuncAttributes {
   size_t sharedSizeBytes;
   size_t constSizeBytes;
@@ -234,10 +257,51 @@ enum cudaDeviceAttr : int {
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
+  cudaDevAttrPageableMemoryAccess = 88,
   cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrHostRegisterSupported = 99,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrHostRegisterReadOnlySupported = 113,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
+  // Answered with a fixed value (api_device.cpp).
+  cudaDevAttrSurfaceAlignment = 30,
+  cudaDevAttrTccDriver = 35,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrTexturePitchAlignment = 51,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrMultiGpuBoardGroupID = 85,
+  cudaDevAttrHostNativeAtomicSupported = 86,
+  cudaDevAttrComputePreemptionSupported = 90,
+  cudaDevAttrCanFlushRemoteWrites = 98,
+  cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
+  cudaDevAttrDirectManagedMemAccessFromHost = 101,
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMaxAccessPolicyWindowSize = 109,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111,
+  cudaDevAttrSparseCudaArraySupported = 112,
+  cudaDevAttrTimelineSemaphoreInteropSupported = 114,
+  cudaDevAttrGPUDirectRDMASupported = 116,
+  cudaDevAttrClusterLaunch = 120,
+  cudaDevAttrDeferredMappingCudaArraySupported = 121,
+  cudaDevAttrIpcEventSupport = 125,
+  cudaDevAttrMemSyncDomainCount = 126,
+  cudaDevAttrMpsEnabled = 133,
+  cudaDevAttrHostMemoryPoolsSupported = 144,
+  // The texture and surface limits lie in these ranges (inclusive).
+  cudaDevAttrMaxTexture1DWidth = 21,
+  cudaDevAttrMaxTexture2DLayeredLayers = 29,
+  cudaDevAttrMaxTexture1DLayeredWidth = 42,
+  cudaDevAttrMaxTexture3DDepthAlt = 49,
+  cudaDevAttrMaxTextureCubemapWidth = 52,
+  cudaDevAttrMaxTexture2DMipmappedHeight = 74,
+  cudaDevAttrMaxTexture1DMipmappedWidth = 77,
 };
 
 }  // namespace rfsim::cudart

@@ -46,10 +46,22 @@ struct CudaError {
 
 struct Stream {
   double last_ms = 0.0;  // simulated time when its last work finished
+  unsigned flags = 0;    // cudaStreamCreateWithFlags
+  int priority = 0;      // cudaStreamCreateWithPriority, clamped to the device's range
 };
 struct Event {
   bool recorded = false;
   double ms = 0.0;  // simulated time when recorded
+};
+
+// A memory pool: the device's default one, or one from cudaMemPoolCreate.
+// Every call runs to completion in order, so memory freed to a pool is free
+// at once and a pool never holds any back (reserved = used).
+struct MemPool {
+  std::map<uint64_t, uint64_t> live;  // allocations made from it: base -> bytes
+  uint64_t used = 0, used_high = 0;
+  uint64_t release_threshold = 0;  // cudaMemPoolAttrReleaseThreshold
+  int reuse[3] = {1, 1, 1};        // cudaMemPoolReuse{FollowEventDependencies, AllowOpportunistic, AllowInternalDependencies}
 };
 
 // What cudaFuncSetAttribute set for a kernel; every launch of it applies them.
@@ -112,6 +124,16 @@ class Session {
   std::map<void*, std::unique_ptr<Stream>> streams;
   std::map<void*, std::unique_ptr<Event>> events;
   bool warned_functional_time = false;
+  // Memory pools by handle (api_mempool.cpp), the default one made at first use.
+  std::map<void*, std::unique_ptr<MemPool>> pools;
+  void* default_pool = nullptr;
+  void* current_pool = nullptr;  // cudaDeviceSetMemPool; cudaMallocAsync allocates from it
+  // Host memory the application registered (cudaHostRegister): its host
+  // address -> the device's address for it and its bytes.
+  struct Registered {
+    uint64_t device = 0, bytes = 0;
+  };
+  std::map<uint64_t, Registered> registered;
 
   // Writes stats.json, the configuration and the manifest (idempotent;
   // the exit handler calls it).

@@ -42,16 +42,18 @@ uint64_t GlobalMemory::allocateMapped(uint64_t bytes, AllocKind kind, std::strin
   // The next page-aligned device address that is free in the process too
   // (the process's own mappings live far above the device's window, but a
   // library may have taken one: then skip past it).
+  // Host memory takes its addresses from the host window.
+  uint64_t& next = kind == AllocKind::Host ? next_host_ : next_;
   for (int tries = 0; tries < 64; ++tries) {
-    const uint64_t base = (next_ + page - 1) / page * page;
+    const uint64_t base = (next + page - 1) / page * page;
     void* p = mmap(reinterpret_cast<void*>(base), span, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     if (p == MAP_FAILED || reinterpret_cast<uint64_t>(p) != base) {
       if (p != MAP_FAILED) munmap(p, span);  // a kernel without MAP_FIXED_NOREPLACE placed it elsewhere
-      next_ = base + span + (64ull << 20);
+      next = base + span + (64ull << 20);
       continue;
     }
-    next_ = base + span + kAllocAlign;
+    next = base + span + kAllocAlign;
     Allocation a;
     a.base = base;
     a.size = bytes;
@@ -63,7 +65,26 @@ uint64_t GlobalMemory::allocateMapped(uint64_t bytes, AllocKind kind, std::strin
     live_ += bytes;
     return base;
   }
-  throw Error(fmt::format("cannot map {} bytes of shared host/device memory near {}", bytes, hex(next_)));
+  throw Error(fmt::format("cannot map {} bytes of shared host/device memory near {}", bytes, hex(next)));
+}
+
+uint64_t GlobalMemory::registerHost(void* host, uint64_t bytes) {
+  const uint64_t h = reinterpret_cast<uint64_t>(host);
+  for (const auto& [base, a] : allocs_)
+    if (a.kind == AllocKind::Registered && h < reinterpret_cast<uint64_t>(a.data) + a.size &&
+        reinterpret_cast<uint64_t>(a.data) < h + bytes)
+      throw Error(fmt::format("host memory {} + {} bytes overlaps memory registered at {} + {} bytes", hex(h), bytes,
+                              hex(reinterpret_cast<uint64_t>(a.data)), a.size));
+  const uint64_t base = next_host_ + h % kAllocAlign;  // the same alignment as the host's
+  next_host_ = (base + bytes + 2 * kAllocAlign - 1) / kAllocAlign * kAllocAlign;  // and a guard granule
+  Allocation a;
+  a.base = base;
+  a.size = bytes;
+  a.kind = AllocKind::Registered;
+  a.data = static_cast<uint8_t*>(host);
+  allocs_.emplace(base, std::move(a));
+  live_ += bytes;
+  return base;
 }
 
 GlobalMemory::Snapshot GlobalMemory::snapshot() const {

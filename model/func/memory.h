@@ -9,6 +9,11 @@
 //                                      module .global/.const, device malloc);
 //                                      their generic, global and const
 //                                      addresses are the same number
+//   [kHostWindow,   + kHostWindowSize) host memory the device reaches:
+//                                      page-locked (cudaHostAlloc) and
+//                                      registered (cudaHostRegister); the
+//                                      memory system sends its accesses over
+//                                      the host link, not to the L2
 //   [kCodeWindow,   + kWindowSize)     function addresses (kCodeWindow + 16*i)
 //   [kParamWindow,  + kWindowSize)     kernel parameters (cvta.param)
 //   [kSharedWindow, + kWindowSize)     the running block's shared memory
@@ -36,17 +41,23 @@ inline constexpr uint64_t kCodeWindow = 0x7c00'0000'0000ull;
 inline constexpr uint64_t kParamWindow = 0x7d00'0000'0000ull;
 inline constexpr uint64_t kSharedWindow = 0x7e00'0000'0000ull;
 inline constexpr uint64_t kLocalWindow = 0x7f00'0000'0000ull;
+inline constexpr uint64_t kHostWindow = 0x2000'0000'0000ull;
+inline constexpr uint64_t kHostWindowSize = 0x1000'0000'0000ull;
 inline constexpr uint64_t kFrameParamBase = 0x1'0000'0000ull;  // in param space
 inline constexpr uint64_t kAllocAlign = 256;
 
 inline bool inWindow(uint64_t addr, uint64_t window) {
   return addr - window < kWindowSize;
 }
+// Host memory: its accesses cross the host link (mem/tlm/host_link.h).
+inline bool isHostAddress(uint64_t addr) { return addr - kHostWindow < kHostWindowSize; }
 
 // Managed: cudaMallocManaged and __managed__ variables; Host: page-locked
 // host memory (cudaMallocHost, cudaHostAlloc). Both are mapped: the host
-// reads and writes them at the very address the device uses.
-enum class AllocKind : uint8_t { Malloc, Global, Const, Heap, Managed, Host };
+// reads and writes them at the very address the device uses. Registered:
+// the application's own memory (cudaHostRegister), reached by the device at
+// an address of its own in the host window.
+enum class AllocKind : uint8_t { Malloc, Global, Const, Heap, Managed, Host, Registered };
 
 struct Allocation {
   uint64_t base = 0;
@@ -76,6 +87,11 @@ class GlobalMemory {
   // valid host pointer too (unified addressing of managed and mapped host
   // memory). Throws rfsim::Error when no such mapping can be made.
   uint64_t allocateMapped(uint64_t bytes, AllocKind kind, std::string name = {});
+  // The device's view of `bytes` of the process's memory at `host` (the
+  // bytes stay the application's: nothing is copied or freed), at an address
+  // in the host window; released with release(base, AllocKind::Registered).
+  // Throws rfsim::Error when it overlaps memory already registered.
+  uint64_t registerHost(void* host, uint64_t bytes);
   // Throws rfsim::Error unless `base` is the start of a live allocation of
   // one of the kinds a caller may free (`kind`).
   void release(uint64_t base, AllocKind kind);
@@ -132,6 +148,7 @@ class GlobalMemory {
   std::array<Allocation*, 4> recent_{};
   unsigned recent_next_ = 0;
   uint64_t next_ = kGlobalBase;
+  uint64_t next_host_ = kHostWindow;  // page-locked and registered host memory
   uint64_t live_ = 0;
   uint64_t capacity_;
 };

@@ -91,6 +91,78 @@ case $case_name in
     run 0 -o out -- ./app
     expect "thrust_algos: all checks passed"
     expect "the device reports compute capability 7.5, the lowest the application's PTX targets"
+    rm -rf out
+    run 0 -q --timing --set gpu.num_sms=4 -o out -- ./app
+    expect "thrust_algos: all checks passed"
+    [[ $(stat_of '.workloads.app.total.gpu.cycles.value') -gt 0 ]] || fail "no cycles in stats.json"
+    ;;
+  cub | cub-histogram-float)
+    # thrust's and CUB's algorithms in one module (cub: all but the float
+    # histogram, which gets a module of its own), run functionally and on a
+    # 4-SM timing model; the CUB kernel that does each one's work must have run.
+    declare -A kernel=([select]=DeviceSelectSweepKernel [histogram]=DeviceHistogramSweepKernel
+      [segreduce]=DeviceSegmentedReduceKernel [reduce]=DeviceReduceKernel [foreach]=for_each13static_kernel)
+    algos=(select histogram segreduce reduce foreach)
+    what=all macro=()
+    [[ $case_name == cub-histogram-float ]] && algos=(histogram) what=histogram-float macro=(-DALGO_HISTOGRAM_FLOAT)
+    compile app -cudart shared "${ptx[@]}" "${macro[@]}" -I"$here/apps" "$here/apps/cub_algos.cu"
+    for mode in functional timing; do
+      rm -rf out
+      timing=()
+      [[ $mode == timing ]] && timing=(--timing --set gpu.num_sms=4)
+      run 0 -q "${timing[@]}" -o out -- ./app "$what"
+      expect "cub_algos $what: all checks passed"
+      for algo in "${algos[@]}"; do
+        ran=$(stat_of "[.workloads.app.launches[].kernel | select(test(\"${kernel[$algo]}\"))] | length")
+        [[ $ran -gt 0 ]] || fail "$mode: no launch of ${kernel[$algo]} ($algo)"
+      done
+    done
+    [[ $(stat_of '.workloads.app.total.gpu.cycles.value') -gt 0 ]] || fail "no cycles in stats.json"
+    ;;
+  mempool)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/mempool.cu"
+    run 0 -q -o out -- ./app
+    expect "mempool: all checks passed"
+    expect "cudaFreeAsync: cudaErrorInvalidValue (1): 0x[0-9a-f]* is not the start of a live"
+    expect "the default memory pool cannot be destroyed"
+    ;;
+  mapped)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/mapped.cu"
+    run 0 -q -o out -- ./app
+    expect "mapped: all checks passed"
+    expect "cudaHostUnregister: cudaErrorHostMemoryNotRegistered (713)"
+    # On the timing model the kernels' accesses cross the host link, not the
+    # L2: fill writes 1024 ints (32 lines); scale reads 1024 floats and
+    # writes as many, both unaligned (64 lines each way), and 20 warps add
+    # to the counter atomically.
+    rm -rf out
+    run 0 -q --timing --set gpu.num_sms=2 -o out -- ./app
+    expect "mapped: all checks passed"
+    host() { stat_of ".workloads.app.launches[$1].gpu.mem.host.$2.value"; }
+    got="$(host 0 writes) $(host 0 write_bytes) $(host 0 reads) $(stat_of '.workloads.app.launches[0].gpu.mem.l2.accesses.value')"
+    [[ $got == "32 4096 0 0" ]] || fail "fill: host writes, bytes, reads, L2 accesses $got"
+    got="$(host 1 reads) $(host 1 writes) $(host 1 atomics)"
+    [[ $got == "32 64 20" ]] || fail "scale: host reads, writes, atomics $got"
+    ;;
+  unsupported)
+    compile app -cudart shared "${ptx[@]}" "$here/apps/unsupported.cu"
+    run 0 -q -o out -- ./app
+    expect "unsupported: all checks passed"
+    expect "cudaGraphCreate is not implemented by the model's CUDA runtime (CUDA graphs and stream capture are not modelled); called from main+0x[0-9a-f]* (\./app+0x[0-9a-f]*); it returns cudaErrorNotSupported"
+    expect "cudaIpcGetMemHandle is not implemented .*(interprocess communication is not modelled); called from main+"
+    expect "cudaCreateTextureObject is not implemented .*read the array through a pointer"
+    # The file offset is the call's return address: addr2line puts it in main.
+    if command -v addr2line > /dev/null; then
+      off=$(grep -o "cudaGraphCreate.*(\./app+0x[0-9a-f]*)" log | grep -o "0x[0-9a-f]*)$" | tr -d ')')
+      [[ $(addr2line -f -e app "$off" | head -1) == main ]] || fail "addr2line does not put $off in main"
+    fi
+    ;;
+  per-thread)
+    compile app -cudart shared --default-stream per-thread "${ptx[@]}" "$here/apps/per_thread.cu"
+    nm -D app | grep -q "cudaMemcpy2D_ptds" || fail "nvcc did not call the per-thread forms"
+    run 0 -q -o out -- ./app
+    expect "per_thread: all checks passed"
+    grep -q "is not implemented" log && fail "a call was not implemented"
     ;;
   events)
     compile app -cudart shared "${ptx[@]}" "$here/apps/events.cu"

@@ -83,3 +83,28 @@ TEST_CASE("a shared address wraps at 32 bits like the hardware's", "[func]") {
   const auto v = g.download<uint32_t>(out, 7);
   CHECK(v == std::vector<uint32_t>{41, 42, 43, 44, 45, 46, 47});
 }
+
+TEST_CASE("host memory lies in the host window, and registered memory is the application's own", "[func]") {
+  GlobalMemory m;
+  const uint64_t pinned = m.allocateMapped(100, AllocKind::Host);
+  CHECK(isHostAddress(pinned));
+  CHECK(!isHostAddress(m.allocate(100, AllocKind::Malloc)));
+  CHECK(!isHostAddress(m.allocateMapped(100, AllocKind::Managed)));
+  *reinterpret_cast<int*>(pinned) = 7;  // the host's pointer is the device's
+  CHECK(*reinterpret_cast<int*>(m.translate(pinned, 4)) == 7);
+
+  alignas(16) static int mine[64] = {};
+  const uint64_t d = m.registerHost(mine + 1, 40);
+  CHECK(isHostAddress(d));
+  CHECK(d % 256 == reinterpret_cast<uint64_t>(mine + 1) % 256);  // the host's alignment
+  CHECK(m.translate(d, 4) == reinterpret_cast<uint8_t*>(mine + 1));  // no copy
+  const int v = 42;
+  m.write(d + 4, &v, 4);
+  CHECK(mine[2] == 42);
+  CHECK(m.translate(d + 40, 1) == nullptr);  // past its end
+  CHECK_THROWS_WITH(m.registerHost(mine + 5, 8), Catch::Matchers::Contains("overlaps memory registered"));
+  CHECK_THROWS_AS(m.release(d, AllocKind::Host), Error);
+  m.release(d, AllocKind::Registered);
+  CHECK(m.translate(d, 4) == nullptr);
+  CHECK(mine[2] == 42);  // the bytes stay the application's
+}

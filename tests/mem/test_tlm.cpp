@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "config/gpu_config.h"
+#include "func/memory.h"
 #include "mem/tlm/hierarchy.h"
 #include "stats/stats.h"
 
@@ -579,4 +580,35 @@ TEST_CASE("BusyQueue: a request stamped far ahead leaves the idle time before it
   h.reserve(1000, 10);
   CHECK(h.reserve(20, 10, 2000) == 1010);
   CHECK(h.idle.gaps.empty());
+}
+
+TEST_CASE("tlm: host memory is reached over the host link, not the L2", "[mem][tlm]") {
+  config::GpuConfig c = smallConfig();
+  c.host_link.latency_ns = 100.0;  // 100 cycles at 1 GHz
+  c.host_link.bytes_per_ns = 32.0;  // a 128-byte line takes 4 cycles
+  mem::MemoryHierarchy& h = fresh(c);
+  const mem::HierarchyCounters before = h.counters();
+  const uint64_t x = func::kHostWindow + 0x1000;
+  // Read: crossbar, the round trip, the line on the link, reply flits, crossbar.
+  CHECK(h.port(0).request(rd(x), 7) == 7 + kIcnt + 100 + 4 + tail(128) + kIcnt);
+  // A second read at once waits for the first one's data on the link.
+  CHECK(h.port(1).request(rd(x + 128), 7) == 7 + kIcnt + 100 + 4 + 4 + tail(128) + kIcnt);
+  // A write is posted: acknowledged once its data is on the link.
+  CHECK(h.port(0).request(wr(x + 256), 500) == 500 + kIcnt + 4 + kIcnt);
+  // An atomic: its operands out, the old values back a round trip later.
+  CHECK(h.port(0).request(atom(x + 384, 0x1), 1000) == 1000 + kIcnt + 1 + 100 + 1 + kIcnt);
+  const mem::HierarchyCounters d = h.counters() - before;
+  CHECK(d.host_reads == 2);
+  CHECK(d.host_writes == 1);
+  CHECK(d.host_atomics == 1);
+  CHECK(d.host_read_bytes == 2 * 128 + 32);
+  CHECK(d.host_write_bytes == 128 + 32);
+  CHECK(d.l2.accesses == 0);
+  CHECK(d.icnt_requests == 0);
+
+  stats::Group root(nullptr, "root");
+  mem::HierarchyStats s(&root, "mem", c);
+  s.set(d, 2000);
+  CHECK(s.host.requests.get() == 4);
+  CHECK(s.host.bytes.get() == 2 * 128 + 32 + 128 + 32);
 }

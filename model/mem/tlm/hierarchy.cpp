@@ -30,7 +30,8 @@ bool sameMemory(const config::GpuConfig& a, const config::GpuConfig& b) {
          x.bytes_per_cycle == y.bytes_per_cycle && a.icnt.latency == b.icnt.latency &&
          a.icnt.bytes_per_cycle == b.icnt.bytes_per_cycle && sameDram(a.dram, b.dram) &&
          a.gpu.clock_mhz == b.gpu.clock_mhz && a.l1d.line_bytes == b.l1d.line_bytes &&
-         a.sim.quantum_cycles == b.sim.quantum_cycles;
+         a.sim.quantum_cycles == b.sim.quantum_cycles && a.host_link.latency_ns == b.host_link.latency_ns &&
+         a.host_link.bytes_per_ns == b.host_link.bytes_per_ns;
 }
 
 void sub(KindCounters& d, const KindCounters& a, const KindCounters& b) {
@@ -86,6 +87,12 @@ HierarchyCounters operator-(const HierarchyCounters& a, const HierarchyCounters&
   d.icnt_reply_bytes = a.icnt_reply_bytes - b.icnt_reply_bytes;
   d.icnt_request_queue_ps = a.icnt_request_queue_ps - b.icnt_request_queue_ps;
   d.icnt_reply_queue_ps = a.icnt_reply_queue_ps - b.icnt_reply_queue_ps;
+  d.host_reads = a.host_reads - b.host_reads;
+  d.host_writes = a.host_writes - b.host_writes;
+  d.host_atomics = a.host_atomics - b.host_atomics;
+  d.host_read_bytes = a.host_read_bytes - b.host_read_bytes;
+  d.host_write_bytes = a.host_write_bytes - b.host_write_bytes;
+  d.host_queue_ps = a.host_queue_ps - b.host_queue_ps;
   return d;
 }
 
@@ -198,6 +205,13 @@ HierarchyCounters MemoryHierarchy::counters() const {
   h.icnt_reply_bytes = i.reply_bytes;
   h.icnt_request_queue_ps = i.request_queue_ps;
   h.icnt_reply_queue_ps = i.reply_queue_ps;
+  const HostLink::Counters& hl = icnt_->hostLink().counters();
+  h.host_reads = hl.reads;
+  h.host_writes = hl.writes;
+  h.host_atomics = hl.atomics;
+  h.host_read_bytes = hl.read_bytes;
+  h.host_write_bytes = hl.write_bytes;
+  h.host_queue_ps = hl.queue_ps;
   return h;
 }
 
@@ -311,11 +325,29 @@ HierarchyStats::Icnt::Icnt(stats::Group* parent, const HierarchyStats& top)
                                                 : std::numeric_limits<double>::quiet_NaN();
                }) {}
 
+HierarchyStats::Host::Host(stats::Group* parent, const HierarchyStats& top)
+    : Group(parent, "host", "the link to host memory: accesses to mapped host memory (PCIe, NVLink-C2C)"),
+      ADD_STAT(requests, stats::unit::Count, "requests to host memory (reads, writes, atomics)"),
+      ADD_STAT(reads, stats::unit::Count, "read requests to host memory"),
+      ADD_STAT(writes, stats::unit::Count, "write requests to host memory (posted)"),
+      ADD_STAT(atomics, stats::unit::Count, "atomic requests to host memory"),
+      ADD_STAT(read_bytes, stats::unit::Byte, "bytes from host memory (reads, atomics' old values)"),
+      ADD_STAT(write_bytes, stats::unit::Byte, "bytes to host memory (writes, atomics' operands)"),
+      ADD_STAT(bytes, stats::unit::Byte, "bytes over the host link, both directions"),
+      ADD_STAT(queue_cycles, stats::unit::Cycle, "core cycles requests waited for a direction of the link, summed"),
+      ADD_STAT(achieved_gbps, stats::unit::Rate,
+               "bytes over the host link in GB (1e9 bytes) per second of simulated time, at the core clock",
+               [this, &top] {
+                 return top.cycles_ ? double(bytes.get()) * top.core_mhz_ / (double(top.cycles_) * 1e3)
+                                    : std::numeric_limits<double>::quiet_NaN();
+               }) {}
+
 HierarchyStats::HierarchyStats(stats::Group* parent, const std::string& name, const config::GpuConfig& cfg)
     : Group(parent, name, "memory below the L1Ds: crossbar, L2 slices, DRAM (TLM-2.0)"),
       l2(this, cfg.l2.num_slices),
       dram(this, *this),
       icnt(this, *this),
+      host(this, *this),
       channels_(cfg.dram.num_channels),
       bus_bytes_(cfg.dram.bus_bytes),
       core_mhz_(cfg.gpu.clock_mhz),
@@ -368,6 +400,14 @@ void HierarchyStats::set(const HierarchyCounters& d, uint64_t kernel_cycles) {
   icnt.bytes = d.icnt_request_bytes + d.icnt_reply_bytes;
   icnt.request_queue_cycles = cycles(d.icnt_request_queue_ps);
   icnt.reply_queue_cycles = cycles(d.icnt_reply_queue_ps);
+  host.reads = d.host_reads;
+  host.writes = d.host_writes;
+  host.atomics = d.host_atomics;
+  host.requests = d.host_reads + d.host_writes + d.host_atomics;
+  host.read_bytes = d.host_read_bytes;
+  host.write_bytes = d.host_write_bytes;
+  host.bytes = d.host_read_bytes + d.host_write_bytes;
+  host.queue_cycles = cycles(d.host_queue_ps);
 }
 
 }  // namespace rfsim::mem

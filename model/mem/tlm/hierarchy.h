@@ -71,6 +71,8 @@ struct HierarchyCounters {
   uint64_t icnt_requests = 0, icnt_replies = 0;
   uint64_t icnt_request_bytes = 0, icnt_reply_bytes = 0;
   uint64_t icnt_request_queue_ps = 0, icnt_reply_queue_ps = 0;
+  uint64_t host_reads = 0, host_writes = 0, host_atomics = 0;  // the host link (host_link.h)
+  uint64_t host_read_bytes = 0, host_write_bytes = 0, host_queue_ps = 0;
 };
 // Field by field; throws rfsim::Error if the slice counts differ.
 HierarchyCounters operator-(const HierarchyCounters& a, const HierarchyCounters& b);
@@ -144,7 +146,8 @@ class MemoryHierarchy final : private detail::ElaborationGuard, public sc_core::
   std::vector<std::unique_ptr<DramChannel>> channels_;
 };
 
-// The hierarchy's statistics of one kernel: groups "l2", "dram", "icnt".
+// The hierarchy's statistics of one kernel: groups "l2", "dram", "icnt",
+// "host" (the host link).
 class HierarchyStats : public stats::Group {
  public:
   HierarchyStats(stats::Group* parent, const std::string& name, const config::GpuConfig& cfg);
@@ -174,6 +177,11 @@ class HierarchyStats : public stats::Group {
     stats::Scalar requests, replies, request_bytes, reply_bytes, bytes, request_queue_cycles, reply_queue_cycles;
     stats::Formula mean_request_queue_cycles, mean_reply_queue_cycles;
   } icnt;
+  struct Host : stats::Group {
+    Host(stats::Group* parent, const HierarchyStats& top);
+    stats::Scalar requests, reads, writes, atomics, read_bytes, write_bytes, bytes, queue_cycles;
+    stats::Formula achieved_gbps;
+  } host;
 
  private:
   double peakBytes() const;  // DRAM bytes the channels could move in the kernel

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "func/memory.h"  // isHostAddress
 
 namespace rfsim::mem {
 
@@ -84,7 +85,8 @@ Interconnect::Interconnect(sc_core::sc_module_name name, const config::GpuConfig
       bytes_per_cycle_(1),
       map_(cfg.l2.num_slices, cfg.l2.cache.line_bytes),
       slice_in_(cfg.l2.num_slices),
-      sm_in_(num_sm_ports) {
+      sm_in_(num_sm_ports),
+      host_(cfg) {
   from_sm.register_b_transport(this, &Interconnect::b_transport);
   configure(cfg);
 }
@@ -94,19 +96,21 @@ void Interconnect::configure(const config::GpuConfig& cfg) {
   bytes_per_cycle_ = cfg.icnt.bytes_per_cycle;
   map_ = AddressMap(cfg.l2.num_slices, cfg.l2.cache.line_bytes);
   min_gap_ps_ = uint64_t{cfg.sim.quantum_cycles} * period_ps_;
+  host_.configure(cfg);
   reset();
 }
 
 void Interconnect::reset() {
   for (auto& q : slice_in_) q = BusyQueue{0, {min_gap_ps_, {}}};
   for (auto& q : sm_in_) q = BusyQueue{0, {min_gap_ps_, {}}};
+  host_.reset();
 }
 
 uint64_t Interconnect::idleAfterPs() const {
   uint64_t t = 0;
   for (const auto& q : slice_in_) t = std::max(t, q.busy_until);
   for (const auto& q : sm_in_) t = std::max(t, q.busy_until);
-  return t;
+  return std::max(t, host_.idleAfterPs());
 }
 
 void Interconnect::b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -117,10 +121,23 @@ void Interconnect::b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc
   }
   const uint64_t stamp = toPs(sc_core::sc_time_stamp());
   const uint64_t arrival = stamp + toPs(delay);
-  const uint32_t slice = map_.sliceOf(gp.get_address());
   const uint64_t bytes = gp.get_data_length();
   const bool carries_data = gp.is_write();  // stores, and atomics' operands
   const bool posted = gp.is_write() && !ext->atomic;
+  if (func::isHostAddress(gp.get_address())) {
+    // Across the crossbar to the host link, and the reply (or the ack) back.
+    const uint64_t back = host_.transport(arrival + latency_ps_, bytes, carries_data, ext->atomic, stamp);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (posted) {
+      delay = fromPs(back + latency_ps_ - stamp);
+      return;
+    }
+    const uint64_t flits_out = ceilDiv(bytes, bytes_per_cycle_);
+    const uint64_t start_out = sm_in_[static_cast<size_t>(sm)].reserve(back, flits_out * period_ps_, stamp);
+    delay = fromPs(start_out + (flits_out - 1) * period_ps_ + latency_ps_ - stamp);
+    return;
+  }
+  const uint32_t slice = map_.sliceOf(gp.get_address());
 
   // Request direction: the slice's input port, then the wire; the request
   // is there when its tail flit is.

@@ -34,6 +34,9 @@
 //    start + (flits - 1 + latency) cycles.
 //  * writes are posted: the slice acknowledges on arrival and the ack, a
 //    header that takes no reply bandwidth, is back latency cycles later.
+// A request for host memory (func::isHostAddress) crosses the crossbar to
+// the host link (host_link.h) instead of a slice, and its reply comes back
+// through the SM's input port as any other.
 // Simplifications: the crossbar itself is non-blocking (only the end ports
 // queue), there is no credit flow control, and requests are served in the
 // order of the b_transport calls (loosely timed).
@@ -49,6 +52,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "config/gpu_config.h"
+#include "mem/tlm/host_link.h"
 #include "mem/tlm/payload.h"
 
 namespace rfsim::mem {
@@ -100,6 +104,7 @@ class Interconnect final : public sc_core::sc_module {
     uint64_t reply_queue_ps = 0;    // waiting for an SM's input port
   };
   const Counters& counters() const { return c_; }
+  const HostLink& hostLink() const { return host_; }
 
   // New latency, bandwidth and address map (the shape -- ports, slices,
   // clock -- is fixed); empties the port queues. Counters are kept.
@@ -118,6 +123,7 @@ class Interconnect final : public sc_core::sc_module {
   AddressMap map_;
   std::vector<BusyQueue> slice_in_;  // per slice
   std::vector<BusyQueue> sm_in_;     // per SM
+  HostLink host_;
   Counters c_;
 };
 
