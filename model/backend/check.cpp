@@ -87,31 +87,43 @@ struct State {
     auto it = slots.find(off);
     return it == slots.end() ? kUndef : it->second;
   }
-  bool isDefined(uint32_t index) const { return index != kNoReg && (defined[index / 64] >> (index % 64)) & 1; }
+  bool isDefined(uint32_t index) const {
+    return index != kNoReg && index / 64 < defined.size() && (defined[index / 64] >> (index % 64)) & 1;
+  }
   void define(uint32_t index) {
     if (index != kNoReg) defined[index / 64] |= uint64_t(1) << (index % 64);
   }
 };
 
 // Paths that disagree conflict, except that a value never defined on the
-// other path wins there: what that path left in the register is garbage the
+// other path is kept: what that path left in the register is garbage the
 // program could not have read as the value either (PTX registers defined on
-// only some paths), so a correct allocation may leave it.
+// only some paths), so a correct allocation may leave it. A token stands for
+// the set of values the register may be read as: its members (one value, or
+// a copy set) and, on that path, every value not yet defined there. The meet
+// intersects those sets, which keeps the members both sides hold and the
+// members one side holds that the other never defined; so it is monotone,
+// and the data flow reaches the same fixpoint whatever order it visits the
+// blocks in (a member dropped by a meet that ran before a path was complete
+// comes back once that path is). Tokens that are not values (nothing, a
+// conflict, a call's clobber) are no members; entry values are defined on
+// every path.
 uint32_t meetToken(uint32_t a, uint32_t b, const State& sa, const State& sb, const ValueIndex& vi, CopySets& cs) {
   if (a == b) return a;
-  if (cs.isSet(a) || cs.isSet(b)) {
-    const std::vector<uint32_t> ma = cs.members(a), mb = cs.members(b);
-    std::vector<uint32_t> both;
-    std::set_intersection(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(both));
-    if (!both.empty()) return cs.token(both);
-    return kConflict;
+  auto member = [](uint32_t t) { return t != kUndef && t != kConflict && t != kClobbered; };
+  const std::vector<uint32_t> ma = cs.members(a), mb = cs.members(b);
+  std::vector<uint32_t> keep;
+  for (uint32_t t : ma) {
+    if (!member(t)) continue;
+    const uint32_t i = vi.of(t);
+    if (std::binary_search(mb.begin(), mb.end(), t) || (i != kNoReg && !sb.isDefined(i))) keep.push_back(t);
   }
-  const uint32_t ia = vi.of(a), ib = vi.of(b);
-  const bool a_only = ia != kNoReg && !sb.isDefined(ia);
-  const bool b_only = ib != kNoReg && !sa.isDefined(ib);
-  if (a_only && !b_only) return a;
-  if (b_only && !a_only) return b;
-  return kConflict;
+  for (uint32_t t : mb) {
+    if (!member(t)) continue;
+    const uint32_t i = vi.of(t);
+    if (i != kNoReg && !sa.isDefined(i)) keep.push_back(t);
+  }
+  return keep.empty() ? kConflict : cs.token(std::move(keep));
 }
 
 // `into` := into meet `from` (an unreached state is the top element).
@@ -267,12 +279,12 @@ class Checker {
       for (uint32_t p : fn_.blocks[b].preds)
         if (p < n) meetInto(in, out_[p], index_, copies_);
       if (!in.reached) continue;
-      // Widening: the meet's "a value never defined on the other path wins"
-      // is not monotone (a conflict met with such a value gives the value),
-      // so loops can swap a register between the two for ever. After enough
-      // visits, whatever changed at a block's entry since its last visit is
-      // a conflict there and stays one.
-      if (done[b] && visits > uint64_t{n} * 16) widen(in, in_[b]);
+      // Widening, a safety net: the meet and the transfer are monotone (see
+      // meetToken), so the flow settles by itself; CUB's largest kernels
+      // take up to 17 visits per block. Should anything still change at a
+      // block's entry after 64 visits per block, it is a conflict there and
+      // stays one.
+      if (done[b] && visits > uint64_t{n} * 64) widen(in, in_[b]);
       if (done[b] && in == in_[b]) continue;
       in_[b] = in;
       done[b] = true;
@@ -321,7 +333,7 @@ class Checker {
         const uint32_t r = u.reg + k;
         if (r >= mach::kNumRegIds) continue;
         const uint32_t want = expectAt(u.value, k);
-        if (!copies_.holds(s.regs[r], want) && check)
+        if (!copies_.holds(s.regs[r], want) && s.isDefined(index_.of(want)) && check)
           error(fmt::format("{} holds {}, expected {}", mach::regName(r), tokenName(s.regs[r], r), tokenName(want)));
       }
     }
@@ -348,7 +360,8 @@ class Checker {
       for (unsigned k = 0; k < n; ++k) {
         const uint32_t r = d.regs[0] + k;
         const uint32_t tok = s.slot(off + 4 * k);
-        if (in.role == ptx::MRole::Fill && expect != kNoReg && !copies_.holds(tok, expect) && check)
+        if (in.role == ptx::MRole::Fill && expect != kNoReg && !copies_.holds(tok, expect) &&
+            s.isDefined(index_.of(expect)) && check)
           error(fmt::format("the fill reads {}, which holds {}, expected {}", slotName(off + 4 * k), tokenName(tok),
                             tokenName(expect)));
         if (r < mach::kNumRegIds && r != mach::kRZ) s.regs[r] = tok;
@@ -429,8 +442,11 @@ class Checker {
     // Defs.
     for (const SlotRef& d : slots_) {
       if (!d.def || d.reg >= mach::kNumRegIds) continue;
-      if (reached_) s.define(index_.of(d.value));
+      // A fill or restore defines nothing: it brings back what the slot
+      // holds, and a value it expects that no path has defined yet is still
+      // undefined after it (so the register may be read as that value).
       if (loaded && d.operand == 10) continue;
+      if (reached_) s.define(index_.of(d.value));
       for (unsigned k = 0; k < coverCount(d); ++k) {
         const uint32_t r = d.reg + k;
         if (r >= mach::kNumRegIds || r == mach::kRZ) continue;  // RZ drops writes (reported as structural)
