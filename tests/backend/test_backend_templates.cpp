@@ -129,7 +129,7 @@ TEST_CASE("back end: the segmented reduction's machine program reduces as its PT
   CHECK(machine == ptx);
 }
 
-TEST_CASE("back end: a schedule that spills is tried again; a sort network of 64-bit values does not spill",
+TEST_CASE("back end: a schedule that spills is tried again, and a sort network of 64-bit values does not spill",
           "[backend][templates]") {
   // Scheduled at the target it took 255 registers and 2.6 KB of spills;
   // ptxas: 183 registers, no spills.
