@@ -188,6 +188,10 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
     MFunction mf;
     FinishedFunction ff;
     bool minimize = false;
+    // Scheduling spilled: the blocks kept in PTX order, or scheduled under a
+    // lower bound than the target.
+    bool program_order = false;
+    uint32_t bound = opt.schedule_reg_target;
     auto allocateAt = [&](uint32_t sched_target) {
       mf = lowerFunction(m, fi);
       mf.stack_align = stack_align[fi];
@@ -197,7 +201,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       if (opt.fuse_mad) fuseMultiplyAdd(mf);
       if (opt.unroll > 1) unrollLoops(mf, opt.unroll, kUnrollMaxBody);
       if (opt.vectorize_shared) vectorizeSharedLoads(mf, m);
-      if (opt.schedule) scheduleBlocks(mf, sched_target, opt.schedule_stores_early);
+      if (opt.schedule && !program_order) scheduleBlocks(mf, sched_target, opt.schedule_stores_early);
       if (opt.whole_program) setCallClobbers(mf, m, address_taken, clobbers);
       RaOptions ro;
       // The reserved registers are part of the limit (ptxas: -maxrregcount 32
@@ -210,9 +214,61 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       rep.ra = allocateRegisters(mf, ro);
       ff = finishFunction(mf, rep.ra, opt.abi());
     };
-    auto allocate = [&] {
+    // `retry_spills`: a spilling schedule is tried again as below; not under
+    // a variant's own register limit (RegDem's targets), whose spills are
+    // the variant's subject.
+    auto allocate = [&](bool retry_spills) {
       minimize = false;
-      allocateAt(opt.schedule_reg_target);
+      program_order = false;
+      bound = opt.schedule_reg_target;
+      allocateAt(bound);
+      // The scheduler hoists loads and starts values early; where that
+      // spills, it is tried again under lower bounds (the highest even one
+      // from half the target up that does not spill, by bisection) and then
+      // in PTX order, and whichever spills least is kept (ptxas schedules
+      // for register pressure: a float-key, 64-bit-value sort network of 32
+      // items a thread spills 2.6 KB scheduled at the target, and takes 180
+      // registers in PTX order, ptxas 183).
+      if (retry_spills && opt.schedule && opt.schedule_reg_target && mf.spill_bytes) {
+        struct Kept {
+          MFunction mf;
+          FinishedFunction ff;
+          RaResult ra;
+          uint32_t bound;
+          bool program_order;
+        };
+        Kept best{std::move(mf), std::move(ff), rep.ra, bound, false};
+        auto keepIfBetter = [&] {
+          if (mf.spill_bytes < best.mf.spill_bytes)
+            best = Kept{std::move(mf), std::move(ff), rep.ra, bound, program_order};
+        };
+        uint32_t lo = opt.schedule_reg_target / 2 & ~1u, hi = opt.schedule_reg_target;
+        bound = lo;
+        allocateAt(bound);
+        if (!mf.spill_bytes) {
+          keepIfBetter();
+          while (hi - lo > 2) {
+            bound = (lo + hi) / 2 & ~1u;
+            allocateAt(bound);
+            if (mf.spill_bytes) {
+              hi = bound;
+            } else {
+              lo = bound;
+              best = Kept{std::move(mf), std::move(ff), rep.ra, bound, false};
+            }
+          }
+        } else {
+          keepIfBetter();
+          program_order = true;
+          allocateAt(bound);
+          keepIfBetter();
+        }
+        mf = std::move(best.mf);
+        ff = std::move(best.ff);
+        rep.ra = best.ra;
+        bound = best.bound;
+        program_order = best.program_order;
+      }
       const uint32_t target = opt.schedule_reg_target;
       auto count = [&] { return ff.fn.machine_regs + opt.reserved_registers; };
       auto fits = [&] { return count() <= target && !mf.spill_bytes; };
@@ -225,14 +281,14 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       if (fn.is_entry && count() > opt.recolour_above && count() <= 2 * target && !mf.spill_bytes &&
           count() <= rep.max_regs) {
         minimize = true;
-        allocateAt(target);
+        allocateAt(bound);
       }
       // schedule_fit: a count over the target without spills is scheduled
       // again under lower bounds, the highest even one whose allocation fits
       // in the target found by bisection from half the target (a few
       // allocations, never more than seven); none fits: as it was. Counts
       // over twice the target (sgemm_regtile's 204) are not tried.
-      if (!opt.schedule || !target || !opt.schedule_fit || count() <= target || mf.spill_bytes ||
+      if (!opt.schedule || program_order || bound != target || !target || !opt.schedule_fit || count() <= target || mf.spill_bytes ||
           count() > rep.max_regs || count() > 2 * target)
         return;
       uint32_t lo = target / 2 & ~1u, hi = target;
@@ -251,7 +307,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       }
       if (!at_lo) allocateAt(lo);
     };
-    allocate();
+    allocate(true);
     // A variant's own register limit, given the count it got (a variant
     // that spills at its own target: --maxrregcount at it): allocated again.
     if (opt.variant && opt.variant->reg_limit) {
@@ -260,12 +316,12 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         const uint32_t was = rep.max_regs;
         rep.max_regs = lim;
         try {
-          allocate();
+          allocate(false);
         } catch (const Error& e) {
           rep.notes.push_back(fmt::format("variant {}: no allocation within {} registers ({}); kept the one within {}",
                                           opt.variant->name, lim, e.what(), was));
           rep.max_regs = was;
-          allocate();
+          allocate(true);
         }
       }
     }
