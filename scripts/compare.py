@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, b
 from rfsim_tools.common import BASE, InputError, geomean, read_json, write_atomic  # noqa: E402
 from rfsim_tools.csv_table import csv_text  # noqa: E402
 from rfsim_tools.folder_lock import FolderBusy, FolderLock, remove_stale  # noqa: E402
+from rfsim_tools.in_flight import InFlight  # noqa: E402
 from rfsim_tools.request import RequestCheck  # noqa: E402
 from rfsim_tools.stats import StatsError, run_metrics  # noqa: E402
 
@@ -487,30 +488,6 @@ def check_reuse(args, cwd, runs):
     return lines
 
 
-class InFlight:
-    """The runs executing now, named after the progress bar (a long run shows what it is)."""
-
-    def __init__(self, bar):
-        self.bar, self.names, self.lock = bar, [], threading.Lock()
-
-    def execute(self, runner, run, units):
-        name = f"{run['config']}/{run['variant']}/{run['workload']}"
-        self.show(name, True)
-        try:
-            return runner.execute(run, units)
-        finally:
-            self.show(name, False)
-
-    def show(self, name, started):
-        with self.lock:
-            if started:
-                self.names.append(name)
-            elif name in self.names:
-                self.names.remove(name)
-            more = f" +{len(self.names) - 2}" if len(self.names) > 2 else ""
-            self.bar.set_postfix_str("running " + ", ".join(self.names[:2]) + more if self.names else "")
-
-
 def run_all(args, argv, cwd, configs, variants, workloads, runs):
     os.makedirs(args.out, exist_ok=True)
     units = {}
@@ -538,11 +515,8 @@ def run_all(args, argv, cwd, configs, variants, workloads, runs):
         bar = tqdm(total=len(runs), unit="run", desc="compare", dynamic_ncols=True)
     failures = []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        if bar:
-            flight = InFlight(bar)
-            futures = [pool.submit(flight.execute, runner, r, units) for r in runs]
-        else:
-            futures = [pool.submit(runner.execute, r, units) for r in runs]
+        flight = InFlight(bar)
+        futures = [pool.submit(flight.execute, runner, r, units) for r in runs]
         for f in as_completed(futures):
             r = f.result()
             if r["status"] != "complete" and not (runner.signum and r["status"] in ("not-run", "interrupted")):
