@@ -222,6 +222,30 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       program_order = false;
       bound = opt.schedule_reg_target;
       allocateAt(bound);
+      const uint32_t target = opt.schedule_reg_target;
+      // The highest even schedule bound from half the target up at which
+      // ok() holds, by bisection (a few allocations, never more than seven):
+      // the allocation is left there (true), or at half the target when ok()
+      // does not hold even there (false).
+      auto highestBound = [&](auto ok) {
+        uint32_t lo = target / 2 & ~1u, hi = target;
+        bound = lo;
+        allocateAt(bound);
+        if (!ok()) return false;
+        bool at_lo = true;
+        while (hi - lo > 2) {
+          bound = (lo + hi) / 2 & ~1u;
+          allocateAt(bound);
+          at_lo = ok();
+          if (at_lo) lo = bound;
+          else hi = bound;
+        }
+        if (!at_lo) {
+          bound = lo;
+          allocateAt(bound);
+        }
+        return true;
+      };
       // The scheduler hoists loads and starts values early; where that
       // spills, it is tried again under lower bounds (the highest even one
       // from half the target up that does not spill, by bisection) and then
@@ -229,47 +253,21 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       // for register pressure: a float-key, 64-bit-value sort network of 32
       // items a thread spills 2.6 KB scheduled at the target, and takes 180
       // registers in PTX order, ptxas 183).
-      if (retry_spills && opt.schedule && opt.schedule_reg_target && mf.spill_bytes) {
-        struct Kept {
-          MFunction mf;
-          FinishedFunction ff;
-          RaResult ra;
-          uint32_t bound;
-          bool program_order;
-        };
-        Kept best{std::move(mf), std::move(ff), rep.ra, bound, false};
-        auto keepIfBetter = [&] {
-          if (mf.spill_bytes < best.mf.spill_bytes)
-            best = Kept{std::move(mf), std::move(ff), rep.ra, bound, program_order};
-        };
-        uint32_t lo = opt.schedule_reg_target / 2 & ~1u, hi = opt.schedule_reg_target;
-        bound = lo;
-        allocateAt(bound);
-        if (!mf.spill_bytes) {
-          keepIfBetter();
-          while (hi - lo > 2) {
-            bound = (lo + hi) / 2 & ~1u;
-            allocateAt(bound);
-            if (mf.spill_bytes) {
-              hi = bound;
-            } else {
-              lo = bound;
-              best = Kept{std::move(mf), std::move(ff), rep.ra, bound, false};
-            }
-          }
-        } else {
-          keepIfBetter();
+      if (retry_spills && opt.schedule && target && mf.spill_bytes) {
+        const uint32_t at_target = mf.spill_bytes;
+        if (!highestBound([&] { return !mf.spill_bytes; })) {
+          // Every bound spills: PTX order, or the schedule at half the target
+          // or at the target, whichever spills least.
+          const uint32_t at_half = mf.spill_bytes;
           program_order = true;
           allocateAt(bound);
-          keepIfBetter();
+          if (mf.spill_bytes >= std::min(at_target, at_half)) {
+            program_order = false;
+            if (at_half >= at_target) bound = target;
+            allocateAt(bound);
+          }
         }
-        mf = std::move(best.mf);
-        ff = std::move(best.ff);
-        rep.ra = best.ra;
-        bound = best.bound;
-        program_order = best.program_order;
       }
-      const uint32_t target = opt.schedule_reg_target;
       auto count = [&] { return ff.fn.machine_regs + opt.reserved_registers; };
       auto fits = [&] { return count() <= target && !mf.spill_bytes; };
       // recolour_above: a kernel over it (at most twice the target, without
@@ -288,24 +286,13 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       // in the target found by bisection from half the target (a few
       // allocations, never more than seven); none fits: as it was. Counts
       // over twice the target (sgemm_regtile's 204) are not tried.
-      if (!opt.schedule || program_order || bound != target || !target || !opt.schedule_fit || count() <= target || mf.spill_bytes ||
-          count() > rep.max_regs || count() > 2 * target)
+      if (!opt.schedule || program_order || bound != target || !target || !opt.schedule_fit ||
+          count() <= target || mf.spill_bytes || count() > rep.max_regs || count() > 2 * target)
         return;
-      uint32_t lo = target / 2 & ~1u, hi = target;
-      allocateAt(lo);
-      if (!fits()) {
-        allocateAt(target);
-        return;
+      if (!highestBound(fits)) {
+        bound = target;
+        allocateAt(bound);
       }
-      bool at_lo = true;
-      while (hi - lo > 2) {
-        const uint32_t mid = (lo + hi) / 2 & ~1u;
-        allocateAt(mid);
-        at_lo = fits();
-        if (at_lo) lo = mid;
-        else hi = mid;
-      }
-      if (!at_lo) allocateAt(lo);
     };
     allocate(true);
     // A variant's own register limit, given the count it got (a variant

@@ -231,6 +231,15 @@ TEST_CASE("shared memory bank conflicts", "[issue]") {
   CHECK_THROWS(sharedConflictDegree(a, ~0u, 3, 32));
 }
 
+TEST_CASE("shared memory phases: the passes an access takes without a conflict", "[issue]") {
+  CHECK(sharedPhases(~0u, 4) == 1);
+  CHECK(sharedPhases(~0u, 8) == 2);
+  CHECK(sharedPhases(0x0000ffffu, 8) == 1);  // one half-warp
+  CHECK(sharedPhases(~0u, 16) == 4);
+  CHECK(sharedPhases(0x00ff00ffu, 16) == 2);  // quarter-warps 0 and 2
+  CHECK(sharedPhases(0, 4) == 0);
+}
+
 TEST_CASE("classify: unit and latency class of opcodes", "[issue]") {
   using rfsim::ptx::Op;
   using rfsim::ptx::Space;

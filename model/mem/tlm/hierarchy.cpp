@@ -287,11 +287,7 @@ HierarchyStats::Dram::Dram(stats::Group* parent, const HierarchyStats& top)
                }),
       ADD_STAT(achieved_gbps, stats::unit::Rate,
                "achieved DRAM bandwidth in GB (1e9 bytes) per second of simulated time, at the core clock",
-               [this, &top] {
-                 return top.cycles_ ? double(read_bytes.get() + write_bytes.get()) * top.core_mhz_ /
-                                          (double(top.cycles_) * 1e3)
-                                    : std::numeric_limits<double>::quiet_NaN();
-               }),
+               [this, &top] { return top.gbps(read_bytes.get() + write_bytes.get()); }),
       ADD_STAT(row_hit_rate, stats::unit::Ratio, "row hits / requests",
                [this] {
                  const double n = double(row_hits.get() + row_misses.get() + row_conflicts.get());
@@ -337,10 +333,7 @@ HierarchyStats::Host::Host(stats::Group* parent, const HierarchyStats& top)
       ADD_STAT(queue_cycles, stats::unit::Cycle, "core cycles requests waited for a direction of the link, summed"),
       ADD_STAT(achieved_gbps, stats::unit::Rate,
                "bytes over the host link in GB (1e9 bytes) per second of simulated time, at the core clock",
-               [this, &top] {
-                 return top.cycles_ ? double(bytes.get()) * top.core_mhz_ / (double(top.cycles_) * 1e3)
-                                    : std::numeric_limits<double>::quiet_NaN();
-               }) {}
+               [this, &top] { return top.gbps(bytes.get()); }) {}
 
 HierarchyStats::HierarchyStats(stats::Group* parent, const std::string& name, const config::GpuConfig& cfg)
     : Group(parent, name, "memory below the L1Ds: crossbar, L2 slices, DRAM (TLM-2.0)"),
@@ -353,6 +346,10 @@ HierarchyStats::HierarchyStats(stats::Group* parent, const std::string& name, co
       core_mhz_(cfg.gpu.clock_mhz),
       dram_mhz_(cfg.dram.clock_mhz),
       period_ps_(corePeriodPs(cfg)) {}
+
+double HierarchyStats::gbps(uint64_t bytes) const {
+  return cycles_ ? double(bytes) * core_mhz_ / (double(cycles_) * 1e3) : std::numeric_limits<double>::quiet_NaN();
+}
 
 double HierarchyStats::peakBytes() const {
   return double(channels_) * double(bus_bytes_) * (dram_mhz_ / core_mhz_) * double(cycles_);

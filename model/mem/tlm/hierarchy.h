@@ -185,6 +185,7 @@ class HierarchyStats : public stats::Group {
 
  private:
   double peakBytes() const;  // DRAM bytes the channels could move in the kernel
+  double gbps(uint64_t bytes) const;  // bytes in the kernel's simulated time, GB/s at the core clock
 
   uint32_t channels_, bus_bytes_;
   double core_mhz_, dram_mhz_;

@@ -132,9 +132,7 @@ void Interconnect::b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc
       delay = fromPs(back + latency_ps_ - stamp);
       return;
     }
-    const uint64_t flits_out = ceilDiv(bytes, bytes_per_cycle_);
-    const uint64_t start_out = sm_in_[static_cast<size_t>(sm)].reserve(back, flits_out * period_ps_, stamp);
-    delay = fromPs(start_out + (flits_out - 1) * period_ps_ + latency_ps_ - stamp);
+    delay = fromPs(reply(sm, back, bytes, stamp) - stamp);
     return;
   }
   const uint32_t slice = map_.sliceOf(gp.get_address());
@@ -156,15 +154,18 @@ void Interconnect::b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc
     delay = fromPs(at_slice + latency_ps_ - stamp);
     return;
   }
-  // Reply direction: the SM's input port, from when the slice has the data.
-  const uint64_t ready = stamp + toPs(d);
+  delay = fromPs(reply(sm, stamp + toPs(d), bytes, stamp) - stamp);
+}
+
+// Reply direction: the SM's input port, from when the slice (or the host
+// link) has the data; the time the reply's tail is at the SM.
+uint64_t Interconnect::reply(int sm, uint64_t ready, uint64_t bytes, uint64_t stamp) {
   const uint64_t flits_out = ceilDiv(bytes, bytes_per_cycle_);
   const uint64_t start_out = sm_in_[static_cast<size_t>(sm)].reserve(ready, flits_out * period_ps_, stamp);
-  const uint64_t reply = start_out + (flits_out - 1) * period_ps_ + latency_ps_;
   ++c_.replies;
   c_.reply_queue_ps += start_out - ready;
   c_.reply_bytes += bytes;
-  delay = fromPs(reply - stamp);
+  return start_out + (flits_out - 1) * period_ps_ + latency_ps_;
 }
 
 }  // namespace rfsim::mem

@@ -120,6 +120,8 @@ class Interconnect final : public sc_core::sc_module {
   uint64_t period_ps_, latency_ps_;
   uint64_t min_gap_ps_ = 0;  // BusyQueue::min_gap_ps: one quantum
   uint32_t bytes_per_cycle_;
+  uint64_t reply(int sm, uint64_t ready, uint64_t bytes, uint64_t stamp);
+
   AddressMap map_;
   std::vector<BusyQueue> slice_in_;  // per slice
   std::vector<BusyQueue> sm_in_;     // per SM

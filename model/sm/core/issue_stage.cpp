@@ -21,21 +21,6 @@ namespace rfsim::sm {
 
 namespace {
 
-// The 128-byte phases of a shared access with an active lane
-// (sharedConflictDegree's phases): one for 1- to 4-byte lanes, the active
-// half-warps for 8 bytes, the active quarter-warps for 16.
-uint32_t sharedPhases(uint32_t mask, uint32_t bytes) {
-  const uint32_t lanes = bytes <= 4 ? 32 : 32 / (bytes / 4);
-  const uint32_t group = lanes == 32 ? ~0u : (1u << lanes) - 1;
-  uint32_t n = 0;
-  for (uint32_t first = 0; first < 32; first += lanes) n += (mask >> first & group) != 0;
-  return n;
-}
-
-}  // namespace
-
-namespace {
-
 bool isControl(func::Cls c) {
   using func::Cls;
   return c == Cls::Bra || c == Cls::Call || c == Cls::Ret || c == Cls::Exit || c == Cls::Trap ||
@@ -320,7 +305,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
       // access needs at any rate (2 for 8 bytes a lane, 4 for 16: 128 bytes
       // a cycle) take a cycle each; each pass a bank conflict adds takes
       // shared.pass_cycles.
-      const uint32_t phases = std::max(1u, sharedPhases(info.mem.mask, std::min(bytes, 16u)));
+      const uint32_t phases = sharedPhases(info.mem.mask, std::min(bytes, 16u));
       const uint32_t extra = deg > phases ? deg - phases : 0;
       latency = cfg_.shared.latency + (phases - 1) + uint64_t{extra} * cfg_.shared.pass_cycles;
       ii = std::max(ii, phases + extra * cfg_.shared.pass_cycles);

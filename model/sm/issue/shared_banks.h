@@ -19,5 +19,8 @@ namespace rfsim::sm {
 // addr[32]: byte address of each lane; mask: active lanes; bytes: 1, 2, 4,
 // 8 or 16 per lane; banks: 1..64. Returns 0 when no lane is active.
 uint32_t sharedConflictDegree(const uint64_t* addr, uint32_t mask, uint32_t bytes, uint32_t banks);
+// The phases of the access with an active lane: the passes it takes without
+// any conflict (1 for 1- to 4-byte lanes, up to 2 for 8, up to 4 for 16).
+uint32_t sharedPhases(uint32_t mask, uint32_t bytes);
 
 }  // namespace rfsim::sm
