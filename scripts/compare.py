@@ -18,7 +18,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
@@ -27,10 +26,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, b
 
 from rfsim_tools.common import BASE, InputError, geomean, read_json, write_atomic  # noqa: E402
 from rfsim_tools.csv_table import csv_text  # noqa: E402
-from rfsim_tools.folder_lock import FolderBusy, FolderLock, remove_stale  # noqa: E402
+from rfsim_tools.folder_lock import FolderBusy, FolderLock  # noqa: E402
 from rfsim_tools.in_flight import InFlight  # noqa: E402
+from rfsim_tools.local_engine import Runner  # noqa: E402
 from rfsim_tools.request import RequestCheck  # noqa: E402
-from rfsim_tools.stats import StatsError, run_metrics  # noqa: E402
+from rfsim_tools import slurm_engine  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = "rfsim-compare/1"
@@ -202,9 +202,26 @@ def parse_args(argv):
                     help="when a complete run in the folder was asked something else (another variant definition, "
                          "size, configuration or rfsim version), list the differences and stop instead of running "
                          "it again")
+    slurm = ap.add_argument_group("the runs on a SLURM cluster, one job array (--engine slurm; docs/sweep.md)")
+    slurm.add_argument("--engine", choices=("local", "slurm"), default="local",
+                       help="where the runs run: local (this machine, -j at once) or slurm (sbatch)")
+    slurm.add_argument("--partition", help="the array's partition (sbatch --partition)")
+    slurm.add_argument("--time", help="each task's time limit (sbatch --time, e.g. 30 or 1:00:00)")
+    slurm.add_argument("--mem", help="each task's memory (sbatch --mem, e.g. 4G)")
+    slurm.add_argument("--max-parallel", type=int, metavar="N", help="tasks running at once (the array's %%N)")
+    slurm.add_argument("--sbatch-arg", action="append", default=[], metavar="ARG",
+                       help="one more sbatch argument, e.g. --sbatch-arg=--account=gpu-lab (repeatable)")
+    slurm.add_argument("--detach", action="store_true",
+                       help="return once the array is submitted; rfsim compare --collect DIR finishes")
     # The experiment file rfsim compare --experiment expanded into these arguments (for the record).
     ap.add_argument("--from-experiment", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    args.collect = None
+    if args.engine == "local" and (args.partition or args.time or args.mem or args.max_parallel or args.sbatch_arg
+                                   or args.detach):
+        ap.error("--partition, --time, --mem, --max-parallel, --sbatch-arg and --detach need --engine slurm")
+    if args.max_parallel is not None and args.max_parallel < 1:
+        ap.error("--max-parallel must be at least 1")
     if not args.workloads and not args.app:
         ap.error("which workloads? -w NAMES and/or --app 'NAME: COMMAND'")
     if args.jobs < 1:
@@ -218,122 +235,6 @@ def parse_args(argv):
 
 
 # ---------------------------------------------------------------- running
-
-class Runner:
-    """Runs the rfsim processes, several at once, and stops them all on SIGTERM/SIGINT."""
-
-    def __init__(self, out, timeout):
-        self.out = out
-        self.timeout = timeout
-        self.lock = threading.RLock()
-        self.active = set()
-        self.signum = None  # the signal that stopped compare
-
-    def stop(self, signum, _frame):
-        """SIGINT/SIGTERM: stop the runs under way, start no other; main() then writes what is on disk."""
-        with self.lock:
-            self.signum = signum
-            for p in self.active:
-                try:
-                    os.killpg(p.pid, signal.SIGTERM)
-                except OSError:
-                    pass
-
-    def execute(self, run, units):
-        final = os.path.join(self.out, run["dir"])
-        if os.path.isfile(os.path.join(final, "manifest.json")) and not run.get("rerun"):
-            run["resumed"] = True
-            return self.finish(run, final, None, "", units)
-        # rfsim itself removes a stale <folder>.partial, under the folder's lock.
-        cmd = list(run["command"])
-        if os.path.exists(final):
-            # Before the application's own arguments, where rfsim exec has them.
-            cmd.insert(cmd.index("--") if "--" in cmd else len(cmd), "--overwrite")
-        os.makedirs(os.path.dirname(final), exist_ok=True)
-        log = os.path.join(self.out, run["log"])
-        os.makedirs(os.path.dirname(log), exist_ok=True)
-        start = time.monotonic()
-        with self.lock:
-            if self.signum:
-                run["status"] = "not-run"
-                return run
-            # Its own session, so that a timeout or a stop ends rfsim and anything it starts.
-            p = subprocess.Popen(cmd, cwd=run.get("cwd", REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True, errors="replace", start_new_session=True)
-            self.active.add(p)
-        try:
-            stdout, stderr = p.communicate(timeout=self.timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            stdout, stderr = p.communicate()
-            timed_out = True
-        finally:
-            with self.lock:
-                self.active.discard(p)
-        run["run_seconds"] = round(time.monotonic() - start, 3)
-        run["returncode"] = p.returncode
-        with open(log, "w") as f:
-            f.write(f"$ {shlex.join(cmd)}\n{stdout}{stderr}")
-        if timed_out:
-            run["status"] = "timeout"
-            run["error"] = f"stopped after --timeout {self.timeout:g} s"
-            mark_incomplete(final, f"rfsim compare {run['error']}")
-            return run
-        if self.signum:
-            if os.path.isfile(os.path.join(final, "manifest.json")):
-                # Complete before the signal reached it: the disk has the whole run, and so does compare.json.
-                return self.finish(run, final, None, "", units)
-            run["status"] = "interrupted"
-            run["error"] = f"stopped by {signal.Signals(self.signum).name} to rfsim compare"
-            mark_incomplete(final, run["error"])
-            return run
-        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-        error = lines[-1] if lines else (f"killed by signal {-p.returncode}" if p.returncode < 0
-                                         else f"exit status {p.returncode}")
-        return self.finish(run, final, p.returncode, error, units)
-
-    def finish(self, run, final, returncode, error, units):
-        if not os.path.isfile(os.path.join(final, "manifest.json")):
-            run["status"] = "failed"
-            run["error"] = error
-            return run
-        if "request" not in run:  # a reused run's was read when it was checked
-            try:
-                request = read_json(os.path.join(final, "stats.json")).get("run", {}).get("request")
-            except (InputError, AttributeError):
-                request = None
-            if isinstance(request, dict):
-                run["request"] = request  # what the report's header shows
-        try:
-            metrics, metric_units, detail = run_metrics(final, split_size(run["workload"])[0])
-        except StatsError as e:
-            run["status"] = "failed"
-            # A complete folder is skipped by the next compare too: only removing it runs it again.
-            run["error"] = str(e) + (f" (remove {final} to run it again)" if run["resumed"] else "")
-            return run
-        with self.lock:
-            units.update(metric_units)
-        run["metrics"] = metrics
-        failed = (returncode not in (None, 0)) or metrics.get("passed") is False
-        run["status"] = "failed" if failed else "complete"
-        if failed:
-            run["error"] = error or f"CPU check failed: {detail}"
-        return run
-
-
-def mark_incomplete(final, reason):
-    """The reason a stopped run's <folder>.partial is incomplete, unless rfsim wrote its own; and
-    its lock file gone (the operating system freed the lock when rfsim was killed)."""
-    remove_stale(final)
-    partial = final + ".partial"
-    if os.path.isdir(partial) and not os.path.exists(os.path.join(partial, "INCOMPLETE")):
-        try:
-            with open(os.path.join(partial, "INCOMPLETE"), "w") as f:
-                f.write(reason + "\n")
-        except OSError:
-            pass
-
 
 def plan(args, cwd):
     configs = [config_entry(c.strip(), cwd) for c in args.configs.split(",") if c.strip()]
@@ -436,8 +337,26 @@ def previous_runs(out):
     return {(r.get("config"), r.get("variant"), r.get("workload")): r for r in old["runs"] if isinstance(r, dict)}
 
 
+def collect_args(argv):
+    """--collect DIR: the arguments of the compare that submitted DIR's pending SLURM job."""
+    ap = argparse.ArgumentParser(prog="rfsim compare --collect")
+    ap.add_argument("--collect", required=True, metavar="DIR")
+    ap.add_argument("--rfsim", default=None)
+    ap.add_argument("-q", "--quiet", action="store_true")
+    opts = ap.parse_args(argv)
+    path = os.path.join(os.path.abspath(opts.collect), slurm_engine.PENDING)
+    try:
+        job = read_json(path, "no SLURM job was submitted into this folder, or it is collected already")
+    except InputError as e:
+        raise UsageError(str(e))
+    os.chdir(job["cwd"])
+    args = parse_args(job["argv"])
+    args.collect, args.detach, args.quiet = job, False, args.quiet or opts.quiet
+    return args, job["argv"]
+
+
 def main(argv):
-    args = parse_args(argv)
+    args, argv = collect_args(argv) if "--collect" in argv else (parse_args(argv), argv)
     cwd = os.getcwd()
     args.out = os.path.abspath(args.out)
     args.rfsim = os.path.abspath(args.rfsim)
@@ -458,6 +377,8 @@ def main(argv):
         print(f"rfsim compare: error: {e}", file=sys.stderr)
         return 1
     try:
+        if not args.collect:
+            slurm_engine.check_pending(args.out, False)  # no second writer while a SLURM job writes
         return run_all(args, argv, cwd, configs, variants, workloads, runs)
     finally:
         lock.release()
@@ -513,21 +434,25 @@ def run_all(args, argv, cwd, configs, variants, workloads, runs):
     if steps:
         from tqdm import tqdm
         bar = tqdm(total=len(runs), unit="run", desc="compare", dynamic_ncols=True)
-    failures = []
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        flight = InFlight(bar)
-        futures = [pool.submit(flight.execute, runner, r, units) for r in runs]
-        for f in as_completed(futures):
-            r = f.result()
-            if r["status"] != "complete" and not (runner.signum and r["status"] in ("not-run", "interrupted")):
-                msg = f"compare: {r['status']}: {r['config']}/{r['variant']}/{r['workload']}: {r.get('error', '')}"
-                failures.append(msg)
+    job = None
+    if args.engine == "slurm":
+        job, rc = slurm_engine.run(args, argv, cwd, runs, runner, units, bar)
+        if rc is not None:
+            return rc  # detached, or stopped while the job goes on
+    else:
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            flight = InFlight(bar)
+            futures = [pool.submit(flight.execute, runner, r, units) for r in runs]
+            for f in as_completed(futures):
+                r = f.result()
+                if r["status"] != "complete" and not (runner.signum and r["status"] in ("not-run", "interrupted")):
+                    msg = f"compare: {r['status']}: {r['config']}/{r['variant']}/{r['workload']}: {r.get('error', '')}"
+                    if bar:
+                        bar.write(msg, file=sys.stderr)
+                    else:
+                        print(msg, file=sys.stderr)
                 if bar:
-                    bar.write(msg, file=sys.stderr)
-                else:
-                    print(msg, file=sys.stderr)
-            if bar:
-                bar.update(1)
+                    bar.update(1)
     if bar:
         bar.close()
     for r in runs:
@@ -548,10 +473,13 @@ def run_all(args, argv, cwd, configs, variants, workloads, runs):
         "large": args.large, "jobs": args.jobs, "timeout": args.timeout,
         "complete": not incomplete, "incomplete": incomplete,
         "units": units, "summary": summary,
+        **({"engine": "slurm", "slurm": slurm_engine.record(job)} if job else {}),
         "runs": [{**{k: v for k, v in r.items() if k not in ("command", "asked")},
                   "command": r["command"], "command_line": shlex.join(r["command"])} for r in runs],
     }
     write_atomic(os.path.join(args.out, "compare.json"), json.dumps(doc, indent=1) + "\n")
+    if job:
+        slurm_engine.collected(args.out, job)
     write_atomic(os.path.join(args.out, "compare.csv"), csv_text(runs))
 
     resumed = sum(r["resumed"] for r in runs)
@@ -597,3 +525,6 @@ if __name__ == "__main__":
     except UsageError as e:
         print(f"rfsim compare: error: {e}", file=sys.stderr)
         sys.exit(2)
+    except slurm_engine.SlurmError as e:
+        print(f"rfsim compare: error: {e}", file=sys.stderr)
+        sys.exit(1)

@@ -336,6 +336,27 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
   cmd->add_flag("--no-rerun", o.no_rerun,
                 "when a complete run in the folder was asked something else (another variant definition, size, "
                 "configuration or rfsim version), list the differences and stop instead of running it again");
+  const std::string slurm = "SLURM (--engine slurm, docs/sweep.md)";
+  cmd->add_option("--engine", o.engine,
+                  "where the runs run: local (this machine, -j at once) or slurm (one sbatch job array, a task per "
+                  "run, on a shared file system)")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->group(slurm);
+  cmd->add_option("--partition", o.partition, "the array's partition (sbatch --partition)")->group(slurm);
+  cmd->add_option("--time", o.time, "each task's time limit (sbatch --time, e.g. 30 or 1:00:00)")->group(slurm);
+  cmd->add_option("--mem", o.mem, "each task's memory (sbatch --mem, e.g. 4G)")->group(slurm);
+  cmd->add_option("--max-parallel", o.max_parallel, "tasks running at once (the array's %N)")
+      ->check(CLI::PositiveNumber)
+      ->group(slurm);
+  cmd->add_option("--sbatch-arg", o.sbatch_args,
+                  "one more sbatch argument, e.g. --sbatch-arg=--account=lab (repeatable)")
+      ->allow_extra_args(false)
+      ->group(slurm);
+  cmd->add_flag("--detach", o.detach, "return once the array is submitted; --collect DIR finishes")->group(slurm);
+  cmd->add_option("--collect", o.collect,
+                  "DIR: wait for the job a --detach compare submitted into DIR, then write compare.json and the "
+                  "report as that compare would have (no other option needed)")
+      ->group(slurm);
   return cmd;
 }
 
@@ -348,6 +369,18 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& r) {
 }
 
 int compareCommand(const CompareOptions& o, const char* argv0) {
+  if (!o.collect.empty()) {
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    std::vector<std::string> a{"--rfsim", n > 0 ? std::string(self, size_t(n)) : std::string(argv0), "--collect",
+                               o.collect};
+    if (o.quiet) a.push_back("--quiet");
+    return execPython("compare.py", a);
+  }
+  const bool slurmOnly = !o.partition.empty() || !o.time.empty() || !o.mem.empty() || o.max_parallel > 0 ||
+                         !o.sbatch_args.empty() || o.detach;
+  if (o.engine != "slurm" && slurmOnly)
+    usage("--partition, --time, --mem, --max-parallel, --sbatch-arg and --detach need --engine slurm");
   Experiment e;
   if (!o.experiment.empty()) {
     e = Reader(experimentFile(o.experiment)).read();
@@ -393,6 +426,14 @@ int compareCommand(const CompareOptions& o, const char* argv0) {
   if (!figures.empty()) a.insert(a.end(), {"--figures", figures});
   if (o.dry_run) a.push_back("--dry-run");
   if (o.no_rerun) a.push_back("--no-rerun");
+  if (o.engine != "local") a.insert(a.end(), {"--engine", o.engine});
+  const std::pair<const char*, const std::string*> sbatch[] = {
+      {"--partition", &o.partition}, {"--time", &o.time}, {"--mem", &o.mem}};
+  for (const auto& [flag, value] : sbatch)
+    if (!value->empty()) a.push_back(std::string(flag) + "=" + *value);
+  if (o.max_parallel > 0) a.insert(a.end(), {"--max-parallel", std::to_string(o.max_parallel)});
+  for (const auto& s : o.sbatch_args) a.push_back("--sbatch-arg=" + s);
+  if (o.detach) a.push_back("--detach");
   if (!o.experiment.empty())
     for (const auto& v : chosenVariants(e, o)) a.insert(a.end(), {"--variant", v});
   for (const auto& v : o.variants) a.insert(a.end(), {"--variant", v});

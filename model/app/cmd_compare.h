@@ -28,6 +28,13 @@ struct CompareOptions {
   std::string figures;  // --figures SCRIPT
   bool dry_run = false;
   bool no_rerun = false;  // --no-rerun: refuse, rather than run again, complete runs that differ from the request
+  // Where the runs run: "local" (this machine) or "slurm" (one job array; docs/sweep.md), and sbatch's options.
+  std::string engine = "local";
+  std::string partition, time, mem;  // --partition, --time, --mem
+  int max_parallel = 0;              // --max-parallel N: the array's %N (0: no limit)
+  std::vector<std::string> sbatch_args;
+  bool detach = false;   // --detach: return once submitted
+  std::string collect;   // --collect DIR: wait for DIR's submitted job and write its results
 };
 
 struct ReportOptions {
