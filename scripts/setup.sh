@@ -13,6 +13,7 @@ packages=(
   yosys opensta
   xvfb x11-apps imagemagick xdotool jq time chromium
   python3 python3-matplotlib python3-tqdm
+  slurm-wlm munge
 )
 
 missing=()
