@@ -22,7 +22,7 @@ import sys
 import time
 
 from .common import InputError, read_json, write_atomic
-from .local_engine import mark_incomplete
+from .local_engine import REPO, mark_incomplete
 
 PENDING = os.path.join("slurm", "pending.json")
 # The states of a task SLURM ended (sacct and scontrol spell them the same).
@@ -133,7 +133,7 @@ def submit(args, argv, cwd, runs):
     files = {c: sha256(c) for c in sorted({r["asked"]["config"] for r in todo}) if os.path.isfile(c)}
     tasks = {"schema": "rfsim-slurm-tasks/1", "out": args.out, "rfsim": args.rfsim, "sha256": sha256(args.rfsim),
              "config_files": files, "timeout": args.timeout,
-             "tasks": [{"dir": r["dir"], "log": r["log"], "command": r["command"], "cwd": r.get("cwd", cwd)}
+             "tasks": [{"dir": r["dir"], "log": r["log"], "command": r["command"], "cwd": r.get("cwd", REPO)}
                        for r in todo]}
     tasks_file = os.path.join(sub, "tasks.json")
     write_atomic(tasks_file, json.dumps(tasks, indent=1) + "\n")
