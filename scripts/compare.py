@@ -209,6 +209,8 @@ def parse_args(argv):
     slurm.add_argument("--time", help="each task's time limit (sbatch --time, e.g. 30 or 1:00:00)")
     slurm.add_argument("--mem", help="each task's memory (sbatch --mem, e.g. 4G)")
     slurm.add_argument("--max-parallel", type=int, metavar="N", help="tasks running at once (the array's %%N)")
+    slurm.add_argument("--runs-per-task", type=int, default=1, metavar="N",
+                       help="runs one task makes, one after the other: fewer tasks for many short runs (default 1)")
     slurm.add_argument("--sbatch-arg", action="append", default=[], metavar="ARG",
                        help="one more sbatch argument, e.g. --sbatch-arg=--account=gpu-lab (repeatable)")
     slurm.add_argument("--detach", action="store_true",
@@ -218,10 +220,11 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     args.collect = None
     if args.engine == "local" and (args.partition or args.time or args.mem or args.max_parallel or args.sbatch_arg
-                                   or args.detach):
-        ap.error("--partition, --time, --mem, --max-parallel, --sbatch-arg and --detach need --engine slurm")
-    if args.max_parallel is not None and args.max_parallel < 1:
-        ap.error("--max-parallel must be at least 1")
+                                   or args.detach or args.runs_per_task != 1):
+        ap.error("--partition, --time, --mem, --max-parallel, --runs-per-task, --sbatch-arg and --detach need "
+                 "--engine slurm")
+    if (args.max_parallel is not None and args.max_parallel < 1) or args.runs_per_task < 1:
+        ap.error("--max-parallel and --runs-per-task must be at least 1")
     if not args.workloads and not args.app:
         ap.error("which workloads? -w NAMES and/or --app 'NAME: COMMAND'")
     if args.jobs < 1:

@@ -348,6 +348,10 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
   cmd->add_option("--max-parallel", o.max_parallel, "tasks running at once (the array's %N)")
       ->check(CLI::PositiveNumber)
       ->group(slurm);
+  cmd->add_option("--runs-per-task", o.runs_per_task,
+                  "runs one task makes, one after the other: fewer tasks for many short runs (default 1)")
+      ->check(CLI::PositiveNumber)
+      ->group(slurm);
   cmd->add_option("--sbatch-arg", o.sbatch_args,
                   "one more sbatch argument, e.g. --sbatch-arg=--account=lab (repeatable)")
       ->allow_extra_args(false)
@@ -378,9 +382,9 @@ int compareCommand(const CompareOptions& o, const char* argv0) {
     return execPython("compare.py", a);
   }
   const bool slurmOnly = !o.partition.empty() || !o.time.empty() || !o.mem.empty() || o.max_parallel > 0 ||
-                         !o.sbatch_args.empty() || o.detach;
+                         o.runs_per_task != 1 || !o.sbatch_args.empty() || o.detach;
   if (o.engine != "slurm" && slurmOnly)
-    usage("--partition, --time, --mem, --max-parallel, --sbatch-arg and --detach need --engine slurm");
+    usage("--partition, --time, --mem, --max-parallel, --runs-per-task, --sbatch-arg and --detach need --engine slurm");
   Experiment e;
   if (!o.experiment.empty()) {
     e = Reader(experimentFile(o.experiment)).read();
@@ -432,6 +436,7 @@ int compareCommand(const CompareOptions& o, const char* argv0) {
   for (const auto& [flag, value] : sbatch)
     if (!value->empty()) a.push_back(std::string(flag) + "=" + *value);
   if (o.max_parallel > 0) a.insert(a.end(), {"--max-parallel", std::to_string(o.max_parallel)});
+  if (o.runs_per_task != 1) a.insert(a.end(), {"--runs-per-task", std::to_string(o.runs_per_task)});
   for (const auto& s : o.sbatch_args) a.push_back("--sbatch-arg=" + s);
   if (o.detach) a.push_back("--detach");
   if (!o.experiment.empty())

@@ -32,6 +32,7 @@ struct CompareOptions {
   std::string engine = "local";
   std::string partition, time, mem;  // --partition, --time, --mem
   int max_parallel = 0;              // --max-parallel N: the array's %N (0: no limit)
+  int runs_per_task = 1;             // --runs-per-task N: a batch of short runs per task
   std::vector<std::string> sbatch_args;
   bool detach = false;   // --detach: return once submitted
   std::string collect;   // --collect DIR: wait for DIR's submitted job and write its results

@@ -27,6 +27,10 @@ from .local_engine import REPO, mark_incomplete
 PENDING = os.path.join("slurm", "pending.json")
 # The states of a task SLURM ended (sacct and scontrol spell them the same).
 KILLED = ("CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE")
+# The reasons that say why a task ended; the others (JobArrayTaskLimit, Priority, Resources, ...) are
+# why it last waited, which sacct's and scontrol's Reason also report, and are left out of the error.
+END_REASONS = ("TimeLimit", "NodeDown", "NodeFail", "Prolog", "Epilog", "OutOf", "Preempt", "Deadline",
+               "BadConstraints", "Launch", "Kill", "Boot")
 # File systems that other nodes see: a binary or a folder elsewhere gets a warning.
 SHARED_FS = ("nfs", "nfs4", "lustre", "gpfs", "beegfs", "cifs", "smb3", "smbfs", "ceph", "cephfs", "glusterfs",
              "fuse.glusterfs", "fuse.cephfs", "fuse.sshfs", "panfs", "orangefs", "pvfs2", "afs", "9p", "virtiofs",
@@ -132,9 +136,9 @@ def submit(args, argv, cwd, runs):
     os.makedirs(sub)
     files = {c: sha256(c) for c in sorted({r["asked"]["config"] for r in todo}) if os.path.isfile(c)}
     tasks = {"schema": "rfsim-slurm-tasks/1", "out": args.out, "rfsim": args.rfsim, "sha256": sha256(args.rfsim),
-             "config_files": files, "timeout": args.timeout,
-             "tasks": [{"dir": r["dir"], "log": r["log"], "command": r["command"], "cwd": r.get("cwd", REPO)}
-                       for r in todo]}
+             "config_files": files, "timeout": args.timeout, "runs_per_task": args.runs_per_task,
+             "runs": [{"dir": r["dir"], "log": r["log"], "command": r["command"], "cwd": r.get("cwd", REPO)}
+                      for r in todo]}
     tasks_file = os.path.join(sub, "tasks.json")
     write_atomic(tasks_file, json.dumps(tasks, indent=1) + "\n")
     script = os.path.join(sub, "task.sh")
@@ -144,10 +148,11 @@ def submit(args, argv, cwd, runs):
                 f"exec /usr/bin/python3 {task_py} {tasks_file}\n")
     job = {"job": None, "submitted": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "tasks_file": tasks_file, "sha256": tasks["sha256"], "argv": list(argv), "cwd": cwd,
-           "runs": [r["dir"] for r in todo], "sbatch": []}
+           "runs": [r["dir"] for r in todo], "runs_per_task": args.runs_per_task, "sbatch": []}
     if not todo:
         return job
-    array = f"0-{len(todo) - 1}" + (f"%{args.max_parallel}" if args.max_parallel else "")
+    ntasks = -(-len(todo) // args.runs_per_task)
+    array = f"0-{ntasks - 1}" + (f"%{args.max_parallel}" if args.max_parallel else "")
     cmd = ["sbatch", "--parsable", f"--array={array}", "--job-name=rfsim-compare", f"--chdir={cwd}",
            f"--output={sub}/%a.out"]
     for flag, value in (("--partition", args.partition), ("--time", args.time), ("--mem", args.mem)):
@@ -159,6 +164,7 @@ def submit(args, argv, cwd, runs):
         shutil.rmtree(sub, ignore_errors=True)
         raise SlurmError(f"sbatch refused the job array: {err or f'exit status {rc}'}")
     job["job"] = out.strip().split(";")[0]
+    job["tasks"] = ntasks
     job["sbatch"] = cmd
     write_atomic(os.path.join(args.out, PENDING), json.dumps(job, indent=1) + "\n")
     return job
@@ -167,7 +173,7 @@ def submit(args, argv, cwd, runs):
 def wait(job, runs, out, bar, stopped):
     """Polls squeue until no task of the job is queued or running; the bar counts the ended tasks.
     Returns early when stopped() (compare got SIGINT/SIGTERM: the job goes on)."""
-    mine = [r for r in runs if r["dir"] in set(job["runs"])]
+    per = job.get("runs_per_task", 1)
     seen, start, failures = 0, time.monotonic(), 0
     while not stopped():
         try:
@@ -179,7 +185,7 @@ def wait(job, runs, out, bar, stopped):
                 raise SlurmError(f"{e} (for two minutes; `rfsim compare --collect {out}` waits for job {job['job']} "
                                  "again)")
             states = {}
-        ended = len(mine) - len(states or {})
+        ended = sum(i // per not in (states or {}) for i in range(len(job["runs"])))
         if bar is not None:
             bar.update(ended - seen)
             running = sum(s == "RUNNING" for s in (states or {}).values())
@@ -234,7 +240,7 @@ def gather(job, runs, runner, units):
             if os.path.isfile(os.path.join(final, "manifest.json")) and not r.get("rerun"):
                 runner.execute(r, units)  # complete before the job: reused
             continue
-        i = index[r["dir"]]
+        i = index[r["dir"]] // job.get("runs_per_task", 1)
         task = f"{job['job']}_{i}"
         state = states.get(i, {})
         r["slurm"] = {"task": task, **state}
@@ -256,7 +262,7 @@ def gather(job, runs, runner, units):
                 continue
         # SLURM ended the task before rfsim could finish (or tell): its state is the reason.
         said = state.get("state", "no state (the controller no longer knows the task)")
-        reason = f", {state['reason']}" if state.get("reason") else ""
+        reason = f", {state['reason']}" if state.get("reason", "").startswith(END_REASONS) else ""
         r["status"] = "failed"
         r["error"] = f"SLURM task {task}: {said}{reason}, exit code {state.get('exit', '?')}"
         mark_incomplete(final, r["error"])
@@ -271,7 +277,7 @@ def collected(out, job):
 
 def record(job):
     """compare.json's "slurm": the job, what was submitted and the binary's hash."""
-    return {k: job.get(k) for k in ("job", "submitted", "sha256", "sbatch", "tasks_file")} | {"tasks": len(job["runs"])}
+    return {k: job.get(k) for k in ("job", "submitted", "sha256", "sbatch", "tasks_file", "tasks", "runs_per_task")}
 
 
 def run(args, argv, cwd, runs, runner, units, bar):
@@ -283,8 +289,9 @@ def run(args, argv, cwd, runs, runner, units, bar):
         preflight(args)
         job = submit(args, argv, cwd, runs)
         if job["job"]:
-            print(f"compare: SLURM job {job['job']}: {len(job['runs'])} of {len(runs)} runs as array tasks "
-                  f"0-{len(job['runs']) - 1} ({shlex.join(job['sbatch'])})", flush=True)
+            n = job["tasks"]
+            print(f"compare: SLURM job {job['job']}: {len(job['runs'])} of {len(runs)} runs in {n} array "
+                  f"task{'s' if n != 1 else ''} ({shlex.join(job['sbatch'])})", flush=True)
         if args.detach:
             if job["job"]:
                 print(f"compare: detached: `rfsim compare --collect {args.out}` waits for it and writes the results "

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""One task of rfsim compare's SLURM job array: one `rfsim run` (rfsim_tools/slurm_engine.py).
+"""One task of rfsim compare's SLURM job array: its `rfsim run`s, one after the other (usually one;
+--runs-per-task N batches short runs; rfsim_tools/slurm_engine.py).
 
     slurm_task.py DIR/slurm/<submission>/tasks.json     (the task is $SLURM_ARRAY_TASK_ID)
 
@@ -46,12 +47,8 @@ def changed(doc):
     return None
 
 
-def main(argv):
-    with open(argv[1]) as f:
-        doc = json.load(f)
-    index = int(os.environ["SLURM_ARRAY_TASK_ID"])
-    task = f"{os.environ['SLURM_ARRAY_JOB_ID']}_{index}"
-    t = doc["tasks"][index]
+def run(doc, t, task, timeout):
+    """One rfsim run of the task; its result file beside its log. Returns rfsim's exit status."""
     final = os.path.join(doc["out"], t["dir"])
     log = os.path.join(doc["out"], t["log"])
     result_file = log[:-len(".log")] + ".task.json"
@@ -71,7 +68,7 @@ def main(argv):
     p = subprocess.Popen(cmd, cwd=t["cwd"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          errors="replace")
     try:
-        stdout, stderr = p.communicate(timeout=doc.get("timeout"))
+        stdout, stderr = p.communicate(timeout=timeout)
         timed_out = False
     except subprocess.TimeoutExpired:
         p.kill()
@@ -83,11 +80,23 @@ def main(argv):
     error = lines[-1] if lines else (f"killed by signal {-p.returncode}" if p.returncode < 0
                                      else f"exit status {p.returncode}" if p.returncode else "")
     if timed_out:
-        error = f"stopped after --timeout {doc['timeout']:g} s"
+        error = f"stopped after --timeout {timeout:g} s"
     result.update(returncode=p.returncode, error=error, timed_out=timed_out,
                   run_seconds=round(time.monotonic() - start, 3))
     write_atomic(result_file, json.dumps(result, indent=1) + "\n")
     return 1 if timed_out else (p.returncode if 0 <= p.returncode < 256 else 1)
+
+
+def main(argv):
+    with open(argv[1]) as f:
+        doc = json.load(f)
+    index = int(os.environ["SLURM_ARRAY_TASK_ID"])
+    task = f"{os.environ['SLURM_ARRAY_JOB_ID']}_{index}"
+    per = doc.get("runs_per_task", 1)
+    status = 0
+    for t in doc["runs"][index * per:(index + 1) * per]:  # a batch of short runs, one after the other
+        status = run(doc, t, task, doc.get("timeout")) or status
+    return status
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ It prints a transcript: the cluster starting, the submission, the task it cancel
  2. The same command again submits that run only; the other runs' folders are untouched.
  3. Every stats.json is identical to the local engine's (scripts/stats_diff.py: all but host time),
     and so are compare.csv's statistics.
- 4. --detach on a held job: a second compare into the folder refuses while the job is queued;
-    --collect finishes it. A binary changed after submission: its tasks refuse to run it.
+ 4. --detach on a held job (--runs-per-task 2: 4 tasks): a second compare into the folder refuses
+    while the job is queued; --collect finishes it. A binary changed after submission: its tasks
+    refuse to run it.
  5. Bad input: sbatch missing, the controller unreachable, a partition that does not exist.
 If SLURM cannot start, the test fails with the reason (it never skips).
 """
@@ -146,7 +147,7 @@ def main(rfsim, tmp):
         say(f"resume: rc {rc} in {time.monotonic() - start:.1f} s")
         show(stdout, stderr)
         check(rc == 0, f"the resumed compare failed: {stderr}")
-        check("1 of 8 runs as array tasks 0-0" in stdout, "the resume submits the cancelled run only")
+        check("1 of 8 runs in 1 array task (" in stdout, "the resume submits the cancelled run only")
         check("compare: 8 runs (1 run, 7 already complete, 0 failed)" in stdout, "the resume's summary")
         after = manifests(on_slurm)
         check(all(after[k] == v for k, v in before.items()) and CANCEL in after,
@@ -171,10 +172,12 @@ def detached_and_collected(rfsim, cluster, env, tmp):
     out = os.path.join(tmp, "detached")
     binary = os.path.join(tmp, "rfsim-copy")
     shutil.copy2(rfsim, binary)
-    rc, stdout, stderr = compare(binary, out, "--engine", "slurm", "--detach", "--sbatch-arg=--hold", env=env)
+    rc, stdout, stderr = compare(binary, out, "--engine", "slurm", "--detach", "--sbatch-arg=--hold",
+                                 "--runs-per-task", "2", env=env)
     say(f"detach: rc {rc}")
     show(stdout, stderr)
-    check(rc == 0 and "compare: detached" in stdout, "--detach returns once submitted")
+    check(rc == 0 and "compare: detached" in stdout and "8 of 8 runs in 4 array tasks" in stdout,
+          "--detach returns once submitted; --runs-per-task 2 makes 4 tasks of 8 runs")
     job = json.load(open(os.path.join(out, "slurm", "pending.json")))["job"]
     rc, stdout, stderr = compare(rfsim, out, env=env)
     say(f"a second compare into the folder while job {job} is queued: rc {rc}")

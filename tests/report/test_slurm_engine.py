@@ -68,11 +68,13 @@ class Gather(unittest.TestCase):
         fake(self.bin, "sacct", "", rc=1, stderr="Slurm accounting storage is disabled")
         fake(self.bin, "scontrol", "\n".join(
             f"JobId={10 + i} ArrayJobId=7 ArrayTaskId={i} JobState={s} Reason={why} ExitCode=0:{sig}"
-            for i, (s, why, sig) in enumerate([("TIMEOUT", "TimeLimit", 0), ("CANCELLED", "None", 15),
+            for i, (s, why, sig) in enumerate([("TIMEOUT", "TimeLimit", 0), ("CANCELLED", "JobArrayTaskLimit", 15),
                                                ("COMPLETED", "None", 0), ("PREEMPTED", "None", 0)])))
         runs = self.gather()
         self.assertEqual(runs["saxpy"]["error"], "SLURM task 7_0: TIMEOUT, TimeLimit, exit code 0:0")
+        # why it last waited (the array's %N) is not why it ended: left out of the error, kept in the record
         self.assertEqual(runs["fib"]["error"], "SLURM task 7_1: CANCELLED, exit code 0:15")
+        self.assertEqual(runs["fib"]["slurm"]["reason"], "JobArrayTaskLimit")
         # COMPLETED without a result file or a complete folder: still not a complete run.
         self.assertEqual(runs["bfs"]["status"], "failed")
 
