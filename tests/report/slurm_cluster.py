@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import time
 
-PROGRAMS = ("munged", "slurmctld", "slurmd", "sbatch", "squeue", "scontrol", "scancel")
+PROGRAMS = ("munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol", "scancel")
 
 
 class ClusterError(Exception):
