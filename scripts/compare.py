@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""rfsim compare: workloads x configurations x variants, one `rfsim run` process per run.
+"""rfsim compare: workloads x configurations x variants, one `rfsim run` process per run, on this
+machine (rfsim_tools/local_engine.py) or as a SLURM job array (rfsim_tools/slurm_engine.py).
 
 Writes DIR/runs/<config>/<variant>/<workload>/ (rfsim's results folders), DIR/logs/,
 DIR/compare.json and DIR/compare.csv, then the report (scripts/report.py). A second
@@ -441,6 +442,8 @@ def run_all(args, argv, cwd, configs, variants, workloads, runs):
     if args.engine == "slurm":
         job, rc = slurm_engine.run(args, argv, cwd, runs, runner, units, bar)
         if rc is not None:
+            if bar:
+                bar.close()
             return rc  # detached, or stopped while the job goes on
     else:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
