@@ -92,6 +92,7 @@ enum class Builtin : uint8_t { None, Malloc, Free, Vprintf };
 
 struct DInstr {
   const ptx::Instr* in = nullptr;
+  ptx::Op op{};  // in->op, at hand for the per-opcode counts
   Cls cls = Cls::Nop;
   uint8_t ndst = 0, nsrc = 0;
   uint8_t bytes = 0;  // ld/st/atom/red: bytes per element
@@ -103,6 +104,7 @@ struct DInstr {
   std::array<DOperand, 2> dst;
   std::array<DOperand, 5> src;
   LaneFn fn = nullptr;    // Lane: the lane function picked for this instruction
+  WarpFn wfn = nullptr;   // Lane: the same over a whole warp, where there is one (warpFunction)
   bool carry_in = false, carry_out = false;  // Lane: reads / writes CC.CF
   uint8_t role = 0;       // ptx::MRole of a machine instruction (0: Code)
   uint32_t target = 0;    // bra: target pc
