@@ -13,6 +13,16 @@ namespace rfsim::func {
 
 namespace {
 alignas(32) const uint64_t kZeroColumn[32] = {};
+// kLaneMasks[n][k]: all ones when bit k of the nibble n is set.
+struct LaneMasks {
+  alignas(32) uint64_t m[16][4];
+  constexpr LaneMasks() : m() {
+    for (unsigned n = 0; n < 16; ++n)
+      for (unsigned k = 0; k < 4; ++k) m[n][k] = (n >> k) & 1 ? ~0ull : 0;
+  }
+  const uint64_t* operator[](uint32_t n) const { return m[n]; }
+};
+constexpr LaneMasks kLaneMasks;
 }  // namespace
 
 uint64_t BlockExecutor::sreg(const Warp& w, const DOperand& o, uint32_t lane) const {
@@ -178,23 +188,47 @@ const uint64_t* BlockExecutor::sourceColumn(Warp& w, const DOperand& o, uint64_t
 }
 
 void BlockExecutor::storeColumn(Warp& w, const DOperand& o, const uint64_t* __restrict r, uint32_t act) {
-  // Every lane is stored, the inactive ones with the value they hold, so
-  // that the loops vectorise.
+  // A full warp: plain loops. A few lanes: lane by lane. Else without
+  // branches: every lane is stored, an inactive one with the value it holds
+  // (its lane mask from kLaneMasks, four lanes at a time).
+  const bool sparse = act != ~0u && popc32(act) <= 12;
   if (o.kind == DKind::Reg) {
     uint64_t* __restrict p = w.reg(o.reg);
     const uint64_t m = o.mask;
     if (act == ~0u) {
       for (uint32_t l = 0; l < 32; ++l) p[l] = r[l] & m;
+    } else if (sparse) {
+      for (uint32_t a = act; a; a &= a - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(a));
+        p[l] = r[l] & m;
+      }
     } else {
-      for (uint32_t l = 0; l < 32; ++l) p[l] = (act >> l) & 1 ? r[l] & m : p[l];
+      for (uint32_t g = 0; g < 32; g += 4) {
+        const uint64_t* on = kLaneMasks[(act >> g) & 15];
+        for (uint32_t k = 0; k < 4; ++k) p[g + k] = (r[g + k] & m & on[k]) | (p[g + k] & ~on[k]);
+      }
     }
   } else if (o.kind == DKind::RegPair) {
     uint64_t* __restrict lo = w.reg(o.reg);
     uint64_t* __restrict hi = w.reg(o.reg + 1);  // its own row (see column())
-    for (uint32_t l = 0; l < 32; ++l) {
-      const bool on = (act >> l) & 1;
-      lo[l] = on ? r[l] & 0xffffffffu : lo[l];
-      hi[l] = on ? r[l] >> 32 : hi[l];
+    if (act == ~0u) {
+      for (uint32_t l = 0; l < 32; ++l) lo[l] = r[l] & 0xffffffffu;
+      for (uint32_t l = 0; l < 32; ++l) hi[l] = r[l] >> 32;
+    } else if (sparse) {
+      for (uint32_t a = act; a; a &= a - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(a));
+        lo[l] = r[l] & 0xffffffffu;
+        hi[l] = r[l] >> 32;
+      }
+    } else {
+      for (uint32_t g = 0; g < 32; g += 4) {
+        const uint64_t* on = kLaneMasks[(act >> g) & 15];
+        for (uint32_t k = 0; k < 4; ++k) lo[g + k] = (r[g + k] & 0xffffffffu & on[k]) | (lo[g + k] & ~on[k]);
+      }
+      for (uint32_t g = 0; g < 32; g += 4) {
+        const uint64_t* on = kLaneMasks[(act >> g) & 15];
+        for (uint32_t k = 0; k < 4; ++k) hi[g + k] = ((r[g + k] >> 32) & on[k]) | (hi[g + k] & ~on[k]);
+      }
     }
   }
 }
@@ -206,7 +240,10 @@ void BlockExecutor::execLane(Warp& w, const DInstr& d, uint32_t act) {
   alignas(32) uint64_t tmp[5][32];
   const uint64_t* col[5] = {kZeroColumn, kZeroColumn, kZeroColumn, kZeroColumn, kZeroColumn};
   const unsigned ns = d.nsrc;
-  for (unsigned k = 0; k < ns; ++k) col[k] = sourceColumn(w, d.src[k], tmp[k]);
+  for (unsigned k = 0; k < ns; ++k) {
+    const DOperand& o = d.src[k];
+    col[k] = o.kind == DKind::Reg && o.value == 0 && !o.negate ? w.reg(o.reg) : sourceColumn(w, o, tmp[k]);
+  }
   if (d.wfn) {
     // The whole warp in one call (no carry, one destination).
     alignas(32) uint64_t r[32];

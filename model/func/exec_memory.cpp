@@ -160,13 +160,17 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
 uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64_t add, uint32_t act, uint32_t bytes,
                                  uint64_t* addrs) {
   uint64_t lo = ~0ull, hi = 0, any = 0;
-  for (uint32_t l = 0; l < 32; ++l) {
-    const uint64_t x = p[l] + add;
-    addrs[l] = x;
-    const bool on = (act >> l) & 1;
-    lo = on && x < lo ? x : lo;
-    hi = on && x > hi ? x : hi;
-    any |= on ? x : 0;
+  for (uint32_t l = 0; l < 32; ++l) addrs[l] = p[l] + add;
+  auto one = [&](uint32_t l) {
+    const uint64_t x = addrs[l];
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+    any |= x;
+  };
+  if (act == ~0u) {
+    for (uint32_t l = 0; l < 32; ++l) one(l);
+  } else {
+    for (uint32_t m = act; m; m &= m - 1) one(static_cast<uint32_t>(__builtin_ctz(m)));
   }
   if (any & (bytes - 1)) return nullptr;  // some lane misaligned: the lane-by-lane path names it
   switch (space) {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <fmt/format.h>
 
@@ -172,7 +175,15 @@ void BlockExecutor::finish() {
 uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
   const uint64_t* p = w.reg(d.guard_reg);
   uint32_t m = 0;
-  for (uint32_t l = 0; l < 32; ++l) m |= static_cast<uint32_t>(p[l] & 1) << l;  // vectorised (-O3)
+#if defined(__SSE2__)
+  // Bit 0 of two lanes at a time into the sign bits, collected by movmskpd.
+  for (uint32_t l = 0; l < 32; l += 2) {
+    const __m128i v = _mm_slli_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), 63);
+    m |= static_cast<uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(v))) << l;
+  }
+#else
+  for (uint32_t l = 0; l < 32; ++l) m |= static_cast<uint32_t>(p[l] & 1) << l;
+#endif
   return d.guard_neg ? ~m : m;
 }
 
@@ -182,6 +193,15 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
   {
     SimtEntry& e = w.stack.back();
     const DInstr& d = w.frames.back().fn->code[e.pc];
+    // The next instruction's header and first operands (a DInstr spans
+    // several cache lines; the code of a loop body seldom stays in L1).
+    {
+      const char* next = reinterpret_cast<const char*>(&d + 1);
+      __builtin_prefetch(next);
+      __builtin_prefetch(next + 64);
+      __builtin_prefetch(next + 128);
+      __builtin_prefetch(next + 192);
+    }
     const uint32_t mask = e.mask;
     const uint32_t act = d.has_guard ? mask & guardMask(w, d) : mask;
     ++by_op_[static_cast<size_t>(d.op)];
