@@ -1,5 +1,7 @@
-// Operand reads and the data-processing instructions: the instruction's
-// lane function (semantics.h laneFunction, chosen at load) per active lane.
+// Operand reads and the data-processing instructions: sources as columns of
+// 32 lanes, the instruction's warp function over all of them (semantics.h
+// warpFunction, chosen at load) or else its lane function per active lane
+// (laneFunction), and the results stored to the active lanes.
 #include <algorithm>
 #include <cstring>
 
