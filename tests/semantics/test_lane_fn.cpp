@@ -53,6 +53,18 @@ std::vector<Instr> candidates() {
     v.push_back(f);
     v.push_back(mk(Op::Mad, t, 3));
   }
+  for (bool ftz : {false, true}) {
+    for (Op op : {Op::Rcp, Op::Sqrt, Op::Rsqrt, Op::Div}) {
+      Instr a = mk(op, Type::F32, op == Op::Div ? 2 : 1);
+      a.mods.approx = true;
+      a.mods.ftz = ftz;
+      v.push_back(a);
+    }
+    Instr full = mk(Op::Div, Type::F32, 2);
+    full.mods.full = true;
+    full.mods.ftz = ftz;
+    v.push_back(full);
+  }
   v.push_back(mk(Op::Cvt, Type::U64, 1, Type::U32));
   v.push_back(mk(Op::Cvt, Type::S64, 1, Type::S32));
   v.push_back(mk(Op::Cvt, Type::U64, 1, Type::S32));

@@ -115,6 +115,22 @@ void fmaF64(const Instr&, const uint64_t* s, uint64_t* d) {
   d[0] = canon64(std::fma(f64(s[0]), f64(s[1]), f64(s[2])));
 }
 
+// .approx f32 (rcp, sqrt, rsqrt; div.approx and div.full): in double,
+// rounded to nearest, exactly as approxF32 (float_slow.cpp) computes them.
+template <Op O, bool FTZ>
+void approx32(const Instr&, const uint64_t* s, uint64_t* d) {
+  uint64_t a = s[0], b = s[1];
+  if (FTZ) a = ftz32(a), b = ftz32(b);
+  const double x = f32(a);
+  double r;
+  if constexpr (O == Op::Div) r = x / static_cast<double>(f32(b));
+  else if constexpr (O == Op::Rcp) r = 1.0 / x;
+  else if constexpr (O == Op::Sqrt) r = std::sqrt(x);
+  else r = 1.0 / std::sqrt(x);
+  const uint64_t out = canon32(static_cast<float>(r));
+  d[0] = FTZ ? ftz32(out) : out;
+}
+
 void cvtU64U32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = s[0] & 0xffffffffu; }
 void cvtS64S32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = static_cast<uint64_t>(sx<32>(s[0])); }
 
@@ -172,6 +188,18 @@ Picked<W> pick(const Instr& in) {
       if (n == 32) return isS(t) ? setpFor<W, 32, true>(m.cmp) : setpFor<W, 32, false>(m.cmp);
       if (n == 64) return isS(t) ? setpFor<W, 64, true>(m.cmp) : setpFor<W, 64, false>(m.cmp);
       return isS(t) ? setpFor<W, 16, true>(m.cmp) : setpFor<W, 16, false>(m.cmp);
+    case Op::Div:
+      if (t != Type::F32 || !(m.approx || m.full)) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Div, true>) : RFSIM_FN(approx32<Op::Div, false>);
+    case Op::Rcp:
+      if (t != Type::F32 || !m.approx) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Rcp, true>) : RFSIM_FN(approx32<Op::Rcp, false>);
+    case Op::Sqrt:
+      if (t != Type::F32 || !m.approx) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Sqrt, true>) : RFSIM_FN(approx32<Op::Sqrt, false>);
+    case Op::Rsqrt:
+      if (t != Type::F32) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Rsqrt, true>) : RFSIM_FN(approx32<Op::Rsqrt, false>);
     case Op::Cvt:
       if (m.sat) return nullptr;
       if (t == Type::U64 && in.type2 == Type::U32) return RFSIM_FN(cvtU64U32);
