@@ -64,8 +64,8 @@ enum class DKind : uint8_t {
                // value at device address `value`, in constant memory
 };
 
-// What every operand reads comes first (one cache line with the next
-// operand's), the vector operands' elements after.
+// What every operand reads comes first (its first 32 bytes), the vector
+// operands' elements after.
 struct DOperand {
   DKind kind = DKind::None;
   bool negate = false;  // `!%p`
