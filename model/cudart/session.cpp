@@ -164,6 +164,7 @@ rt::Device& Session::device() {
     for (auto& m : mechs_) o.mechanisms.push_back(m.get());
     progress_ = std::make_unique<ProgressLine>(quiet_);
     o.progress = progress_.get();
+    totals_ = std::make_unique<ProgressLine>(quiet_);
     dev_ = std::make_unique<rt::Device>(o);
     if (timing_) {
       std::vector<mech::Mechanism*> ms;

@@ -173,6 +173,12 @@ class Session {
   std::unique_ptr<rt::LaunchAccumulator> acc_;  // timing runs: the launches' statistics, summed
   std::unique_ptr<ResultsDir> dir_;
   std::unique_ptr<ProgressLine> progress_;  // each launch's progress on a terminal
+  // The application's totals on a terminal (kernels launched, warp
+  // instructions, their rate), below the per-launch lines; the line last shown.
+  std::unique_ptr<ProgressLine> totals_;
+  std::string totals_text_;
+  uint64_t warp_instrs_ = 0;
+  void showTotals();
   bool timing_ = false, quiet_ = false, finished_ = false;
   bool told_capability_ = false;
   bool out_required_ = false;  // RFSIM_OUT names a folder: write it even without CUDA work

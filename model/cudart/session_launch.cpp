@@ -105,6 +105,7 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
   now_ms_ += ms;
   if (auto it = streams.find(stream); it != streams.end()) it->second->last_ms = now_ms_;
   host_seconds_ += s.host_seconds;
+  warp_instrs_ += s.warp_instrs;
   const uint32_t regs = rep ? rep->tree_regs : 0;
   nlohmann::json j = {{"kernel", kernel},         {"grid", dims(grid)},         {"block", dims(block)},
                       {"dynamic_shared", shared}, {"regs_per_thread", regs},    {"cycles", s.cycles},
@@ -139,6 +140,7 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
   // (finish() runs once however often it is registered.)
   std::atexit(exitHandler);
   if (quiet_) return;
+  if (totals_) totals_->clear();  // the per-launch line above it
   const std::string head = fmt::format("rfsim: {} {}", launches_.size(), where);
   if (timing_)
     std::cerr << fmt::format("{}: {} cycles, IPC {:.2f}, {} regs, {} blocks/SM{}, {:.2f} s\n", head, s.cycles,
@@ -147,6 +149,20 @@ void Session::launch(const void* host_fun, dim3 grid, dim3 block, void** args, s
   else
     std::cerr << fmt::format("{}: {} warp-instrs, {} regs (functional), {:.2f} s\n", head, s.warp_instrs, regs,
                              s.host_seconds);
+  showTotals();
+}
+
+void Session::showTotals() {
+  if (!totals_ || !totals_->on()) return;
+  // First after a second, then refreshed at most twice a second; in
+  // between, shown again as it was (the per-launch line cleared it).
+  if (totals_->due(0)) {
+    const double secs = host_seconds_ > 0 ? host_seconds_ : 1e-9;
+    totals_text_ = fmt::format("exec: {} kernels launched, {} warp instructions, {} warp-instr/s", launches_.size(),
+                               ProgressLine::human(double(warp_instrs_)),
+                               ProgressLine::human(double(warp_instrs_) / secs));
+  }
+  if (!totals_text_.empty()) totals_->show(totals_text_);
 }
 
 void Session::finish() noexcept {
@@ -159,6 +175,7 @@ void Session::finish() noexcept {
       if (out_required_) openResults();
       else return;
     }
+    if (totals_) totals_->clear();
     const config::GpuConfig& cfg = config();
     nlohmann::json w;
     w["passed"] = failure_.empty();

@@ -276,6 +276,7 @@ struct Decoder {
   DInstr decode(const ptx::Instr& in) {
     DInstr d;
     d.in = &in;
+    d.op = in.op;
     d.ndst = in.ndst;
     d.nsrc = in.nsrc;
     if (in.ndst > 2 || in.nsrc > 5) reject(in, "too many operands");
@@ -444,6 +445,7 @@ struct Decoder {
       reject(in, why.empty() ? "not supported by the lane semantics" : why);
     d.cls = Cls::Lane;
     d.fn = laneFunction(in);
+    d.wfn = in.ndst == 1 ? warpFunction(in) : nullptr;
     d.carry_in = in.mods.carry_in;
     d.carry_out = in.mods.cc;
     for (unsigned i = 0; i < in.ndst; ++i) {
@@ -548,6 +550,7 @@ void decodeFunction(const ptx::Module& m, uint32_t index, const std::vector<Symb
   out.implicit_ret.loc = fn.loc;
   DInstr r;
   r.in = &out.implicit_ret;
+  r.op = Op::Ret;
   r.cls = Cls::Ret;
   out.code.push_back(r);
 }

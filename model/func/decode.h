@@ -64,19 +64,21 @@ enum class DKind : uint8_t {
                // value at device address `value`, in constant memory
 };
 
+// What every operand reads comes first (its first 32 bytes), the vector
+// operands' elements after.
 struct DOperand {
   DKind kind = DKind::None;
   bool negate = false;  // `!%p`
   ptx::SReg sreg = ptx::SReg::None;
   uint8_t dim = 0;
   uint8_t vec_n = 0;
+  bool pair = false;      // Vec: every element is a 64-bit pair (regs[i], regs[i] + 1)
   uint32_t reg = ptx::kNoReg;
   uint64_t value = 0;
+  uint64_t mask = ~0ull;  // destination register width (Reg); read mask (RegNarrow)
   uint64_t value_hi = 0;  // Vec source: bits 64..127 of the immediate elements (ptx::Operand::imm_hi)
   std::array<uint32_t, 4> regs{ptx::kNoReg, ptx::kNoReg, ptx::kNoReg, ptx::kNoReg};
   std::array<uint64_t, 4> masks{~0ull, ~0ull, ~0ull, ~0ull};  // destination register widths
-  uint64_t mask = ~0ull;  // destination register width (Reg); read mask (RegNarrow)
-  bool pair = false;      // Vec: every element is a 64-bit pair (regs[i], regs[i] + 1)
 };
 
 enum class Cls : uint8_t {
@@ -92,6 +94,7 @@ enum class Builtin : uint8_t { None, Malloc, Free, Vprintf };
 
 struct DInstr {
   const ptx::Instr* in = nullptr;
+  ptx::Op op{};  // in->op, at hand for the per-opcode counts
   Cls cls = Cls::Nop;
   uint8_t ndst = 0, nsrc = 0;
   uint8_t bytes = 0;  // ld/st/atom/red: bytes per element
@@ -100,13 +103,15 @@ struct DInstr {
   uint8_t addend = 0, addend_bits = 0;
   bool has_guard = false, guard_neg = false;
   uint32_t guard_reg = ptx::kNoReg;
-  std::array<DOperand, 2> dst;
-  std::array<DOperand, 5> src;
   LaneFn fn = nullptr;    // Lane: the lane function picked for this instruction
+  WarpFn wfn = nullptr;   // Lane: the same over a whole warp, where there is one (warpFunction)
   bool carry_in = false, carry_out = false;  // Lane: reads / writes CC.CF
   uint8_t role = 0;       // ptx::MRole of a machine instruction (0: Code)
   uint32_t target = 0;    // bra: target pc
   uint32_t rpc = kNoPc;   // bra: reconvergence pc
+  // The operands after the fields every instruction reads.
+  std::array<DOperand, 2> dst;
+  std::array<DOperand, 5> src;
   uint32_t callee = 0;    // call: function index (direct)
   const ptx::CallInfo* call = nullptr;
   // Where the symbol operands live, as offsets into the frame (call

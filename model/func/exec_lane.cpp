@@ -1,5 +1,8 @@
-// Operand reads and the data-processing instructions: the instruction's
-// lane function (semantics.h laneFunction, chosen at load) per active lane.
+// Operand reads and the data-processing instructions: sources as columns of
+// 32 lanes, the instruction's warp function over all of them (semantics.h
+// warpFunction, chosen at load) or else its lane function per active lane
+// (laneFunction), and the results stored to the active lanes.
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -9,6 +12,20 @@
 #include "func/semantics/semantics.h"
 
 namespace rfsim::func {
+
+namespace {
+alignas(32) const uint64_t kZeroColumn[32] = {};
+// kLaneMasks[n][k]: all ones when bit k of the nibble n is set.
+struct LaneMasks {
+  alignas(32) uint64_t m[16][4];
+  constexpr LaneMasks() : m() {
+    for (unsigned n = 0; n < 16; ++n)
+      for (unsigned k = 0; k < 4; ++k) m[n][k] = (n >> k) & 1 ? ~0ull : 0;
+  }
+  const uint64_t* operator[](uint32_t n) const { return m[n]; }
+};
+constexpr LaneMasks kLaneMasks;
+}  // namespace
 
 uint64_t BlockExecutor::sreg(const Warp& w, const DOperand& o, uint32_t lane) const {
   using ptx::SReg;
@@ -125,29 +142,116 @@ uint64_t BlockExecutor::read(Warp& w, const DOperand& o, uint32_t lane) {
   }
 }
 
+const uint64_t* BlockExecutor::sourceColumn(Warp& w, const DOperand& o, uint64_t* tmp) {
+  const uint64_t x = o.negate ? 1 : 0;
+  switch (o.kind) {
+    case DKind::Reg: {
+      const uint64_t* p = w.reg(o.reg);
+      if (o.value == 0 && !o.negate) return p;
+      for (uint32_t l = 0; l < 32; ++l) tmp[l] = (p[l] + o.value) ^ x;
+      return tmp;
+    }
+    case DKind::RegPair: {
+      // The high half through its own row (see column()).
+      const uint64_t* lo = w.reg(o.reg);
+      const uint64_t* hi = w.reg(o.reg + 1);
+      for (uint32_t l = 0; l < 32; ++l) tmp[l] = ((lo[l] | hi[l] << 32) + o.value) ^ x;
+      return tmp;
+    }
+    case DKind::RegNarrow: {
+      const uint64_t* p = w.reg(o.reg);
+      for (uint32_t l = 0; l < 32; ++l) tmp[l] = ((p[l] & o.mask) + o.value) ^ x;
+      return tmp;
+    }
+    case DKind::SReg:
+      switch (o.sreg) {
+        case ptx::SReg::Tid: {
+          const auto& t = o.dim == 0 ? w.tid_x : o.dim == 1 ? w.tid_y : w.tid_z;
+          for (uint32_t l = 0; l < 32; ++l) tmp[l] = t[l];
+          return tmp;
+        }
+        case ptx::SReg::Laneid: case ptx::SReg::LanemaskEq: case ptx::SReg::LanemaskLe:
+        case ptx::SReg::LanemaskLt: case ptx::SReg::LanemaskGe: case ptx::SReg::LanemaskGt:
+          for (uint32_t l = 0; l < 32; ++l) tmp[l] = sreg(w, o, l);
+          return tmp;
+        default: {
+          const uint64_t v = sreg(w, o, 0);  // the same in every lane
+          std::fill_n(tmp, 32, v);
+          return tmp;
+        }
+      }
+    default: {
+      std::array<uint64_t, 32> one;
+      const Column c = column(w, o, 0, one);  // a value shared by all lanes
+      std::fill_n(tmp, 32, (c.p[0] + c.add) ^ c.x);
+      return tmp;
+    }
+  }
+}
+
+void BlockExecutor::storeColumn(Warp& w, const DOperand& o, const uint64_t* __restrict r, uint32_t act) {
+  // A full warp: plain loops. A few lanes: lane by lane. Else without
+  // branches: every lane is stored, an inactive one with the value it holds
+  // (its lane mask from kLaneMasks, four lanes at a time).
+  const bool sparse = act != ~0u && popc32(act) <= 12;
+  if (o.kind == DKind::Reg) {
+    uint64_t* __restrict p = w.reg(o.reg);
+    const uint64_t m = o.mask;
+    if (act == ~0u) {
+      for (uint32_t l = 0; l < 32; ++l) p[l] = r[l] & m;
+    } else if (sparse) {
+      for (uint32_t a = act; a; a &= a - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(a));
+        p[l] = r[l] & m;
+      }
+    } else {
+      for (uint32_t g = 0; g < 32; g += 4) {
+        const uint64_t* on = kLaneMasks[(act >> g) & 15];
+        for (uint32_t k = 0; k < 4; ++k) p[g + k] = (r[g + k] & m & on[k]) | (p[g + k] & ~on[k]);
+      }
+    }
+  } else if (o.kind == DKind::RegPair) {
+    uint64_t* __restrict lo = w.reg(o.reg);
+    uint64_t* __restrict hi = w.reg(o.reg + 1);  // its own row (see column())
+    if (act == ~0u) {
+      for (uint32_t l = 0; l < 32; ++l) lo[l] = r[l] & 0xffffffffu;
+      for (uint32_t l = 0; l < 32; ++l) hi[l] = r[l] >> 32;
+    } else if (sparse) {
+      for (uint32_t a = act; a; a &= a - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(a));
+        lo[l] = r[l] & 0xffffffffu;
+        hi[l] = r[l] >> 32;
+      }
+    } else {
+      for (uint32_t g = 0; g < 32; g += 4) {
+        const uint64_t* on = kLaneMasks[(act >> g) & 15];
+        for (uint32_t k = 0; k < 4; ++k) lo[g + k] = (r[g + k] & 0xffffffffu & on[k]) | (lo[g + k] & ~on[k]);
+      }
+      for (uint32_t g = 0; g < 32; g += 4) {
+        const uint64_t* on = kLaneMasks[(act >> g) & 15];
+        for (uint32_t k = 0; k < 4; ++k) hi[g + k] = ((r[g + k] >> 32) & on[k]) | (hi[g + k] & ~on[k]);
+      }
+    }
+  }
+}
+
 void BlockExecutor::execLane(Warp& w, const DInstr& d, uint32_t act) {
   // Every source as a plain column of 32 values: registers in place,
   // anything else (constants, negated predicates, offsets, special
   // registers) materialised, so the lane loop is loads and the call.
-  std::array<std::array<uint64_t, 32>, 5> tmp;
-  const uint64_t* col[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  alignas(32) uint64_t tmp[5][32];
+  const uint64_t* col[5] = {kZeroColumn, kZeroColumn, kZeroColumn, kZeroColumn, kZeroColumn};
   const unsigned ns = d.nsrc;
   for (unsigned k = 0; k < ns; ++k) {
     const DOperand& o = d.src[k];
-    if (o.kind == DKind::Reg && o.value == 0 && !o.negate) {
-      col[k] = w.reg(o.reg);
-      continue;
-    }
-    const Column c = column(w, o, act, tmp[k]);
-    if (c.stride == 0) {
-      tmp[k].fill((c.p[0] + c.add) ^ c.x);
-    } else if (c.p != tmp[k].data() || c.add || c.x) {
-      for (uint32_t m = act; m; m &= m - 1) {
-        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-        tmp[k][l] = (c.p[l] + c.add) ^ c.x;
-      }
-    }
-    col[k] = tmp[k].data();
+    col[k] = o.kind == DKind::Reg && o.value == 0 && !o.negate ? w.reg(o.reg) : sourceColumn(w, o, tmp[k]);
+  }
+  if (d.wfn) {
+    // The whole warp in one call (no carry, one destination).
+    alignas(32) uint64_t r[32];
+    d.wfn(*d.in, col, r);
+    storeColumn(w, d.dst[0], r, act);
+    return;
   }
   uint64_t* d0 = d.dst[0].kind == DKind::Reg ? w.reg(d.dst[0].reg) : nullptr;
   uint64_t* d1 = d.ndst > 1 && d.dst[1].kind == DKind::Reg ? w.reg(d.dst[1].reg) : nullptr;

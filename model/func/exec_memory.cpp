@@ -35,6 +35,41 @@ inline void storeN(uint8_t* p, uint64_t v, unsigned n) {
   }
 }
 
+// ld's lanes once each is known to be inside one span at base + off[l]:
+// element j of lane l into col[j][l] (a null column: a sink).
+template <unsigned EB>
+void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigned n, bool sign, uint64_t* const* col,
+                 const uint64_t* msk) {
+  constexpr unsigned shift = 64 - 8 * EB;
+  for (unsigned j = 0; j < n; ++j) {
+    uint64_t* out = col[j];
+    if (!out) continue;
+    const uint64_t mk = msk[j];
+    const uint8_t* b = base + j * EB;
+    auto one = [&](uint32_t l) {
+      uint64_t v = loadN(b + off[l], EB);
+      if (EB < 8 && sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+      out[l] = v & mk;
+    };
+    if (act == ~0u) {
+      for (uint32_t l = 0; l < 32; ++l) one(l);
+    } else {
+      for (uint32_t m = act; m; m &= m - 1) one(static_cast<uint32_t>(__builtin_ctz(m)));
+    }
+  }
+}
+
+// st's lanes likewise: the value (vp[l * stride] + add) ^ x of each lane,
+// in lane order.
+template <unsigned EB>
+void scatterLanes(uint8_t* base, const uint64_t* off, uint32_t act, const uint64_t* vp, uint32_t stride, uint64_t add,
+                  uint64_t x) {
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+    storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
+  }
+}
+
 }  // namespace
 
 uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint64_t addr, uint32_t bytes,
@@ -122,6 +157,46 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
   return nullptr;
 }
 
+uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64_t add, uint32_t act, uint32_t bytes,
+                                 uint64_t* addrs) {
+  uint64_t lo = ~0ull, hi = 0, any = 0;
+  for (uint32_t l = 0; l < 32; ++l) addrs[l] = p[l] + add;
+  auto one = [&](uint32_t l) {
+    const uint64_t x = addrs[l];
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+    any |= x;
+  };
+  if (act == ~0u) {
+    for (uint32_t l = 0; l < 32; ++l) one(l);
+  } else {
+    for (uint32_t m = act; m; m &= m - 1) one(static_cast<uint32_t>(__builtin_ctz(m)));
+  }
+  if (any & (bytes - 1)) return nullptr;  // some lane misaligned: the lane-by-lane path names it
+  switch (space) {
+    case Space::Global: case Space::Generic: {
+      if (space == Space::Generic && hi >= kCodeWindow) return nullptr;
+      // One allocation holds [lo, hi + bytes), so it holds every lane's access.
+      uint8_t* q = mem_.translate(lo, hi - lo + bytes);
+      if (!q || mem_.lastKind() == AllocKind::Const) return nullptr;
+      for (uint32_t l = 0; l < 32; ++l) addrs[l] -= lo;
+      return q;
+    }
+    case Space::Shared:
+      if (hi > shared_.size() || bytes > shared_.size() - hi) return nullptr;
+      return shared_.data();
+    case Space::Local: {
+      // [local_lo, stack_top) is mapped, lane l's at lanes(l).
+      const uint64_t span = w.frames.back().stack_top - w.local_lo;
+      if (lo < w.local_lo || hi - w.local_lo > span || bytes > span - (hi - w.local_lo)) return nullptr;
+      for (uint32_t l = 0; l < 32; ++l) addrs[l] += uint64_t{l} * w.local_cap - w.local_lo;
+      return w.local.data();
+    }
+    default:
+      return nullptr;
+  }
+}
+
 BlockExecutor::Column BlockExecutor::address(Warp& w, const DInstr& d, uint32_t act, std::array<uint64_t, 32>& tmp) {
   const Column a = column(w, d.src[0], act, tmp);
   if (!d.addend) return a;
@@ -173,14 +248,27 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
     pairs[0] = dst.reg;
     any_pair = true;
   }
-  for (uint32_t m = act; m; m &= m - 1) {
-    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-    const uint64_t addr = a.p[l * a.stride] + a.add;
-    const uint8_t* p = resolve(w, d, in.space, addr, total, l, false, false);
-    for (unsigned j = 0; j < n; ++j) {
-      uint64_t v = loadN(p + j * eb, eb);
-      if (sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
-      if (col[j]) col[j][l] = v & msk[j];
+  uint64_t addrs[32];
+  uint8_t* base = nullptr;
+  if (a.stride) base = spanBase(w, in.space, a.p, a.add, act, total, addrs);
+  if (base) {
+    // Every lane inside one allocation (or the shared memory), aligned.
+    switch (eb) {
+      case 1: gatherLanes<1>(base, addrs, act, n, sign, col, msk); break;
+      case 2: gatherLanes<2>(base, addrs, act, n, sign, col, msk); break;
+      case 4: gatherLanes<4>(base, addrs, act, n, sign, col, msk); break;
+      default: gatherLanes<8>(base, addrs, act, n, sign, col, msk); break;
+    }
+  } else {
+    for (uint32_t m = act; m; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      const uint64_t addr = a.p[l * a.stride] + a.add;
+      const uint8_t* p = resolve(w, d, in.space, addr, total, l, false, false);
+      for (unsigned j = 0; j < n; ++j) {
+        uint64_t v = loadN(p + j * eb, eb);
+        if (sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+        if (col[j]) col[j][l] = v & msk[j];
+      }
     }
   }
   if (any_pair) {
@@ -221,10 +309,23 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
   } else {
     v = column(w, src, act, tv);
   }
+  uint64_t addrs[32];
+  uint8_t* base = a.stride ? spanBase(w, in.space, a.p, a.add, act, n * eb, addrs) : nullptr;
+  if (base && src.kind != DKind::Vec) {
+    // Every lane inside one allocation (or the shared memory), aligned; in
+    // lane order, so that the last of the lanes storing to one address wins.
+    switch (eb) {
+      case 1: scatterLanes<1>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
+      case 2: scatterLanes<2>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
+      case 4: scatterLanes<4>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
+      default: scatterLanes<8>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
+    }
+    return;
+  }
   for (uint32_t m = act; m; m &= m - 1) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
     const uint64_t addr = a.p[l * a.stride] + a.add;
-    uint8_t* p = resolve(w, d, in.space, addr, n * eb, l, true, false);
+    uint8_t* p = base ? base + addrs[l] : resolve(w, d, in.space, addr, n * eb, l, true, false);
     if (src.kind == DKind::Vec) {
       for (unsigned j = 0; j < n; ++j) {
         storeN(p + j * eb, col[j] ? col[j][l] : imm[j], eb);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <fmt/format.h>
 
@@ -22,11 +25,21 @@ BlockExecutor::BlockExecutor(Program& program, const LaunchSetup& setup, rt::Lau
   nthreads_ = static_cast<uint32_t>(setup.block.count());
   nwarps_ = (nthreads_ + 31) / 32;
   warps_.resize(nwarps_);
+  // Thread ids: the same in every block of the launch.
+  const rt::Dim3 b = setup.block;
+  for (uint32_t wi = 0; wi < nwarps_; ++wi) {
+    Warp& w = warps_[wi];
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t t = wi * 32 + l;
+      w.tid_x[l] = t % b.x;
+      w.tid_y[l] = (t / b.x) % b.y;
+      w.tid_z[l] = t / (b.x * b.y);
+    }
+  }
 }
 
 void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
   ctaid_ = ctaid;
-  const rt::Dim3 b = setup_.block;
   const DFunction& k = *setup_.kernel;
   const uint32_t base = prog_.moduleLocalBytes();
   for (uint32_t wi = 0; wi < nwarps_; ++wi) {
@@ -37,12 +50,6 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
     w.valid = n == 32 ? ~0u : (1u << n) - 1;
     w.exited = 0;
     w.carry = 0;
-    for (uint32_t l = 0; l < 32; ++l) {
-      const uint32_t t = first + l;
-      w.tid_x[l] = t % b.x;
-      w.tid_y[l] = (t / b.x) % b.y;
-      w.tid_z[l] = t / (b.x * b.y);
-    }
     w.stack.clear();
     w.stack.push_back({0, kNoPc, w.valid, false});
     w.frames.clear();
@@ -168,7 +175,15 @@ void BlockExecutor::finish() {
 uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
   const uint64_t* p = w.reg(d.guard_reg);
   uint32_t m = 0;
+#if defined(__SSE2__)
+  // Bit 0 of two lanes at a time into the sign bits, collected by movmskpd.
+  for (uint32_t l = 0; l < 32; l += 2) {
+    const __m128i v = _mm_slli_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), 63);
+    m |= static_cast<uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(v))) << l;
+  }
+#else
   for (uint32_t l = 0; l < 32; ++l) m |= static_cast<uint32_t>(p[l] & 1) << l;
+#endif
   return d.guard_neg ? ~m : m;
 }
 
@@ -178,9 +193,18 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
   {
     SimtEntry& e = w.stack.back();
     const DInstr& d = w.frames.back().fn->code[e.pc];
+    // The next instruction's header and first operands (a DInstr spans
+    // several cache lines; the code of a loop body seldom stays in L1).
+    {
+      const char* next = reinterpret_cast<const char*>(&d + 1);
+      __builtin_prefetch(next);
+      __builtin_prefetch(next + 64);
+      __builtin_prefetch(next + 128);
+      __builtin_prefetch(next + 192);
+    }
     const uint32_t mask = e.mask;
     const uint32_t act = d.has_guard ? mask & guardMask(w, d) : mask;
-    ++by_op_[static_cast<size_t>(d.in->op)];
+    ++by_op_[static_cast<size_t>(d.op)];
     ++warp_instrs_;
     thread_instrs_ += popc32(mask);
     if (d.role) {

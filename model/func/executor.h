@@ -131,6 +131,11 @@ class BlockExecutor {
   // Machine programs: the 64-bit values v[lane] of the active lanes into a
   // register pair (a RegPair destination).
   void writePair(Warp& w, const DOperand& o, const uint64_t* v, uint32_t act);
+  // A source operand's value in each of the 32 lanes (active or not): a
+  // register column in place, else `tmp` (32 values) filled.
+  const uint64_t* sourceColumn(Warp& w, const DOperand& o, uint64_t* tmp);
+  // A Reg or RegPair destination's active lanes from r[0..32).
+  void storeColumn(Warp& w, const DOperand& o, const uint64_t* r, uint32_t act);
   void execLane(Warp& w, const DInstr& d, uint32_t act);
   void execMovVec(Warp& w, const DInstr& d, uint32_t act);
 
@@ -167,6 +172,14 @@ class BlockExecutor {
     }
     return resolveSlow(w, d, space, addr, bytes, lane, write, atomic);
   }
+  // Global (or generic), shared and local accesses of `bytes` at p[l] + add
+  // for the lanes `act` (not atomics): when every one is aligned and inside
+  // one allocation (or the block's shared memory, or the lanes' mapped
+  // stacks), returns the host pointer of offset 0 and
+  // sets addrs[l] to each lane's offset from it (resolve()'s fast path for a
+  // whole warp at once); else nullptr.
+  uint8_t* spanBase(Warp& w, ptx::Space space, const uint64_t* p, uint64_t add, uint32_t act, uint32_t bytes,
+                    uint64_t* addrs);
   uint8_t* resolveSlow(Warp& w, const DInstr& d, ptx::Space space, uint64_t addr, uint32_t bytes, uint32_t lane,
                        bool write, bool atomic);
   void execLd(Warp& w, const DInstr& d, uint32_t act);

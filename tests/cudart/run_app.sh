@@ -256,6 +256,23 @@ case $case_name in
     expect "bad_ptx: cudaMalloc returned cudaErrorInvalidPtx"
     expect "ptx/module0.ptx:[0-9]*:[0-9]*: unsupported instruction 'isspacep.global'"
     ;;
+  progress)
+    # On a terminal (script gives the application one): the line of totals,
+    # rewritten in place; with -q, or in a pipe, none.
+    compile app -cudart shared "${ptx[@]}" "$here/apps/progress.cu"
+    script -qec "$rfsim exec -o out -- ./app 600" /dev/null > log 2>&1 || fail "rfsim exec on a terminal failed"
+    expect "progress: 600 launches"
+    grep -q $'\rexec: [0-9]* kernels launched, [0-9.]*[kMG]* warp instructions, [0-9.]*[kMG]* warp-instr/s' log ||
+      fail "no line of totals on a terminal"
+    rm -rf out
+    script -qec "$rfsim exec -q -o out -- ./app 600" /dev/null > log 2>&1 || fail "rfsim exec -q on a terminal failed"
+    expect "progress: 600 launches"
+    grep -q "kernels launched" log && fail "a line of totals with -q"
+    rm -rf out
+    run 0 -o out -- ./app 600
+    grep -q "kernels launched" log && fail "a line of totals in a pipe"
+    grep -q $'\r' log && fail "a carriage return in a pipe"
+    ;;
   abi)
     # Compiles only if model/cudart/cuda_abi.h matches CUDA's headers (static_asserts).
     compile app -I"$here/../../model" "$here/apps/abi_check.cu"

@@ -8,6 +8,8 @@ using namespace semtest;
 using rfsim::func::evalLane;
 using rfsim::func::LaneFn;
 using rfsim::func::laneFunction;
+using rfsim::func::WarpFn;
+using rfsim::func::warpFunction;
 
 namespace {
 
@@ -51,6 +53,18 @@ std::vector<Instr> candidates() {
     v.push_back(f);
     v.push_back(mk(Op::Mad, t, 3));
   }
+  for (bool ftz : {false, true}) {
+    for (Op op : {Op::Rcp, Op::Sqrt, Op::Rsqrt, Op::Div}) {
+      Instr a = mk(op, Type::F32, op == Op::Div ? 2 : 1);
+      a.mods.approx = true;
+      a.mods.ftz = ftz;
+      v.push_back(a);
+    }
+    Instr full = mk(Op::Div, Type::F32, 2);
+    full.mods.full = true;
+    full.mods.ftz = ftz;
+    v.push_back(full);
+  }
   v.push_back(mk(Op::Cvt, Type::U64, 1, Type::U32));
   v.push_back(mk(Op::Cvt, Type::S64, 1, Type::S32));
   v.push_back(mk(Op::Cvt, Type::U64, 1, Type::S32));
@@ -92,6 +106,40 @@ TEST_CASE("laneFunction specialisations match evalLane", "[semantics]") {
     }
   }
   CHECK(specialised == candidates().size());
+}
+
+TEST_CASE("warpFunction computes every lane as laneFunction does", "[semantics]") {
+  uint64_t rng = 987654321;
+  auto next = [&]() {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return rng;
+  };
+  const uint64_t edge[] = {0, 1, 31, 32, 0x7fffffff, 0x80000000, 0xffffffff, 0x7fc00000, 0x7f800000,
+                           0x7ff8000000000001ull, 0x8000000000000000ull, ~0ull};
+  for (const Instr& in : candidates()) {
+    const WarpFn wf = warpFunction(in);
+    INFO("op " << static_cast<int>(in.op) << " type " << static_cast<int>(in.type));
+    REQUIRE(wf != nullptr);
+    const LaneFn fn = laneFunction(in);
+    for (int round = 0; round < 50; ++round) {
+      uint64_t cols[3][32];
+      for (auto& c : cols)
+        for (uint64_t& x : c) x = (next() & 3) == 0 ? edge[next() % (sizeof(edge) / sizeof(edge[0]))] : next();
+      const uint64_t* s[3] = {cols[0], cols[1], cols[2]};
+      uint64_t r[32];
+      wf(in, s, r);
+      for (unsigned l = 0; l < 32; ++l) {
+        const uint64_t x[5] = {cols[0][l], cols[1][l], cols[2][l], 0, 0};
+        uint64_t want[4] = {};
+        fn(in, x, want);
+        REQUIRE(r[l] == want[0]);
+      }
+    }
+  }
+  Instr rz = mk(Op::Add, Type::F32, 2);
+  rz.mods.round = Round::Rz;
+  CHECK(warpFunction(rz) == nullptr);
+  CHECK(warpFunction(mk(Op::Bfe, Type::U32, 3)) == nullptr);
 }
 
 TEST_CASE("laneFunction falls back to evalLane for the rest", "[semantics]") {

@@ -79,19 +79,24 @@ void setpI(const Instr&, const uint64_t* s, uint64_t* d) {
   d[0] = r;
 }
 
-template <unsigned N, bool S>
-LaneFn setpFor(Cmp c) {
+// W<F>::value: what pick() hands out for the lane function F (F itself, or
+// F over a whole warp).
+template <template <LaneFn> class W>
+using Picked = decltype(W<&movI<1>>::value);
+
+template <template <LaneFn> class W, unsigned N, bool S>
+Picked<W> setpFor(Cmp c) {
   switch (c) {
-    case Cmp::Eq: return &setpI<Cmp::Eq, N, S>;
-    case Cmp::Ne: return &setpI<Cmp::Ne, N, S>;
-    case Cmp::Lt: return &setpI<Cmp::Lt, N, S>;
-    case Cmp::Le: return &setpI<Cmp::Le, N, S>;
-    case Cmp::Gt: return &setpI<Cmp::Gt, N, S>;
-    case Cmp::Ge: return &setpI<Cmp::Ge, N, S>;
-    case Cmp::Lo: return &setpI<Cmp::Lt, N, false>;
-    case Cmp::Ls: return &setpI<Cmp::Le, N, false>;
-    case Cmp::Hi: return &setpI<Cmp::Gt, N, false>;
-    case Cmp::Hs: return &setpI<Cmp::Ge, N, false>;
+    case Cmp::Eq: return W<&setpI<Cmp::Eq, N, S>>::value;
+    case Cmp::Ne: return W<&setpI<Cmp::Ne, N, S>>::value;
+    case Cmp::Lt: return W<&setpI<Cmp::Lt, N, S>>::value;
+    case Cmp::Le: return W<&setpI<Cmp::Le, N, S>>::value;
+    case Cmp::Gt: return W<&setpI<Cmp::Gt, N, S>>::value;
+    case Cmp::Ge: return W<&setpI<Cmp::Ge, N, S>>::value;
+    case Cmp::Lo: return W<&setpI<Cmp::Lt, N, false>>::value;
+    case Cmp::Ls: return W<&setpI<Cmp::Le, N, false>>::value;
+    case Cmp::Hi: return W<&setpI<Cmp::Gt, N, false>>::value;
+    case Cmp::Hs: return W<&setpI<Cmp::Ge, N, false>>::value;
     default: return nullptr;
   }
 }
@@ -110,13 +115,32 @@ void fmaF64(const Instr&, const uint64_t* s, uint64_t* d) {
   d[0] = canon64(std::fma(f64(s[0]), f64(s[1]), f64(s[2])));
 }
 
+// .approx f32 (rcp, sqrt, rsqrt; div.approx and div.full): in double,
+// rounded to nearest, exactly as approxF32 (float_slow.cpp) computes them.
+template <Op O, bool FTZ>
+void approx32(const Instr&, const uint64_t* s, uint64_t* d) {
+  uint64_t a = s[0], b = s[1];
+  if (FTZ) a = ftz32(a), b = ftz32(b);
+  const double x = f32(a);
+  double r;
+  if constexpr (O == Op::Div) r = x / static_cast<double>(f32(b));
+  else if constexpr (O == Op::Rcp) r = 1.0 / x;
+  else if constexpr (O == Op::Sqrt) r = std::sqrt(x);
+  else r = 1.0 / std::sqrt(x);
+  const uint64_t out = canon32(static_cast<float>(r));
+  d[0] = FTZ ? ftz32(out) : out;
+}
+
 void cvtU64U32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = s[0] & 0xffffffffu; }
 void cvtS64S32(const Instr&, const uint64_t* s, uint64_t* d) { d[0] = static_cast<uint64_t>(sx<32>(s[0])); }
 
-#define RFSIM_BY_WIDTH(fn, n) \
-  ((n) == 16 ? &fn<16> : (n) == 32 ? &fn<32> : (n) == 64 ? &fn<64> : static_cast<LaneFn>(nullptr))
+#define RFSIM_BY_WIDTH(fn, n)                                                                  \
+  ((n) == 16 ? W<&fn<16>>::value : (n) == 32 ? W<&fn<32>>::value : (n) == 64 ? W<&fn<64>>::value \
+                                                                              : static_cast<Picked<W>>(nullptr))
+#define RFSIM_FN(...) W<&__VA_ARGS__>::value
 
-LaneFn pick(const Instr& in) {
+template <template <LaneFn> class W>
+Picked<W> pick(const Instr& in) {
   const Type t = in.type;
   const Mods& m = in.mods;
   const unsigned n = widthOf(t);
@@ -126,34 +150,34 @@ LaneFn pick(const Instr& in) {
   switch (in.op) {
     case Op::Mov:
       if (in.dst[0].kind == OperandKind::Vec || in.src[0].kind == OperandKind::Vec) return nullptr;
-      if (t == Type::Pred) return &movI<1>;
+      if (t == Type::Pred) return RFSIM_FN(movI<1>);
       return n >= 16 ? RFSIM_BY_WIDTH(movI, n) : nullptr;
     case Op::Add:
       if (intT && !m.sat) return RFSIM_BY_WIDTH(addI, n);
-      if (t == Type::F32 && rnPlain) return &addF32;
-      if (t == Type::F64 && rnPlain) return &addF64;
+      if (t == Type::F32 && rnPlain) return RFSIM_FN(addF32);
+      if (t == Type::F64 && rnPlain) return RFSIM_FN(addF64);
       return nullptr;
     case Op::Sub:
       if (intT && !m.sat) return RFSIM_BY_WIDTH(subI, n);
-      if (t == Type::F32 && rnPlain) return &subF32;
-      if (t == Type::F64 && rnPlain) return &subF64;
+      if (t == Type::F32 && rnPlain) return RFSIM_FN(subF32);
+      if (t == Type::F64 && rnPlain) return RFSIM_FN(subF64);
       return nullptr;
     case Op::Mul:
       if (intT && (m.mul == MulMode::Lo || m.mul == MulMode::None)) return RFSIM_BY_WIDTH(mulLo, n);
-      if (intT && m.mul == MulMode::Wide && n == 32) return isS(t) ? &mulWide32<true> : &mulWide32<false>;
-      if (t == Type::F32 && rnPlain) return &mulF32;
-      if (t == Type::F64 && rnPlain) return &mulF64;
+      if (intT && m.mul == MulMode::Wide && n == 32) return isS(t) ? RFSIM_FN(mulWide32<true>) : RFSIM_FN(mulWide32<false>);
+      if (t == Type::F32 && rnPlain) return RFSIM_FN(mulF32);
+      if (t == Type::F64 && rnPlain) return RFSIM_FN(mulF64);
       return nullptr;
     case Op::Mad: case Op::Fma:
       if (intT && (m.mul == MulMode::Lo || m.mul == MulMode::None) && !m.sat) return RFSIM_BY_WIDTH(madLo, n);
-      if (intT && m.mul == MulMode::Wide && n == 32) return isS(t) ? &madWide32<true> : &madWide32<false>;
-      if (t == Type::F32 && rnPlain) return &fmaF32;
-      if (t == Type::F64 && rnPlain) return &fmaF64;
+      if (intT && m.mul == MulMode::Wide && n == 32) return isS(t) ? RFSIM_FN(madWide32<true>) : RFSIM_FN(madWide32<false>);
+      if (t == Type::F32 && rnPlain) return RFSIM_FN(fmaF32);
+      if (t == Type::F64 && rnPlain) return RFSIM_FN(fmaF64);
       return nullptr;
-    case Op::And: if (t == Type::Pred) return &andI<1>; return intT ? RFSIM_BY_WIDTH(andI, n) : nullptr;
-    case Op::Or: if (t == Type::Pred) return &orI<1>; return intT ? RFSIM_BY_WIDTH(orI, n) : nullptr;
-    case Op::Xor: if (t == Type::Pred) return &xorI<1>; return intT ? RFSIM_BY_WIDTH(xorI, n) : nullptr;
-    case Op::Not: if (t == Type::Pred) return &notI<1>; return intT ? RFSIM_BY_WIDTH(notI, n) : nullptr;
+    case Op::And: if (t == Type::Pred) return RFSIM_FN(andI<1>); return intT ? RFSIM_BY_WIDTH(andI, n) : nullptr;
+    case Op::Or: if (t == Type::Pred) return RFSIM_FN(orI<1>); return intT ? RFSIM_BY_WIDTH(orI, n) : nullptr;
+    case Op::Xor: if (t == Type::Pred) return RFSIM_FN(xorI<1>); return intT ? RFSIM_BY_WIDTH(xorI, n) : nullptr;
+    case Op::Not: if (t == Type::Pred) return RFSIM_FN(notI<1>); return intT ? RFSIM_BY_WIDTH(notI, n) : nullptr;
     case Op::Shl: return intT ? RFSIM_BY_WIDTH(shlI, n) : nullptr;
     case Op::Shr:
       if (!intT) return nullptr;
@@ -161,13 +185,25 @@ LaneFn pick(const Instr& in) {
     case Op::Selp: return n >= 16 && n <= 64 ? RFSIM_BY_WIDTH(selpI, n) : nullptr;
     case Op::Setp:
       if (!intT || m.boolop != BoolOp::None || in.ndst != 1) return nullptr;
-      if (n == 32) return isS(t) ? setpFor<32, true>(m.cmp) : setpFor<32, false>(m.cmp);
-      if (n == 64) return isS(t) ? setpFor<64, true>(m.cmp) : setpFor<64, false>(m.cmp);
-      return isS(t) ? setpFor<16, true>(m.cmp) : setpFor<16, false>(m.cmp);
+      if (n == 32) return isS(t) ? setpFor<W, 32, true>(m.cmp) : setpFor<W, 32, false>(m.cmp);
+      if (n == 64) return isS(t) ? setpFor<W, 64, true>(m.cmp) : setpFor<W, 64, false>(m.cmp);
+      return isS(t) ? setpFor<W, 16, true>(m.cmp) : setpFor<W, 16, false>(m.cmp);
+    case Op::Div:
+      if (t != Type::F32 || !(m.approx || m.full)) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Div, true>) : RFSIM_FN(approx32<Op::Div, false>);
+    case Op::Rcp:
+      if (t != Type::F32 || !m.approx) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Rcp, true>) : RFSIM_FN(approx32<Op::Rcp, false>);
+    case Op::Sqrt:
+      if (t != Type::F32 || !m.approx) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Sqrt, true>) : RFSIM_FN(approx32<Op::Sqrt, false>);
+    case Op::Rsqrt:
+      if (t != Type::F32) return nullptr;
+      return m.ftz ? RFSIM_FN(approx32<Op::Rsqrt, true>) : RFSIM_FN(approx32<Op::Rsqrt, false>);
     case Op::Cvt:
       if (m.sat) return nullptr;
-      if (t == Type::U64 && in.type2 == Type::U32) return &cvtU64U32;
-      if ((t == Type::S64 || t == Type::U64) && in.type2 == Type::S32) return &cvtS64S32;
+      if (t == Type::U64 && in.type2 == Type::U32) return RFSIM_FN(cvtU64U32);
+      if ((t == Type::S64 || t == Type::U64) && in.type2 == Type::S32) return RFSIM_FN(cvtS64S32);
       return nullptr;
     default:
       return nullptr;
@@ -175,12 +211,68 @@ LaneFn pick(const Instr& in) {
 }
 
 #undef RFSIM_BY_WIDTH
+#undef RFSIM_FN
+
+template <LaneFn F>
+struct AsLane {
+  static constexpr LaneFn value = F;
+};
+
+// F over the 32 lanes, inlined into one loop the compiler can vectorise.
+// Every specialisation reads at most three sources and writes one result.
+template <LaneFn F>
+inline void lanes(const Instr& in, const uint64_t* const* s, uint64_t* __restrict r) {
+  const uint64_t* a = s[0];
+  const uint64_t* b = s[1];
+  const uint64_t* c = s[2];
+  for (unsigned l = 0; l < 32; ++l) {
+    const uint64_t x[3] = {a[l], b[l], c[l]};
+    uint64_t d[1];
+    F(in, x, d);
+    r[l] = d[0];
+  }
+}
+template <LaneFn F>
+void overWarp(const Instr& in, const uint64_t* const* s, uint64_t* r) {
+  lanes<F>(in, s, r);
+}
+// The same loop with AVX2 and FMA, picked at run time where the host has
+// them (the build targets baseline x86-64, where std::fma is a library call).
+// Bit for bit the same results: IEEE operations round alike at any vector
+// width, and this file is compiled with -ffp-contract=off.
+#if defined(__x86_64__)
+template <LaneFn F>
+[[gnu::target("avx2,fma")]] void overWarpAvx2(const Instr& in, const uint64_t* const* s, uint64_t* r) {
+  lanes<F>(in, s, r);
+}
+bool hostHasAvx2() {
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return yes;
+}
+#endif
+template <LaneFn F>
+struct AsWarp {
+  static constexpr WarpFn value = &overWarp<F>;
+};
+#if defined(__x86_64__)
+template <LaneFn F>
+struct AsWarpAvx2 {
+  static constexpr WarpFn value = &overWarpAvx2<F>;
+};
+#endif
 
 }  // namespace
 
 LaneFn laneFunction(const Instr& in) {
-  LaneFn f = pick(in);
+  LaneFn f = pick<AsLane>(in);
   return f ? f : &evalLane;
+}
+
+WarpFn warpFunction(const Instr& in) {
+#if defined(__x86_64__)
+  if (hostHasAvx2()) return pick<AsWarpAvx2>(in);
+#endif
+  return pick<AsWarp>(in);
 }
 
 }  // namespace rfsim::func

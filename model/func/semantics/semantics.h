@@ -85,6 +85,16 @@ void evalLane(const ptx::Instr& in, const uint64_t* s, uint64_t* d);
 using LaneFn = void (*)(const ptx::Instr& in, const uint64_t* s, uint64_t* d);
 LaneFn laneFunction(const ptx::Instr& in);
 
+// The same specialisation over the 32 lanes of a warp in one call, for the
+// instructions laneFunction() specialises (nullptr for every other one):
+// r[l] = the result of lane l from sources s[0][l], s[1][l], s[2][l] (s holds
+// three columns of 32 values; those past in.nsrc are not read for their
+// values but must be readable). It computes all 32 lanes, whatever they
+// hold: the caller keeps the results of its active lanes. Its results are
+// laneFunction()'s bit for bit.
+using WarpFn = void (*)(const ptx::Instr& in, const uint64_t* const* s, uint64_t* r);
+WarpFn warpFunction(const ptx::Instr& in);
+
 // Whether this opcode is handled by evalLane (data processing) rather than
 // by the executor.
 bool isLaneOp(ptx::Op op);
