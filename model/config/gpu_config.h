@@ -368,12 +368,23 @@ inline const Choices& choiceNames(MemoryModel) {
   return names;
 }
 
+// Sampled simulation (gpu/block_sampler.h, runtime/launch_sampler.h): which
+// parts of a timing run may be extrapolated instead of simulated in detail.
+enum class SampleMode : uint8_t { Off, Launches, Blocks, All };
+inline const Choices& choiceNames(SampleMode) {
+  static const Choices names{"off", "launches", "blocks", "all"};
+  return names;
+}
+
 // How the simulation runs (not the modelled hardware).
 struct SimConfig {
   MemoryModel memory = MemoryModel::Hierarchy;
   uint32_t quantum_cycles = 16;
   uint64_t max_cycles = 2000000000;
   uint64_t max_instructions = 4000000000;
+  SampleMode sample = SampleMode::Off;
+  uint32_t sample_window = 3;
+  double sample_tolerance = 0.02;
 
   template <class V> void visit(V& v) {
     v.choice("memory", memory,
@@ -388,6 +399,16 @@ struct SimConfig {
               "a launch that issues more warp instructions is stopped as a runaway kernel, timing or functional "
               "(--max-instructions); 20x the most of any workload's large input (lt_mrigrid: 185 M warp "
               "instructions in all its launches)");
+    v.choice("sample", sample,
+             "sampled simulation (--sample): launches: a launch of a kernel whose last sample_window detailed "
+             "launches with the same grid agree runs functionally, its cycles extrapolated; blocks: within a launch, "
+             "once sample_window waves of blocks agree, the blocks not yet started run functionally; all: both");
+    v.integer("sample_window", sample_window, IntRange{2, 1000}, "count",
+              "detailed launches (same kernel, variant and grid), or waves of blocks, whose cycles per warp "
+              "instruction must agree before the rest is extrapolated");
+    v.real("sample_tolerance", sample_tolerance, RealRange{0.0, 1.0}, "ratio",
+           "how far (relative to their mean) the window's cycles per warp instruction may spread, and how far a "
+           "skipped launch's warp instructions may be from the nearest detailed launch's");
   }
 };
 
