@@ -385,6 +385,7 @@ struct SimConfig {
   SampleMode sample = SampleMode::Off;
   uint32_t sample_window = 3;
   double sample_tolerance = 0.02;
+  double sample_min_share = 0.2;
 
   template <class V> void visit(V& v) {
     v.choice("memory", memory,
@@ -400,15 +401,21 @@ struct SimConfig {
               "(--max-instructions); 20x the most of any workload's large input (lt_mrigrid: 185 M warp "
               "instructions in all its launches)");
     v.choice("sample", sample,
-             "sampled simulation (--sample): launches: a launch of a kernel whose last sample_window detailed "
-             "launches with the same grid agree runs functionally, its cycles extrapolated; blocks: within a launch, "
-             "once sample_window waves of blocks agree, the blocks not yet started run functionally; all: both");
+             "sampled simulation (--sample; docs/sampling.md): launches: once the last sample_window detailed "
+             "launches of a kernel with the same grid and code agree, later ones run functionally and take their "
+             "cycles; blocks: once sample_window intervals of a launch agree in IPC, the blocks not yet started run "
+             "functionally and their cycles are extrapolated; all: both");
     v.integer("sample_window", sample_window, IntRange{2, 1000}, "count",
-              "detailed launches (same kernel, variant and grid), or waves of blocks, whose cycles per warp "
-              "instruction must agree before the rest is extrapolated");
+              "the detailed launches of a group, or the IPC intervals of a launch, that must agree before the rest "
+              "is extrapolated");
     v.real("sample_tolerance", sample_tolerance, RealRange{0.0, 1.0}, "ratio",
-           "how far (relative to their mean) the window's cycles per warp instruction may spread, and how far a "
-           "skipped launch's warp instructions may be from the nearest detailed launch's");
+           "how far the window's values (a group's cycles and warp instructions, a launch's cycles per warp "
+           "instruction) may spread, relative to their mean; and how far a skipped launch's warp instructions may "
+           "move from its group's first skipped launch's");
+    v.real("sample_min_share", sample_min_share, RealRange{0.0, 1.0}, "ratio",
+           "the share of a launch's blocks that must have started on the SMs before the launch may be cut: a "
+           "launch's first phase can be steady and still a transient (the L2 filling before its dirty lines "
+           "start going back to DRAM: lt_nn's distances run 2.7x faster for their first 7 %)");
   }
 };
 

@@ -5,8 +5,12 @@
 
 namespace rfsim::gpu {
 
-BlockSampler::BlockSampler(uint64_t sms, uint32_t window, double tolerance)
-    : sms_(std::max<uint64_t>(1, sms)), window_(std::max<uint32_t>(2, window)), tolerance_(tolerance) {}
+BlockSampler::BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share)
+    : sms_(std::max<uint64_t>(1, sms)),
+      blocks_(blocks),
+      window_(std::max<uint32_t>(2, window)),
+      tolerance_(tolerance),
+      min_share_(min_share) {}
 
 bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted) {
   if (cut_) return true;
@@ -23,6 +27,7 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
   ++intervals_;
   if (points_.size() > window_ + 1) points_.pop_front();
   if (points_.size() < window_ + 1 || unstarted < sms_) return false;
+  if (double(blocks_ - std::min(blocks_, unstarted)) < min_share_ * double(blocks_)) return false;
   double lo = INFINITY, hi = 0.0, sum = 0.0;
   for (size_t k = 1; k < points_.size(); ++k) {
     const uint64_t c = points_[k].cycle - points_[k - 1].cycle, w = points_[k].instrs - points_[k - 1].instrs;

@@ -11,9 +11,12 @@
 // one). An interval's IPC is the warp instructions every SM issued in it
 // over its cycles. The launch is stable once the last sim.sample_window
 // intervals' cycles per warp instruction spread by at most
-// sim.sample_tolerance of their mean; it is then cut if at least one block
-// per SM has not started yet (otherwise there is nothing to gain). A launch
-// of few waves is never cut: its intervals are its ramp-up and its tail.
+// sim.sample_tolerance of their mean; it is then cut if at least
+// sim.sample_min_share of its blocks have started (a steady first phase can
+// still be a transient: lt_nn's distances run 2.7x faster while the L2
+// fills, for the first 7 % of the launch, then settle) and at least one
+// block per SM has not (otherwise there is nothing to gain). A launch of
+// few waves is never cut: its intervals are its ramp-up and its tail.
 //
 // The cut. From then on no SM takes a new block; the resident ones finish
 // in detail (the drain: one tail, as the full launch has one at its end).
@@ -30,9 +33,9 @@ namespace rfsim::gpu {
 
 class BlockSampler {
  public:
-  // `sms`: the launch's SMs; `window`, `tolerance`: sim.sample_window,
-  // sim.sample_tolerance.
-  BlockSampler(uint64_t sms, uint32_t window, double tolerance);
+  // `sms`: the launch's SMs; `blocks`: its grid; `window`, `tolerance`,
+  // `min_share`: sim.sample_window, sim.sample_tolerance, sim.sample_min_share.
+  BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share);
 
   // The next cycle at which observe() wants to hear from the launch (after
   // the first retirement: the next interval's end).
@@ -56,9 +59,9 @@ class BlockSampler {
   struct Point {
     uint64_t cycle, instrs;
   };
-  uint64_t sms_;
+  uint64_t sms_, blocks_;
   uint32_t window_;
-  double tolerance_;
+  double tolerance_, min_share_;
   uint64_t next_ = UINT64_MAX, length_ = 0, intervals_ = 0;
   std::deque<Point> points_;  // the last window + 1 interval boundaries
   bool cut_ = false;

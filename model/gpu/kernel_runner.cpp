@@ -171,7 +171,8 @@ KernelRunResult KernelRunner::run() {
   if (hier_) before = hier_->counters();
   const config::SampleMode sample = cfg_.sim.sample;
   if (sample == config::SampleMode::Blocks || sample == config::SampleMode::All)
-    sampler_ = std::make_unique<BlockSampler>(numSms(), cfg_.sim.sample_window, cfg_.sim.sample_tolerance);
+    sampler_ = std::make_unique<BlockSampler>(numSms(), setup_.grid.count(), cfg_.sim.sample_window,
+                                              cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share);
   dealInitialBlocks();
   struct ClearLine {
     ProgressLine* p;

@@ -20,7 +20,7 @@ using namespace rfsim;
 TEST_CASE("block sampler: intervals as long as the first blocks lived, cut once the window agrees", "[gpu][sample]") {
   // 2 SMs, window 3: the first retirement at cycle 1000 sets 1000-cycle
   // intervals; then 500 warp instructions per interval.
-  gpu::BlockSampler s(2, 3, 0.02);
+  gpu::BlockSampler s(2, 200, 3, 0.02, 0.2);
   CHECK_FALSE(s.observe(400, false, 100, 100));  // nothing retired yet: no interval
   CHECK(s.nextPoint() == UINT64_MAX);
   CHECK_FALSE(s.observe(1000, true, 900, 100));
@@ -40,7 +40,7 @@ TEST_CASE("block sampler: intervals as long as the first blocks lived, cut once 
 
 TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left to skip", "[gpu][sample]") {
   SECTION("spread over the tolerance") {
-    gpu::BlockSampler s(1, 3, 0.02);
+    gpu::BlockSampler s(1, 200, 3, 0.02, 0.2);
     const uint64_t instrs[] = {0, 500, 1000, 1530, 2000, 2550, 3000};
     bool cut = false;
     for (int k = 0; k < 7; ++k) cut = cut || s.observe(1000 * uint64_t(k + 1), k == 0, instrs[k], 100);
@@ -48,13 +48,20 @@ TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left
     CHECK(s.intervals() == 6);
   }
   SECTION("fewer blocks left than SMs") {
-    gpu::BlockSampler s(4, 2, 0.02);
+    gpu::BlockSampler s(4, 200, 2, 0.02, 0.2);
     bool cut = false;
     for (int k = 0; k < 12; ++k) cut = cut || s.observe(100 * uint64_t(k + 1), k == 0, uint64_t(k) * 50, 3);
     CHECK_FALSE(cut);
   }
+  SECTION("too few blocks started yet (sim.sample_min_share)") {
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.5);
+    CHECK_FALSE(s.observe(1000, true, 0, 150));
+    CHECK_FALSE(s.observe(2000, false, 500, 140));
+    CHECK_FALSE(s.observe(3000, false, 1000, 120));  // stable, but 80 of 200 started
+    CHECK(s.observe(4000, false, 1500, 90));         // 110 started
+  }
   SECTION("an uncut sampler extrapolates nothing") {
-    gpu::BlockSampler s(1, 2, 0.02);
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.2);
     CHECK(s.extrapolate(1234, 999) == 1234);
   }
 }
