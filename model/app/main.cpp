@@ -29,6 +29,14 @@ void addRunawayOptions(CLI::App* cmd, rfsim::rt::ConfigOptions& config) {
          [&config](const uint64_t& n) { config.sets.push_back("sim.max_instructions=" + std::to_string(n)); },
          "stop a launch that issues more warp instructions, as a runaway kernel (sim.max_instructions)")
       ->check(CLI::PositiveNumber);
+  // Sampled simulation (docs/sampling.md): the key it sets.
+  cmd->add_option_function<std::string>(
+         "--sample", [&config](const std::string& m) { config.sets.push_back("sim.sample=" + m); },
+         "with --timing: sampled simulation, MODE all (the default), launches, blocks or off: extrapolate the "
+         "cycles of launches and of blocks that behave like the ones simulated in detail (sim.sample)")
+      ->expected(0, 1)
+      ->default_str("all")
+      ->check(CLI::IsMember({"all", "launches", "blocks", "off"}));
 }
 
 }  // namespace

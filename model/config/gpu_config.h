@@ -368,12 +368,24 @@ inline const Choices& choiceNames(MemoryModel) {
   return names;
 }
 
+// Sampled simulation (gpu/block_sampler.h, runtime/launch_sampler.h): which
+// parts of a timing run may be extrapolated instead of simulated in detail.
+enum class SampleMode : uint8_t { Off, Launches, Blocks, All };
+inline const Choices& choiceNames(SampleMode) {
+  static const Choices names{"off", "launches", "blocks", "all"};
+  return names;
+}
+
 // How the simulation runs (not the modelled hardware).
 struct SimConfig {
   MemoryModel memory = MemoryModel::Hierarchy;
   uint32_t quantum_cycles = 16;
   uint64_t max_cycles = 2000000000;
   uint64_t max_instructions = 4000000000;
+  SampleMode sample = SampleMode::Off;
+  uint32_t sample_window = 3;
+  double sample_tolerance = 0.02;
+  double sample_min_share = 0.2;
 
   template <class V> void visit(V& v) {
     v.choice("memory", memory,
@@ -388,6 +400,22 @@ struct SimConfig {
               "a launch that issues more warp instructions is stopped as a runaway kernel, timing or functional "
               "(--max-instructions); 20x the most of any workload's large input (lt_mrigrid: 185 M warp "
               "instructions in all its launches)");
+    v.choice("sample", sample,
+             "sampled simulation (--sample; docs/sampling.md): launches: once the last sample_window detailed "
+             "launches of a kernel with the same grid and code agree, later ones run functionally and take their "
+             "cycles; blocks: once sample_window intervals of a launch agree in IPC, the blocks not yet started run "
+             "functionally and their cycles are extrapolated; all: both");
+    v.integer("sample_window", sample_window, IntRange{2, 1000}, "count",
+              "the detailed launches of a group, or the IPC intervals of a launch, that must agree before the rest "
+              "is extrapolated");
+    v.real("sample_tolerance", sample_tolerance, RealRange{0.0, 1.0}, "ratio",
+           "how far the window's values (a group's cycles and warp instructions, a launch's cycles per warp "
+           "instruction) may spread, relative to their mean; and how far a skipped launch's warp instructions may "
+           "move from its group's first skipped launch's");
+    v.real("sample_min_share", sample_min_share, RealRange{0.0, 1.0}, "ratio",
+           "the share of a launch's blocks that must have started on the SMs before the launch may be cut: a "
+           "launch's first phase can be steady and still a transient (the L2 filling before its dirty lines "
+           "start going back to DRAM: lt_nn's distances run 2.7x faster for their first 7 %)");
   }
 };
 

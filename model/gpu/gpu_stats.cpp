@@ -84,6 +84,24 @@ void L1dStats::add(const mem::L1dMemory& l1d) {
   mshr_wait_cycles += c.mshr_wait_cycles;
 }
 
+SampleStats::SampleStats(stats::Group* parent, const std::string& name, const stats::Scalar& detailed_instrs)
+    : Group(parent, name, "sampled simulation: what was extrapolated rather than simulated in detail (sim.sample)"),
+      ADD_STAT(launches_skipped, stats::unit::Count,
+               "launches run functionally, their cycles extrapolated from detailed launches of the same kernel and "
+               "grid"),
+      ADD_STAT(blocks_detailed, stats::unit::Count, "thread blocks simulated in detail"),
+      ADD_STAT(blocks_functional, stats::unit::Count, "thread blocks run functionally, their cycles extrapolated"),
+      ADD_STAT(intervals, stats::unit::Count,
+               "intervals (each as long as the first blocks lived) measured before a launch was cut"),
+      ADD_STAT(cycles_extrapolated, stats::unit::Cycle,
+               "cycles added by extrapolation: the launch's cycles are gpu.cycles plus these"),
+      ADD_STAT(warp_instrs_functional, stats::unit::Count, "warp instructions run functionally (exact counts)"),
+      ADD_STAT(share_functional, stats::unit::Ratio, "warp instructions run functionally, of all",
+               [this, &detailed_instrs] {
+                 const double all = double(warp_instrs_functional.get()) + double(detailed_instrs.get());
+                 return all > 0 ? double(warp_instrs_functional.get()) / all : 0.0;
+               }) {}
+
 GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::GpuConfig& cfg, uint32_t n)
     : Group(parent, name, "one kernel launch on the GPU"),
       ADD_STAT(cycles, stats::unit::Cycle, "cycles of the launch (to the last SM's last cycle)"),
@@ -102,6 +120,7 @@ GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::
       sm(this, "sm", cfg.sm.num_schedulers, cfg.regfile.num_banks),
       l1d(this, "l1d"),
       mem(std::make_unique<mem::HierarchyStats>(this, "mem", cfg)),
+      sample(this, "sample", warp_instrs),
       ADD_STAT(l1d_mpki, stats::unit::Ratio, "L1D misses per 1000 warp instructions",
                [this] { return warp_instrs.get() ? 1000.0 * double(l1d.misses.get()) / double(warp_instrs.get()) : 0.0; }),
       ADD_STAT(l2_mpki, stats::unit::Ratio, "L2 misses per 1000 warp instructions",

@@ -33,6 +33,17 @@ struct L1dStats : stats::Group {
   stats::Formula hit_rate, local_share;
 };
 
+// What sampled simulation extrapolated (sim.sample; gpu/block_sampler.h,
+// runtime/launch_sampler.h). Everything else in GpuStats counts what was
+// simulated in detail only; the launch's cycles as a run reports them
+// (stats.json's "cycles" and summary) are gpu.cycles + cycles_extrapolated.
+struct SampleStats : stats::Group {
+  SampleStats(stats::Group* parent, const std::string& name, const stats::Scalar& detailed_instrs);
+  stats::Scalar launches_skipped, blocks_detailed, blocks_functional, intervals, cycles_extrapolated,
+      warp_instrs_functional;
+  stats::Formula share_functional;
+};
+
 struct GpuStats : stats::Group {
   GpuStats(stats::Group* parent, const std::string& name, const config::GpuConfig& cfg, uint32_t num_sms);
   ~GpuStats() override;
@@ -48,6 +59,7 @@ struct GpuStats : stats::Group {
   sm::SmStats sm;  // summed over the SMs (its cycles are SM-cycles, its ipc per SM)
   L1dStats l1d;
   std::unique_ptr<mem::HierarchyStats> mem;  // the hierarchy's share of this launch
+  SampleStats sample;
   stats::Formula l1d_mpki, l2_mpki;          // misses per 1000 warp instructions
 
   // Fills everything from the launch's SMs and L1Ds and the hierarchy's

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "func/executor.h"
 #include "gpu/gpu_top.h"
 #include "gpu/simulation.h"
 #include "mem/l1d_memory.h"
@@ -38,7 +39,9 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
     : carveout_(config::chooseCarveout(cfg, footprintOf(setup, regs_per_thread), opt.preferred_carveout,
                                        kernelOf(setup))),
       cfg_(config::withCarveout(cfg, carveout_)),
+      program_(program),
       setup_(setup),
+      launch_stats_(launch_stats),
       opt_(opt),
       own_sim_(opt.sim ? nullptr : std::make_unique<Simulation>()),
       sim_(opt.sim ? opt.sim : own_sim_.get()),
@@ -91,19 +94,24 @@ void KernelRunner::dealInitialBlocks() {
 
 bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   sm::Sm& s = *sms_[i];
-  while (blocks_.remaining() && s.canLaunch()) s.launch(blocks_.next());
+  while (!cut_ && blocks_.remaining() && s.canLaunch()) s.launch(blocks_.next());
   if (s.idle()) {  // nothing resident: no cycle of this SM
-    if (blocks_.remaining())
+    if (blocks_.remaining() && !cut_)
       throw Error(fmt::format("kernel {}: a thread block of {} threads does not fit on an empty SM "
                               "(occupancy: {} blocks per SM)",
                               setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?"), setup_.block.count(),
                               s.occupancy().blocks));
     return true;
   }
-  const uint64_t issued = s.stats().warp_instrs.get();
+  const uint64_t issued = s.stats().warp_instrs.get(), retired = s.stats().blocks_retired.get();
   s.tick(cycle);
   sm_cycles_[i] = cycle + 1;
   warp_instrs_ += s.stats().warp_instrs.get() - issued;
+  if (sampler_ && !cut_) {
+    const bool ret = s.stats().blocks_retired.get() != retired;
+    if (ret || cycle >= sampler_->nextPoint())
+      cut_ = sampler_->observe(cycle, ret, warp_instrs_, setup_.grid.count() - blocks_.issued());
+  }
   if (warp_instrs_ > cfg_.sim.max_instructions)
     throw Error(fmt::format("kernel {}: stopped as a runaway kernel at cycle {} after {} warp instructions: the "
                             "launch reached sim.max_instructions ({}; raise it with --max-instructions if the kernel "
@@ -112,7 +120,14 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
                             warp_instrs_, cfg_.sim.max_instructions, i, s.dumpState()));
   if (s.cyclingEpoch() != UINT64_MAX) checkLivelock(i, cycle);
   if (opt_.progress && opt_.progress->due()) showProgress(cycle);
-  return !blocks_.remaining() && s.idle();
+  return (cut_ || !blocks_.remaining()) && s.idle();
+}
+
+uint64_t KernelRunner::runRestFunctionally() {
+  const uint64_t before = launch_stats_.warp_instrs;
+  func::BlockExecutor exec(program_, setup_, launch_stats_);
+  while (blocks_.remaining()) exec.run(blocks_.next());
+  return launch_stats_.warp_instrs - before;
 }
 
 // SM i found all its warps proven to repeat forever (Sm::cyclingEpoch): the
@@ -154,6 +169,10 @@ KernelRunResult KernelRunner::run() {
   const auto t0 = std::chrono::steady_clock::now();
   mem::HierarchyCounters before;
   if (hier_) before = hier_->counters();
+  const config::SampleMode sample = cfg_.sim.sample;
+  if (sample == config::SampleMode::Blocks || sample == config::SampleMode::All)
+    sampler_ = std::make_unique<BlockSampler>(numSms(), setup_.grid.count(), cfg_.sim.sample_window,
+                                              cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share);
   dealInitialBlocks();
   struct ClearLine {
     ProgressLine* p;
@@ -179,6 +198,17 @@ KernelRunResult KernelRunner::run() {
   r.cycles = cycles;
   r.warp_instrs = stats_->warp_instrs.get();
   r.blocks = setup_.grid.count();
+  stats_->sample.blocks_detailed = stats_->blocks.get();
+  if (cut_) {
+    const uint64_t unstarted = setup_.grid.count() - blocks_.issued();
+    const uint64_t w = runRestFunctionally();
+    r.cycles = sampler_->extrapolate(cycles, w);
+    r.blocks_functional = unstarted;
+    stats_->sample.blocks_functional = unstarted;
+    stats_->sample.intervals = sampler_->intervals();
+    stats_->sample.cycles_extrapolated = r.cycles - cycles;
+    stats_->sample.warp_instrs_functional = w;
+  }
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -21,6 +21,9 @@
 // - Mode::Loop: a plain C++ loop ticks the SMs in lockstep, cycle by cycle:
 //   the reference the SystemC mode is tested against (identical with
 //   quantum 1).
+// With sim.sample blocks (or all), the launch may be cut once its IPC is
+// stable (gpu/block_sampler.h): no SM takes a block after
+// that, and the blocks never started run functionally once the SMs drained.
 // Either way an SM is not ticked in cycles where nothing can happen on it
 // (Sm::nextActiveCycle), and an SM without work is not ticked at all.
 //
@@ -36,6 +39,7 @@
 
 #include "common/progress.h"
 #include "config/carveout.h"
+#include "gpu/block_sampler.h"
 #include "gpu/gpu_stats.h"
 #include "sm/core/sm.h"
 
@@ -49,9 +53,10 @@ namespace rfsim::gpu {
 class Simulation;
 
 struct KernelRunResult {
-  uint64_t cycles = 0;
+  uint64_t cycles = 0;         // with sim.sample blocks: the detailed cycles plus the extrapolated ones
   uint64_t warp_instrs = 0;
   uint64_t blocks = 0;
+  uint64_t blocks_functional = 0;  // sim.sample blocks: blocks run functionally after the cut
   double host_seconds = 0.0;
 };
 
@@ -130,11 +135,15 @@ class KernelRunner {
   uint64_t runLoop();
   uint64_t runSystemC();
   void dealInitialBlocks();
+  // After the cut: the blocks never started, functionally; their warp instructions.
+  uint64_t runRestFunctionally();
   void showProgress(uint64_t cycle);
 
   config::Carveout carveout_;
   const config::GpuConfig cfg_;  // the configuration with the carve-out's sizes
+  func::Program& program_;
   const func::LaunchSetup& setup_;
+  rt::LaunchStats& launch_stats_;
   Options opt_;
   std::unique_ptr<Simulation> own_sim_;  // when Options::sim is null
   Simulation* sim_;
@@ -145,6 +154,8 @@ class KernelRunner {
   std::vector<uint64_t> sm_cycles_;  // per SM: cycles to its last tick + 1
   uint64_t warp_instrs_ = 0;         // issued by every SM so far (sim.max_instructions)
   BlockScheduler blocks_;
+  std::unique_ptr<BlockSampler> sampler_;  // sim.sample blocks or all
+  bool cut_ = false;                       // sampler_ cut the launch: no SM takes another block
 };
 
 const char* modeName(KernelRunner::Mode m);

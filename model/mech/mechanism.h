@@ -131,6 +131,17 @@ class Mechanism {
     (void)parent;
     return nullptr;
   }
+  // Sampled simulation (sim.sample launches, runtime/launch_sampler.h): the
+  // launch chooseVariant was just asked about runs functionally instead,
+  // with the base code; attachSm and endLaunch are not called for it. A
+  // mechanism that learns across launches keeps what it learned unchanged
+  // (nothing was measured); one that keeps state from chooseVariant to
+  // endLaunch drops it here.
+  virtual void launchSkipped(const LaunchInfo& info) { (void)info; }
+  // Sampled simulation within a launch (sim.sample blocks, gpu/block_sampler.h):
+  // the last `blocks` blocks of the launch (or of a trial) ran functionally,
+  // not on the SMs the mechanism attached to. Called before endLaunch.
+  virtual void blocksSkipped(const LaunchInfo& info, uint64_t blocks) { (void)info, (void)blocks; }
   // A fact about the launch that is not a count, for stats.json's
   // launches[].notes.<name> (R2D2: why the launch ran its original code);
   // "" for none. Asked once per launch, after endLaunch (trial runs are not

@@ -11,7 +11,9 @@
 #include "backend/backend.h"
 #include "config/gpu_config.h"
 #include "gpu/simulation.h"
+#include "gpu/gpu_stats.h"
 #include "gpu/kernel_runner.h"
+#include "runtime/launch_sampler.h"
 #include "mech/mechanism.h"
 #include "mem/tlm/hierarchy.h"
 #include "stats/stats.h"
@@ -50,6 +52,11 @@ struct Device::Impl {
   LaunchStats totals;
   // The GPU the timing launches run on (made at the first).
   std::unique_ptr<gpu::Simulation> sim;
+  // sim.sample launches: which launches run functionally (made at the first timing launch).
+  std::unique_ptr<LaunchSampler> sampler;
+  // The last detailed launch's record fields, per sampling group, for the
+  // records of the group's skipped launches.
+  std::map<std::string, LaunchRecord> sampled_like;
 
   func::Program& loaded() const {
     if (!program) throw Error("no PTX module loaded (Device::loadModule)");
@@ -222,6 +229,8 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
       }
     }
     const gpu::KernelRunResult r = runner.run();
+    if (r.blocks_functional)
+      for (mech::Mechanism* mc : impl_->options.mechanisms) mc->blocksSkipped(info, r.blocks_functional);
     out.cycles = r.cycles;
     out.host_seconds = r.host_seconds;
     out.blocks = grid.count();
@@ -247,6 +256,34 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     }
     impl_->records.push_back(std::move(rec));
   };
+  // sim.sample launches (runtime/launch_sampler.h).
+  if (impl_->options.timing && impl_->options.gpu && !impl_->sampler)
+    impl_->sampler = std::make_unique<LaunchSampler>(impl_->options.gpu->sim);
+  LaunchSampler* sampler = impl_->sampler && impl_->sampler->enabled() ? impl_->sampler.get() : nullptr;
+  std::vector<std::pair<std::string, std::map<std::string, uint64_t>>> trials_measured;
+  // A launch of a stable group: the base code in the functional model, the
+  // cycles the group's detailed launches had; its record has the sampling
+  // statistics only (gpu.sample), and the mechanisms hear of it.
+  auto skipped = [&](const std::string& group, LaunchStats& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    out = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+    out.cycles = sampler->skipped(group, out.warp_instrs);
+    out.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (mech::Mechanism* mc : impl_->options.mechanisms) mc->launchSkipped(info);
+    const LaunchRecord& like = impl_->sampled_like.at(group);
+    LaunchRecord rec;
+    rec.kernel = like.kernel, rec.variant = like.variant, rec.regs_per_thread = like.regs_per_thread;
+    rec.blocks_per_sm = like.blocks_per_sm, rec.shared_kb = like.shared_kb, rec.l1d_kb = like.l1d_kb;
+    rec.cycles = out.cycles;
+    auto g = std::make_unique<gpu::GpuStats>(nullptr, "gpu", *impl_->options.gpu, impl_->options.gpu->gpu.num_sms);
+    g->num_sms = impl_->options.gpu->gpu.num_sms;
+    g->sample.launches_skipped = 1;
+    g->sample.blocks_functional = grid.count();
+    g->sample.cycles_extrapolated = out.cycles;
+    g->sample.warp_instrs_functional = out.warp_instrs;
+    rec.gpu = std::move(g);
+    impl_->records.push_back(std::move(rec));
+  };
   // The mechanisms choose in order; one composing after those that chose
   // sees its variants as combined with their choice (mech/mechanism.h).
   std::string variant = "base";
@@ -262,9 +299,12 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
       if (!composes) break;
       const mech::VariantTable view = mech::variantsAfter(chosen, table);
       info.trial_cycles.clear();
+      const std::string trial_key = LaunchSampler::key(kernel, grid, block, dynamic_shared_bytes, mc->name() + ":" + chosen);
       if (impl_->options.timing) {
         const std::vector<std::string> trials = mc->trialVariants(info, view);
-        if (!trials.empty()) {
+        if (const auto* known = sampler ? sampler->trials(trial_key) : nullptr; known && !trials.empty()) {
+          info.trial_cycles = *known;  // a stable group: the trials its last detailed launch measured
+        } else if (!trials.empty()) {
           // Each trial from the memory the launch starts with; the
           // host's time spent on them counts toward the launch's.
           const func::GlobalMemory::Snapshot before = impl_->memory.snapshot();
@@ -279,6 +319,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
             s.host_seconds += ts.host_seconds;
             impl_->memory.restore(before);
           }
+          trials_measured.emplace_back(trial_key, info.trial_cycles);
         }
       }
       const std::string v = mc->chooseVariant(info, view);
@@ -292,10 +333,21 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     }
     if (!chosen.empty()) variant = chosen;
   }
-  if (impl_->options.timing) {
+  const std::string group = LaunchSampler::key(kernel, grid, block, dynamic_shared_bytes, variant);
+  if (impl_->options.timing && sampler && sampler->stable(group)) {
+    skipped(group, s);
+  } else if (impl_->options.timing) {
     const double trial_seconds = s.host_seconds;
     timed(variant, s, true);
     s.host_seconds += trial_seconds;
+    if (sampler) {
+      sampler->detailed(group, s.cycles, s.warp_instrs);
+      for (const auto& [k, c] : trials_measured) sampler->measuredTrials(k, group, c);
+      LaunchRecord& like = impl_->sampled_like[group];
+      const LaunchRecord& rec = impl_->records.back();
+      like.kernel = rec.kernel, like.variant = rec.variant, like.regs_per_thread = rec.regs_per_thread;
+      like.blocks_per_sm = rec.blocks_per_sm, like.shared_kb = rec.shared_kb, like.l1d_kb = rec.l1d_kb;
+    }
   } else {
     func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
     s = prog.launch(kernel, grid, block, args.values(), dynamic_shared_bytes);

@@ -175,6 +175,16 @@ def run_metrics(run_dir, name):
 
     for key in ("cycles", "warp_instrs", "thread_instrs", "ipc"):
         put_stat(key, gpu, key)
+    # Sampled simulation (docs/sampling.md): the workload's cycles and
+    # instructions are the detailed ones plus what was extrapolated; the
+    # other metrics count the detailed part.
+    extra, functional = lookup(gpu, "sample.cycles_extrapolated"), lookup(gpu, "sample.warp_instrs_functional")
+    if number(extra) and "cycles" in m:
+        m["cycles"] += extra
+        m["warp_instrs"] = m.get("warp_instrs", 0) + (number(functional) or 0)
+        put_stat("thread_instrs", summary, "thread_instrs")
+        m["ipc"] = m["warp_instrs"] / m["cycles"] if m["cycles"] else 0.0
+        put_stat("sample.share_functional", gpu, "sample.share_functional")
     put("clock_mhz", config_number(read_config(run_dir), "gpu.clock_mhz"), "MHz")
     if m.get("clock_mhz") and "cycles" in m:
         put("sim_time_us", m["cycles"] / m["clock_mhz"], "microsecond")

@@ -106,6 +106,22 @@ class StatsReaderTest(unittest.TestCase):
         self.assertEqual(m["host_seconds"], 2.5)
         self.assertEqual((units["cycles"], units["host_seconds"], units["stall.issued"]), ("cycle", "second", "cycle"))
 
+    def test_sampled_run_counts_what_was_extrapolated(self):
+        def sampled(doc):
+            w = doc["workloads"]["saxpy"]
+            w["summary"]["thread_instrs"] = stat(9600)
+            w["total"]["gpu"] = copy.deepcopy(GPU)
+            w["total"]["gpu"]["sample"] = {"cycles_extrapolated": stat(3000, "cycle"),
+                                           "warp_instrs_functional": stat(300),
+                                           "share_functional": stat(0.75, "ratio")}
+        self.edited(sampled)
+        m, _, _ = run_metrics(self.dir, "saxpy")
+        # The workload's cycles and instructions: the detailed ones plus the extrapolated ones.
+        self.assertEqual((m["cycles"], m["warp_instrs"], m["thread_instrs"]), (4000, 400, 9600))
+        self.assertAlmostEqual(m["ipc"], 0.1)
+        self.assertEqual(m["sample.share_functional"], 0.75)
+        self.assertEqual(m["rf_reads"], 60, "the other metrics: the detailed part")
+
     def test_energy_metrics(self):
         m, units, _ = run_metrics(self.dir, "saxpy")
         energy = {k: v for k, v in m.items() if k.startswith("energy.")}

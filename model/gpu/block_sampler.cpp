@@ -1,0 +1,53 @@
+#include "gpu/block_sampler.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rfsim::gpu {
+
+BlockSampler::BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share)
+    : sms_(std::max<uint64_t>(1, sms)),
+      blocks_(blocks),
+      window_(std::max<uint32_t>(2, window)),
+      tolerance_(tolerance),
+      min_share_(min_share) {}
+
+bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted) {
+  if (cut_) return true;
+  if (length_ == 0) {  // the first retirement: the intervals' length and first boundary
+    if (!retired) return false;
+    length_ = std::max<uint64_t>(1, cycle);
+    next_ = cycle + length_;
+    points_.push_back({cycle, warp_instrs});
+    return false;
+  }
+  if (cycle < next_) return false;  // SMs' local times differ: the latest one closes an interval
+  points_.push_back({cycle, warp_instrs});
+  next_ = cycle + length_;
+  ++intervals_;
+  if (points_.size() > window_ + 1) points_.pop_front();
+  if (points_.size() < window_ + 1 || unstarted < sms_) return false;
+  if (double(blocks_ - std::min(blocks_, unstarted)) < min_share_ * double(blocks_)) return false;
+  double lo = INFINITY, hi = 0.0, sum = 0.0;
+  for (size_t k = 1; k < points_.size(); ++k) {
+    const uint64_t c = points_[k].cycle - points_[k - 1].cycle, w = points_[k].instrs - points_[k - 1].instrs;
+    if (w == 0) return false;
+    const double cpi = double(c) / double(w);
+    lo = std::min(lo, cpi);
+    hi = std::max(hi, cpi);
+    sum += cpi;
+  }
+  const double mean = sum / double(window_);
+  if (hi - lo > tolerance_ * mean) return false;
+  ipc_ = double(points_.back().instrs - points_.front().instrs) /
+         double(points_.back().cycle - points_.front().cycle);
+  cut_ = true;
+  return true;
+}
+
+uint64_t BlockSampler::extrapolate(uint64_t drain_end, uint64_t skipped_instrs) const {
+  if (!cut_ || ipc_ <= 0.0) return drain_end;
+  return drain_end + static_cast<uint64_t>(std::llround(double(skipped_instrs) / ipc_));
+}
+
+}  // namespace rfsim::gpu

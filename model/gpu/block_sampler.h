@@ -1,0 +1,71 @@
+// Sampled simulation within one launch (sim.sample: blocks or all), after
+// the idea of Photon (Liu et al., MICRO 2023, section 4): simulate the
+// launch in detail until its throughput is stable, then run the blocks not
+// yet started functionally and extrapolate the cycles they would take.
+//
+// What counts as stable. The launch is measured in intervals as long as
+// its first blocks lived: from launch to the first retirement (L cycles),
+// so that an interval spans about one block's whole life and averages its
+// phases. The intervals start at the first retirement (the ramp-up, when
+// every SM fills at once and nothing has retired yet, is never part of
+// one). An interval's IPC is the warp instructions every SM issued in it
+// over its cycles. The launch is stable once the last sim.sample_window
+// intervals' cycles per warp instruction spread by at most
+// sim.sample_tolerance of their mean; it is then cut if at least
+// sim.sample_min_share of its blocks have started (a steady first phase can
+// still be a transient: lt_nn's distances run 2.7x faster while the L2
+// fills, for the first 7 % of the launch, then settle) and at least one
+// block per SM has not (otherwise there is nothing to gain). A launch of
+// few waves is never cut: its intervals are its ramp-up and its tail.
+//
+// The cut. From then on no SM takes a new block; the resident ones finish
+// in detail (the drain: one tail, as the full launch has one at its end).
+// The blocks never started run in the functional model, in grid order, and
+// their warp instructions W are exact. The launch's cycles are
+//   drain end + W / IPC of the stable intervals.
+// What is extrapolated is recorded in the launch's statistics (gpu.sample).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+namespace rfsim::gpu {
+
+class BlockSampler {
+ public:
+  // `sms`: the launch's SMs; `blocks`: its grid; `window`, `tolerance`,
+  // `min_share`: sim.sample_window, sim.sample_tolerance, sim.sample_min_share.
+  BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share);
+
+  // The next cycle at which observe() wants to hear from the launch (after
+  // the first retirement: the next interval's end).
+  uint64_t nextPoint() const { return next_; }
+  // An SM ticked `cycle` (its own) and a block retired then (`retired`), or
+  // `cycle` reached nextPoint(); `warp_instrs`: every SM's warp instructions
+  // so far; `unstarted`: blocks not yet taken by an SM. True when the launch
+  // is to be cut now (then cut() stays true).
+  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted);
+
+  bool cut() const { return cut_; }
+  // Warp instructions per cycle over the stable intervals (valid once cut).
+  double ipc() const { return ipc_; }
+  // Intervals measured, and their length (0 before the first retirement).
+  uint64_t intervals() const { return intervals_; }
+  uint64_t interval() const { return length_; }
+  // The launch's cycles: the drain's end plus `skipped_instrs` at ipc().
+  uint64_t extrapolate(uint64_t drain_end, uint64_t skipped_instrs) const;
+
+ private:
+  struct Point {
+    uint64_t cycle, instrs;
+  };
+  uint64_t sms_, blocks_;
+  uint32_t window_;
+  double tolerance_, min_share_;
+  uint64_t next_ = UINT64_MAX, length_ = 0, intervals_ = 0;
+  std::deque<Point> points_;  // the last window + 1 interval boundaries
+  bool cut_ = false;
+  double ipc_ = 0.0;
+};
+
+}  // namespace rfsim::gpu

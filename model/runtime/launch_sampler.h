@@ -1,0 +1,76 @@
+// Sampled simulation across launches (sim.sample: launches or all), in the
+// style of Principal Kernel Analysis (Avalos Baddouh et al., MICRO 2021):
+// launches of one kernel with the same grid, block, dynamic shared memory
+// and chosen variant form a group; once the group's last sim.sample_window
+// detailed launches agree, later launches of the group run functionally and
+// take the cycles the detailed ones had.
+//
+// Agreement: the window's cycles and its warp instructions each spread by
+// at most sim.sample_tolerance of their mean.
+//
+// A skipped launch runs the module's base code in the functional model
+// (every variant computes the same values; CARS' and R2D2's codes need their
+// hardware to run at all), so its warp instructions W are not in the
+// currency of the detailed launches'. The first skipped launch of a stable
+// group takes the window's mean cycles; each later one takes them scaled by
+// its W over the first one's. A skipped launch whose W differs from the
+// first one's by more than the tolerance ends the group's stable state: the
+// next launch runs in detail again, and a new window must agree.
+//
+// Trials (a mechanism that measures variants per launch, RegDem's oracle)
+// are not run for a launch of a stable group: the mechanism gets the trial
+// cycles of the group's last detailed launch, so it decides as it did then.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+
+#include "config/gpu_config.h"
+#include "func/launch.h"
+
+namespace rfsim::rt {
+
+class LaunchSampler {
+ public:
+  explicit LaunchSampler(const config::SimConfig& sim);
+
+  bool enabled() const { return enabled_; }
+
+  // The group of a launch: kernel, grid, block, dynamic shared memory, and
+  // the variant it runs ("" before the mechanisms chose: the trials' key).
+  static std::string key(const std::string& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                         const std::string& variant);
+
+  // Whether a launch of group `key` runs functionally.
+  bool stable(const std::string& key) const;
+  // The trial cycles of the last detailed launch of `trial_key`'s group,
+  // when that group is stable; nullptr otherwise.
+  const std::map<std::string, uint64_t>* trials(const std::string& trial_key) const;
+
+  // A launch of `key` ran in detail: its cycles and warp instructions.
+  void detailed(const std::string& key, uint64_t cycles, uint64_t warp_instrs);
+  // The trials measured (under `trial_key`) for a detailed launch of group `key`.
+  void measuredTrials(const std::string& trial_key, const std::string& key,
+                      const std::map<std::string, uint64_t>& trial_cycles);
+  // A launch of stable group `key` ran functionally with `warp_instrs`:
+  // the cycles it is credited with.
+  uint64_t skipped(const std::string& key, uint64_t warp_instrs);
+
+ private:
+  struct Group {
+    std::deque<std::pair<uint64_t, uint64_t>> window;  // (cycles, warp instructions) of the last detailed launches
+    bool stable = false;
+    double mean_cycles = 0.0;
+    uint64_t first_skipped = 0;  // W of the first skipped launch since the group became stable
+  };
+  bool enabled_;
+  uint32_t window_;
+  double tolerance_;
+  std::map<std::string, Group> groups_;
+  std::map<std::string, std::map<std::string, uint64_t>> trials_;  // by trial key
+  std::map<std::string, std::string> trial_group_;                 // trial key -> the group its launch ran in
+};
+
+}  // namespace rfsim::rt

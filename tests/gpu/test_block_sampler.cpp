@@ -1,0 +1,123 @@
+// gpu::BlockSampler (sim.sample blocks): when a launch is stable enough to
+// be cut, what its cycles are then, and a whole launch cut on a small GPU:
+// the blocks run functionally still give the CPU check's output, and the
+// extrapolated cycles stay near the full launch's.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/config_io.h"
+#include "gpu/block_sampler.h"
+#include "gpu/gpu_stats.h"
+#include "runtime/runtime.h"
+#include "workloads/workload.h"
+
+using namespace rfsim;
+
+TEST_CASE("block sampler: intervals as long as the first blocks lived, cut once the window agrees", "[gpu][sample]") {
+  // 2 SMs, window 3: the first retirement at cycle 1000 sets 1000-cycle
+  // intervals; then 500 warp instructions per interval.
+  gpu::BlockSampler s(2, 200, 3, 0.02, 0.2);
+  CHECK_FALSE(s.observe(400, false, 100, 100));  // nothing retired yet: no interval
+  CHECK(s.nextPoint() == UINT64_MAX);
+  CHECK_FALSE(s.observe(1000, true, 900, 100));
+  CHECK(s.interval() == 1000);
+  CHECK(s.nextPoint() == 2000);
+  CHECK_FALSE(s.observe(1500, true, 1100, 100));  // a retirement inside an interval
+  CHECK_FALSE(s.observe(2000, false, 1400, 100));
+  CHECK_FALSE(s.observe(3000, false, 1900, 100));
+  CHECK(s.observe(4000, false, 2400, 100));  // the third interval: 3 agree
+  CHECK(s.cut());
+  CHECK(s.intervals() == 3);
+  CHECK(s.ipc() == Approx(0.5));
+  // 2000 more warp instructions at 0.5 per cycle after a drain ending at 9000.
+  CHECK(s.extrapolate(9000, 2000) == 13000);
+  CHECK(s.observe(1, false, 1, 0));  // stays cut
+}
+
+TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left to skip", "[gpu][sample]") {
+  SECTION("spread over the tolerance") {
+    gpu::BlockSampler s(1, 200, 3, 0.02, 0.2);
+    const uint64_t instrs[] = {0, 500, 1000, 1530, 2000, 2550, 3000};
+    bool cut = false;
+    for (int k = 0; k < 7; ++k) cut = cut || s.observe(1000 * uint64_t(k + 1), k == 0, instrs[k], 100);
+    CHECK_FALSE(cut);
+    CHECK(s.intervals() == 6);
+  }
+  SECTION("fewer blocks left than SMs") {
+    gpu::BlockSampler s(4, 200, 2, 0.02, 0.2);
+    bool cut = false;
+    for (int k = 0; k < 12; ++k) cut = cut || s.observe(100 * uint64_t(k + 1), k == 0, uint64_t(k) * 50, 3);
+    CHECK_FALSE(cut);
+  }
+  SECTION("too few blocks started yet (sim.sample_min_share)") {
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.5);
+    CHECK_FALSE(s.observe(1000, true, 0, 150));
+    CHECK_FALSE(s.observe(2000, false, 500, 140));
+    CHECK_FALSE(s.observe(3000, false, 1000, 120));  // stable, but 80 of 200 started
+    CHECK(s.observe(4000, false, 1500, 90));         // 110 started
+  }
+  SECTION("an uncut sampler extrapolates nothing") {
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.2);
+    CHECK(s.extrapolate(1234, 999) == 1234);
+  }
+}
+
+namespace {
+
+struct Run {
+  uint64_t cycles = 0, detailed = 0, extrapolated = 0, functional_blocks = 0, blocks = 0;
+  bool passed = false;
+};
+
+// r2_3dconv (small: 5 launches of 256 blocks, one per plane of the volume)
+// on a 2-SM V100: many waves of blocks doing the same work.
+Run conv(const std::string& sample) {
+  config::GpuConfig cfg = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
+  config::applyOverride(cfg, "gpu.num_sms=2");
+  config::applyOverride(cfg, "sim.sample=" + sample);
+  config::validate(cfg, "test");
+  rt::DeviceOptions o;
+  o.timing = true;
+  o.gpu = &cfg;
+  o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
+  rt::Device dev(o);
+  const workloads::Workload* w = workloads::find("r2_3dconv");
+  REQUIRE(w != nullptr);
+  std::vector<std::filesystem::path> files;
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  dev.loadModules(files);
+  Run r;
+  r.passed = w->run(dev, workloads::Size::Small).passed;
+  for (const auto& rec : dev.takeLaunchRecords()) {
+    const auto& g = dynamic_cast<const gpu::GpuStats&>(*rec.gpu);
+    r.cycles += rec.cycles;
+    r.detailed += g.cycles.get();
+    r.extrapolated += g.sample.cycles_extrapolated.get();
+    r.functional_blocks += g.sample.blocks_functional.get();
+    r.blocks += g.blocks.get() + g.sample.blocks_functional.get();
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("block sampling: a launch cut on 2 SMs keeps its output and its cycles within 5 percent", "[gpu][sample]") {
+  const Run full = conv("off"), cut = conv("blocks");
+  REQUIRE(full.passed);
+  // The blocks run functionally computed the digests the CPU check expects.
+  CHECK(cut.passed);
+  CHECK(full.functional_blocks == 0);
+  CHECK(full.extrapolated == 0);
+  CHECK(cut.functional_blocks > 0);
+  CHECK(cut.blocks == full.blocks);
+  // The launch's cycles: the detailed ones plus the extrapolated ones.
+  CHECK(cut.cycles == cut.detailed + cut.extrapolated);
+  CHECK(cut.detailed < full.detailed);
+  const double err = double(cut.cycles) / double(full.cycles) - 1.0;
+  INFO("full " << full.cycles << " sampled " << cut.cycles << " error " << err);
+  CHECK(std::abs(err) <= 0.05);
+}

@@ -1,0 +1,176 @@
+// rt::LaunchSampler (sim.sample launches): when a group of launches is
+// stable, what a skipped launch is credited with, and whole workloads with
+// it: outputs still checked, cycles near the full run's, and the
+// mechanisms' decisions (RegDem's oracle, CARS' adaptive levels) the same
+// as in the full run.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config_io.h"
+#include "gpu/gpu_stats.h"
+#include "mech/mechanism.h"
+#include "runtime/launch_sampler.h"
+#include "runtime/runtime.h"
+#include "stats/stats.h"
+#include "workloads/workload.h"
+
+using namespace rfsim;
+
+namespace {
+
+config::SimConfig simWith(config::SampleMode m) {
+  config::SimConfig s;
+  s.sample = m;
+  s.sample_window = 3;
+  s.sample_tolerance = 0.02;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("launch sampler: a group is stable once its window agrees", "[gpu][sample]") {
+  rt::LaunchSampler s(simWith(config::SampleMode::Launches));
+  REQUIRE(s.enabled());
+  const std::string k = rt::LaunchSampler::key("k", {4, 1, 1}, {128, 1, 1}, 0, "base");
+  CHECK(k != rt::LaunchSampler::key("k", {4, 1, 1}, {128, 1, 1}, 0, "cars"));
+  CHECK(k != rt::LaunchSampler::key("k", {8, 1, 1}, {128, 1, 1}, 0, "base"));
+  s.detailed(k, 5000, 900);  // the first launch: cold caches, slower
+  s.detailed(k, 1000, 500);
+  s.detailed(k, 1010, 500);
+  CHECK_FALSE(s.stable(k));  // the window still holds the cold launch
+  s.detailed(k, 990, 505);
+  CHECK(s.stable(k));
+  // The first skipped launch takes the window's mean; later ones scale by
+  // their warp instructions over the first one's.
+  CHECK(s.skipped(k, 2000) == 1000);
+  CHECK(s.skipped(k, 2020) == 1010);
+  CHECK(s.stable(k));
+  CHECK(s.skipped(k, 3000) == 1500);  // unlike the others: the next launch runs in detail
+  CHECK_FALSE(s.stable(k));
+  s.detailed(k, 1002, 501);
+  CHECK(s.stable(k));  // the window (1010, 990, 1002) agrees again
+}
+
+TEST_CASE("launch sampler: trials of a stable group are reused, nothing when off", "[gpu][sample]") {
+  rt::LaunchSampler s(simWith(config::SampleMode::All));
+  const std::string k = rt::LaunchSampler::key("k", {4, 1, 1}, {128, 1, 1}, 0, "v1");
+  const std::string t = rt::LaunchSampler::key("k", {4, 1, 1}, {128, 1, 1}, 0, "regdem:");
+  for (int i = 0; i < 3; ++i) {
+    CHECK(s.trials(t) == nullptr);
+    s.detailed(k, 1000, 500);
+    s.measuredTrials(t, k, {{"v1", 1000}, {"v2", 1200 + uint64_t(i)}});
+  }
+  REQUIRE(s.trials(t) != nullptr);
+  CHECK(s.trials(t)->at("v2") == 1202);  // the last detailed launch's
+  for (config::SampleMode m : {config::SampleMode::Off, config::SampleMode::Blocks}) {
+    rt::LaunchSampler off(simWith(m));
+    CHECK_FALSE(off.enabled());
+    for (int i = 0; i < 4; ++i) off.detailed(k, 1000, 500);
+    CHECK_FALSE(off.stable(k));
+  }
+}
+
+namespace {
+
+struct Launch {
+  std::string variant;
+  uint64_t cycles = 0;
+  bool skipped = false;
+  nlohmann::json mechanisms;  // flat statistics of each mechanism's group
+};
+
+struct Result {
+  bool passed = false;
+  uint64_t cycles = 0;
+  std::vector<Launch> launches;
+};
+
+// Workload `name` (small) on V100 under timing with `mech` and sim.sample `sample`.
+Result run(const std::string& name, const std::string& mech, const std::string& sample,
+           const std::vector<std::string>& sets = {}) {
+  mech::registerMechanisms();
+  config::GpuConfig cfg = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
+  cfg.mechanisms.enabled = mech;
+  config::applyOverride(cfg, "sim.sample=" + sample);
+  for (const auto& s : sets) config::applyOverride(cfg, s);
+  config::validate(cfg, "test");
+  auto mechs = mech::instantiate(cfg);
+  rt::DeviceOptions o;
+  o.timing = true;
+  o.gpu = &cfg;
+  o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
+  for (auto& m : mechs) o.mechanisms.push_back(m.get());
+  rt::Device dev(o);
+  const workloads::Workload* w = workloads::find(name);
+  REQUIRE(w != nullptr);
+  std::vector<std::filesystem::path> files;
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  dev.loadModules(files);
+  Result r;
+  r.passed = w->run(dev, workloads::Size::Small).passed;
+  for (const auto& rec : dev.takeLaunchRecords()) {
+    Launch l;
+    l.variant = rec.variant;
+    l.cycles = rec.cycles;
+    l.skipped = dynamic_cast<const gpu::GpuStats&>(*rec.gpu).sample.launches_skipped.get() > 0;
+    for (const auto& g : rec.mechanisms) l.mechanisms[g->name()] = stats::toFlatJson(*g);
+    r.cycles += rec.cycles;
+    r.launches.push_back(std::move(l));
+  }
+  return r;
+}
+
+// Sampled against full: outputs checked, the same launches, detailed ones
+// identical, skipped ones after the detailed ones of their group, and the
+// whole run's cycles within `bound`.
+void compare(const Result& full, const Result& smp, double bound) {
+  REQUIRE(full.passed);
+  CHECK(smp.passed);
+  REQUIRE(smp.launches.size() == full.launches.size());
+  size_t skipped = 0;
+  for (size_t i = 0; i < full.launches.size(); ++i) {
+    INFO("launch " << i);
+    const Launch &f = full.launches[i], &s = smp.launches[i];
+    CHECK(f.variant == s.variant);  // the mechanisms chose the same code
+    CHECK_FALSE(f.skipped);
+    if (s.skipped) {
+      ++skipped;
+      CHECK(s.mechanisms.empty());  // no statistics of a launch not simulated
+      continue;
+    }
+    // Before the first skipped launch the runs are the same run; after it, a
+    // detailed launch sees the L2 the skipped ones did not leave, so only the
+    // decisions are compared then.
+    if (skipped == 0) {
+      CHECK(f.cycles == s.cycles);
+      CHECK(f.mechanisms == s.mechanisms);
+    }
+  }
+  CHECK(skipped > 0);
+  const double err = double(smp.cycles) / double(full.cycles) - 1.0;
+  INFO("full " << full.cycles << " sampled " << smp.cycles << " error " << err);
+  CHECK(std::abs(err) <= bound);
+}
+
+}  // namespace
+
+TEST_CASE("launch sampling: pta and cfd skip launches within 1 percent of the full run", "[gpu][sample]") {
+  for (const char* w : {"pta", "cfd"}) {
+    INFO(w);
+    compare(run(w, "", "off"), run(w, "", "launches"), 0.01);
+  }
+}
+
+TEST_CASE("launch sampling: RegDem's oracle and CARS' adaptive levels decide as in the full run", "[gpu][sample]") {
+  SECTION("regdem oracle") {
+    const std::vector<std::string> oracle{"mechanisms.regdem.select=oracle"};
+    compare(run("pta", "regdem", "off", oracle), run("pta", "regdem", "launches", oracle), 0.01);
+  }
+  SECTION("cars adaptive") { compare(run("pta", "cars", "off"), run("pta", "cars", "launches"), 0.01); }
+}
