@@ -38,6 +38,8 @@ TEST_CASE("banked array: bad shapes and bookings beyond the horizon are errors",
   CHECK_THROWS_AS(BankedArray(0, 1, 1), Error);
   CHECK_THROWS_AS(BankedArray(1, 0, 1), Error);
   CHECK_THROWS_AS(BankedArray(1, 1, 0), Error);
+  CHECK_THROWS_AS(BankedArray(1, 65536, 1), Error);  // a slot counts at most 65 535 bookings
+  CHECK_NOTHROW(BankedArray(1, 65535, 1));
   BankedArray a(2, 1, 1, 8);
   CHECK_THROWS_AS(a.access(2, 0), Error);
   for (int i = 0; i < 8; ++i) a.access(0, 0);  // cycles 0..7 booked

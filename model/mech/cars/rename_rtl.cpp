@@ -103,6 +103,7 @@ void RenameRtl::closeTrace() { impl_->vcd.close(); }
 void RenameRtl::evaluate(const Inputs& in, Outputs& out) {
   auto& t = *impl_->top;
   const uint32_t ww = p_.warpBits(), iw = p_.idxBits();
+  idle_pending_ = false;
   t.clk_i = 0;
   t.op_valid_i = in.op.valid;
   t.op_i = static_cast<uint8_t>(in.op.op);
@@ -140,13 +141,17 @@ void RenameRtl::tick() {
   // cycle's operation, each presenting everything so far.
   const bool traced = cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end;
   if (traced) impl_->vcd.dump(cycle_ * kPeriodPs);
+  if (idle_pending_) t.eval();
   t.clk_i = 1;
   t.eval();
   // The edge consumed the operation: the waveform shows the port idle for
   // the rest of the cycle, not the new state's answer to the old request.
   t.op_valid_i = 0;
-  t.eval();
-  if (traced) impl_->vcd.dump(cycle_ * kPeriodPs + kPeriodPs / 2);
+  idle_pending_ = !traced;
+  if (traced) {
+    t.eval();
+    impl_->vcd.dump(cycle_ * kPeriodPs + kPeriodPs / 2);
+  }
   ++cycle_;
 }
 

@@ -38,6 +38,9 @@ class RenameRtl final : public RenameUnit {
   std::unique_ptr<Impl> impl_;
   RenameParams p_;
   uint64_t cycle_ = 0;
+  // tick() leaves the idle port unevaluated outside the trace window
+  // (nothing reads the outputs before the next evaluate()).
+  bool idle_pending_ = false;
 };
 
 }  // namespace rfsim::cars

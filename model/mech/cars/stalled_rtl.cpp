@@ -55,6 +55,7 @@ void StalledRtl::closeTrace() { impl_->vcd.close(); }
 
 void StalledRtl::evaluate(const StalledInputs& in, StalledOutputs& out) {
   auto& t = *impl_->top;
+  idle_pending_ = false;
   t.clk_i = 0;
   t.push_i = in.push;
   t.push_warp_i = in.push_warp;
@@ -76,14 +77,18 @@ void StalledRtl::evaluate(const StalledInputs& in, StalledOutputs& out) {
 
 void StalledRtl::tick() {
   auto& t = *impl_->top;
+  if (idle_pending_) t.eval();
   t.clk_i = 1;
   t.eval();
   // The edge consumed the operation (as RenameRtl::tick).
   t.push_i = 0;
   t.rm_i = 0;
   t.check_i = 0;
-  t.eval();
-  if (dump_) impl_->vcd.dump(edge_ps_);
+  idle_pending_ = !dump_;
+  if (dump_) {
+    t.eval();
+    impl_->vcd.dump(edge_ps_);
+  }
 }
 
 }  // namespace rfsim::cars

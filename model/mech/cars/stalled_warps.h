@@ -96,6 +96,7 @@ class StalledRtl final : public StalledUnit {
   uint32_t n_;
   uint64_t eval_ps_ = 0, edge_ps_ = 0;
   bool dump_ = false;
+  bool idle_pending_ = false;  // as RenameRtl: the idle inputs after an untraced edge not yet evaluated
 };
 
 // The register allocation's list (cars_regions.h): each operation is one

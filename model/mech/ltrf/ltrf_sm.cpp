@@ -41,6 +41,7 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
       mrf_banks_(c.mrfBanks()),
       groups_(std::max(1u, c.mrfBanks() / kBaseRfBanks)),
       w_(cfg.sm.max_warps),
+      wake_(cfg.sm.max_warps, 0),
       offsets_(cfg.sm.active_warps),
       bank_busy_(c.mrfBanks(), 0),
       link_busy_(c.mrfBanks(), 0),
@@ -357,6 +358,7 @@ uint64_t LtrfSm::onActivate(uint32_t warp, uint64_t now) {
   Warp& w = w_[warp];
   ++n_.activations;
   w.active = true;
+  syncWake(warp);
   if (!offsets_.allocate(w.wcb.offset))
     throw Error(fmt::format("ltrf: warp slot {} activated with all {} warp offsets taken (sm.active_warps)", warp,
                             offsets_.size()));
@@ -366,6 +368,7 @@ uint64_t LtrfSm::onActivate(uint32_t warp, uint64_t now) {
   // warp's own write-backs reached the MRF.
   const uint64_t before = n_.fetched;
   w.ready = moveTo(warp, w.set, std::max(now, w.wb_done));
+  syncWake(warp);
   n_.activation_fetched += n_.fetched - before;
   return w.ready;
 }
@@ -374,6 +377,7 @@ void LtrfSm::onDeactivate(uint32_t warp, uint64_t now) {
   Warp& w = w_[warp];
   ++n_.deactivations;
   w.active = false;
+  syncWake(warp);
   const uint64_t before = n_.written_back;
   w.wb_done = flush(warp, now, !sm_.warpDone(warp));
   n_.deactivation_written += n_.written_back - before;
@@ -426,22 +430,27 @@ bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
     if (e != &d) ++n_.path_refetches;  // resumed inside another interval than the one it ran
     if (whole_set_) moveTo(warp, RegBits{}, now);  // boundary whole_set: the old set leaves entirely
     w.ready = moveTo(warp, prefetchSet(*e->in), now);
+    syncWake(warp);
   }
   return now >= w.ready;
 }
 
+void LtrfSm::syncWake(uint32_t warp) {
+  const Warp& w = w_[warp];
+  wake_[warp] = w.active && w.waiting ? w.ready : 0;
+}
+
 uint64_t LtrfSm::nextEventCycle(uint64_t now) const {
   uint64_t n = UINT64_MAX;
-  for (const Warp& w : w_)
-    if (w.active && w.waiting && w.ready > now) n = std::min(n, w.ready);
+  for (const uint64_t t : wake_)
+    if (t > now) n = std::min(n, t);
   return n;
 }
 
-const RegBits& LtrfSm::killed(const func::DInstr& d) {
-  auto it = killed_.find(&d);
-  if (it != killed_.end()) return it->second;
+RegBits LtrfSm::killed(const func::DInstr& d) {
   RegBits k;
   const ptx::Instr& in = *d.in;
+  if (!in.dead) return k;
   auto add = [&](uint32_t r, unsigned bits) {
     if (r >= mach::kRZ) return;
     k.set(r);
@@ -454,7 +463,7 @@ const RegBits& LtrfSm::killed(const func::DInstr& d) {
     else if (o.kind == ptx::OperandKind::Vec)
       for (unsigned i = 0; i < o.vec_n && i < o.regs.size(); ++i) add(o.regs[i], o.mbits);
   }
-  return killed_.emplace(&d, k).first->second;
+  return k;
 }
 
 void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& info, uint64_t) {
@@ -466,6 +475,7 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
     if (const func::DInstr* e = entryOf(d)) {
       w.cur_entry = e;
       w.waiting = false;
+      syncWake(warp);
       w.pending = nullptr;
       if (e == &d) ++n_.prefetch_instrs;
     }
@@ -495,7 +505,7 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
     if (fault_dead_all_)
       for (unsigned i = 0; i < d.nreads; ++i)
         if (d.reads[i] < mach::kRZ) w.wcb.live.reset(d.reads[i]);
-    const RegBits& k = killed(d);
+    const RegBits k = killed(d);
     if (k.any()) {
       w.wcb.live &= ~k;
       ++n_.live_updates;
@@ -512,6 +522,7 @@ uint32_t LtrfSm::onWarpLaunch(uint32_t warp, rt::Dim3, uint32_t) {
   Warp& w = w_[warp];
   if (w.wcb.offset != Wcb::kNone) offsets_.free(w.wcb.offset);
   w = Warp{};
+  syncWake(warp);
   w.aau.reset(n_regs_);
   if (rtl_) rtlOp(WcbRtl::Op::Launch, warp, 0, 0, 0);
   w.wcb.live.set(mach::kSP);

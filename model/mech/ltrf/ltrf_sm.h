@@ -36,7 +36,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "config/gpu_config.h"
@@ -178,7 +177,10 @@ class LtrfSm final : public sm::RegTranslator,
   void allocSlot(uint32_t warp, uint32_t reg);
   void freeSlot(uint32_t warp, uint32_t reg);
   void copyRow(uint32_t from, uint32_t to);
-  const RegBits& killed(const func::DInstr& d);
+  // The registers whose values `d` reads for the last time (its dead-operand bits).
+  RegBits killed(const func::DInstr& d);
+  // wake_[warp]: the cycle a waiting active warp's prefetch completes (else 0).
+  void syncWake(uint32_t warp);
   bool isPrefetch(const func::DInstr& d) const;
   // The prefetch of the interval `d` begins or resumes (ltrf.entry), or null.
   const func::DInstr* entryOf(const func::DInstr& d) const;
@@ -197,11 +199,12 @@ class LtrfSm final : public sm::RegTranslator,
   uint16_t prefetch_op_ = 0;
   ptx::ControlField entry_field_;
   std::vector<Warp> w_;
+  // What nextEventCycle scans every cycle, kept apart from the large Warp entries.
+  std::vector<uint64_t> wake_;
   OffsetAllocator offsets_;
   std::vector<uint64_t> bank_busy_, link_busy_;
   sm::BankedArray rfc_;
   std::unique_ptr<sm::BankedArray> wcb_ports_;
-  std::unordered_map<const func::DInstr*, RegBits> killed_;
   // rtl: true: the Verilated unit, driven with every operation of the
   // reference and compared (rtlOp, rtlLookup throw rfsim::Error on a
   // difference).

@@ -52,6 +52,7 @@ void WcbRtl::dump() {
 
 WcbRtl::Result WcbRtl::op(Op op, uint32_t warp, uint32_t reg) {
   auto& t = *impl_->top;
+  idle_pending_ = false;
   t.clk_i = 0;
   t.op_i = static_cast<uint8_t>(op);
   t.op_warp_i = warp;
@@ -63,14 +64,19 @@ WcbRtl::Result WcbRtl::op(Op op, uint32_t warp, uint32_t reg) {
   t.eval();
   t.op_i = 0;
   t.clk_i = 0;
-  t.eval();
-  dump();
+  if (tracing_ && cycle_ >= first_ && cycle_ <= last_) {
+    t.eval();
+    dump();
+  } else {
+    idle_pending_ = true;  // nothing reads the outputs before the next eval()
+  }
   ++ops_;
   return r;
 }
 
 WcbRtl::Lookup WcbRtl::lookup(uint32_t warp, uint32_t reg, unsigned port) {
   auto& t = *impl_->top;
+  idle_pending_ = false;
   if (port == 0) {
     t.rd0_warp_i = warp;
     t.rd0_reg_i = reg;

@@ -50,6 +50,9 @@ class WcbRtl {
   std::unique_ptr<Impl> impl_;
   uint64_t ops_ = 0, cycle_ = 0, sub_ = 0, first_ = 0, last_ = 0;
   bool tracing_ = false;
+  // The idle inputs after an operation's edge are set but not evaluated
+  // unless a waveform records them; the next eval() presents them.
+  bool idle_pending_ = false;
 };
 
 }  // namespace rfsim::mech::ltrf

@@ -138,6 +138,7 @@ void RegIdRtl::reset() {
 
 void RegIdRtl::evaluate(const RegIdInputs& in, RegIdOutputs& out) {
   auto& t = *impl_->top;
+  idle_pending_ = false;
   t.clk_i = 0;
   t.tbl_we_i = in.tbl_we;
   t.tbl_idx_i = in.tbl_idx;
@@ -161,11 +162,12 @@ void RegIdRtl::evaluate(const RegIdInputs& in, RegIdOutputs& out) {
 
 void RegIdRtl::tick() {
   auto& t = *impl_->top;
+  if (idle_pending_) t.eval();  // the clock low again before its next edge
   t.clk_i = 1;
   t.eval();
   t.tbl_we_i = 0;
   t.clk_i = 0;
-  t.eval();
+  idle_pending_ = true;
 }
 
 // ---------------------------------------------------------------------------

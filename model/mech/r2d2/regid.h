@@ -89,6 +89,9 @@ class RegIdRtl final : public RegIdUnit {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   bool tracing_ = false;
+  // tick() leaves the idle inputs after the edge unevaluated (nothing reads
+  // the outputs before the next evaluate()); a second tick evaluates them first.
+  bool idle_pending_ = false;
   uint64_t first_ = 0, last_ = 0, cycle_ = 0, sub_ = 0;
 };
 

@@ -38,9 +38,13 @@ class BankedArray {
 
  private:
   uint32_t banks_, ports_, latency_, horizon_;
-  // Per bank x ring slot: the cycle the slot holds bookings for, and how many.
-  std::vector<uint64_t> cycle_;
-  std::vector<uint32_t> count_;
+  // Per bank x ring slot, in one word (one memory access per slot looked
+  // at): the cycle the slot holds bookings for above kCountBits, how many
+  // below; kEmpty if it never held any.
+  static constexpr unsigned kCountBits = 16;
+  static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
+  static constexpr uint64_t kEmpty = UINT64_MAX;
+  std::vector<uint64_t> slot_;
   std::vector<uint64_t> per_bank_;
   uint64_t accesses_ = 0, conflict_cycles_ = 0, conflicts_ = 0;
 };
