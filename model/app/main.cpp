@@ -32,10 +32,11 @@ void addRunawayOptions(CLI::App* cmd, rfsim::rt::ConfigOptions& config) {
   // Sampled simulation (docs/sampling.md): the key it sets.
   cmd->add_option_function<std::string>(
          "--sample", [&config](const std::string& m) { config.sets.push_back("sim.sample=" + m); },
-         "with --timing: sampled simulation, MODE all (the default), launches, blocks or off: extrapolate the "
-         "cycles of launches and of blocks that behave like the ones simulated in detail (sim.sample)")
+         "with --timing: sampled simulation, MODE launches (the default: launches like the ones simulated in "
+         "detail run functionally with their cycles), blocks (the blocks of a launch whose IPC is stable; its "
+         "error is larger: docs/sampling.md), all (both) or off (sim.sample)")
       ->expected(0, 1)
-      ->default_str("all")
+      ->default_str("launches")
       ->check(CLI::IsMember({"all", "launches", "blocks", "off"}));
 }
 

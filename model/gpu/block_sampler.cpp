@@ -5,29 +5,36 @@
 
 namespace rfsim::gpu {
 
-BlockSampler::BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share)
+BlockSampler::BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share,
+                           uint64_t l2_lines)
     : sms_(std::max<uint64_t>(1, sms)),
       blocks_(blocks),
+      l2_lines_(l2_lines),
       window_(std::max<uint32_t>(2, window)),
       tolerance_(tolerance),
       min_share_(min_share) {}
 
-bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted) {
+bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, uint64_t l2_allocs,
+                           uint64_t l2_evictions) {
   if (cut_) return true;
   if (length_ == 0) {  // the first retirement: the intervals' length and first boundary
     if (!retired) return false;
     length_ = std::max<uint64_t>(1, cycle);
     next_ = cycle + length_;
-    points_.push_back({cycle, warp_instrs});
+    points_.push_back({cycle, warp_instrs, l2_allocs, l2_evictions});
     return false;
   }
   if (cycle < next_) return false;  // SMs' local times differ: the latest one closes an interval
-  points_.push_back({cycle, warp_instrs});
+  points_.push_back({cycle, warp_instrs, l2_allocs, l2_evictions});
   next_ = cycle + length_;
   ++intervals_;
   if (points_.size() > window_ + 1) points_.pop_front();
   if (points_.size() < window_ + 1 || unstarted < sms_) return false;
   if (double(blocks_ - std::min(blocks_, unstarted)) < min_share_ * double(blocks_)) return false;
+  // The L2 steady over the window: full (evicting), or barely used.
+  const uint64_t allocs = points_.back().l2_allocs - points_.front().l2_allocs;
+  const uint64_t evictions = points_.back().l2_evictions - points_.front().l2_evictions;
+  if (2 * evictions < allocs && 100 * allocs >= l2_lines_) return false;
   double lo = INFINITY, hi = 0.0, sum = 0.0;
   for (size_t k = 1; k < points_.size(); ++k) {
     const uint64_t c = points_[k].cycle - points_[k - 1].cycle, w = points_[k].instrs - points_[k - 1].instrs;

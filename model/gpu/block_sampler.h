@@ -15,7 +15,12 @@
 // sim.sample_min_share of its blocks have started (a steady first phase can
 // still be a transient: lt_nn's distances run 2.7x faster while the L2
 // fills, for the first 7 % of the launch, then settle) and at least one
-// block per SM has not (otherwise there is nothing to gain). A launch of
+// block per SM has not (otherwise there is nothing to gain), and the L2
+// is steady over the window: it evicts at least half as many lines as it
+// allocates (it is full), or it allocates fewer than 1 % of its lines (the
+// launch barely reaches it). A streaming launch is steady in IPC while the
+// L2 fills and slows once dirty lines start going back to DRAM: saxpy
+// (large, V100) cut while its L2 filled came out 31 % short. A launch of
 // few waves is never cut: its intervals are its ramp-up and its tail.
 //
 // The cut. From then on no SM takes a new block; the resident ones finish
@@ -34,17 +39,22 @@ namespace rfsim::gpu {
 class BlockSampler {
  public:
   // `sms`: the launch's SMs; `blocks`: its grid; `window`, `tolerance`,
-  // `min_share`: sim.sample_window, sim.sample_tolerance, sim.sample_min_share.
-  BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share);
+  // `min_share`: sim.sample_window, sim.sample_tolerance, sim.sample_min_share;
+  // `l2_lines`: the L2's capacity in lines.
+  BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share,
+               uint64_t l2_lines);
 
   // The next cycle at which observe() wants to hear from the launch (after
   // the first retirement: the next interval's end).
   uint64_t nextPoint() const { return next_; }
   // An SM ticked `cycle` (its own) and a block retired then (`retired`), or
   // `cycle` reached nextPoint(); `warp_instrs`: every SM's warp instructions
-  // so far; `unstarted`: blocks not yet taken by an SM. True when the launch
-  // is to be cut now (then cut() stays true).
-  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted);
+  // so far; `unstarted`: blocks not yet taken by an SM; `l2_allocs`,
+  // `l2_evictions`: the L2's misses and evictions so far (the launch's
+  // memory: 0 without an L2). True when the launch is to be cut now (then
+  // cut() stays true).
+  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, uint64_t l2_allocs = 0,
+               uint64_t l2_evictions = 0);
 
   bool cut() const { return cut_; }
   // Warp instructions per cycle over the stable intervals (valid once cut).
@@ -57,9 +67,9 @@ class BlockSampler {
 
  private:
   struct Point {
-    uint64_t cycle, instrs;
+    uint64_t cycle, instrs, l2_allocs, l2_evictions;
   };
-  uint64_t sms_, blocks_;
+  uint64_t sms_, blocks_, l2_lines_;
   uint32_t window_;
   double tolerance_, min_share_;
   uint64_t next_ = UINT64_MAX, length_ = 0, intervals_ = 0;

@@ -109,8 +109,15 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   warp_instrs_ += s.stats().warp_instrs.get() - issued;
   if (sampler_ && !cut_) {
     const bool ret = s.stats().blocks_retired.get() != retired;
-    if (ret || cycle >= sampler_->nextPoint())
-      cut_ = sampler_->observe(cycle, ret, warp_instrs_, setup_.grid.count() - blocks_.issued());
+    if (ret || cycle >= sampler_->nextPoint()) {
+      uint64_t allocs = 0, evictions = 0;
+      if (hier_) {
+        const mem::HierarchyCounters c = hier_->counters();
+        allocs = c.l2.misses;
+        evictions = c.l2_evictions;
+      }
+      cut_ = sampler_->observe(cycle, ret, warp_instrs_, setup_.grid.count() - blocks_.issued(), allocs, evictions);
+    }
   }
   if (warp_instrs_ > cfg_.sim.max_instructions)
     throw Error(fmt::format("kernel {}: stopped as a runaway kernel at cycle {} after {} warp instructions: the "
@@ -171,8 +178,9 @@ KernelRunResult KernelRunner::run() {
   if (hier_) before = hier_->counters();
   const config::SampleMode sample = cfg_.sim.sample;
   if (sample == config::SampleMode::Blocks || sample == config::SampleMode::All)
-    sampler_ = std::make_unique<BlockSampler>(numSms(), setup_.grid.count(), cfg_.sim.sample_window,
-                                              cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share);
+    sampler_ = std::make_unique<BlockSampler>(
+        numSms(), setup_.grid.count(), cfg_.sim.sample_window, cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share,
+        uint64_t{cfg_.l2.cache.size_kb} * 1024 / std::max(1u, cfg_.l2.cache.line_bytes));
   dealInitialBlocks();
   struct ClearLine {
     ProgressLine* p;

@@ -20,7 +20,7 @@ using namespace rfsim;
 TEST_CASE("block sampler: intervals as long as the first blocks lived, cut once the window agrees", "[gpu][sample]") {
   // 2 SMs, window 3: the first retirement at cycle 1000 sets 1000-cycle
   // intervals; then 500 warp instructions per interval.
-  gpu::BlockSampler s(2, 200, 3, 0.02, 0.2);
+  gpu::BlockSampler s(2, 200, 3, 0.02, 0.2, 1000);
   CHECK_FALSE(s.observe(400, false, 100, 100));  // nothing retired yet: no interval
   CHECK(s.nextPoint() == UINT64_MAX);
   CHECK_FALSE(s.observe(1000, true, 900, 100));
@@ -40,7 +40,7 @@ TEST_CASE("block sampler: intervals as long as the first blocks lived, cut once 
 
 TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left to skip", "[gpu][sample]") {
   SECTION("spread over the tolerance") {
-    gpu::BlockSampler s(1, 200, 3, 0.02, 0.2);
+    gpu::BlockSampler s(1, 200, 3, 0.02, 0.2, 1000);
     const uint64_t instrs[] = {0, 500, 1000, 1530, 2000, 2550, 3000};
     bool cut = false;
     for (int k = 0; k < 7; ++k) cut = cut || s.observe(1000 * uint64_t(k + 1), k == 0, instrs[k], 100);
@@ -48,20 +48,35 @@ TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left
     CHECK(s.intervals() == 6);
   }
   SECTION("fewer blocks left than SMs") {
-    gpu::BlockSampler s(4, 200, 2, 0.02, 0.2);
+    gpu::BlockSampler s(4, 200, 2, 0.02, 0.2, 1000);
     bool cut = false;
     for (int k = 0; k < 12; ++k) cut = cut || s.observe(100 * uint64_t(k + 1), k == 0, uint64_t(k) * 50, 3);
     CHECK_FALSE(cut);
   }
   SECTION("too few blocks started yet (sim.sample_min_share)") {
-    gpu::BlockSampler s(1, 200, 2, 0.02, 0.5);
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.5, 1000);
     CHECK_FALSE(s.observe(1000, true, 0, 150));
     CHECK_FALSE(s.observe(2000, false, 500, 140));
     CHECK_FALSE(s.observe(3000, false, 1000, 120));  // stable, but 80 of 200 started
     CHECK(s.observe(4000, false, 1500, 90));         // 110 started
   }
+  SECTION("the L2 still filling, then full") {
+    // 1000 L2 lines; 100 allocated per interval: no eviction while it fills.
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000);
+    CHECK_FALSE(s.observe(1000, true, 0, 100, 0, 0));
+    CHECK_FALSE(s.observe(2000, false, 500, 100, 100, 0));
+    CHECK_FALSE(s.observe(3000, false, 1000, 100, 200, 0));  // steady IPC, the L2 filling
+    CHECK_FALSE(s.observe(4000, false, 1500, 100, 300, 40));  // evicting, but under half
+    CHECK(s.observe(5000, false, 2000, 100, 400, 140));       // full: 100 in, 100 out
+  }
+  SECTION("an L2 the launch barely reaches") {
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000);
+    CHECK_FALSE(s.observe(1000, true, 0, 100, 0, 0));
+    CHECK_FALSE(s.observe(2000, false, 500, 100, 4, 0));
+    CHECK(s.observe(3000, false, 1000, 100, 9, 0));  // 9 lines in the window: under 1 %
+  }
   SECTION("an uncut sampler extrapolates nothing") {
-    gpu::BlockSampler s(1, 200, 2, 0.02, 0.2);
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000);
     CHECK(s.extrapolate(1234, 999) == 1234);
   }
 }
