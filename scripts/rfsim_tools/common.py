@@ -1,5 +1,6 @@
 """What rfsim compare and rfsim report share: names, JSON files in and out, numbers."""
 
+import hashlib
 import json
 import math
 import os
@@ -29,6 +30,15 @@ def read_json(path, missing_hint=""):
         raise InputError(f"{path}: missing" + (f" ({missing_hint})" if missing_hint else ""))
     except (OSError, ValueError) as e:
         raise InputError(f"{path}: not valid JSON: {e}")
+
+
+def sha256(path):
+    """The SHA-256 of a file's bytes, in hex."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def write_atomic(path, text):

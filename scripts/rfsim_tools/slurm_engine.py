@@ -11,7 +11,6 @@ accounting). DIR/slurm/pending.json records a submitted job until compare has co
 """
 
 import datetime
-import hashlib
 import json
 import os
 import shlex
@@ -21,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from .common import InputError, read_json, write_atomic
+from .common import InputError, read_json, sha256, write_atomic
 from .local_engine import REPO, mark_incomplete
 
 PENDING = os.path.join("slurm", "pending.json")
@@ -39,14 +38,6 @@ SHARED_FS = ("nfs", "nfs4", "lustre", "gpfs", "beegfs", "cifs", "smb3", "smbfs",
 
 class SlurmError(Exception):
     """SLURM refused or cannot be reached; the message names the command and passes SLURM's own."""
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def slurm(cmd, timeout=60):

@@ -10,7 +10,6 @@ seconds. It refuses to run when the rfsim binary or a configuration file is not 
 (another build on the shared file system since): exit 3, with the reason in the result file.
 """
 
-import hashlib
 import json
 import os
 import shlex
@@ -18,20 +17,8 @@ import subprocess
 import sys
 import time
 
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def write_atomic(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from rfsim_tools.common import sha256, write_atomic  # noqa: E402
 
 
 def changed(doc):
