@@ -4,16 +4,12 @@
 // extrapolated cycles stay near the full launch's.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "config/config_io.h"
+#include "../mech/mech_test_util.h"
 #include "gpu/block_sampler.h"
 #include "gpu/gpu_stats.h"
-#include "runtime/runtime.h"
-#include "workloads/workload.h"
 
 using namespace rfsim;
 
@@ -91,23 +87,10 @@ struct Run {
 // r2_3dconv (small: 5 launches of 256 blocks, one per plane of the volume)
 // on a 2-SM V100: many waves of blocks doing the same work.
 Run conv(const std::string& sample) {
-  config::GpuConfig cfg = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
-  config::applyOverride(cfg, "gpu.num_sms=2");
-  config::applyOverride(cfg, "sim.sample=" + sample);
-  config::validate(cfg, "test");
-  rt::DeviceOptions o;
-  o.timing = true;
-  o.gpu = &cfg;
-  o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
-  rt::Device dev(o);
-  const workloads::Workload* w = workloads::find("r2_3dconv");
-  REQUIRE(w != nullptr);
-  std::vector<std::filesystem::path> files;
-  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
-  dev.loadModules(files);
+  test::Run t = test::run(test::v100("none", {"gpu.num_sms=2", "sim.sample=" + sample}), "r2_3dconv");
   Run r;
-  r.passed = w->run(dev, workloads::Size::Small).passed;
-  for (const auto& rec : dev.takeLaunchRecords()) {
+  r.passed = t.passed;
+  for (const auto& rec : t.records) {
     const auto& g = dynamic_cast<const gpu::GpuStats&>(*rec.gpu);
     r.cycles += rec.cycles;
     r.detailed += g.cycles.get();

@@ -5,20 +5,14 @@
 // as in the full run.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "config/config_io.h"
+#include "../mech/mech_test_util.h"
 #include "gpu/gpu_stats.h"
-#include "mech/mechanism.h"
 #include "runtime/launch_sampler.h"
-#include "runtime/runtime.h"
-#include "stats/stats.h"
-#include "workloads/workload.h"
 
 using namespace rfsim;
 
@@ -91,30 +85,16 @@ struct Result {
   std::vector<Launch> launches;
 };
 
-// Workload `name` (small) on V100 under timing with `mech` and sim.sample `sample`.
+// Workload `name` (small) on V100 under timing with `mech` ("none": the
+// baseline) and sim.sample `sample`.
 Result run(const std::string& name, const std::string& mech, const std::string& sample,
-           const std::vector<std::string>& sets = {}) {
+           std::vector<std::string> sets = {}) {
   mech::registerMechanisms();
-  config::GpuConfig cfg = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
-  cfg.mechanisms.enabled = mech;
-  config::applyOverride(cfg, "sim.sample=" + sample);
-  for (const auto& s : sets) config::applyOverride(cfg, s);
-  config::validate(cfg, "test");
-  auto mechs = mech::instantiate(cfg);
-  rt::DeviceOptions o;
-  o.timing = true;
-  o.gpu = &cfg;
-  o.regfile_regs = cfg.regfile.size_kb * 1024u / 4u;
-  for (auto& m : mechs) o.mechanisms.push_back(m.get());
-  rt::Device dev(o);
-  const workloads::Workload* w = workloads::find(name);
-  REQUIRE(w != nullptr);
-  std::vector<std::filesystem::path> files;
-  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
-  dev.loadModules(files);
+  sets.push_back("sim.sample=" + sample);
+  test::Run t = test::run(test::v100(mech, sets), name);
   Result r;
-  r.passed = w->run(dev, workloads::Size::Small).passed;
-  for (const auto& rec : dev.takeLaunchRecords()) {
+  r.passed = t.passed;
+  for (const auto& rec : t.records) {
     Launch l;
     l.variant = rec.variant;
     l.cycles = rec.cycles;
@@ -163,7 +143,7 @@ void compare(const Result& full, const Result& smp, double bound) {
 TEST_CASE("launch sampling: pta and cfd skip launches within 1 percent of the full run", "[gpu][sample]") {
   for (const char* w : {"pta", "cfd"}) {
     INFO(w);
-    compare(run(w, "", "off"), run(w, "", "launches"), 0.01);
+    compare(run(w, "none", "off"), run(w, "none", "launches"), 0.01);
   }
 }
 
