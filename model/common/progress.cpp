@@ -3,18 +3,34 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
 namespace rfsim {
 
-ProgressLine::ProgressLine(bool quiet) : on_(!quiet && ::isatty(2)) { begin(); }
+namespace {
+
+// RFSIM_PROGRESS_AFTER_MS: how long a task runs before its line first shows
+// (1000 ms unless set; the tests set 0 so that a fast machine shows it too).
+std::chrono::milliseconds firstAfter() {
+  const char* v = std::getenv("RFSIM_PROGRESS_AFTER_MS");
+  if (v == nullptr || *v == '\0') return std::chrono::milliseconds(1000);
+  char* end = nullptr;
+  const long ms = std::strtol(v, &end, 10);
+  return std::chrono::milliseconds(*end == '\0' && ms >= 0 ? ms : 1000);
+}
+
+}  // namespace
+
+ProgressLine::ProgressLine(bool quiet) : on_(!quiet && ::isatty(2)), first_after_(firstAfter()) { begin(); }
 
 ProgressLine::~ProgressLine() { clear(); }
 
 void ProgressLine::begin() {
   start_ = last_ = std::chrono::steady_clock::now();
   polls_ = 0;
+  fired_ = false;
 }
 
 double ProgressLine::elapsed() const {
@@ -23,8 +39,9 @@ double ProgressLine::elapsed() const {
 
 bool ProgressLine::dueNow() {
   const auto now = std::chrono::steady_clock::now();
-  if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(500)) return false;
+  if (now - start_ < first_after_ || (fired_ && now - last_ < std::chrono::milliseconds(500))) return false;
   last_ = now;
+  fired_ = true;
   return true;
 }
 

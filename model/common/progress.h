@@ -2,7 +2,8 @@
 // seconds (rfsim run, exec, cost): shown only on a terminal (isatty on
 // stderr) and when the command is not quiet, first after a second, then
 // rewritten in place at most twice a second, and cleared when done, so
-// that nothing of it ends up in a log or a pipe.
+// that nothing of it ends up in a log or a pipe. RFSIM_PROGRESS_AFTER_MS
+// in the environment sets the first delay (the tests set 0).
 #pragma once
 
 #include <atomic>
@@ -55,6 +56,8 @@ class ProgressLine {
   uint32_t polls_ = 0;
   std::chrono::steady_clock::time_point start_, last_;
   bool shown_ = false;
+  std::chrono::milliseconds first_after_;
+  bool fired_ = false;
   std::mutex mu_;
   std::condition_variable cv_;
   std::thread ticker_;

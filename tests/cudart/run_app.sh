@@ -132,9 +132,10 @@ case $case_name in
     expect "mapped: all checks passed"
     expect "cudaHostUnregister: cudaErrorHostMemoryNotRegistered (713)"
     # On the timing model the kernels' accesses cross the host link, not the
-    # L2: fill writes 1024 ints (32 lines); scale reads 1024 floats and
-    # writes as many, both unaligned (64 lines each way), and 20 warps add
-    # to the counter atomically.
+    # L2: fill writes 1024 ints (32 lines); scale reads 1024 floats from a
+    # page (32 lines) and writes as many 32 bytes past a page (each warp's
+    # 128 bytes straddle two lines: 64), and 20 warps add to the counter
+    # atomically.
     rm -rf out
     run 0 -q --timing --set gpu.num_sms=2 -o out -- ./app
     expect "mapped: all checks passed"
@@ -260,16 +261,18 @@ case $case_name in
     # On a terminal (script gives the application one): the line of totals,
     # rewritten in place; with -q, or in a pipe, none.
     compile app -cudart shared "${ptx[@]}" "$here/apps/progress.cu"
-    script -qec "$rfsim exec -o out -- ./app 600" /dev/null > log 2>&1 || fail "rfsim exec on a terminal failed"
+    # RFSIM_PROGRESS_AFTER_MS=0: the line from the first launch on (by
+    # default after a second, which a fast machine may not reach).
+    script -qec "env RFSIM_PROGRESS_AFTER_MS=0 $rfsim exec -o out -- ./app 600" /dev/null > log 2>&1 || fail "rfsim exec on a terminal failed"
     expect "progress: 600 launches"
     grep -q $'\rexec: [0-9]* kernels launched, [0-9.]*[kMG]* warp instructions, [0-9.]*[kMG]* warp-instr/s' log ||
       fail "no line of totals on a terminal"
     rm -rf out
-    script -qec "$rfsim exec -q -o out -- ./app 600" /dev/null > log 2>&1 || fail "rfsim exec -q on a terminal failed"
+    script -qec "env RFSIM_PROGRESS_AFTER_MS=0 $rfsim exec -q -o out -- ./app 600" /dev/null > log 2>&1 || fail "rfsim exec -q on a terminal failed"
     expect "progress: 600 launches"
     grep -q "kernels launched" log && fail "a line of totals with -q"
     rm -rf out
-    run 0 -o out -- ./app 600
+    RFSIM_PROGRESS_AFTER_MS=0 run 0 -o out -- ./app 600
     grep -q "kernels launched" log && fail "a line of totals in a pipe"
     grep -q $'\r' log && fail "a carriage return in a pipe"
     ;;

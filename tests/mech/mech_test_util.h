@@ -19,6 +19,11 @@
 #include "workloads/workload.h"
 
 namespace rfsim::test {
+// An inline namespace of its own: the GPU tests include this header beside
+// sm_test_util.h's, whose Run and workloadModules have the same names, and
+// one binary linking both must not merge them (an ODR violation that
+// corrupted memory).
+inline namespace mech_util {
 
 inline config::GpuConfig v100(const std::string& mech, const std::vector<std::string>& sets = {}) {
   config::GpuConfig c = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
@@ -134,4 +139,5 @@ inline std::string differences(const nlohmann::json& got, const nlohmann::json& 
   return d;
 }
 
+}  // namespace mech_util
 }  // namespace rfsim::test

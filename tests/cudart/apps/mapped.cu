@@ -40,7 +40,10 @@ int main() {
 
   // The application's own memory, registered.
   float* in = static_cast<float*>(std::aligned_alloc(4096, n * sizeof(float)));
-  float* out = static_cast<float*>(std::malloc(n * sizeof(float)));
+  // out starts 32 bytes past a page, so that each warp's 128 bytes of it
+  // straddle two lines whatever address malloc would have given.
+  float* out_base = static_cast<float*>(std::aligned_alloc(4096, (n + 1024) * sizeof(float)));
+  float* out = out_base + 8;
   unsigned* count = static_cast<unsigned*>(std::malloc(sizeof(unsigned)));
   for (int i = 0; i < n; ++i) in[i] = 0.25f * i;
   *count = 0;
@@ -71,7 +74,7 @@ int main() {
   CHECK(cudaHostUnregister(out) == cudaSuccess);
   CHECK(cudaHostUnregister(count) == cudaSuccess);
   std::free(in);
-  std::free(out);
+  std::free(out_base);
   std::free(count);
   std::printf("mapped: all checks passed\n");
   return 0;
