@@ -7,7 +7,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${RFSIM_BUILD_DIR:-$here/build}
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config lld
   libsystemc-dev verilator gtkwave catch2 libyaml-cpp-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libzstd-dev liblz4-dev
   yosys opensta
@@ -31,6 +31,7 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: packages installed in $SECONDS s"
 fi
 
 # OSU 0.18 um standard cells with real timing tables, for the cost report. Only
@@ -52,8 +53,10 @@ if [[ ! -f $build/build.ninja ]]; then
   cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
 jobs=${RFSIM_JOBS:-$(nproc)}
+build_start=$SECONDS
 if ! cmake --build "$build" -j "$jobs" >"$build/build.log" 2>&1; then
   tail -n 60 "$build/build.log" >&2
   echo "setup: error: build failed; full log in $build/build.log" >&2
   exit 1
 fi
+if ((SECONDS - build_start > 5)); then echo "setup: built in $((SECONDS - build_start)) s"; fi

@@ -11,6 +11,11 @@ if [[ ${1:-} == --all ]]; then
   tier=()
   shift
 fi
+start=$SECONDS
 "$here/scripts/setup.sh"
+built=$SECONDS
 cd "${RFSIM_BUILD_DIR:-$here/build}"
-exec ctest --output-on-failure -j "$(nproc)" "${tier[@]}" "$@"
+status=0
+ctest --output-on-failure -j "$(nproc)" "${tier[@]}" "$@" || status=$?
+echo "test.sh: set-up and build $((built - start)) s, tests $((SECONDS - built)) s"
+exit $status

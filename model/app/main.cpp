@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "app/cmd_compare.h"
+#include "app/cmd_repro.h"
 #include "app/commands.h"
 #include "app/mech_commands.h"
 #include "common/error.h"
@@ -97,6 +98,8 @@ int sc_main(int argc, char* argv[]) {
   auto* compare_cmd = addCompareCommand(app, compare);
   ReportOptions report;
   auto* report_cmd = addReportCommand(app, report);
+  ReproOptions repro;
+  auto* repro_cmd = addReproCommand(app, repro);
 
   PtxOptions ptx;
   auto* ptx_cmd = app.add_subcommand("ptx", "parse a PTX file: summary of functions, blocks, loops and calls, or "
@@ -198,6 +201,7 @@ int sc_main(int argc, char* argv[]) {
     if (*mechs_cmd) return listMechanisms();
     if (*compare_cmd) return compareCommand(compare, argv[0]);
     if (*report_cmd) return reportCommand(report);
+    if (*repro_cmd) return reproCommand(repro, argv[0]);
     if (*ptx_cmd) return ptxCommand(ptx);
     if (*cost_cmd) return costCommand(cost);
     if (*cfg_cmd) return configCommand(cfg);

@@ -287,3 +287,16 @@ TEST_CASE("run: what a workload measures is a statistic in stats.json, with its 
   CHECK_FALSE(w.at("saxpy").contains("measured"));
   fs::remove_all(out);
 }
+
+TEST_CASE("repro: one command per paper, its script's options passed on, an unknown paper refused", "[app]") {
+  Ran r = rfsim("repro nosuch");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("cars") && Catch::Contains("regdem") && Catch::Contains("ltrf") &&
+                           Catch::Contains("r2d2"));
+  for (const char* paper : {"cars", "regdem", "ltrf", "r2d2"}) {
+    INFO(paper);
+    r = rfsim(std::string("repro ") + paper + " -- --help");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains(std::string("scripts/") + paper + "_repro.sh"));
+  }
+}
