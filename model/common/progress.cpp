@@ -3,27 +3,14 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
 namespace rfsim {
 
-namespace {
+std::chrono::milliseconds ProgressLine::first_delay_{1000};
 
-// RFSIM_PROGRESS_AFTER_MS: how long a task runs before its line first shows
-// (1000 ms unless set; the tests set 0 so that a fast machine shows it too).
-std::chrono::milliseconds firstAfter() {
-  const char* v = std::getenv("RFSIM_PROGRESS_AFTER_MS");
-  if (v == nullptr || *v == '\0') return std::chrono::milliseconds(1000);
-  char* end = nullptr;
-  const long ms = std::strtol(v, &end, 10);
-  return std::chrono::milliseconds(*end == '\0' && ms >= 0 ? ms : 1000);
-}
-
-}  // namespace
-
-ProgressLine::ProgressLine(bool quiet) : on_(!quiet && ::isatty(2)), first_after_(firstAfter()) { begin(); }
+ProgressLine::ProgressLine(bool quiet) : on_(!quiet && ::isatty(2)), first_after_(first_delay_) { begin(); }
 
 ProgressLine::~ProgressLine() { clear(); }
 

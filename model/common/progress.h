@@ -2,8 +2,7 @@
 // seconds (rfsim run, exec, cost): shown only on a terminal (isatty on
 // stderr) and when the command is not quiet, first after a second, then
 // rewritten in place at most twice a second, and cleared when done, so
-// that nothing of it ends up in a log or a pipe. RFSIM_PROGRESS_AFTER_MS
-// in the environment sets the first delay (the tests set 0).
+// that nothing of it ends up in a log or a pipe.
 #pragma once
 
 #include <atomic>
@@ -45,6 +44,11 @@ class ProgressLine {
   // ticking() or clear().
   void ticking(const std::string& text);
 
+  // How long a task runs before its line first shows, for the lines made
+  // after this call (a second unless set; the CUDA runtime library takes it
+  // from RFSIM_PROGRESS_AFTER_MS, which its tests set to 0).
+  static void setFirstDelay(std::chrono::milliseconds d) { first_delay_ = d; }
+
   // "1.23M"-style numbers for the line.
   static std::string human(double v);
 
@@ -56,6 +60,7 @@ class ProgressLine {
   uint32_t polls_ = 0;
   std::chrono::steady_clock::time_point start_, last_;
   bool shown_ = false;
+  static std::chrono::milliseconds first_delay_;
   std::chrono::milliseconds first_after_;
   bool fired_ = false;
   std::mutex mu_;

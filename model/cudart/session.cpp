@@ -74,6 +74,8 @@ Session::Session() {
   command_ = commandLine();
   timing_ = env("RFSIM_TIMING") == "1";
   quiet_ = env("RFSIM_QUIET") == "1";
+  if (const std::string after = env("RFSIM_PROGRESS_AFTER_MS"); !after.empty())
+    ProgressLine::setFirstDelay(std::chrono::milliseconds(std::strtol(after.c_str(), nullptr, 10)));
   out_required_ = !env("RFSIM_OUT").empty();
 }
 
