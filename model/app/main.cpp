@@ -30,6 +30,11 @@ void addRunawayOptions(CLI::App* cmd, rfsim::rt::ConfigOptions& config) {
          [&config](const uint64_t& n) { config.sets.push_back("sim.max_instructions=" + std::to_string(n)); },
          "stop a launch that issues more warp instructions, as a runaway kernel (sim.max_instructions)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option_function<uint32_t>(
+         "--threads", [&config](const uint32_t& n) { config.sets.push_back("sim.threads=" + std::to_string(n)); },
+         "host threads for a functional launch's thread blocks (sim.threads; 0: the host's cores; default 1); "
+         "docs/functional.md, \"Parallel blocks\", says which kernels run on one")
+      ->check(CLI::NonNegativeNumber);
   // Sampled simulation (docs/sampling.md): the key it sets.
   cmd->add_option_function<std::string>(
          "--sample", [&config](const std::string& m) { config.sets.push_back("sim.sample=" + m); },

@@ -386,6 +386,7 @@ struct SimConfig {
   uint32_t sample_window = 3;
   double sample_tolerance = 0.02;
   double sample_min_share = 0.2;
+  uint32_t threads = 1;
 
   template <class V> void visit(V& v) {
     v.choice("memory", memory,
@@ -416,6 +417,11 @@ struct SimConfig {
            "the share of a launch's blocks that must have started on the SMs before the launch may be cut: a "
            "launch's first phase can be steady and still a transient (the L2 filling before its dirty lines "
            "start going back to DRAM: lt_nn's distances run 2.7x faster for their first 7 %)");
+    v.integer("threads", threads, IntRange{0, 1024}, "thread",
+              "host threads that run a functional launch's thread blocks (--threads; 0: the host's cores); "
+              "kernels whose result could depend on the blocks' order run on one; a kernel whose blocks read what "
+              "other blocks of the launch store, without atomics, may count other instructions "
+              "(docs/functional.md, \"Parallel blocks\")");
   }
 };
 

@@ -108,8 +108,8 @@ uint64_t BlockExecutor::param(const Warp& w, const DOperand& o) const {
 
 uint64_t BlockExecutor::constVal(const Warp& w, const DOperand& o) {
   const size_t bytes = o.mask == ~0ull ? 8 : 4;
-  const uint8_t* p = mem_.translate(o.value, bytes);
-  if (!p || mem_.lastKind() != AllocKind::Const)
+  const uint8_t* p = mem_.translate(o.value, bytes, tc_);
+  if (!p || tc_.lastKind() != AllocKind::Const)
     throw Error(fmt::format("warp {}: constant-bank operand at {:#x}, which is not constant memory{}", w.id, o.value,
                             mem_.describe(o.value)));
   uint64_t v = 0;

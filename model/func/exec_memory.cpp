@@ -111,13 +111,13 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
   }
   switch (where) {
     case G: {
-      uint8_t* p = mem_.translate(addr, bytes);
+      uint8_t* p = mem_.translate(addr, bytes, tc_);
       if (!p)
         fail(w, d, lane, fmt::format("{} out of bounds at {}{}", mnemonic(*d.in), hex(addr), mem_.describe(addr)));
-      if (write && mem_.lastKind() == AllocKind::Const)
+      if (write && tc_.lastKind() == AllocKind::Const)
         fail(w, d, lane, fmt::format("{} writes constant memory at {}{}", mnemonic(*d.in), hex(addr),
                                      mem_.describe(addr)));
-      if (space == Space::Const && mem_.lastKind() != AllocKind::Const)
+      if (space == Space::Const && tc_.lastKind() != AllocKind::Const)
         fail(w, d, lane, fmt::format("{} at {} which is not constant memory{}", mnemonic(*d.in), hex(addr),
                                      mem_.describe(addr)));
       return p;
@@ -177,8 +177,8 @@ uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64
     case Space::Global: case Space::Generic: {
       if (space == Space::Generic && hi >= kCodeWindow) return nullptr;
       // One allocation holds [lo, hi + bytes), so it holds every lane's access.
-      uint8_t* q = mem_.translate(lo, hi - lo + bytes);
-      if (!q || mem_.lastKind() == AllocKind::Const) return nullptr;
+      uint8_t* q = mem_.translate(lo, hi - lo + bytes, tc_);
+      if (!q || tc_.lastKind() == AllocKind::Const) return nullptr;
       for (uint32_t l = 0; l < 32; ++l) addrs[l] -= lo;
       return q;
     }
@@ -380,6 +380,17 @@ uint64_t atomicResult(ptx::AtomOp op, ptx::Type t, uint64_t old, uint64_t b, uin
   return old;
 }
 
+// An atomic update of the word at p, from several host threads at once.
+template <class T>
+uint64_t hostUpdate(uint8_t* p, const ptx::Instr& in, uint64_t b, uint64_t c) {
+  T* q = reinterpret_cast<T*>(p);  // aligned: resolve() checked it
+  T old = __atomic_load_n(q, __ATOMIC_RELAXED);
+  for (;;) {
+    const T r = static_cast<T>(atomicResult(in.mods.atom, in.type, old, b, c));
+    if (__atomic_compare_exchange_n(q, &old, r, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
+  }
+}
+
 }  // namespace
 
 // Lane by lane in lane order: every lane sees the result of the lanes before
@@ -392,11 +403,18 @@ void BlockExecutor::execAtom(Warp& w, const DInstr& d, uint32_t act) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
     const uint64_t addr = read(w, d.src[0], l);
     uint8_t* p = resolve(w, d, in.space, addr, eb, l, true, true);
-    const uint64_t old = loadN(p, eb);
     const uint64_t b = read(w, d.src[1], l) & wm;
     const uint64_t c = d.nsrc > 2 ? read(w, d.src[2], l) & wm : 0;
-    const uint64_t r = atomicResult(in.mods.atom, in.type, old, b, c) & wm;
-    storeN(p, r, eb);
+    uint64_t old;
+    if (concurrent_ && in.space != Space::Shared) {
+      // Other threads update the same words (runConcurrently): the update as
+      // a host compare-and-swap (only 32- and 64-bit reductions get here,
+      // Program::blockOrderDependence).
+      old = eb == 8 ? hostUpdate<uint64_t>(p, in, b, c) : hostUpdate<uint32_t>(p, in, b, c);
+    } else {
+      old = loadN(p, eb);
+      storeN(p, atomicResult(in.mods.atom, in.type, old, b, c) & wm, eb);
+    }
     if (d.cls == Cls::Atom && d.dst[0].kind != DKind::None) write(w, d.dst[0], l, old);
   }
 }

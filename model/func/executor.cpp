@@ -19,6 +19,7 @@ BlockExecutor::BlockExecutor(Program& program, const LaunchSetup& setup, rt::Lau
       setup_(setup),
       stats_(stats),
       mem_(program.memory()),
+      dev_writes_(&mem_.writeCounter()),
       funcs_(program.functions()),
       by_op_(stats.warp_instrs_by_op.data()),
       machine_(program.module().machine) {
@@ -60,11 +61,13 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
     f.stack_top = base + k.frame_bytes;
     if (machine_) f.stack_base = f.stack_top = prog_.limits().stack_bytes_per_thread;
     w.frames.push_back(f);
-    // Registers and local memory are undefined at thread start (PTX): they
-    // start at zero in a warp's first block and keep what the previous
-    // block left after that (deterministic all the same).
+    // Registers and local memory are undefined at thread start (PTX): here
+    // they start at zero in every block, so that no block sees what another
+    // left, whichever executor ran it before (parallel_blocks.cpp).
     const size_t nregs = size_t{k.nregs} * 32;
     if (w.regs.size() < nregs) w.regs.resize(nregs, 0);
+    std::fill(w.regs.begin(), w.regs.end(), 0);
+    std::fill(w.local.begin(), w.local.end(), 0);
     if (machine_) {
       // One register file for every frame; R1, the stack pointer, starts at
       // the top of the thread's stack, which grows down on demand.
@@ -111,7 +114,7 @@ void BlockExecutor::checkRunaway() {
   // The livelock proof (livelock.cpp), armed once the epoch has been quiet
   // for Limits::livelock_proof_warp_instrs. The block runs alone, so a
   // block whose warps all cycle never ends.
-  const uint64_t epoch = mem_.writes() + block_events_;
+  const uint64_t epoch = *dev_writes_ + block_events_;
   if (epoch != epoch_seen_) {
     epoch_seen_ = epoch;
     epoch_at_ = warp_instrs_;
@@ -225,14 +228,14 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
       case Cls::St:
         if (act) {
           execSt(w, d, act);
-          if (d.in->space != ptx::Space::Local) mem_.countWrite();
+          if (d.in->space != ptx::Space::Local) ++*dev_writes_;
         }
         ++moves_;
         break;
       case Cls::Atom: case Cls::Red:
         if (act) {
           execAtom(w, d, act);
-          mem_.countWrite();
+          ++*dev_writes_;
         }
         ++moves_;
         break;

@@ -38,6 +38,15 @@ class BlockExecutor {
  public:
   BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats);
   void run(rt::Dim3 ctaid);
+  // For one of several executors that run a launch's blocks on as many host
+  // threads (Program::launch, for a kernel blockParallel() allows): global
+  // atomics become host atomics, and the livelock epoch counts this
+  // executor's writes (in a run on one thread the only writes during a
+  // block are its own, so the proofs come out the same).
+  void runConcurrently() {
+    concurrent_ = true;
+    dev_writes_ = &own_writes_;
+  }
 
   // Step-level entry points, for an external scheduler (BlockStepper,
   // stepper.h); run() is begin(), issue() in its own order, finish().
@@ -149,8 +158,8 @@ class BlockExecutor {
       switch (space) {
         case ptx::Space::Global: case ptx::Space::Generic: {
           if (space == ptx::Space::Generic && addr >= kCodeWindow) break;
-          uint8_t* p = mem_.translate(addr, bytes);
-          if (p && mem_.lastKind() != AllocKind::Const) return p;
+          uint8_t* p = mem_.translate(addr, bytes, tc_);
+          if (p && tc_.lastKind() != AllocKind::Const) return p;
           break;
         }
         case ptx::Space::Shared:
@@ -214,6 +223,12 @@ class BlockExecutor {
   const LaunchSetup& setup_;
   rt::LaunchStats& stats_;
   GlobalMemory& mem_;
+  TranslateCache tc_;  // this executor's, never another thread's
+  // Writes other threads could see: the device's counter, or own_writes_
+  // when running concurrently (runConcurrently).
+  uint64_t* dev_writes_;
+  uint64_t own_writes_ = 0;
+  bool concurrent_ = false;
   const std::vector<DFunction>& funcs_;
   rt::Dim3 ctaid_;
   uint32_t nthreads_ = 0;

@@ -64,7 +64,7 @@ void BlockExecutor::armProofs(bool on) {
 
 void BlockExecutor::sampleCycle(const Warp& w) {
   CycleWatch& c = watch_[w.id];
-  const uint64_t dev = mem_.writes();
+  const uint64_t dev = *dev_writes_;
   if (c.dev != dev || c.blk != block_events_) {
     c = CycleWatch{};
     c.dev = dev;
@@ -97,7 +97,7 @@ void BlockExecutor::sampleCycle(const Warp& w) {
 
 bool BlockExecutor::allCycling() const {
   if (!armed_) return false;
-  const uint64_t dev = mem_.writes();
+  const uint64_t dev = *dev_writes_;
   bool any = false;
   for (uint32_t i = 0; i < nwarps_; ++i) {
     const Warp& w = warps_[i];

@@ -113,9 +113,7 @@ void GlobalMemory::release(uint64_t base, AllocKind kind) {
     throw Error(fmt::format("free of {} which is not the start of a live {} allocation{}",
                             hex(base), kind == AllocKind::Heap ? "device-heap" : "device",
                             describe(base)));
-  if (last_ == &it->second) last_ = nullptr;
-  for (Allocation*& a : recent_)
-    if (a == &it->second) a = nullptr;
+  ++generation_;  // no cache may keep the allocation
   live_ -= it->second.size;
   if (it->second.mapped) munmap(it->second.data, it->second.mapped);
   allocs_.erase(it);
@@ -128,14 +126,15 @@ const Allocation* GlobalMemory::find(uint64_t addr) const {
   return addr - it->second.base < it->second.size ? &it->second : nullptr;
 }
 
-uint8_t* GlobalMemory::translateSlow(uint64_t addr, uint64_t n) {
+uint8_t* GlobalMemory::translateSlow(uint64_t addr, uint64_t n, TranslateCache& c) {
+  if (c.generation != generation_) c = TranslateCache{{}, 0, nullptr, generation_};
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return nullptr;
   --it;
   Allocation& a = it->second;
   if (addr - a.base >= a.size || n > a.size - (addr - a.base)) return nullptr;
-  last_ = &a;
-  recent_[recent_next_++ % recent_.size()] = &a;
+  c.last = &a;
+  c.recent[c.next++ % c.recent.size()] = &a;
   return a.data + (addr - a.base);
 }
 

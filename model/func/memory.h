@@ -73,6 +73,19 @@ struct Allocation {
 // 256-byte guard, so an access that runs off the end of one allocation never
 // lands in the next. Addresses are not reused after free (a stale pointer
 // fails instead of aliasing a new allocation).
+// The allocations of one thread's last hits: a kernel streams through a few
+// arrays. Each executor keeps its own, so that thread blocks running on
+// several host threads at once never write a shared one; an allocation or
+// release empties every cache (GlobalMemory's generation).
+struct TranslateCache {
+  std::array<Allocation*, 4> recent{};
+  unsigned next = 0;
+  Allocation* last = nullptr;
+  uint64_t generation = 0;
+  // Kind of the allocation the last translate() hit.
+  AllocKind lastKind() const { return last ? last->kind : AllocKind::Malloc; }
+};
+
 class GlobalMemory {
  public:
   explicit GlobalMemory(uint64_t capacity_bytes = 16ull << 30) : capacity_(capacity_bytes) {}
@@ -100,22 +113,28 @@ class GlobalMemory {
   const Allocation* find(uint64_t addr) const;
   // Host pointer for [addr, addr+n) when it lies inside one allocation, else
   // nullptr. Fast path: the allocation of the previous hit.
-  uint8_t* translate(uint64_t addr, uint64_t n) {
-    for (Allocation* a : recent_) {
-      if (a && addr - a->base < a->size && n <= a->size - (addr - a->base)) {
-        last_ = a;
-        return a->data + (addr - a->base);
+  uint8_t* translate(uint64_t addr, uint64_t n) { return translate(addr, n, cache_); }
+  // The same through a cache of the caller's (an executor's): safe from
+  // several threads at once while no allocation is made or released.
+  uint8_t* translate(uint64_t addr, uint64_t n, TranslateCache& c) {
+    if (c.generation == generation_) {
+      for (Allocation* a : c.recent) {
+        if (a && addr - a->base < a->size && n <= a->size - (addr - a->base)) {
+          c.last = a;
+          return a->data + (addr - a->base);
+        }
       }
     }
-    return translateSlow(addr, n);
+    return translateSlow(addr, n, c);
   }
   // Writes by kernels that another thread could see (stores, atomics and
   // reductions outside a thread's own local memory), counted by the
   // executor: the livelock proof's device epoch (executor.h, armProofs).
   void countWrite() { ++writes_; }
   uint64_t writes() const { return writes_; }
+  uint64_t& writeCounter() { return writes_; }
   // Kind of the allocation translate() last hit.
-  AllocKind lastKind() const { return last_ ? last_->kind : AllocKind::Malloc; }
+  AllocKind lastKind() const { return cache_.lastKind(); }
   // " (allocation 0x100000000 + 4096 bytes)" or " (no allocation)": the
   // nearest allocation at or below addr, for error messages.
   std::string describe(uint64_t addr) const;
@@ -138,15 +157,15 @@ class GlobalMemory {
   void restore(const Snapshot& s);
 
  private:
-  uint8_t* translateSlow(uint64_t addr, uint64_t n);
+  uint8_t* translateSlow(uint64_t addr, uint64_t n, TranslateCache& c);
   const Allocation* checkedRange(uint64_t addr, uint64_t n, const char* what) const;
 
   std::map<uint64_t, Allocation> allocs_;
-  Allocation* last_ = nullptr;
   uint64_t writes_ = 0;
-  // The allocations of the last hits: a kernel streams through a few arrays.
-  std::array<Allocation*, 4> recent_{};
-  unsigned recent_next_ = 0;
+  // Bumped by every allocation and release: caches of another generation
+  // start empty.
+  uint64_t generation_ = 1;
+  TranslateCache cache_;
   uint64_t next_ = kGlobalBase;
   uint64_t next_host_ = kHostWindow;  // page-locked and registered host memory
   uint64_t live_ = 0;

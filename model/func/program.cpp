@@ -335,7 +335,6 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
   stats.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
   const auto t0 = std::chrono::steady_clock::now();
   const LaunchSetup setup = setupLaunch(kernel, grid, block, args, dynamic_shared_bytes);
-  BlockExecutor exec(*this, setup, stats);
   if (progress_) progress_->begin();
   struct ClearLine {
     ProgressLine* p;
@@ -345,18 +344,29 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
   } clear_line{progress_};
   uint64_t done = 0;
   const uint64_t total = grid.count();
-  for (uint32_t z = 0; z < grid.z; ++z)
-    for (uint32_t y = 0; y < grid.y; ++y)
-      for (uint32_t x = 0; x < grid.x; ++x) {
-        exec.run({x, y, z});
-        ++done;
-        if (progress_ && progress_->due(0)) {
-          const double secs = progress_->elapsed();
-          progress_->show(fmt::format("kernel {}: {} of {} blocks, {} warp-instr/s, ETA {:.0f} s", kernel, done, total,
-                                      ProgressLine::human(double(stats.warp_instrs) / secs),
-                                      secs * double(total - done) / double(done)));
+  const unsigned threads = static_cast<unsigned>(std::min<uint64_t>(limits_.threads, total));
+  if (threads > 1 && blockOrderDependence(*setup.kernel).empty()) {
+    runBlocksConcurrently(setup, stats, threads, [&](uint64_t n) {
+      if (!progress_ || !progress_->due(0)) return;
+      const double secs = progress_->elapsed();
+      progress_->show(fmt::format("kernel {}: {} of {} blocks on {} threads, ETA {:.0f} s", kernel, n, total,
+                                  threads, secs * double(total - n) / double(n)));
+    });
+  } else {
+    BlockExecutor exec(*this, setup, stats);
+    for (uint32_t z = 0; z < grid.z; ++z)
+      for (uint32_t y = 0; y < grid.y; ++y)
+        for (uint32_t x = 0; x < grid.x; ++x) {
+          exec.run({x, y, z});
+          ++done;
+          if (progress_ && progress_->due(0)) {
+            const double secs = progress_->elapsed();
+            progress_->show(fmt::format("kernel {}: {} of {} blocks, {} warp-instr/s, ETA {:.0f} s", kernel, done, total,
+                                        ProgressLine::human(double(stats.warp_instrs) / secs),
+                                        secs * double(total - done) / double(done)));
+          }
         }
-      }
+  }
   stats.blocks = grid.count();
   stats.warps = grid.count() * ((block.count() + 31) / 32);
   stats.threads = grid.count() * block.count();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ struct Limits {
   // (or a barrier or exit) before the livelock proof is armed
   // (config pipeline.livelock_proof_cycles; BlockExecutor::armProofs).
   uint64_t livelock_proof_warp_instrs = 1000000;
+  // Host threads that run a launch's blocks (config sim.threads; 1: this
+  // thread alone), for kernels whose result cannot depend on the blocks'
+  // order (Program::blockOrderDependence; parallel_blocks.cpp).
+  unsigned threads = 1;
 };
 
 // One launch's fixed inputs: the kernel, the dimensions and the packed
@@ -79,6 +84,12 @@ class Program {
   LaunchSetup setupLaunch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
                           const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes = 0);
 
+  // Why a launch of `kernel` could compute another result with its blocks
+  // in another order (an atomic whose old value is read, a volatile access,
+  // printf, a clock read, ... with where it is); empty when it cannot, and
+  // launch() then runs its blocks on Limits::threads host threads.
+  std::string blockOrderDependence(const DFunction& kernel) const;
+
   // Where vprintf writes (std::cout by default).
   void setPrintStream(std::ostream* os) { print_ = os; }
 
@@ -105,6 +116,10 @@ class Program {
   void releaseVariables();
   void init(const Program* variables_of);
   void decodeFunctions();
+  // launch()'s blocks on `threads` host threads (parallel_blocks.cpp);
+  // `progress` gets the blocks done, from this thread.
+  void runBlocksConcurrently(const LaunchSetup& setup, rt::LaunchStats& stats, unsigned threads,
+                             const std::function<void(uint64_t)>& progress);
 
   ptx::Module module_;
   GlobalMemory& memory_;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 #include <chrono>
 #include <map>
 
@@ -97,6 +98,7 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
     limits.max_warp_instrs = g->sim.max_instructions;
     limits.livelock_warp_instrs = g->pipeline.livelock_cycles;
     limits.livelock_proof_warp_instrs = g->pipeline.livelock_proof_cycles;
+    limits.threads = g->sim.threads ? g->sim.threads : std::max(1u, std::thread::hardware_concurrency());
   }
   impl_->program = std::make_unique<func::Program>(std::move(m), impl_->memory, limits);
   impl_->program->setProgress(impl_->options.progress);
