@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The R2D2 paper's comparisons: experiments/r2d2.yaml through rfsim compare, then its figures.
+# The R2D2 paper's reproduction: experiments/r2d2.yaml through rfsim compare, then its figures,
+# then Table 3 (scripts/r2d2_table3.sh) into OUT/table3.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'TXT'
-Usage: [RFSIM=path/to/rfsim] scripts/r2d2_repro.sh [--sms N] [--no-scalar-pipeline]
+Usage: [RFSIM=path/to/rfsim] scripts/r2d2_repro.sh [--quick] [--sms N] [--no-scalar-pipeline]
                                                   [-o OUT] [-w WORKLOADS] [-j JOBS] [--large]
-                                                  [other rfsim compare options]
+                                                  [--no-table3] [other rfsim compare options]
 
 The R2D2 paper's comparisons (docs/r2d2.md) as experiments/r2d2.yaml describes them, on
 the TITAN V configuration (the paper's Table 1) with the R2D2 suite (workloads tagged
@@ -15,27 +16,56 @@ the TITAN V configuration (the paper's Table 1) with the R2D2 suite (workloads t
 and timed DAC, DARSIE and DARSIE+Scalar baselines, and R2D2 with 7 more fetch cycles
 and 5 more register ID calculation cycles (section 5.4). scripts/r2d2_figures.py then
 writes Fig. 4, 12, 13, 14-15 and 16 and the latency study beside the paper's numbers.
+Then Table 3 (section 5.8.1: backprop over the blocks per grid) into OUT/table3.
 
+  --quick                two workloads (r2_2dconv, r2_nn) on 8 SMs, and Table 3 at BP_04
+                         and BP_08 only: the same outputs in about a minute (a smoke run,
+                         not the paper's numbers)
   --sms N                SMs of the GPU (default 80, Table 1; fewer puts more of the
                          small inputs' blocks on each SM)
   --no-scalar-pipeline   every timed variant without the scalar pipeline, against base
+  --no-table3            leave Table 3 out
   RFSIM                  run this rfsim binary (no set-up or build)
 
 Writes OUT/compare.json, compare.csv and report.html (docs/compare.md), and
-OUT/r2d2_figures.md with fig12.png and fig13.png, printed at the end. OUT defaults
-to results/r2d2-repro-<date>-<time>.
+OUT/r2d2_figures.md with fig12.png and fig13.png, printed at the end; OUT/table3/ holds
+Table 3's compare folder and r2d2_table3.md. OUT defaults to
+results/r2d2-repro-<date>-<time>.
 TXT
 }
 
 args=()
+t3args=()
+quick=0
+table3=1
+out=""
+sms=""
+workloads=""
 while (($#)); do
   case $1 in
-    --sms) need_value "$@"; args+=(--set "gpu.num_sms=$2"); shift 2 ;;
+    --quick) quick=1; shift ;;
+    --sms) need_value "$@"; sms=$2; shift 2 ;;
+    -w | --workloads | --workload) need_value "$@"; workloads=$2; shift 2 ;;
     --no-scalar-pipeline) args+=(--groups no-scalar-pipeline); shift ;;
+    --no-table3) table3=0; shift ;;
+    -o | --out) need_value "$@"; out=$2; shift 2 ;;
+    -j | --jobs) need_value "$@"; args+=("$1" "$2"); t3args+=("$1" "$2"); shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
 done
+if ((quick)); then
+  # An explicit --sms or -w still wins.
+  [[ -n $sms ]] || sms=8
+  [[ -n $workloads ]] || workloads=r2_2dconv,r2_nn
+  t3args+=(-w r2_bp04,r2_bp08)
+fi
+[[ -z $sms ]] || { args+=(--set "gpu.num_sms=$sms"); t3args+=(--set "gpu.num_sms=$sms"); }
+[[ -z $workloads ]] || args+=(-w "$workloads")
+[[ -n $out ]] || out=results/r2d2-repro-$(date +%Y%m%d-%H%M%S)
 use_rfsim
 cd "$here"
-"$rfsim" compare --experiment experiments/r2d2.yaml "${args[@]}"
+"$rfsim" compare --experiment experiments/r2d2.yaml -o "$out" "${args[@]}"
+if ((table3)); then
+  RFSIM=$rfsim "$here/scripts/r2d2_table3.sh" -o "$out/table3" "${t3args[@]}"
+fi

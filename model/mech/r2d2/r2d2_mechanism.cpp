@@ -55,6 +55,9 @@ struct R2d2Stats : stats::Group {
         ADD_STAT(br_cycles, stats::unit::Cycle, "cycles from each block's launch to its block-index parts, summed over blocks"),
         ADD_STAT(marker_waits, stats::unit::Count, "warp-cycles an r2d2.end or r2d2.wait waited"),
         ADD_STAT(rr_switches, stats::unit::Count, "times an SM's schedulers went round robin while linear blocks ran (linear_round_robin)"),
+        ADD_STAT(fetch_logic_ops, stats::unit::Count, "flag checks and redirects the instruction fetch logic did (the markers and the thread-index copy's branch: not issued)"),
+        ADD_STAT(scalar_coef_instrs, stats::unit::Count, "coefficient-block instructions run on the scalar pipeline"),
+        ADD_STAT(linear_adds, stats::unit::Count, "instructions whose linear operand's parts were summed (add_latency, pipelined)"),
         ADD_STAT(observed_warp_instrs, stats::unit::Count, "mode baselines: warp instructions of the original code observed"),
         ADD_STAT(observed_thread_instrs, stats::unit::Count, "mode baselines: their thread instructions"),
         ADD_STAT(wp_thread_instrs, stats::unit::Count, "ideal WP: thread instructions (one per warp instruction of uniform operands)"),
@@ -72,7 +75,8 @@ struct R2d2Stats : stats::Group {
   stats::Scalar transformed, linear_registers, tr_registers, coefficients, blocks_per_sm, removed_static, loop_updates,
       uniform_operands, divergent_moves, linear_instrs, coef_instrs,
       tr_instrs, br_instrs, coef_blocks, tr_blocks, br_blocks, linear_reads, part_rows_read, coef_reads, vector_reads,
-      coef_writes, class_reads, lookups, rtl_lookups, startup_cycles, br_cycles, marker_waits, rr_switches;
+      coef_writes, class_reads, lookups, rtl_lookups, startup_cycles, br_cycles, marker_waits, rr_switches,
+      fetch_logic_ops, scalar_coef_instrs, linear_adds;
   stats::Scalar observed_warp_instrs, observed_thread_instrs, wp_thread_instrs, tb_warp_instrs, tb_thread_instrs,
       ln_warp_instrs, ln_thread_instrs, dac_warp_instrs, dac_thread_instrs, darsie_warp_instrs, darsie_thread_instrs,
       scalar_warp_instrs, elided_warp_instrs, scalar_pipeline_instrs;
@@ -296,6 +300,9 @@ class R2d2 final : public mech::Mechanism {
       t.br_cycles += c.br_cycles;
       t.marker_waits += c.marker_waits;
       t.rr_switches += c.rr_switches;
+      t.fetch_logic_ops += c.fetch_logic_ops;
+      t.scalar_coef_instrs += c.scalar_coef_instrs;
+      t.linear_adds += c.linear_adds;
     }
     g->linear_instrs += t.linear_instrs;
     g->coef_instrs += t.coef_instrs;
@@ -316,6 +323,9 @@ class R2d2 final : public mech::Mechanism {
     g->br_cycles += t.br_cycles;
     g->marker_waits += t.marker_waits;
     g->rr_switches += t.rr_switches;
+    g->fetch_logic_ops += t.fetch_logic_ops;
+    g->scalar_coef_instrs += t.scalar_coef_instrs;
+    g->linear_adds += t.linear_adds;
     RedundancyCounts rc;
     for (const auto& o : observers_) rc.add(o->counts());
     g->observed_warp_instrs += rc.warp_instrs;

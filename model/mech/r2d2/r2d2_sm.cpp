@@ -88,6 +88,27 @@ void R2d2Sm::hooks(sm::SmHooks& h) {
   h.gates.push_back(this);
   h.launch = this;
   h.allocator = this;
+  h.observers.push_back(this);
+}
+
+bool R2d2Sm::fetchLogic(uint32_t slot, const func::DInstr& d) const {
+  if (!d.in) return false;
+  if (d.in->op == ptx::Op::Ext) return d.in->ext == end_op_ || d.in->ext == wait_op_;
+  // The first block's copy of the thread-index block ends in the branch to
+  // the body: the fetch logic's redirect to the body's starting PC.
+  return d.in->op == ptx::Op::Bra && warps_[slot].role == kTr && lin_.get(*d.in) != 0;
+}
+
+void R2d2Sm::before(uint32_t slot, const func::BlockStepper&, uint32_t, const func::DInstr& d, const func::Warp&,
+                    const func::MachineColumns&) {
+  obs_fetch_logic_ = fetchLogic(slot, d);
+  const bool mem = d.cls == func::Cls::Ld || d.cls == func::Cls::St || d.cls == func::Cls::Atom ||
+                   d.cls == func::Cls::Red;
+  obs_scalar_ = !obs_fetch_logic_ && warps_[slot].phase == 0 && !mem && d.nwrites > 0;
+  n_.scalar_coef_instrs += obs_scalar_;
+  obs_linear_add_ = false;
+  for (unsigned i = 0; i < d.nreads && !obs_linear_add_; ++i) obs_linear_add_ = kindOf(d.reads[i]) == Kind::Lr;
+  n_.linear_adds += obs_linear_add_;
 }
 
 R2d2Sm::Kind R2d2Sm::kindOf(uint32_t reg) const {
@@ -229,7 +250,9 @@ sm::ReadReply R2d2Sm::read(uint32_t, uint32_t reg, uint32_t, uint64_t cycle) {
   const Kind k = kindOf(reg);
   if (k == Kind::Gpr) return sm::ReadReply::hit();
   ++n_.class_reads;
-  if (k == Kind::Lr) return sm::ReadReply::availableAt(cycle + 1 + c_.add_latency + c_.idcalc_cycles);
+  // Sections 4.3 and 5.4: the parts' sum is a pipelined add after the
+  // collector (addedLatency), not collector hold time.
+  if (k == Kind::Lr) return sm::ReadReply::availableAt(cycle + 1 + c_.idcalc_cycles);
   if (c_.idcalc_cycles) return sm::ReadReply::availableAt(cycle + 1 + c_.idcalc_cycles);
   return sm::ReadReply::hit();
 }
@@ -256,11 +279,15 @@ bool R2d2Sm::mayIssue(uint32_t slot, const func::DInstr& d, uint64_t) {
 }
 
 void R2d2Sm::issued(uint32_t slot, const func::DInstr& d, const func::StepInfo&, uint64_t now) {
-  ++n_.linear_instrs;
   Warp& w = warps_[slot];
-  if (w.phase == 0) ++n_.coef_instrs;
-  else if (w.phase == 1) ++n_.tr_instrs;
-  else ++n_.br_instrs;
+  if (fetchLogic(slot, d)) {
+    ++n_.fetch_logic_ops;
+  } else {
+    ++n_.linear_instrs;
+    if (w.phase == 0) ++n_.coef_instrs;
+    else if (w.phase == 1) ++n_.tr_instrs;
+    else ++n_.br_instrs;
+  }
   // The copy of the thread-index block ends in the branch to the body.
   if (w.role == kTr && d.in->op == ptx::Op::Bra) leaveLinear(w);
   if (d.in->op != ptx::Op::Ext || d.in->ext != end_op_) return;

@@ -32,9 +32,27 @@
 //   thread-index row (sign-extended) plus lane K of the block's pair --
 //   computed from the rows at every read, so a wrong row or lane breaks the
 //   kernel's output;
-// - RegFileLevel: a linear operand arrives after the parts' reads and the
-//   LD/ST unit's add (add_latency), every R2D2 register after
-//   idcalc_cycles more.
+// - InstrObserver: what the instruction fetch logic does, not the issue
+//   stage (section 3, Fig. 5-(c): "Such operations are done by the
+//   instruction fetch logic"; section 4.1: the starting-PC table and the
+//   single-bit flags): the markers r2d2.end and r2d2.wait and the branch
+//   that ends the first block's copy of the thread-index block are the
+//   fetch logic's flag checks and start-point redirects, so they execute
+//   (the flags change, the warp moves on) but are elided: no issue slot,
+//   collector or unit, not counted as warp instructions. The coefficient
+//   block runs on the scalar pipeline (section 3: "The first warp ...
+//   executes the instructions for coefficients with the scalar pipeline").
+//   An instruction with a linear operand takes add_latency more in its
+//   unit's pipeline: section 4.3 collects the parts as IADD3's three
+//   operands ("R2D2 uses the same data path as the baseline GPU") and
+//   "load/store units add them using an internal adder that is already
+//   equipped for immediate value addition"; section 5.4 charges the add as
+//   "four cycles, the same as the add operation with the baseline CUDA
+//   cores" -- a pipelined stage, not a wait in the operand collector. The
+//   paper names only the LD/ST unit's adder; an operand of any other
+//   instruction (a compare of an index) is charged the same add;
+// - RegFileLevel: a linear operand arrives after the parts' reads, every
+//   R2D2 register idcalc_cycles later.
 //
 // Register-file layout (rows of 32 lanes, type offsets from the CTA
 // scheduler at launch): thread-index registers at 0 (#TR x warps per CTA),
@@ -71,7 +89,7 @@ struct RfLayout {
 RfLayout rfLayout(const KernelPlan& plan, uint32_t warps_per_cta, uint32_t blocks, uint32_t regs_per_thread);
 
 struct R2d2Counters {
-  uint64_t linear_instrs = 0;       // instructions of the three blocks issued (markers included)
+  uint64_t linear_instrs = 0;       // instructions of the three blocks issued (not the fetch logic's markers)
   uint64_t coef_instrs = 0, tr_instrs = 0, br_instrs = 0;
   uint64_t coef_blocks = 0, tr_blocks = 0, br_blocks = 0;  // r2d2.end issued, per block kind
   uint64_t linear_reads = 0;        // linear-register operand reads (32-bit halves)
@@ -83,11 +101,15 @@ struct R2d2Counters {
   uint64_t startup_cycles = 0;      // from the SM's first warp to "thread-index parts done"
   uint64_t br_cycles = 0;           // per block, from its launch to "block-index parts done", summed
   uint64_t marker_waits = 0;        // warp-cycles a marker (r2d2.end, r2d2.wait) was refused
+  uint64_t fetch_logic_ops = 0;     // markers and redirects the fetch logic did (elided, not in linear_instrs)
+  uint64_t scalar_coef_instrs = 0;  // coefficient-block instructions on the scalar pipeline
+  uint64_t linear_adds = 0;         // instructions whose linear operand's parts were summed (add_latency)
   uint64_t rr_switches = 0;         // times the schedulers went round robin for linear blocks
 };
 
 class R2d2Sm final : public sm::RegTranslator,
                      public sm::RegFileLevel,
+                     public sm::InstrObserver,
                      public sm::IssueGate,
                      public sm::WarpLaunchHook,
                      public sm::WarpRegAllocator {
@@ -111,6 +133,14 @@ class R2d2Sm final : public sm::RegTranslator,
 
   // RegFileLevel
   sm::ReadReply read(uint32_t warp, uint32_t reg, uint32_t row, uint64_t cycle) override;
+
+  // InstrObserver: the fetch logic's markers, the coefficient block on the
+  // scalar pipeline, the linear operands' add.
+  void before(uint32_t warp_slot, const func::BlockStepper& block, uint32_t local_warp, const func::DInstr& d,
+              const func::Warp& w, const func::MachineColumns& cols) override;
+  bool elided() const override { return obs_fetch_logic_; }
+  bool scalar() const override { return obs_scalar_; }
+  uint32_t addedLatency() const override { return obs_linear_add_ ? c_.add_latency : 0; }
 
   // IssueGate
   bool flags(const func::DInstr& d) const override;
@@ -146,6 +176,9 @@ class R2d2Sm final : public sm::RegTranslator,
   Kind kindOf(uint32_t reg) const;
   RegIdOutputs lookup(RegKind kind, uint32_t reg, uint32_t slot);
   bool flagsFor(uint32_t slot) const;  // the flags a warp's start waits on are set
+  // The markers and the thread-index copy's closing branch: the fetch
+  // logic's flag checks and redirects (InstrObserver above).
+  bool fetchLogic(uint32_t slot, const func::DInstr& d) const;
 
   sm::Sm& sm_;
   R2d2Config c_;
@@ -179,6 +212,8 @@ class R2d2Sm final : public sm::RegTranslator,
   uint64_t first_launch_ = 0;
   uint32_t linear_warps_ = 0;             // warps in a linear block (the schedulers round robin meanwhile)
   void leaveLinear(Warp& w);
+  // What before() found about the instruction being issued.
+  bool obs_fetch_logic_ = false, obs_scalar_ = false, obs_linear_add_ = false;
   RegIdOutputs last_lr_;                  // the last linear register's lookup, for gather()
   uint32_t last_lr_slot_ = UINT32_MAX, last_lr_reg_ = UINT32_MAX;
   R2d2Counters n_;

@@ -144,6 +144,11 @@ void RedundancyObserver::before(uint32_t slot, const func::BlockStepper& st, uin
     p_.tb_seen = !b.tb.insert(h).second;
     const uint64_t hd = p_.ordered_load ? mix(h, b.epoch) : h;
     p_.darsie_seen = !b.darsie.insert(hd).second;
+    // DARSIE skips an instruction whose redundancy follows from its inputs'
+    // (redundancy.h): a source register this warp computed itself (bit 3)
+    // makes a repeat a coincidence of values, which DARSIE's compiler
+    // cannot know.
+    for (unsigned i = 0; i < d.nreads && p_.darsie_seen; ++i) p_.darsie_seen = !(t.lin[d.reads[i]] & 8);
   }
 
   // Ideal LN: the destination is linear when a transfer operation reads
@@ -189,7 +194,9 @@ void RedundancyObserver::after(uint32_t slot, const func::DInstr& d, const func:
   // A result is constant when its operands were and it is not loaded from
   // memory other than the parameter or constant banks.
   const bool cst = p_.constant && (!p_.load || d.in->space == ptx::Space::Param || d.in->space == ptx::Space::Const);
-  for (unsigned i = 0; i < d.nwrites; ++i) t.lin[d.writes[i]] = uint8_t(p_.lin_bits | (cst ? 4 : 0));
+  // Bit 3: this warp computed the value itself (not a DARSIE repeat).
+  const uint8_t own = p_.darsie_seen ? 0 : 8;
+  for (unsigned i = 0; i < d.nwrites; ++i) t.lin[d.writes[i]] = uint8_t(p_.lin_bits | (cst ? 4 : 0) | own);
   if (!active || !p_.block) return;
   Block& b = *p_.block;
   const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(active));
@@ -209,8 +216,11 @@ void RedundancyObserver::after(uint32_t slot, const func::DInstr& d, const func:
     n_.darsie_thread_instrs += lanes;
     if (p_.uniform && p_.skippable && !p_.load) ++n_.scalar_warp_instrs;
   }
-  // DAC: a result affine over the active lanes, computed once per block.
-  bool affine = p_.skippable && !p_.load && d.nwrites > 0;
+  // DAC: an affine computation (Fig. 6's operations on the indices, the
+  // parameters, the launch dimensions and immediates: what DAC's compiler
+  // decouples into the block's affine stream) whose result is consecutive
+  // affine values over the active lanes, computed once per block.
+  bool affine = p_.skippable && !p_.load && d.nwrites > 0 && p_.linear;
   for (unsigned i = 0; affine && i < d.nwrites; ++i) {
     if (mach::isPred(d.writes[i])) {
       affine = false;

@@ -11,14 +11,28 @@
 //   ideal LN   every instruction computing a linear value (Fig. 6's transfer
 //              rules over the indices, the parameters, the launch dimensions
 //              and immediates, followed dynamically) is free (Fig. 4)
-//   DAC        a warp instruction whose result is affine across its lanes is
-//              computed once per block: the first warp's execution of that pc
-//              counts, the others' are free (the optimistic model: no
-//              overhead, docs/r2d2.md)
+//   DAC        an affine computation -- Fig. 6's operations (mov, cvt, add,
+//              sub, mul, mad, shl) over the indices, the parameters, the
+//              launch dimensions and immediates, followed dynamically as for
+//              ideal LN -- whose result is consecutive affine values across
+//              the active lanes is computed once per block: the first warp's
+//              execution of that pc counts, the others' are free (R2D2
+//              section 5: "computing all warp instructions producing
+//              consecutive affine values with a single warp instruction
+//              without any overhead"; Wang and Lin's DAC decouples the
+//              affine stream per thread block). A uniform value computed from
+//              loaded data is not affine computation and is not free.
 //   DARSIE     as ideal TB, but a load repeats an earlier one only when no
 //              store, atomic or reduction of the block came between (no
 //              memory dependence); control flow, stores, atomics, barriers and
-//              local memory are never skipped
+//              local memory are never skipped; and a repeat is skipped only
+//              when its redundancy follows from its inputs': every source
+//              register was itself written by a skipped repeat (or the
+//              instruction reads only immediates, parameters, constants and
+//              special registers). DARSIE's compiler marks instructions
+//              redundant across a block's warps from the block's dimensions,
+//              not from equal data, so a repeat whose operands a warp
+//              computed itself (equal values by coincidence) runs
 //   DARSIE+Scalar  DARSIE, and a non-redundant warp instruction whose active
 //              lanes all have the same source values runs on the scalar
 //              pipeline instead (counted apart)
@@ -94,7 +108,8 @@ class RedundancyObserver final : public sm::InstrObserver, public sm::SmEventHoo
   };
   struct WarpTrack {
     uint32_t x = UINT32_MAX, y = 0, z = 0, local = UINT32_MAX;
-    std::vector<uint8_t> lin;  // per machine register id: bit 0 linear, bit 1 depends on an index, bit 2 constant
+    std::vector<uint8_t> lin;  // per machine register id: bit 0 linear, bit 1 depends on an index, bit 2 constant,
+                               // bit 3 computed by this warp (not a DARSIE repeat)
   };
   std::unordered_map<uint64_t, Block> blocks_;  // by ctaid, while resident
   std::vector<WarpTrack> warps_;

@@ -273,6 +273,12 @@ class InstrObserver {
   // per scheduler) instead of its unit, with its class latency, as one lane
   // (one thread instruction in SmStats::thread_instrs_by_unit).
   virtual bool scalar() const { return false; }
+  // Asked right after after() when no observer elided it: cycles the
+  // instruction's unit adds to its latency inside its pipeline (a stage of
+  // the unit, e.g. an adder in the LD/ST unit's address path); the unit
+  // still accepts the next instruction at its initiation interval and the
+  // operand collector is not held for them. Summed over the observers.
+  virtual uint32_t addedLatency() const { return 0; }
 };
 
 // (i) Traps: a mechanism makes a warp run memory operations of its own --

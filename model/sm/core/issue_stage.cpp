@@ -257,13 +257,17 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
       o->before(s, st, ws.local, *d, st.warpState(ws.local), l_.program.machineColumns());
   st.step(ws.local, info);
   bool elided = false, scalar = false;
+  uint32_t added_latency = 0;  // InstrObserver::addedLatency
   if (!l_.hooks.observers.empty()) {
     for (InstrObserver* o : l_.hooks.observers) {
       o->after(s, *d, info, st.warpState(ws.local), l_.program.machineColumns());
       elided = elided || o->elided();
     }
     if (!elided)
-      for (InstrObserver* o : l_.hooks.observers) scalar = scalar || o->scalar();
+      for (InstrObserver* o : l_.hooks.observers) {
+        scalar = scalar || o->scalar();
+        added_latency += o->addedLatency();
+      }
   }
   if (phys) l_.regs.unmap(s, *d, info.active, opc_->translator());
   if (timed_[s].gated) l_.hooks.gate->issued(s, *d, info, now);
@@ -327,6 +331,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
                      (!long_wait_miss_ || l_.mem.lastMissed());
     }
   }
+  latency += added_latency;
   const bool control = isControl(d->cls);
   const uint32_t tag = l_.inflight.alloc();
   Inflight& f = l_.inflight[tag];
