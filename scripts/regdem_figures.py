@@ -148,12 +148,12 @@ def main():
         paper = lambda n: f" ({PAPER_FIG6[n]:.2f})" if PAPER_FIG6.get(n) else ""
         out.append("| **geomean** | " + " | ".join(f"**{g6[n]:.3f}**{paper(n)}" for n in fig6) + " |")
         if "regdem" in fig6:
-            wins = [r[0] for r in rows if all(r[1 + fig6.index("regdem")] != "-" and (
-                r[1 + fig6.index(n)] == "-" or float(r[1 + fig6.index("regdem")]) >= float(r[1 + fig6.index(n)]))
-                for n in COMPARED if n in fig6)]
-            top = max((float(r[1 + fig6.index("regdem")]) for r in rows if r[1 + fig6.index("regdem")] != "-"),
-                      default=float("nan"))
-            out.append(f"| RegDem best of the techniques | {len(wins)} of {len(rows)} (paper: 7 of 9); "
+            i = 1 + fig6.index("regdem")
+            have = [r for r in rows if r[i] != "-"]
+            wins = [r[0] for r in have if all(r[1 + fig6.index(n)] == "-" or float(r[i]) >= float(r[1 + fig6.index(n)])
+                                              for n in COMPARED if n in fig6)]
+            top = max((float(r[i]) for r in have), default=float("nan"))
+            out.append(f"| RegDem best of the techniques | {len(wins)} of {len(have)} (paper: 7 of 9); "
                        f"max {top:.3f} (paper: 1.18) |" + " |" * (len(fig6) - 1))
         out += ["", "(paper's geometric means in brackets)", ""]
 
@@ -213,9 +213,11 @@ def main():
         for n in COMPARED:
             if cycles(n, w):
                 measured[n] = cycles(n, w)
-        fastest = min(measured, key=lambda k: (measured[k], technique(k) != "regdem"))
+        fastest = min(measured, key=lambda k: (measured[k], technique(k) != "regdem", -t.get(k, {}).get("options", 0)))
         pick = lambda flag: next((k for k, v in t.items() if v.get(flag)), "base")
         pred, naive = pick("predicted"), pick("naive_choice")
+        if runs.get("predictor", {}).get(w):
+            pred = runs["predictor"][w]["launches"][0]["variant"]  # what the predictor's own run chose
         if pred not in measured or naive not in measured:
             continue  # the pick is a variant no run measured
         allopt = measured.get("rd_cfg_1111", c0)
