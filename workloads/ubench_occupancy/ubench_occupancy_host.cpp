@@ -70,7 +70,7 @@ Check runOccupancy(rt::Device& dev, Size size) {
   }
   Check c;
   c.passed = true;
-  c.detail = detail + " threads: every thread's result exact";
+  c.detail = detail + ": every thread's result exact";
   return c;
 }
 
