@@ -10,10 +10,12 @@
 
 namespace rfsim::regdem {
 
-// f(occupancy) measured on configs/titanx.yaml (scripts/regdem_f_occupancy.sh).
+// f(occupancy) measured on configs/titanx.yaml (scripts/regdem_f_occupancy.sh:
+// whole waves of the microbenchmark at every occupancy, section 4's "only the
+// impact of occupancy on performance").
 inline constexpr const char* kTitanxFTable =
-    "0.125:2.056,0.1875:1.280,0.25:1.046,0.3125:0.946,0.375:0.982,0.4375:0.938,"
-    "0.5:0.953,0.5625:0.936,0.625:0.962,0.6562:0.938,0.75:0.975,0.7812:0.970,1:1.000";
+    "0.125:3.417,0.1875:2.095,0.25:1.590,0.3125:1.379,0.375:1.226,0.4375:1.160,"
+    "0.5:1.116,0.5625:1.072,0.625:1.050,0.6562:1.057,0.75:1.030,0.7812:1.028,1:1.000";
 
 // The choice keys' values (config/gpu_config_fields.h: enums with their names).
 enum class Strategy : uint8_t { Static, Cfg, Conflicts };
@@ -21,10 +23,10 @@ inline const config::Choices& choiceNames(Strategy) {
   static const config::Choices names{"static", "cfg", "conflicts"};
   return names;
 }
-enum class Select : uint8_t { RegDem, Nvcc, Local, LocalShared, LocalSharedRelax, Predictor, Naive, Oracle };
+enum class Select : uint8_t { RegDem, Nvcc, Local, LocalShared, LocalSharedRelax, Predictor, Naive, Oracle, Best };
 inline const config::Choices& choiceNames(Select) {
   static const config::Choices names{"regdem", "nvcc", "local", "local-shared", "local-shared-relax",
-                                     "predictor", "naive", "oracle"};
+                                     "predictor", "naive", "oracle", "best"};
   return names;
 }
 
@@ -55,7 +57,10 @@ struct RegDemConfig {
   // `local-shared-relax`, wherever it applies; or chosen per launch among
   // all 52 variants of the paper's search space (select.h): `predictor`
   // (section 4), `naive` (annotated stalls only, section 5.7) or `oracle`
-  // (every distinct variant measured on the launch, the fastest kept).
+  // (every distinct variant measured on the launch, the fastest kept); or
+  // `best`: RegDem with its best option combination, each distinct code of
+  // RegDem's 48 combinations measured on the launch (section 5.4: Fig. 6's
+  // RegDem bar, "found through exhaustive search over all combinations").
   Select select = Select::RegDem;
   // The predictor's f(occupancy) (eq. 3): execution time at an occupancy
   // relative to full occupancy, "occupancy:time,...". The paper measured it
@@ -100,7 +105,8 @@ struct RegDemConfig {
     v.choice("select", select,
              "the code a launch runs: RegDem's where it reached its target, nvcc's (baseline), a comparison variant "
              "of the paper's Table 3 where it applies, or per launch over the paper's 52-variant search space: the "
-             "predictor's choice (eqs. 2-3), the naive stall count's, or the fastest measured (oracle)");
+             "predictor's choice (eqs. 2-3), the naive stall count's, or the fastest measured (oracle); or RegDem with "
+             "its fastest measured option combination (best: Fig. 6, section 5.4)");
     v.text("f_occupancy", f_occupancy,
            "the predictor's f(occupancy), eq. 3: occupancy:relative time pairs, ascending (measured on titanx by "
            "scripts/regdem_f_occupancy.sh)");

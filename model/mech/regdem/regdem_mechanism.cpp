@@ -89,10 +89,11 @@ class RegDem final : public mech::Mechanism {
     return out;
   }
 
-  // select: oracle: every distinct code of the search space, measured.
+  // select: oracle: every distinct code of the search space, measured;
+  // best: every distinct code of RegDem's option combinations.
   std::vector<std::string> trialVariants(const mech::LaunchInfo& info, const mech::VariantTable& compiled) override {
-    if (c_.select != Select::Oracle) return {};
-    return distinctVariants(candidates(gpu_, c_, info, compiled));
+    if (c_.select != Select::Oracle && c_.select != Select::Best) return {};
+    return distinctVariants(candidates(gpu_, c_, info, compiled), c_.select == Select::Best);
   }
 
   // select: regdem (default) runs the demoted code wherever the pass reached
@@ -106,7 +107,7 @@ class RegDem final : public mech::Mechanism {
     if (perLaunch()) {
       last_.cands = candidates(gpu_, c_, info, compiled);
       // Without trials (a functional run) the oracle has nothing measured:
-      // the predictor chooses.
+      // the predictor chooses (best: among RegDem's variants, pick()).
       last_.chosen =
           pick(last_.cands, c_.select == Select::Oracle && info.trial_cycles.empty() ? Select::Predictor : c_.select);
       last_.predicted = pick(last_.cands, Select::Predictor);
@@ -154,7 +155,8 @@ class RegDem final : public mech::Mechanism {
 
  private:
   bool perLaunch() const {
-    return c_.select == Select::Predictor || c_.select == Select::Naive || c_.select == Select::Oracle;
+    return c_.select == Select::Predictor || c_.select == Select::Naive || c_.select == Select::Oracle ||
+           c_.select == Select::Best;
   }
 
   struct Last {
@@ -180,9 +182,9 @@ mech::MechanismInfo regdemMechanismInfo() {
              "value-following check through shared memory; the variants nvcc, regdem, local, local-shared and "
              "local-shared-relax, one chosen per launch (select), or per launch over the paper's 52-variant search space "
              "by the compile-time predictor (eqs. 2-3, f(occupancy) measured on titanx), the naive stall count or an "
-             "oracle that measures every distinct code; the GTX Titan X configuration with dependency barriers and "
-             "the register file by quadrant; the nine-kernel suite with Table 1 and Fig. 6-9 "
-             "(scripts/regdem_repro.sh, docs/regdem.md)";
+             "oracle that measures every distinct code, or RegDem's best option combination measured (Fig. 6); the "
+             "GTX Titan X configuration with dependency barriers and the register file by quadrant; the nine-kernel "
+             "suite with Table 1 and Fig. 6-9 (scripts/regdem_repro.sh, docs/regdem.md)";
   m.paper = "RegDem: Increasing GPU Performance via Shared Memory Register Spilling (Sakdhnagool, Sabne, Eigenmann)";
   m.section.name = "regdem";
   m.section.desc = "RegDem register demotion (RegDem paper, sections 3.2-3.4)";

@@ -25,7 +25,7 @@ std::string comboName(const std::string& strategy, bool bank, bool red, bool sch
 // The options a variant has on (section 5.7's tie-break): a RegDem variant's
 // four post-pass options; the other variants none.
 uint32_t optionsOf(const std::string& variant) {
-  if (variant.rfind("rd_", 0) != 0) return 0;
+  if (!isRegDemVariant(variant)) return 0;
   const std::string bits = variant.substr(variant.rfind('_') + 1);
   return static_cast<uint32_t>(std::count(bits.begin(), bits.end(), '1'));
 }
@@ -134,10 +134,13 @@ std::vector<Candidate> candidates(const config::GpuConfig& gpu, const RegDemConf
   return out;
 }
 
-std::vector<std::string> distinctVariants(const std::vector<Candidate>& c) {
+bool isRegDemVariant(const std::string& variant) { return variant.rfind("rd_", 0) == 0; }
+
+std::vector<std::string> distinctVariants(const std::vector<Candidate>& c, bool regdem_only) {
   std::vector<std::string> out;
   std::vector<size_t> kept;
   for (size_t i = 0; i < c.size(); ++i) {
+    if (regdem_only && !isRegDemVariant(c[i].variant)) continue;
     auto same = std::find_if(kept.begin(), kept.end(), [&](size_t k) { return c[k].code == c[i].code; });
     if (same == kept.end()) {
       kept.push_back(i);
@@ -151,6 +154,24 @@ std::vector<std::string> distinctVariants(const std::vector<Candidate>& c) {
 
 size_t pick(const std::vector<Candidate>& c, Select mode) {
   if (c.empty()) throw Error("regdem: no variant to choose from");
+  if (mode == Select::Best) {
+    // Section 5.4's exhaustive search over RegDem's option combinations:
+    // the fastest measured, else (no trials: a functional run) the
+    // predictor's pick among them; nvcc's code where RegDem did not apply.
+    bool any = false, measured = false;
+    for (const auto& x : c)
+      if (isRegDemVariant(x.variant)) any = true, measured = measured || x.cycles;
+    if (!any) {
+      for (size_t i = 0; i < c.size(); ++i)
+        if (c[i].variant == "base") return i;
+      throw Error("regdem: nvcc's code is not among the candidates");
+    }
+    std::vector<Candidate> rd;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < c.size(); ++i)
+      if (isRegDemVariant(c[i].variant)) rd.push_back(c[i]), index.push_back(i);
+    return index[pick(rd, measured ? Select::Oracle : Select::Predictor)];
+  }
   auto key = [&](const Candidate& x) -> double {
     if (mode == Select::Predictor) return x.estimate;
     if (mode == Select::Naive) return x.naive;

@@ -14,7 +14,12 @@
 //                     variant with the most options enabled (section 5.7);
 //   naive             the fewest annotated stall cycles, ties as above;
 //   oracle            each distinct code measured on the launch itself
-//                     (the runtime's trials), the fewest cycles.
+//                     (the runtime's trials), the fewest cycles;
+//   best              the same over RegDem's 48 variants alone: Fig. 6's
+//                     RegDem bar, "the best combination of optimization
+//                     options presented in Section 3.4, found through
+//                     exhaustive search over all combinations" (section
+//                     5.4); nvcc's code where RegDem did not apply.
 //
 // A variant whose kernel keeps nvcc's register count (the pass did not
 // apply) is nvcc's code and not a candidate of its own.
@@ -55,12 +60,18 @@ struct Candidate {
 // code lacks the kernel.
 std::vector<Candidate> candidates(const config::GpuConfig& gpu, const RegDemConfig& cfg, const mech::LaunchInfo& info,
                                   const mech::VariantTable& compiled);
+// True for RegDem's own variants (rd_<strategy>_<bits>), the ones select:
+// best chooses among.
+bool isRegDemVariant(const std::string& variant);
 // The variants with distinct code, one per code (the one with the most
-// options), for the oracle's trials.
-std::vector<std::string> distinctVariants(const std::vector<Candidate>& c);
-// The index of the choice: mode Predictor, Naive or Oracle (by
+// options), for the trials: every candidate's (oracle) or RegDem's own
+// (best, regdem_only).
+std::vector<std::string> distinctVariants(const std::vector<Candidate>& c, bool regdem_only = false);
+// The index of the choice: mode Predictor, Naive, Oracle (by
 // Candidate::cycles, a variant taking the cycles of another with the same
-// code).
+// code) or Best (the fewest cycles among RegDem's variants; without any
+// measured, the smallest estimate among them; without any RegDem variant,
+// nvcc's code).
 size_t pick(const std::vector<Candidate>& c, Select mode);
 
 }  // namespace rfsim::regdem

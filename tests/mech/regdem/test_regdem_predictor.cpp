@@ -1,7 +1,7 @@
 // RegDem's compile-time predictor (mech/regdem/predictor.h; paper section 4,
 // Fig. 5, eqs. 2-3): its arithmetic on hand-built machine functions whose
 // expected estimates are worked out below, the f(occupancy) table, and the
-// per-launch choice (select: predictor, naive, oracle) on a suite kernel.
+// per-launch choice (select: predictor, naive, oracle, best) on a suite kernel.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -186,7 +186,40 @@ TEST_CASE("regdem select: the search space, distinct codes and the tie-break", "
   CHECK(c[regdem::pick(c, regdem::Select::Predictor)].variant == "base");
 }
 
-TEST_CASE("regdem select: predictor, naive and oracle choose per launch and the kernel stays correct",
+TEST_CASE("regdem select: best measures RegDem's option combinations alone and keeps the fastest",
+          "[mech][regdem]") {
+  // Fig. 6's RegDem bar (section 5.4): the best option combination by
+  // exhaustive search, among RegDem's variants only, even where nvcc's code
+  // or a comparison variant is faster.
+  std::vector<regdem::Candidate> c(5);
+  const char* names[] = {"base", "local", "rd_cfg_0111", "rd_conflicts_0000", "rd_static_1111"};
+  const char* codes[] = {"A", "L", "B", "B", "C"};
+  const uint64_t cycles[] = {100, 90, 200, 200, 150};
+  const double estimates[] = {10, 9, 30, 40, 20};
+  for (size_t i = 0; i < c.size(); ++i) {
+    c[i].variant = names[i];
+    c[i].code = codes[i];
+    c[i].estimate = estimates[i];
+  }
+  c[2].options = 3, c[4].options = 4;
+  CHECK(regdem::distinctVariants(c, true) == std::vector<std::string>{"rd_cfg_0111", "rd_static_1111"});
+  CHECK(regdem::distinctVariants(c).size() == 4);
+  // Without trials (a functional run): the smallest estimate among RegDem's.
+  CHECK(c[regdem::pick(c, regdem::Select::Best)].variant == "rd_static_1111");
+  c[4].estimate = 35;
+  CHECK(c[regdem::pick(c, regdem::Select::Best)].variant == "rd_cfg_0111");
+  for (size_t i = 0; i < c.size(); ++i) c[i].cycles = cycles[i];
+  CHECK(c[regdem::pick(c, regdem::Select::Oracle)].variant == "local");
+  CHECK(c[regdem::pick(c, regdem::Select::Best)].variant == "rd_static_1111");
+  c[4].cycles = 250;
+  CHECK(c[regdem::pick(c, regdem::Select::Best)].variant == "rd_cfg_0111");  // ties to the most options
+  // RegDem did not apply: nvcc's code.
+  c.resize(2);
+  CHECK(c[regdem::pick(c, regdem::Select::Best)].variant == "base");
+  CHECK(regdem::distinctVariants(c, true).empty());
+}
+
+TEST_CASE("regdem select: predictor, naive, oracle and best choose per launch and the kernel stays correct",
           "[mech][regdem][timing]") {
   // The oracle measures every distinct variant on the launch itself; its
   // choice is the fastest, and the launch that counts (the same code from
@@ -195,7 +228,7 @@ TEST_CASE("regdem select: predictor, naive and oracle choose per launch and the 
   // predictor's own run takes the cycles the oracle measured for its pick.
   uint64_t predictor_cycles = 0;
   std::string predictor_pick;
-  for (const std::string select : {"predictor", "naive", "oracle"}) {
+  for (const std::string select : {"predictor", "naive", "oracle", "best"}) {
     INFO(select);
     const test::Run r = test::run(test::titanxRegdem({"mechanisms.regdem.select=" + select}), "conv_columns");
     INFO(r.detail);
@@ -240,6 +273,12 @@ TEST_CASE("regdem select: predictor, naive and oracle choose per launch and the 
         CHECK(uint64_t(cands.at(chosen).at("cycles")) == fewest);
         CHECK(predicted == predictor_pick);
         CHECK(uint64_t(cands.at(predicted).at("cycles")) == predictor_cycles);
+      } else if (select == "best") {
+        // Only RegDem's codes measured; the fastest of them runs.
+        CHECK(regdem::isRegDemVariant(chosen));
+        CHECK(chosen == fastest);
+        CHECK(rec.cycles == fewest);
+        CHECK(cands.at("base").at("cycles") == 0);
       } else {
         CHECK(fewest == UINT64_MAX);  // no trials
       }
