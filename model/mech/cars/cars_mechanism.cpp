@@ -159,6 +159,25 @@ class Cars final : public mech::Mechanism {
           "kernel on the baseline (--mech none)",
           info.kernel, wm.kernel_fru, wm.max_fru, rows, max_stack_));
     frame_ = wm.kernel_fru;
+    // The block scheduler stays the baseline's (CARS IV-B1: "To avoid
+    // modifying the global thread block scheduler, CARS limits concurrency
+    // by blocking the execution of warps not allocated registers in the
+    // issue scheduler"): it admits a block when its warps' registers fit,
+    // at the register count the launch carries, the fewest registers per
+    // warp the allocation gives before the leftover rule (low, or the fixed
+    // level). Warps wait in the stalled-warp list only when the SM's level
+    // gives them more than that, so a kernel without calls (low = high)
+    // runs the baseline's blocks and never needs the barrier context switch
+    // (Fig. 14: only PTA's K1 switches; Table III).
+    {
+      const uint64_t least = c_.allocation == Allocation::Adaptive || c_.allocation == Allocation::Low ? wm.low()
+                             : c_.allocation == Allocation::Low2x                                  ? 2ull * wm.low()
+                             : c_.allocation == Allocation::Low4x                                  ? 4ull * wm.low()
+                                                                                                   : wm.high();
+      const uint64_t region = uint64_t{frame_} + stackFor(static_cast<uint32_t>(std::min<uint64_t>(least, rows)));
+      const uint64_t by_regs = std::max<uint64_t>(1, rows / (region * std::max<uint32_t>(1, occ.warps_per_block)));
+      blocks = static_cast<uint32_t>(std::min<uint64_t>(blocks, by_regs));
+    }
     // The leftover rule (docs/mechanisms.md): the register file split equally
     // over the warps an SM will hold -- those the other limiters allow, and
     // no more than the grid gives each SM (registers no warp could use are
@@ -169,7 +188,6 @@ class Cars final : public mech::Mechanism {
     const auto low = static_cast<uint32_t>(std::max<uint64_t>(wm.low(), leftover));
     const auto high = static_cast<uint32_t>(std::max<uint64_t>(wm.high(), leftover));
     adaptive_.reset();
-    uint32_t least = 0;  // the fewest registers a warp of this launch is given
     if (c_.allocation == Allocation::Adaptive) {
       const std::vector<uint32_t> levels = adaptiveLevels(low, high);
       if (levels.size() > 1) {
@@ -178,27 +196,13 @@ class Cars final : public mech::Mechanism {
                                                          it == history_.end() ? nullptr : &it->second);
       }
       fixed_regs_ = high;  // the leftover reaches high: every warp gets it, nothing to adapt
-      least = levels.front();
     } else {
       const uint64_t level = c_.allocation == Allocation::Low     ? wm.low()
                              : c_.allocation == Allocation::Low2x ? 2ull * wm.low()
                              : c_.allocation == Allocation::Low4x ? 4ull * wm.low()
                                                                   : wm.high();
       fixed_regs_ = static_cast<uint32_t>(std::max<uint64_t>(level, leftover));
-      least = fixed_regs_;
     }
-    // The block scheduler stays the baseline's (CARS IV-B1: "To avoid
-    // modifying the global thread block scheduler, CARS limits concurrency
-    // by blocking the execution of warps not allocated registers in the
-    // issue scheduler"): it admits a block when its warps' registers fit,
-    // at the register count the launch carries, the fewest CARS gives a
-    // warp. Warps wait in the stalled-warp list only when the SM's level
-    // gives them more than that, so a kernel without calls (low = high)
-    // runs the baseline's blocks and never needs the barrier context switch
-    // (Fig. 14: only PTA's K1 switches; Table III).
-    const uint64_t region = uint64_t{frame_} + stackFor(least);
-    const uint64_t by_regs = std::max<uint64_t>(1, rows / (region * std::max<uint32_t>(1, occ.warps_per_block)));
-    blocks = static_cast<uint32_t>(std::min<uint64_t>(blocks, by_regs));
     return blocks;
   }
 
