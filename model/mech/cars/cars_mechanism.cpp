@@ -163,18 +163,13 @@ class Cars final : public mech::Mechanism {
     // modifying the global thread block scheduler, CARS limits concurrency
     // by blocking the execution of warps not allocated registers in the
     // issue scheduler"): it admits a block when its warps' registers fit,
-    // at the register count the launch carries, the fewest registers per
-    // warp the allocation gives before the leftover rule (low, or the fixed
-    // level). Warps wait in the stalled-warp list only when the SM's level
+    // at the register count the launch carries: the Low watermark, before
+    // the leftover rule, whatever the policy. Warps wait in the stalled-warp list only when the SM's level
     // gives them more than that, so a kernel without calls (low = high)
     // runs the baseline's blocks and never needs the barrier context switch
     // (Fig. 14: only PTA's K1 switches; Table III).
     {
-      const uint64_t least = c_.allocation == Allocation::Adaptive || c_.allocation == Allocation::Low ? wm.low()
-                             : c_.allocation == Allocation::Low2x                                  ? 2ull * wm.low()
-                             : c_.allocation == Allocation::Low4x                                  ? 4ull * wm.low()
-                                                                                                   : wm.high();
-      const uint64_t region = uint64_t{frame_} + stackFor(static_cast<uint32_t>(std::min<uint64_t>(least, rows)));
+      const uint64_t region = uint64_t{frame_} + stackFor(static_cast<uint32_t>(std::min<uint64_t>(wm.low(), rows)));
       const uint64_t by_regs = std::max<uint64_t>(1, rows / (region * std::max<uint32_t>(1, occ.warps_per_block)));
       blocks = static_cast<uint32_t>(std::min<uint64_t>(blocks, by_regs));
     }
