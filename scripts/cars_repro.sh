@@ -4,8 +4,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'TXT'
-Usage: scripts/cars_repro.sh [--sms N] [--no-ports] [--swl LIMITS] [-o OUT] [-w WORKLOADS] [-j JOBS] [--large]
-                             [other rfsim compare options]
+Usage: scripts/cars_repro.sh [--quick] [--sms N] [--no-ports] [--swl LIMITS] [-o OUT] [-w WORKLOADS] [-j JOBS]
+                             [--large] [other rfsim compare options]
 
 Reproduces the CARS paper's comparison (docs/cars-repro.md) as experiments/cars.yaml
 describes it, on the function-calling suite (the workloads tagged `calls`): the V100
@@ -14,6 +14,9 @@ is the best per workload), ALL-HIT, CARS (reference rename unit), the fully inli
 code (the paper's LTO baseline) and the L1D with 2/4/8 ports for the baseline and CARS;
 then scripts/cars_figures.py writes the figures into OUT/figures/.
 
+  --quick        a few workloads (fib, gol, sssp, traffic), the small inputs, the warp
+                 limits 8 and 16, no L1D-port variants: the same figures and tables, in
+                 about a minute (options after it still apply)
   --sms N        SMs of the V100 (default 8: on 80 our small inputs put 1 to 4 warps
                  on each SM, where nothing CARS changes binds; on 8, 10 to 40)
   --no-ports     without the six L1D-port variants of Fig. 17 (--skip ports)
@@ -30,6 +33,7 @@ args=()
 swl=""
 while (($#)); do
   case $1 in
+    --quick) args+=(-w fib,gol,sssp,traffic --skip ports); swl=8,16; shift ;;
     --sms) need_value "$@"; args+=(--set "gpu.num_sms=$2"); shift 2 ;;
     --no-ports) args+=(--skip ports); shift ;;
     --swl) need_value "$@"; swl=$2; shift 2 ;;

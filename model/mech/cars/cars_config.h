@@ -36,14 +36,11 @@ struct CarsConfig {
   // equally over the warps an SM will hold is raised to that share.
   bool leftover = true;
   // Adaptive allocation, what the paper leaves open (docs/mechanisms.md):
-  // - the metric: the SM's warp instructions per cycle over an epoch, not a
-  //   block's own IPC, which falls with concurrency even when the SM gains;
-  // - an epoch ends when adapt_blocks blocks retired on the SM since it began;
-  //   0: as many as the SM holds (one turnover of its blocks, so that a
-  //   sample spans whole block lifetimes, traps late in a block included);
+  // - the metric of a finished block: the SM's warp instructions per cycle
+  //   over the block's lifetime, not the block's own IPC, which falls with
+  //   concurrency even when the SM gains;
   // - a level must beat the current one by adapt_hysteresis (relative) to
   //   draw an SM toward it, so that noise does not make SMs oscillate.
-  uint32_t adapt_blocks = 0;
   double adapt_hysteresis = 0.02;
   // Extra pipeline cycles (section IV-B; the paper's simulations charge one
   // in issue -- the free-register check -- and one in the operand collector
@@ -88,16 +85,13 @@ struct CarsConfig {
              "(CARS III-B)");
     v.boolean("leftover", leftover,
               "raise every level to the register file split equally over the warps an SM will hold (docs/mechanisms.md)");
-    v.integer("adapt_blocks", adapt_blocks, IntRange{0, 1024}, "block",
-              "adaptive: blocks retired on an SM per measured epoch (one sample of its level); 0: as many as the SM "
-              "holds");
     v.real("adapt_hysteresis", adapt_hysteresis, RealRange{0.0, 1.0}, "ratio",
            "adaptive: how much better (relative IPC) a level must be to draw an SM toward it");
     v.boolean("context_switch", context_switch,
               "barrier context switch (CARS IV-B2): a warp waiting at a barrier gives its registers to a stalled "
               "warp of its block; false: blocks of kernels with barriers are admitted only when all their warps fit");
     v.integer("issue_cycles", issue_cycles, IntRange{0, 8}, "cycle",
-              "extra issue-stage cycles for every instruction (free-register check, CARS IV-B)");
+              "extra issue-stage cycles for every instruction, as pipeline latency (free-register check, CARS IV-B)");
     v.integer("opcoll_cycles", opcoll_cycles, IntRange{0, 8}, "cycle",
               "extra operand-collector cycles for every instruction (the rename, CARS IV-B)");
     const RealRange pj{0.0, 1e6};

@@ -71,10 +71,10 @@ struct CarsLaunchStats : stats::Group {
         ADD_STAT(levels, stats::unit::Count, "allocation levels the state machine could choose"),
         ADD_STAT(level_low_regs, stats::unit::Count, "registers per warp at the lowest level"),
         ADD_STAT(level_high_regs, stats::unit::Count, "registers per warp at the highest level"),
-        ADD_STAT(epochs, stats::unit::Count, "measured epochs (one sample of an SM's level each)"),
+        ADD_STAT(epochs, stats::unit::Count, "finished blocks measured (one sample of their level each)"),
         ADD_STAT(level_steps, stats::unit::Count, "level changes of SMs toward a better level"),
         ADD_STAT(started_remembered, stats::unit::Count,
-                 "1: every SM started at the level remembered from the kernel's earlier launch") {
+                 "1: every SM started at the best level of the kernel's earlier launches") {
     // Levels and sizes, not counts: a workload's total keeps the largest.
     for (stats::Scalar* x : {&regs_per_warp, &stack_regs, &max_resident_warps, &adaptive, &levels, &level_low_regs,
                              &level_high_regs, &started_remembered})
@@ -133,11 +133,11 @@ class Cars final : public mech::Mechanism {
   }
 
   // Blocks as the other limiters allow (threads, block slots, shared
-  // memory): CARS limits concurrency at issue. The registers per warp: a
-  // fixed level, or the adaptive state machine's levels (cars_adaptive.h).
+  // memory) and as the register file holds at the lowest level: CARS limits
+  // concurrency at issue above that. The registers per warp: a fixed level,
+  // or the adaptive state machine's levels (cars_adaptive.h).
   uint32_t admitBlocks(const mech::LaunchInfo& info, const config::Occupancy& occ) override {
-    const uint32_t blocks = std::min({occ.blocks_by_shared, occ.blocks_by_warps, occ.blocks_by_slots});
-    admitted_ = blocks;
+    uint32_t blocks = std::min({occ.blocks_by_shared, occ.blocks_by_warps, occ.blocks_by_slots});
     // The rows the general registers may take: the file less what another
     // mechanism's register classes keep at its top (composition).
     if (info.class_rows >= cfg_.warpRegisters())
@@ -159,6 +159,20 @@ class Cars final : public mech::Mechanism {
           "kernel on the baseline (--mech none)",
           info.kernel, wm.kernel_fru, wm.max_fru, rows, max_stack_));
     frame_ = wm.kernel_fru;
+    // The block scheduler stays the baseline's (CARS IV-B1: "To avoid
+    // modifying the global thread block scheduler, CARS limits concurrency
+    // by blocking the execution of warps not allocated registers in the
+    // issue scheduler"): it admits a block when its warps' registers fit,
+    // at the register count the launch carries: the Low watermark, before
+    // the leftover rule, whatever the policy. Warps wait in the stalled-warp list only when the SM's level
+    // gives them more than that, so a kernel without calls (low = high)
+    // runs the baseline's blocks and never needs the barrier context switch
+    // (Fig. 14: only PTA's K1 switches; Table III).
+    {
+      const uint64_t region = uint64_t{frame_} + stackFor(static_cast<uint32_t>(std::min<uint64_t>(wm.low(), rows)));
+      const uint64_t by_regs = std::max<uint64_t>(1, rows / (region * std::max<uint32_t>(1, occ.warps_per_block)));
+      blocks = static_cast<uint32_t>(std::min<uint64_t>(blocks, by_regs));
+    }
     // The leftover rule (docs/mechanisms.md): the register file split equally
     // over the warps an SM will hold -- those the other limiters allow, and
     // no more than the grid gives each SM (registers no warp could use are
@@ -169,17 +183,12 @@ class Cars final : public mech::Mechanism {
     const auto low = static_cast<uint32_t>(std::max<uint64_t>(wm.low(), leftover));
     const auto high = static_cast<uint32_t>(std::max<uint64_t>(wm.high(), leftover));
     adaptive_.reset();
-    remembered_ = false;
     if (c_.allocation == Allocation::Adaptive) {
       const std::vector<uint32_t> levels = adaptiveLevels(low, high);
       if (levels.size() > 1) {
-        std::optional<uint32_t> start;
-        auto it = best_by_kernel_.find(plan_.kernel);
-        if (it != best_by_kernel_.end())
-          for (uint32_t i = 0; i < levels.size(); ++i)
-            if (levels[i] == it->second) start = i;
-        remembered_ = start.has_value();
-        adaptive_ = std::make_unique<AdaptiveAllocation>(levels, cfg_.gpu.num_sms, c_.adapt_hysteresis, start);
+        auto it = history_.find(plan_.kernel);
+        adaptive_ = std::make_unique<AdaptiveAllocation>(levels, cfg_.gpu.num_sms, c_.adapt_hysteresis,
+                                                         it == history_.end() ? nullptr : &it->second);
       }
       fixed_regs_ = high;  // the leftover reaches high: every warp gets it, nothing to adapt
     } else {
@@ -215,30 +224,37 @@ class Cars final : public mech::Mechanism {
     h.physical_rows = u->path->unit().params().num_regs;
     h.gates = {u->gate.get()};
     h.events = {u->gate.get()};
-    // One extra cycle in issue and one in the operand collector (IV-B).
-    h.stage_delay = c_.issue_cycles + c_.opcoll_cycles;
+    // CARS IV-C: "We add an extra pipeline cycle to the issue and operand
+    // collector stage to model these additional checks". The issue stage's
+    // cycle is pipeline latency on every instruction's result; the
+    // collector's keeps the instruction's collector one cycle longer (the
+    // rename happens there).
+    h.issue_latency = c_.issue_cycles;
+    h.stage_delay = c_.opcoll_cycles;
     sm.install(h);
     // The caller's RFP lives in a register of the warp's stack (CARS III-A).
     sm::RegisterRows& rows = sm.registerRows();
     u->path->setRowAccess({[&rows](uint32_t row, uint32_t v) { std::fill_n(rows.row(row), 32, uint64_t{v}); },
                            [&rows](uint32_t row) { return static_cast<uint32_t>(rows.row(row)[0]); }});
     if (adaptive_) {
-      // Each epoch of adapt_blocks retired blocks samples the SM's level:
-      // its warp instructions per cycle over the epoch.
+      // Every finished block samples the level it was launched at (CARS
+      // III-B: "After each thread block's execution, CARS records the
+      // performance"): the SM's warp instructions per cycle over the block's
+      // lifetime (cars_config.h).
       PerSm* ps = u.get();
-      u->gate->setBlockRetiredHook([this, ps, &sm, sm_id](uint64_t now) {
-        // 0: the blocks an SM holds (CARS admits as the other limiters allow,
-        // whatever the level): one turnover of them.
-        const uint32_t want = c_.adapt_blocks ? c_.adapt_blocks : std::max(1u, admitted_);
-        if (++ps->epoch_blocks < want || now <= ps->epoch_cycle) return;
-        const uint64_t instrs = sm.stats().warp_instrs.get();
-        const double ipc = double(instrs - ps->epoch_instrs) / double(now - ps->epoch_cycle);
-        adaptive_->record(sm_id, ipc);
-        ps->regions->setStack(stackFor(adaptive_->regsOf(sm_id)));
-        ps->epoch_blocks = 0;
-        ps->epoch_cycle = now;
-        ps->epoch_instrs = instrs;
-      });
+      ps->blocks.resize(cfg_.sm.max_warps);
+      u->regions->setBlockEvents(
+          [this, ps, &sm, sm_id](uint32_t b) {
+            ps->blocks.at(b) = BlockStart{sm.currentCycle(), sm.stats().warp_instrs.get(), adaptive_->levelOf(sm_id)};
+          },
+          [this, ps, &sm, sm_id](uint32_t b) {
+            const BlockStart& st = ps->blocks.at(b);
+            const uint64_t now = sm.currentCycle();
+            if (now <= st.cycle) return;
+            const double ipc = double(sm.stats().warp_instrs.get() - st.instrs) / double(now - st.cycle);
+            adaptive_->record(sm_id, st.level, ipc);
+            ps->regions->setStack(stackFor(adaptive_->regsOf(sm_id)));
+          });
     }
     if (sm_id == 0 && pending_trace_) startTrace(*u);
     sms_.push_back(std::move(u));
@@ -296,16 +312,14 @@ class Cars final : public mech::Mechanism {
       g->levels = lv.size();
       g->level_low_regs = frame_ + stackFor(lv.front().regs);
       g->level_high_regs = frame_ + stackFor(lv.back().regs);
-      g->epochs = adaptive_->epochs();
+      g->epochs = adaptive_->samples();
       g->level_steps = adaptive_->steps();
-      g->started_remembered = remembered_;
-      // The best level seeds the kernel's next launch (Fig. 5).
-      if (const auto b = adaptive_->best()) {
-        regs = lv[*b].regs;
-        best_by_kernel_[plan_.kernel] = regs;
-      } else {
-        regs = adaptive_->regsOf(0);
-      }
+      g->started_remembered = adaptive_->remembered();
+      // Every level's mean is remembered for the kernel's next launch, whose
+      // SMs start at the best (Fig. 5).
+      history_[plan_.kernel] = adaptive_->history(std::move(history_[plan_.kernel]));
+      const auto b = adaptive_->best();
+      regs = b ? lv[*b].regs : adaptive_->regsOf(0);
     }
     g->regs_per_warp = frame_ + stackFor(regs);
     g->stack_regs = stackFor(regs);
@@ -372,10 +386,15 @@ class Cars final : public mech::Mechanism {
     return stack;
   }
 
+  // A block's arrival on its SM: when, the SM's warp instructions then, and
+  // the level its warps were given.
+  struct BlockStart {
+    uint64_t cycle = 0, instrs = 0;
+    uint32_t level = 0;
+  };
   struct PerSm {
     stats::Group stats_root{nullptr, "cars"};
-    uint32_t epoch_blocks = 0;
-    uint64_t epoch_cycle = 0, epoch_instrs = 0;
+    std::vector<BlockStart> blocks;  // per block slot
     std::unique_ptr<CarsRegions> regions;
     std::unique_ptr<RenameIndexPath> path;
     std::unique_ptr<CarsSm> gate;
@@ -401,10 +420,9 @@ class Cars final : public mech::Mechanism {
   const config::GpuConfig& cfg_;
   CarsConfig c_;
   KernelPlan plan_;
-  uint32_t frame_ = 0, fixed_regs_ = 0, max_stack_ = 0, admitted_ = 1, rows_ = 0;
+  uint32_t frame_ = 0, fixed_regs_ = 0, max_stack_ = 0, rows_ = 0;
   std::unique_ptr<AdaptiveAllocation> adaptive_;  // this launch's state machine, if it adapts
-  bool remembered_ = false;
-  std::map<std::string, uint32_t> best_by_kernel_;  // the best level's registers per warp, by kernel name
+  std::map<std::string, AdaptiveAllocation::History> history_;  // every level's mean, by kernel name
   std::vector<std::unique_ptr<PerSm>> sms_;
   bool pending_trace_ = false, traced_ = false;
   Trace trace_;

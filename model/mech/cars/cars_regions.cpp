@@ -11,7 +11,8 @@ namespace rfsim::cars {
 CarsRegions::CarsRegions(uint32_t rows, uint32_t frame, uint32_t stack, uint32_t num_warps, bool whole_blocks,
                          bool rtl)
     : rows_(rows), frame_(frame), stack_(0), whole_blocks_(whole_blocks), owner_(num_warps, -1),
-      stack_of_(num_warps, 0), block_of_(num_warps, 0), switched_(num_warps, false), list_(num_warps, rtl) {
+      stack_of_(num_warps, 0), block_of_(num_warps, 0), switched_(num_warps, false), list_(num_warps, rtl),
+      live_(num_warps, 0) {
   if (rows) free_[0] = rows;
   setStack(stack);
 }
@@ -52,7 +53,9 @@ bool CarsRegions::canLaunch(uint32_t num_warps, uint32_t) {
   return true;
 }
 
-bool CarsRegions::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t, uint32_t, uint32_t& base) {
+bool CarsRegions::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t local_warp, uint32_t, uint32_t& base) {
+  if (local_warp == 0 && arrived_) arrived_(block_slot);
+  ++live_.at(block_slot);
   stack_of_.at(warp_slot) = stack_;
   block_of_[warp_slot] = block_slot;
   switched_[warp_slot] = false;
@@ -77,6 +80,8 @@ bool CarsRegions::allocate(uint32_t block_slot, uint32_t warp_slot, uint32_t, ui
 }
 
 void CarsRegions::release(uint32_t warp_slot) {
+  const uint32_t block = block_of_.at(warp_slot);
+  if (live_.at(block) && --live_[block] == 0 && done_) done_(block);
   const int64_t at = owner_.at(warp_slot);
   if (at < 0) {
     // A warp that never got registers cannot have run; drop it from the list.

@@ -56,6 +56,13 @@ class CarsRegions final : public RegionAllocator {
   // Whether a stalled warp could run if it had registers (not waiting at a
   // barrier); by default every one can.
   void setRunnable(std::function<bool(uint32_t warp_slot)> f) { runnable_ = std::move(f); }
+  // Told when a block's first warp arrives (before its regions are placed)
+  // and when its last warp's region goes back (the block finished), by its
+  // block slot: the adaptive allocation's per-block samples.
+  void setBlockEvents(std::function<void(uint32_t block)> arrived, std::function<void(uint32_t block)> done) {
+    arrived_ = std::move(arrived);
+    done_ = std::move(done);
+  }
   // The block (the SM's block slot) of a warp slot, and whether the warp
   // holds a region now.
   uint32_t blockOf(uint32_t warp_slot) const { return block_of_.at(warp_slot); }
@@ -86,6 +93,8 @@ class CarsRegions final : public RegionAllocator {
   std::vector<bool> switched_;         // per warp slot: switched out, its registers saved
   StalledWarpList list_;               // warp slots without registers, oldest first
   std::function<bool(uint32_t)> runnable_;
+  std::function<void(uint32_t)> arrived_, done_;
+  std::vector<uint32_t> live_;         // per block slot: its warps not yet released
   uint32_t resident_ = 0;
 };
 

@@ -88,11 +88,6 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook, public sm::Tr
   void onFrameRelease(uint32_t warp_slot, uint32_t released, uint32_t depth, uint64_t now) override;
   void trapOpDone(uint32_t warp_slot, const sm::TrapOp& op, uint64_t now) override;
   void trapDone(uint32_t warp_slot, uint64_t now) override;
-  void onBlockRetired(rt::Dim3, uint64_t now) override {
-    if (block_retired_) block_retired_(now);
-  }
-  // Told when a block retires from the SM (the adaptive allocation's epochs).
-  void setBlockRetiredHook(std::function<void(uint64_t)> f) { block_retired_ = std::move(f); }
   const CarsSmStats& stats() const { return stats_; }
 
   // Bytes per thread of local memory a spilled stack register takes, and
@@ -118,7 +113,6 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook, public sm::Tr
   ptx::ControlField fru_;  // cars.fru of calls
   uint64_t claimed_ = UINT64_MAX;  // the cycle the operation port was last claimed
   CarsSmStats stats_;
-  std::function<void(uint64_t)> block_retired_;
   // Per warp slot: the trap's save area, one row of 32 lanes per spilled
   // stack position.
   std::vector<std::unordered_map<uint64_t, std::array<uint64_t, 32>>> saved_;

@@ -340,6 +340,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
   f.d = d;
   f.unit = t.unit;
   f.exec_latency = static_cast<uint32_t>(std::max<uint64_t>(1, latency > kStageOverhead ? latency - kStageOverhead : 1));
+  f.exec_latency += l_.hooks.issue_latency;  // a mechanism's stage ahead of the collector (SmHooks)
   f.ii = ii;
   f.writes = !control && d->nwrites > 0;
   f.long_latency = long_latency && f.writes;
@@ -428,6 +429,7 @@ void IssueStage::issueTrap(uint32_t s, uint64_t now) {
   f.d = &e.d;
   f.unit = tm.unit;
   f.exec_latency = static_cast<uint32_t>(latency > kStageOverhead ? latency - kStageOverhead : 1);
+  f.exec_latency += l_.hooks.issue_latency;
   f.ii = tm.ii;
   f.writes = !e.op.store;
   f.long_latency = !e.op.store;

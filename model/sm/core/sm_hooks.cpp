@@ -76,6 +76,7 @@ SmInstalled Sm::install(const SmHooks& h) {
     issue_.setActivationHook(h.activation);
   }
   if (h.stage_delay) opc_->setStageDelay(opc_->stageDelay() + h.stage_delay);
+  in.issue_latency += h.issue_latency;
   for (IssueGate* g : h.gates) {
     if (!g) throw Error("Sm::install: a null issue gate");
     if (!in.gate) {

@@ -17,6 +17,7 @@
 //   activation (h)  one        refused
 //   bank_index      one        only before any translator; the last wins
 //   stage_delay     summed     each mechanism's extra stages add up
+//   issue_latency   summed     likewise
 //   gates      (d)  chained    IssueGateChain, in installation order
 //   events     (g)  chained    told in installation order
 //   observers  (j)  chained    asked in installation order
@@ -74,6 +75,10 @@ struct SmHooks {
   // dispatch for every instruction (a mechanism's added stages in issue and
   // operand collection).
   uint32_t stage_delay = 0;
+  // Summed over the bundles: extra pipeline cycles every instruction's
+  // result takes, without holding a collector (a mechanism's added stage
+  // ahead of the operand collector).
+  uint32_t issue_latency = 0;
 
   // Chained, any number.
   std::vector<IssueGate*> gates;          // (d)
@@ -98,6 +103,7 @@ struct InstalledHooks {
   ActivationHook* activation = nullptr;
   std::vector<SmEventHook*> events;
   std::vector<InstrObserver*> observers;
+  uint32_t issue_latency = 0;  // SmHooks::issue_latency, summed
 
   bool baseAlloc() const { return alloc == &base_alloc; }
 

@@ -1,5 +1,5 @@
 // The adaptive allocation's state machine (CARS Fig. 5) on scripted
-// sequences of epoch results, and the variable-size register regions with
+// sequences of finished blocks, and the variable-size register regions with
 // the stalled-warp list.
 #include <catch2/catch.hpp>
 
@@ -26,36 +26,81 @@ TEST_CASE("cars adaptive: half the SMs start low and half high and the worse sid
   CHECK(a.levelOf(1) == 3);
   CHECK(a.levelOf(2) == 0);
   CHECK(a.levelOf(3) == 3);
-  // Low measured first: the only sample, nobody moves.
-  CHECK(a.record(0, 1.0) == 0);
-  // High is better: the high SM stays, the next low epoch steps up.
-  CHECK(a.record(1, 2.0) == 3);
-  CHECK(a.record(2, 1.1) == 1);  // low's mean 1.05 < 2.0: one step up, to 2 x low
+  CHECK_FALSE(a.remembered());
+  // Low finished first: until a high block finishes too, nobody moves.
+  CHECK(a.record(0, 0, 1.0) == 0);
+  // High is better: the high SM stays, the next low block steps its SM up.
+  CHECK(a.record(1, 3, 2.0) == 3);
+  CHECK(a.record(2, 0, 1.1) == 1);  // low's mean 1.05 < 2.0: one step up, to 2 x low
   CHECK(a.steps() == 1);
   // 2 x low turns out best: the high SMs step down toward it, it stays.
-  CHECK(a.record(2, 3.0) == 1);
-  CHECK(a.record(3, 2.0) == 2);  // high's mean 2.0 < 3.0: down one
-  CHECK(a.record(3, 2.5) == 1);  // 4 x low (2.5) is worse than 2 x low (3.0): down again
+  CHECK(a.record(2, 1, 3.0) == 1);
+  CHECK(a.record(3, 3, 2.0) == 2);  // high's mean 2.0 < 3.0: down one
+  CHECK(a.record(3, 2, 2.5) == 1);  // 4 x low (2.5) is worse than 2 x low (3.0): down again
   CHECK(a.best() == 1u);
   CHECK(a.levels()[1].samples == 1);
   CHECK(a.levels()[3].mean == Approx(2.0));
-  CHECK(a.epochs() == 6);
+  CHECK(a.samples() == 6);
 }
 
 TEST_CASE("cars adaptive: low better sends the high SMs down and the hysteresis holds an SM on a near tie",
           "[cars][adaptive]") {
   AdaptiveAllocation a({30, 60}, 2, 0.10);
-  a.record(0, 2.0);
-  CHECK(a.record(1, 1.0) == 0);  // high worse: down to low
+  a.record(0, 0, 2.0);
+  CHECK(a.record(1, 1, 1.0) == 0);  // high worse: down to low
   AdaptiveAllocation b({30, 60}, 2, 0.10);
-  b.record(0, 1.05);
-  CHECK(b.record(1, 1.0) == 1);  // 5 % better is within the 10 % hysteresis: stays
+  b.record(0, 0, 1.05);
+  CHECK(b.record(1, 1, 1.0) == 1);  // 5 % better is within the 10 % hysteresis: stays
 }
 
-TEST_CASE("cars adaptive: a remembered level starts every SM there", "[cars][adaptive]") {
-  AdaptiveAllocation a({20, 40, 80}, 3, 0.02, 1u);
-  for (uint32_t s = 0; s < 3; ++s) CHECK(a.levelOf(s) == 1);
-  CHECK_THROWS_AS(AdaptiveAllocation({20, 40}, 2, 0.0, 5u), Error);
+// CARS III-B: a sample per finished thread block of the level it ran at,
+// and "the average performance of all executed flavors is remembered" for
+// the next launch of the same kernel, which starts at the best and moves
+// against those averages.
+TEST_CASE("cars adaptive: every finished block samples its own level, and the averages carry to the next launch",
+          "[cars][adaptive]") {
+  const std::vector<uint32_t> levels{20, 40, 80};
+  AdaptiveAllocation first(levels, 2, 0.02);
+  REQUIRE(first.levelOf(0) == 0);
+  REQUIRE(first.levelOf(1) == 2);
+  // SM 0 (low) and SM 1 (high) each finish one block: high is better, and
+  // the state machine starts at once (one block of each, not a turnover).
+  CHECK(first.record(1, 2, 4.0) == 2);
+  CHECK(first.record(0, 0, 2.0) == 1);  // SM 0 steps up to 2 x low
+  // A block SM 0 had launched at low before the step finishes now: it is a
+  // sample of low, not of SM 0's current level.
+  CHECK(first.record(0, 0, 1.0) == 1);
+  CHECK(first.levels()[0].samples == 2);
+  CHECK(first.levels()[0].mean == Approx(1.5));
+  CHECK(first.levels()[1].samples == 0);
+  // 2 x low's first block: 3.0, still below high's 4.0: up again.
+  CHECK(first.record(0, 1, 3.0) == 2);
+  CHECK(first.best() == 2u);
+  const AdaptiveAllocation::History h = first.history({});
+  REQUIRE(h.size() == 3);
+  CHECK(h.at(80).mean == Approx(4.0));
+
+  // The second launch: every SM starts at the best (high), with every
+  // level's average from the first launch.
+  AdaptiveAllocation second(levels, 2, 0.02, &h);
+  CHECK(second.remembered());
+  CHECK(second.levelOf(0) == 2);
+  CHECK(second.levelOf(1) == 2);
+  CHECK(second.levels()[1].mean == Approx(3.0));
+  // High does worse this time: its average falls to (4 + 1) / 2 = 2.5,
+  // below 2 x low's remembered 3.0, and SM 1 moves down at once.
+  CHECK(second.record(1, 2, 1.0) == 1);
+  CHECK(second.levels()[2].samples == 2);
+  CHECK(second.levels()[2].mean == Approx(2.5));
+  CHECK(second.best() == 1u);
+  // The history of both launches: high's two blocks, low's two.
+  const AdaptiveAllocation::History h2 = second.history(h);
+  CHECK(h2.at(80).samples == 2);
+  CHECK(h2.at(20).samples == 2);
+  // A level the later launch lacks (the leftover moved the levels) is kept.
+  AdaptiveAllocation third({24, 80}, 2, 0.02, &h2);
+  CHECK(third.levelOf(0) == 1);  // 24 was never measured: high is the best known
+  CHECK(third.history(h2).count(20) == 1);
 }
 
 TEST_CASE("cars regions: sizes change between blocks and freed runs merge while stalled warps wait their turn",
