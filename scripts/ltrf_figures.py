@@ -12,13 +12,18 @@ an `rfsim compare` output on the Maxwell-like configuration), each beside the pa
   Fig. 16  prefetches without an MRF bank conflict at 8/16/32 registers per
            interval, without and with renumbering (the compiled code,
            `rfsim backend --intervals N --json OUT/fig16-intervals-N.json`);
+  Fig. 17  LTRF and LTRFconf with 8, 16 and 32 registers per interval
+           against the MRF's latency;
   Fig. 18  4 active warps against 8 on #6;
+  Fig. 20  the largest tolerable MRF latency of BL and LTRF with 16, 32
+           and 64 warps per SM;
   Table 4  interval length in dynamic instructions, real and optimal (the
            LTRF+ runs on #6);
   and the MRF accesses LTRF saves, the register file's energy and power
   (LTRF on #1 against BL on #1), from the runs' counters.
 
-Writes OUT/ltrf_figures.md, fig14.png, fig15.png and fig16-intervals-{8,16,32}.json;
+Writes OUT/ltrf_figures.md, fig14.png, fig15.png, fig17.png, fig20.png and
+fig16-intervals-{8,16,32}.json;
 prints the Markdown.
 
   scripts/ltrf_figures.py COMPARE_DIR [--rfsim PATH]
@@ -148,6 +153,8 @@ def main():
         out += ["Performance against BL at 1x, geometric mean over the workloads:", "",
                 "| latency | " + " | ".join(schemes) + " |", "|---|" + "---|" * len(schemes)]
         for lat in LATS:
+            if not any(f"{s}-L{lat}" in variants for s in schemes):
+                continue
             out.append(f"| {lat}x | " + " | ".join(
                 f"{geomean([perf(f'{s}-L{lat}', w) for w in workloads]):.3f}" for s in schemes) + " |")
         out.append("")
@@ -164,6 +171,57 @@ def main():
             out.append(f"| {n} | {tot[0]} | {100 * tot[1] / tot[0]:.1f} % | {100 * tot[3] / max(1, tot[2]):.1f} % | "
                        f"{PAPER16[n][0]} % | {PAPER16[n][1]} % |")
     out.append("")
+
+    # Fig. 17: performance against BL at 1x by registers per interval (N) and MRF latency.
+    n_of = {8: "-n8", 16: "", 32: "-n32"}
+    curves17 = {}
+    f17 = {(s, n): [lat for lat in LATS if f"{s}{n_of[n]}-L{lat}" in variants]
+           for s in ("ltrf", "conf") for n in (8, 16, 32)}
+    if any(f17[(s, n)] for s in ("ltrf", "conf") for n in (8, 32)):
+        lats = sorted({lat for v in f17.values() for lat in v})
+        out += ["## Fig. 17: performance against BL at 1x by registers per interval, MRF (#1) latency 1..8x", "",
+                "| scheme | N | " + " | ".join(f"{lat}x" for lat in lats) + " |", "|---|---|" + "---|" * len(lats)]
+        for s in ("ltrf", "conf"):
+            for n in (8, 16, 32):
+                g = {lat: geomean([perf(f"{s}{n_of[n]}-L{lat}", w) for w in workloads]) for lat in f17[(s, n)]}
+                curves17[(s, n)] = g
+                out.append(f"| {'LTRF' if s == 'ltrf' else 'LTRFconf'} | {n} | " + " | ".join(
+                    f"{g[lat]:.3f}" if lat in g and g[lat] else "-" for lat in lats) + " |")
+        out += ["", "Paper (Fig. 17, the curves are images): N = 8 degrades at high latency and LTRF is about "
+                "LTRFconf there; a larger N does not always help LTRF but helps LTRFconf.", ""]
+
+    # Fig. 20: the largest MRF latency losing at most 5 % against BL at 1x with as many warps.
+    def tolerance(s, suffix, ref, w):
+        best = 0
+        for lat in LATS:
+            p = perf(f"{s}{suffix}-L{lat}", w, ref=ref)
+            if p and p >= 0.95:
+                best = lat
+        return best
+    warps20 = [wp for wp in (16, 32) if f"bl-w{wp}-L1" in variants] + ([64] if "bl-L1" in variants else [])
+    tol20 = {}
+    if len(warps20) > 1:
+        out += ["## Fig. 20: largest MRF latency (x #1's) losing at most 5 % against BL at 1x, by warps per SM", "",
+                "| warps per SM | BL | LTRF | BL, LTRF against their own 1x | LTRF performance over BL at the top latency |",
+                "|---|---|---|---|---|"]
+        for wp in warps20:
+            suffix = "" if wp == 64 else f"-w{wp}"
+            ref = f"bl{suffix}-L1"
+            t = {}
+            for s in ("bl", "ltrf"):
+                vals = []
+                for w in workloads:
+                    vals.append(tolerance(s, suffix, ref, w))
+                t[s] = sum(vals) / len(vals)
+            tol20[wp] = t
+            own = {s: sum(tolerance(s, suffix, f"{s}{suffix}-L1", w) for w in workloads) / len(workloads)
+                   for s in ("bl", "ltrf")}
+            top = max(lat for lat in LATS if f"bl{suffix}-L{lat}" in variants)
+            r8 = geomean([perf(f"ltrf{suffix}-L{top}", w, ref=f"bl{suffix}-L{top}") for w in workloads])
+            out.append(f"| {wp} | {t['bl']:.2f} | {t['ltrf']:.2f} | {own['bl']:.2f}, {own['ltrf']:.2f} | " +
+                       (f"{r8:.3f} ({top}x) |" if r8 else "- |"))
+        out += ["", "Paper (Fig. 20, an image): LTRF's advantage over BL is larger with fewer warps per SM; 64 and "
+                "128 warps give about the same. The SM here holds at most 64 warps.", ""]
 
     # Fig. 18.
     if "ltrf6-aw4" in variants:
@@ -249,8 +307,8 @@ def main():
         if schemes:
             fig, ax = plt.subplots(figsize=(6, 3.5))
             for s in schemes:
-                ax.plot(list(LATS), [geomean([perf(f"{s}-L{l}", w) for w in workloads]) for l in LATS],
-                        marker="o", label=s)
+                lats = [l for l in LATS if f"{s}-L{l}" in variants]
+            ax.plot(lats, [geomean([perf(f"{s}-L{l}", w) for w in workloads]) for l in lats], marker="o", label=s)
             ax.axhline(0.95, color="k", lw=0.8, ls="--")
             ax.set_xlabel("MRF latency (x #1)")
             ax.set_ylabel("performance over BL at 1x")
@@ -258,6 +316,30 @@ def main():
             ax.legend()
             fig.tight_layout()
             fig.savefig(a.folder / "fig15.png", dpi=120)
+        if any(curves17.get((s, n)) for s in ("ltrf", "conf") for n in (8, 32)):
+            fig, ax = plt.subplots(figsize=(6, 3.5))
+            for (s, n), g in curves17.items():
+                if g:
+                    ax.plot(list(g), list(g.values()), marker="o", ls="-" if s == "ltrf" else "--",
+                            label=f"{'LTRF' if s == 'ltrf' else 'LTRFconf'} N={n}")
+            ax.set_xlabel("MRF latency (x #1)")
+            ax.set_ylabel("performance over BL at 1x")
+            ax.set_title("Fig. 17 (geometric mean)")
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            fig.savefig(a.folder / "fig17.png", dpi=120)
+        if tol20:
+            fig, ax = plt.subplots(figsize=(5, 3.5))
+            xs = list(tol20)
+            ax.bar([i - 0.2 for i in range(len(xs))], [tol20[x]["bl"] for x in xs], 0.4, label="BL")
+            ax.bar([i + 0.2 for i in range(len(xs))], [tol20[x]["ltrf"] for x in xs], 0.4, label="LTRF")
+            ax.set_xticks(range(len(xs)), [str(x) for x in xs])
+            ax.set_xlabel("warps per SM")
+            ax.set_ylabel("largest latency losing <= 5 %")
+            ax.set_title("Fig. 20 (mean)")
+            ax.legend()
+            fig.tight_layout()
+            fig.savefig(a.folder / "fig20.png", dpi=120)
     except ImportError:
         pass
     print(text)

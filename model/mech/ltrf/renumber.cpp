@@ -110,11 +110,13 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
   // register); uses join the reaching definition, block ends join their
   // successors' live-ins.
   UnionFind uf;
-  std::vector<uint8_t> fixed;
+  std::vector<uint8_t> fixed, across_call;
   std::vector<uint32_t> reg_of;
+  std::vector<std::pair<int, int>> pairs;  // the two halves of a 64-bit operand: (low, high)
   auto node = [&](uint32_t r, bool fix) {
     const int x = uf.add();
     fixed.push_back(fix);
+    across_call.push_back(0);
     reg_of.push_back(r);
     return x;
   };
@@ -137,8 +139,12 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
       const std::vector<SlotInfo> slots = slotsOf(code[i], fn);
       std::vector<int>& sn = slot_nodes[b][i];
       sn.assign(slots.size(), -1);
+      // A 64-bit operand's halves stay an aligned even/odd pair: they are
+      // linked (`pairs`) and move together by an even distance. Only a
+      // call's target and implicit operands (the calling convention's
+      // registers) and R1 keep their register.
       auto make = [&](const SlotInfo& s, uint32_t r) {
-        const bool fix = s.mbits == 64 || s.operand < -1 || r == mach::kSP;
+        const bool fix = s.operand < -1 || r == mach::kSP || (s.mbits == 64 && !gpr(s.reg + 1));
         max_reg = std::max(max_reg, r);
         used.set(r);
         return node(r, fix);
@@ -146,25 +152,31 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
       for (size_t k = 0; k < slots.size(); ++k) {
         const SlotInfo& s = slots[k];
         if (s.def || !gpr(s.reg)) continue;
+        int low = -1;
         for (uint32_t h = 0; h < (s.mbits == 64 ? 2u : 1u); ++h) {
           const uint32_t r = s.reg + h;
           if (!gpr(r)) continue;
           const int x = make(s, r);
           if (cur[r] >= 0) uf.unite(x, cur[r]);
           else cur[r] = x;
-          if (h == 0) sn[k] = x;
+          if (h == 0) sn[k] = low = x;
+          else if (low >= 0) pairs.push_back({low, x});
         }
       }
       if (code[i].op == ptx::Op::Ret && !fn.is_entry)
         for (uint32_t r = 0; r < mach::kRZ; ++r)
           if (ret_live.test(r) && cur[r] >= 0) fixed[uf.find(cur[r])] = 1;
-      if (code[i].op == ptx::Op::Call)  // live across it: the callee may change any caller-saved register
+      // Live across a call: the callee may change any caller-saved register,
+      // so such a value may move only to a callee-saved one (the ABI's
+      // guarantee, docs/abi.md), or stay.
+      if (code[i].op == ptx::Op::Call)
         for (uint32_t r = 0; r < mach::kRZ; ++r)
-          if (live_after[b][i].test(r) && cur[r] >= 0) fixed[uf.find(cur[r])] = 1;
+          if (live_after[b][i].test(r) && cur[r] >= 0) across_call[cur[r]] = 1;
       std::vector<int> defs;
       for (size_t k = 0; k < slots.size(); ++k) {
         const SlotInfo& s = slots[k];
         if (!s.def || !gpr(s.reg)) continue;
+        int low = -1;
         for (uint32_t h = 0; h < (s.mbits == 64 ? 2u : 1u); ++h) {
           const uint32_t r = s.reg + h;
           if (!gpr(r)) continue;
@@ -172,7 +184,8 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
           if (s.guarded && cur[r] >= 0) uf.unite(x, cur[r]);
           cur[r] = x;
           defs.push_back(x);
-          if (h == 0) sn[k] = x;
+          if (h == 0) sn[k] = low = x;
+          else if (low >= 0) pairs.push_back({low, x});
         }
       }
       for (int d : defs)
@@ -225,6 +238,30 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
     wreg[w] = reg_of[x];
   }
   auto webOf = [&](int x) { return web_of[uf.find(x)]; };
+  std::vector<uint8_t> wcall(nw, 0);
+  for (size_t x = 0; x < uf.size(); ++x) wcall[webOf(static_cast<int>(x))] |= across_call[x];
+
+  // Units: the webs joined by 64-bit operands (an aligned pair, and every web
+  // either half meets in another pair) move together by an even distance;
+  // every other web is a unit of its own. A unit with a fixed web is fixed.
+  UnionFind pair_uf;
+  for (size_t w = 0; w < nw; ++w) pair_uf.add();
+  for (auto [lo, hi] : pairs) pair_uf.unite(webOf(lo), webOf(hi));
+  std::vector<int> unit_of(nw, -1);
+  std::vector<std::vector<int>> units;
+  for (size_t w = 0; w < nw; ++w) {
+    int& u = unit_of[pair_uf.find(static_cast<int>(w))];
+    if (u < 0) {
+      u = static_cast<int>(units.size());
+      units.emplace_back();
+    }
+    unit_of[w] = u;
+    units[u].push_back(static_cast<int>(w));
+  }
+  std::vector<uint8_t> ufixed(units.size(), 0), paired(nw, 0);
+  for (size_t u = 0; u < units.size(); ++u)
+    for (int w : units[u]) ufixed[u] |= wfixed[w], paired[w] = units[u].size() > 1;
+  for (size_t w = 0; w < nw; ++w) wfixed[w] = ufixed[unit_of[w]];
   std::vector<std::set<int>> inter(nw);
   for (auto [a, b] : interfere) {
     const int x = webOf(a), y = webOf(b);
@@ -249,20 +286,27 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
         }
   res.webs = static_cast<uint32_t>(nw);
 
-  // Chaitin's order over the webs that may move, then a balanced colouring.
+  // Chaitin's order over the webs that may move alone, then a balanced
+  // colouring; fixed webs and pairs keep their bank as their colour here
+  // (pairs are placed by the refinement below, which moves them whole).
   std::vector<int> colour(nw, -1);
   std::vector<uint32_t> uses(banks, 0);
-  for (size_t w = 0; w < nw; ++w)
-    if (wfixed[w]) colour[w] = static_cast<int>(bm.bank(wreg[w])), ++res.fixed;
+  std::vector<uint8_t> pinned(nw, 0);
+  size_t npinned = 0;
+  for (size_t w = 0; w < nw; ++w) {
+    res.fixed += wfixed[w];
+    pinned[w] = wfixed[w] || paired[w];
+    if (pinned[w]) colour[w] = static_cast<int>(bm.bank(wreg[w])), ++npinned;
+  }
   std::vector<int> order, degree(nw, 0);
   std::vector<uint8_t> gone(nw, 0);
   for (size_t w = 0; w < nw; ++w)
-    if (!wfixed[w])
-      for (int o : icg[w]) degree[w] += !wfixed[o];
-  for (size_t left = nw - res.fixed; left > 0; --left) {
+    if (!pinned[w])
+      for (int o : icg[w]) degree[w] += !pinned[o];
+  for (size_t left = nw - npinned; left > 0; --left) {
     int pick = -1;
     for (size_t w = 0; w < nw; ++w) {
-      if (wfixed[w] || gone[w]) continue;
+      if (pinned[w] || gone[w]) continue;
       if (degree[w] < static_cast<int>(banks)) {
         pick = static_cast<int>(w);
         break;
@@ -303,6 +347,11 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
     if (calls && (r == mach::kRetAddr || r == mach::kRetAddr + 1)) return false;
     return true;
   };
+  // A web may take register r: its own, or a candidate that, when the web
+  // is live across a call, is callee-saved.
+  auto okReg = [&](int w, uint32_t r) {
+    return r == wreg[w] || (candidate(r) && (!wcall[w] || abi.calleeSaved(r)));
+  };
   // Every web holds a register at every step, the others their original
   // ones until they move: a web moves only to a register none of the webs
   // it interferes with holds, so the code stays correct after each move
@@ -320,7 +369,7 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
     if (bm.bank(wreg[w]) == c) continue;
     bool moved = false;
     for (uint32_t r = 0; !moved && r <= limit; ++r)
-      if (bm.bank(r) == c && candidate(r) && free(w, r)) {
+      if (bm.bank(r) == c && okReg(w, r) && free(w, r)) {
         assigned[w] = static_cast<int>(r);
         moved = true;
       }
@@ -328,15 +377,15 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
     // it takes this one's register, which is free for it and of its own
     // colour (or it was off its colour anyway).
     for (uint32_t r = 0; !moved && r <= limit; ++r) {
-      if (bm.bank(r) != c || !candidate(r)) continue;
+      if (bm.bank(r) != c || !okReg(w, r)) continue;
       int blocker = -1, count = 0;
       for (int o : inter[w])
         if (assigned[o] == static_cast<int>(r)) blocker = o, ++count;
-      if (count != 1 || wfixed[blocker]) continue;
+      if (count != 1 || pinned[blocker]) continue;
       const uint32_t mine = static_cast<uint32_t>(assigned[w]);
       const bool its_colour_kept = bm.bank(mine) == static_cast<uint32_t>(colour[blocker]) ||
                                    bm.bank(static_cast<uint32_t>(assigned[blocker])) != static_cast<uint32_t>(colour[blocker]);
-      if (!its_colour_kept || !candidate(mine)) continue;
+      if (!its_colour_kept || !okReg(blocker, mine)) continue;
       assigned[w] = -1;  // out of the way while the blocker is checked
       const bool ok = free(blocker, mine);
       assigned[w] = static_cast<int>(mine);
@@ -348,9 +397,12 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
     if (!moved) ++res.off_colour;  // keeps its own register
   }
 
-  // Refinement: moves and swaps, each taken when it lowers the conflicts
-  // of the intervals the live ranges are named in (the colouring is a
-  // heuristic; this measures the objective itself), a few rounds.
+  // Refinement: a unit shifted by a distance (even for a pair, so that it
+  // stays aligned), or two units swapped (the one in the way shifted back
+  // by the same distance), each taken when it lowers the same-bank
+  // registers of the intervals its live ranges are named in (the colouring
+  // is a heuristic; this measures the objective itself), until no move
+  // helps or a few rounds.
   {
     const size_t ni = named.size();
     std::vector<std::vector<int>> in_of(nw);
@@ -359,53 +411,85 @@ RenumberResult renumberOnce(ptx::Function& fn, uint32_t n, const BankMapping& bm
     std::vector<std::vector<uint32_t>> cnt(ni, std::vector<uint32_t>(banks, 0));
     for (size_t k = 0; k < ni; ++k)
       for (int u : named[k]) ++cnt[k][bm.bank(static_cast<uint32_t>(assigned[u]))];
-    // Conflicts change when unit u goes from bank a to bank b (others as they are).
-    auto delta = [&](int u, uint32_t a, uint32_t b) {
-      int d = 0;
-      if (a == b) return 0;
-      for (int k : in_of[u]) d += (cnt[k][b] >= 1 ? 1 : 0) - (cnt[k][a] >= 2 ? 1 : 0);
-      return d;
+    std::vector<int> pos(nw, -1);  // a tentative register, -1: none
+    auto at = [&](int w) { return pos[w] >= 0 ? pos[w] : assigned[w]; };
+    // The webs of `us` shifted by `d`s: legal, and the change in conflicts.
+    struct Move {
+      int u, d;
     };
-    auto move = [&](int u, uint32_t r) {
-      const uint32_t a = bm.bank(static_cast<uint32_t>(assigned[u])), b = bm.bank(r);
-      for (int k : in_of[u]) --cnt[k][a], ++cnt[k][b];
-      assigned[u] = static_cast<int>(r);
+    auto trial = [&](const std::vector<Move>& ms, int& delta) {
+      bool ok = true;
+      std::vector<int> moved_webs;
+      for (const Move& m : ms)
+        for (int w : units[m.u]) {
+          const int r = assigned[w] + m.d;
+          if (r < 0 || !okReg(w, static_cast<uint32_t>(r))) ok = false;
+          pos[w] = r;
+          moved_webs.push_back(w);
+        }
+      for (int w : moved_webs)
+        for (int o : inter[w])
+          if (ok && at(o) == pos[w]) ok = false;
+      delta = 0;
+      if (ok) {
+        std::set<int> ks;
+        for (int w : moved_webs) ks.insert(in_of[w].begin(), in_of[w].end());
+        auto cost = [&](int k) {
+          int c = 0;
+          for (uint32_t n : cnt[k]) c += n > 1 ? static_cast<int>(n) - 1 : 0;
+          return c;
+        };
+        for (int k : ks) delta -= cost(k);
+        for (int w : moved_webs)
+          for (int k : in_of[w]) --cnt[k][bm.bank(static_cast<uint32_t>(assigned[w]))], ++cnt[k][bm.bank(static_cast<uint32_t>(pos[w]))];
+        for (int k : ks) delta += cost(k);
+        for (int w : moved_webs)
+          for (int k : in_of[w]) ++cnt[k][bm.bank(static_cast<uint32_t>(assigned[w]))], --cnt[k][bm.bank(static_cast<uint32_t>(pos[w]))];
+      }
+      for (int w : moved_webs) pos[w] = -1;
+      return ok;
     };
-    for (int round = 0; round < 4; ++round) {
+    auto apply = [&](const std::vector<Move>& ms) {
+      for (const Move& m : ms)
+        for (int w : units[m.u]) {
+          const uint32_t r = static_cast<uint32_t>(assigned[w] + m.d);
+          for (int k : in_of[w]) --cnt[k][bm.bank(static_cast<uint32_t>(assigned[w]))], ++cnt[k][bm.bank(r)];
+          assigned[w] = static_cast<int>(r);
+        }
+    };
+    for (int round = 0; round < 8; ++round) {
       bool better = false;
-      for (size_t u = 0; u < nw; ++u) {
-        if (wfixed[u] || in_of[u].empty()) continue;
-        const int ui = static_cast<int>(u);
-        const uint32_t mine = static_cast<uint32_t>(assigned[u]);
-        int best = 0, best_r = -1, best_v = -1;
-        for (uint32_t r = 0; r <= limit; ++r) {
-          if (r == mine || !candidate(r)) continue;
-          int blocker = -1, count = 0;
-          for (int o : inter[u])
-            if (assigned[o] == static_cast<int>(r)) blocker = o, ++count;
-          if (count == 0) {
-            const int d = delta(ui, bm.bank(mine), bm.bank(r));
-            if (d < best) best = d, best_r = static_cast<int>(r), best_v = -1;
-          } else if (count == 1 && !wfixed[blocker] && candidate(mine)) {
-            assigned[u] = -1;
-            const bool ok = free(blocker, mine);
-            assigned[u] = static_cast<int>(mine);
-            if (!ok) continue;
-            // The swap: u to r, then the blocker to u's old register.
-            move(ui, r);
-            const int d1 = delta(blocker, bm.bank(r), bm.bank(mine));
-            move(ui, mine);
-            const int d = delta(ui, bm.bank(mine), bm.bank(r)) + d1;
-            if (d < best) best = d, best_r = static_cast<int>(r), best_v = blocker;
+      for (size_t u = 0; u < units.size(); ++u) {
+        if (ufixed[u]) continue;
+        const std::vector<int>& mem = units[u];
+        if (std::all_of(mem.begin(), mem.end(), [&](int w) { return in_of[w].empty(); })) continue;
+        const int step = mem.size() > 1 ? 2 : 1;
+        const int base = assigned[mem[0]];
+        int best = 0;
+        std::vector<Move> best_ms;
+        for (int r = (base % step); r <= static_cast<int>(limit); r += step) {
+          const int d = r - base;
+          if (d == 0) continue;
+          std::vector<Move> ms{{static_cast<int>(u), d}};
+          int delta = 0;
+          if (!trial(ms, delta)) {
+            // The one unit in the way, shifted back by d (even when either is a pair).
+            int blocker = -1;
+            bool one = true;
+            for (int w : mem)
+              for (int o : inter[w])
+                if (unit_of[o] != static_cast<int>(u) && assigned[o] == assigned[w] + d) {
+                  if (blocker >= 0 && blocker != unit_of[o]) one = false;
+                  blocker = unit_of[o];
+                }
+            if (!one || blocker < 0 || ufixed[blocker] || (d % 2 && units[blocker].size() > 1)) continue;
+            ms.push_back({blocker, -d});
+            if (!trial(ms, delta)) continue;
           }
+          if (delta < best) best = delta, best_ms = ms;
         }
-        if (best_r < 0) continue;
-        if (best_v >= 0) {
-          move(ui, static_cast<uint32_t>(best_r));
-          move(best_v, mine);
-        } else {
-          move(ui, static_cast<uint32_t>(best_r));
-        }
+        if (best_ms.empty()) continue;
+        apply(best_ms);
         better = true;
       }
       if (!better) break;

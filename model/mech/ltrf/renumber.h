@@ -18,14 +18,17 @@
 //    kernel may use the rest of its 8-register allocation granule, given
 //    `reserved` registers counted beyond its highest), or by swapping
 //    registers with the one web in the way.
+// 5. Refinement (ours): units shifted, or two swapped, while that lowers the
+//    same-bank registers of the intervals they are named in.
 // What the paper leaves open (docs/ltrf.md), chosen here: a web that
 // cannot move keeps its register and its bank is its colour -- webs live at
-// the function's entry or return, across a call, named by a call's implicit
-// operands, R1, and webs in a 64-bit pair (a pair must stay an aligned
-// even/odd pair); a register of the callee-saved range is a candidate in a
-// called function only when the function already saves it. When no
-// register of the colour is free, the web keeps its own if that is free,
-// else takes any free one.
+// the function's entry or return, named by a call's implicit operands, and
+// R1. The two halves of a 64-bit value are webs of their own that move as
+// one unit by an even distance (a pair must stay an aligned even/odd pair);
+// a web live across a call moves only to a callee-saved register (the
+// callee may change any other). A register of the callee-saved range is a
+// candidate in a called function only when the function already saves it.
+// When no register of the colour is free, the web keeps its own.
 #pragma once
 
 #include <cstdint>
