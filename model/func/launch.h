@@ -32,6 +32,23 @@ struct LaunchStats {
   uint64_t cycles = 0;  // SM cycles (timing runs only)
   uint64_t launches = 0;
   double host_seconds = 0.0;
+
+  // Every count of `o` added to this one's (a device's totals; the parts of
+  // a launch run on several threads).
+  LaunchStats& operator+=(const LaunchStats& o) {
+    warp_instrs += o.warp_instrs;
+    thread_instrs += o.thread_instrs;
+    if (warp_instrs_by_op.size() < o.warp_instrs_by_op.size()) warp_instrs_by_op.resize(o.warp_instrs_by_op.size());
+    for (size_t i = 0; i < o.warp_instrs_by_op.size(); ++i) warp_instrs_by_op[i] += o.warp_instrs_by_op[i];
+    for (size_t i = 0; i < kNumMRoles; ++i) {
+      warp_instrs_by_role[i] += o.warp_instrs_by_role[i];
+      thread_instrs_by_role[i] += o.thread_instrs_by_role[i];
+    }
+    blocks += o.blocks, warps += o.warps, threads += o.threads;
+    cycles += o.cycles, launches += o.launches;
+    host_seconds += o.host_seconds;
+    return *this;
+  }
 };
 
 }  // namespace rfsim::rt

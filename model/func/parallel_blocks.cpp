@@ -134,15 +134,7 @@ void Program::runBlocksConcurrently(const LaunchSetup& setup, rt::LaunchStats& s
     std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::rethrow_exception(failures.front().second);
   }
-  for (const rt::LaunchStats& s : part) {
-    stats.warp_instrs += s.warp_instrs;
-    stats.thread_instrs += s.thread_instrs;
-    for (size_t op = 0; op < s.warp_instrs_by_op.size(); ++op) stats.warp_instrs_by_op[op] += s.warp_instrs_by_op[op];
-    for (size_t r = 0; r < rt::kNumMRoles; ++r) {
-      stats.warp_instrs_by_role[r] += s.warp_instrs_by_role[r];
-      stats.thread_instrs_by_role[r] += s.thread_instrs_by_role[r];
-    }
-  }
+  for (const rt::LaunchStats& s : part) stats += s;
 }
 
 }  // namespace rfsim::func

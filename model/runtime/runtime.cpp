@@ -355,21 +355,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     s = prog.launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
   }
   s.launches = 1;
-  LaunchStats& t = impl_->totals;
-  t.launches += 1;
-  t.cycles += s.cycles;
-  t.warp_instrs += s.warp_instrs;
-  t.thread_instrs += s.thread_instrs;
-  for (size_t i = 0; i < s.warp_instrs_by_op.size() && i < t.warp_instrs_by_op.size(); ++i)
-    t.warp_instrs_by_op[i] += s.warp_instrs_by_op[i];
-  for (size_t i = 0; i < kNumMRoles; ++i) {
-    t.warp_instrs_by_role[i] += s.warp_instrs_by_role[i];
-    t.thread_instrs_by_role[i] += s.thread_instrs_by_role[i];
-  }
-  t.blocks += s.blocks;
-  t.warps += s.warps;
-  t.threads += s.threads;
-  t.host_seconds += s.host_seconds;
+  impl_->totals += s;
   return s;
 }
 
