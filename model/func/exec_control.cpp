@@ -142,7 +142,7 @@ void BlockExecutor::execCall(Warp& w, const DInstr& d, uint32_t act) {
       // the others waiting at the call (rpc: just after it).
       const uint64_t* t = w.reg(d.call->target_reg);
       std::array<uint64_t, 32> joined;
-      if (d.src[0].kind == DKind::RegPair) t = column(w, d.src[0], act, joined).p;  // machine: a pair
+      if (d.src[0].kind == DKind::RegPair) t = column(w, d.src[0], joined).p;  // machine: a pair
       const uint32_t first = static_cast<uint32_t>(__builtin_ctz(act));
       const uint64_t target = t[first];
       uint32_t group = 0;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "func/all_lanes.h"
 #include "func/executor.h"
 #include "func/semantics/semantics.h"
 
@@ -55,7 +56,7 @@ uint64_t BlockExecutor::sreg(const Warp& w, const DOperand& o, uint32_t lane) co
   }
 }
 
-BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t act,
+BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o,
                                             std::array<uint64_t, 32>& tmp) {
   switch (o.kind) {
     case DKind::Reg: return {w.reg(o.reg), 1, o.value, o.negate ? 1ull : 0ull};
@@ -64,31 +65,26 @@ BlockExecutor::Column BlockExecutor::column(Warp& w, const DOperand& o, uint32_t
     case DKind::FrameParam:
       tmp[0] = kFrameParamBase + w.frames.back().stack_base + o.value;
       return {tmp.data(), 0, 0, 0};
+    // The columns below are computed for all 32 lanes, a loop the compiler
+    // vectorises: an inactive lane's value in `tmp` is never read.
     case DKind::SReg:
-      for (uint32_t m = act; m; m &= m - 1) {
-        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-        tmp[l] = sreg(w, o, l);
-      }
-      return {tmp.data(), 1, 0, 0};
+      return {sourceColumn(w, o, tmp.data()), 1, 0, 0};
     case DKind::RegPair: {
       // The high half through its own row: with physical rows (a register
       // translator, e.g. a circular register stack) a pair need not be two
       // adjacent rows -- R18 can be the stack's last row and R19 its first.
       const uint64_t* lo = w.reg(o.reg);
       const uint64_t* hi = w.reg(o.reg + 1);
-      for (uint32_t m = act; m; m &= m - 1) {
-        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-        tmp[l] = lo[l] | hi[l] << 32;
-      }
-      return {tmp.data(), 1, o.value, o.negate ? 1ull : 0ull};
+      uint64_t* t = tmp.data();
+      allLanes([&](uint32_t l) { t[l] = lo[l] | hi[l] << 32; });
+      return {t, 1, o.value, o.negate ? 1ull : 0ull};
     }
     case DKind::RegNarrow: {
       const uint64_t* p = w.reg(o.reg);
-      for (uint32_t m = act; m; m &= m - 1) {
-        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-        tmp[l] = p[l] & o.mask;
-      }
-      return {tmp.data(), 1, o.value, o.negate ? 1ull : 0ull};
+      uint64_t* t = tmp.data();
+      const uint64_t mk = o.mask;
+      allLanes([&](uint32_t l) { t[l] = p[l] & mk; });
+      return {t, 1, o.value, o.negate ? 1ull : 0ull};
     }
     case DKind::ParamVal: tmp[0] = param(w, o); return {tmp.data(), 0, 0, 0};
     case DKind::ConstVal: tmp[0] = constVal(w, o); return {tmp.data(), 0, 0, 0};
@@ -120,6 +116,11 @@ uint64_t BlockExecutor::constVal(const Warp& w, const DOperand& o) {
 void BlockExecutor::writePair(Warp& w, const DOperand& o, const uint64_t* v, uint32_t act) {
   uint64_t* lo = w.reg(o.reg);
   uint64_t* hi = w.reg(o.reg + 1);  // its own row (see column())
+  if (act == ~0u) {
+    allLanes([&](uint32_t l) { lo[l] = v[l] & 0xffffffffu; });
+    allLanes([&](uint32_t l) { hi[l] = v[l] >> 32; });
+    return;
+  }
   for (uint32_t m = act; m; m &= m - 1) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
     lo[l] = v[l] & 0xffffffffu;
@@ -148,19 +149,22 @@ const uint64_t* BlockExecutor::sourceColumn(Warp& w, const DOperand& o, uint64_t
     case DKind::Reg: {
       const uint64_t* p = w.reg(o.reg);
       if (o.value == 0 && !o.negate) return p;
-      for (uint32_t l = 0; l < 32; ++l) tmp[l] = (p[l] + o.value) ^ x;
+      const uint64_t add = o.value;
+      allLanes([&](uint32_t l) { tmp[l] = (p[l] + add) ^ x; });
       return tmp;
     }
     case DKind::RegPair: {
       // The high half through its own row (see column()).
       const uint64_t* lo = w.reg(o.reg);
       const uint64_t* hi = w.reg(o.reg + 1);
-      for (uint32_t l = 0; l < 32; ++l) tmp[l] = ((lo[l] | hi[l] << 32) + o.value) ^ x;
+      const uint64_t add = o.value;
+      allLanes([&](uint32_t l) { tmp[l] = ((lo[l] | hi[l] << 32) + add) ^ x; });
       return tmp;
     }
     case DKind::RegNarrow: {
       const uint64_t* p = w.reg(o.reg);
-      for (uint32_t l = 0; l < 32; ++l) tmp[l] = ((p[l] & o.mask) + o.value) ^ x;
+      const uint64_t mk = o.mask, add = o.value;
+      allLanes([&](uint32_t l) { tmp[l] = ((p[l] & mk) + add) ^ x; });
       return tmp;
     }
     case DKind::SReg:
@@ -182,7 +186,7 @@ const uint64_t* BlockExecutor::sourceColumn(Warp& w, const DOperand& o, uint64_t
       }
     default: {
       std::array<uint64_t, 32> one;
-      const Column c = column(w, o, 0, one);  // a value shared by all lanes
+      const Column c = column(w, o, one);  // a value shared by all lanes
       std::fill_n(tmp, 32, (c.p[0] + c.add) ^ c.x);
       return tmp;
     }
@@ -198,7 +202,7 @@ void BlockExecutor::storeColumn(Warp& w, const DOperand& o, const uint64_t* __re
     uint64_t* __restrict p = w.reg(o.reg);
     const uint64_t m = o.mask;
     if (act == ~0u) {
-      for (uint32_t l = 0; l < 32; ++l) p[l] = r[l] & m;
+      allLanes([&](uint32_t l) { p[l] = r[l] & m; });
     } else if (sparse) {
       for (uint32_t a = act; a; a &= a - 1) {
         const uint32_t l = static_cast<uint32_t>(__builtin_ctz(a));
@@ -214,8 +218,8 @@ void BlockExecutor::storeColumn(Warp& w, const DOperand& o, const uint64_t* __re
     uint64_t* __restrict lo = w.reg(o.reg);
     uint64_t* __restrict hi = w.reg(o.reg + 1);  // its own row (see column())
     if (act == ~0u) {
-      for (uint32_t l = 0; l < 32; ++l) lo[l] = r[l] & 0xffffffffu;
-      for (uint32_t l = 0; l < 32; ++l) hi[l] = r[l] >> 32;
+      allLanes([&](uint32_t l) { lo[l] = r[l] & 0xffffffffu; });
+      allLanes([&](uint32_t l) { hi[l] = r[l] >> 32; });
     } else if (sparse) {
       for (uint32_t a = act; a; a &= a - 1) {
         const uint32_t l = static_cast<uint32_t>(__builtin_ctz(a));

@@ -1,11 +1,16 @@
 // ld/st/atom/red/cvta: address translation through the state spaces and the
 // generic windows (memory.h), with bounds and alignment checks.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "func/all_lanes.h"
 #include "func/executor.h"
 #include "func/stepper.h"
 
@@ -64,10 +69,70 @@ void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigne
 template <unsigned EB>
 void scatterLanes(uint8_t* base, const uint64_t* off, uint32_t act, const uint64_t* vp, uint32_t stride, uint64_t add,
                   uint64_t x) {
+  if (act == ~0u) {
+    for (uint32_t l = 0; l < 32; ++l) storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
+    return;
+  }
   for (uint32_t m = act; m; m &= m - 1) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
     storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
   }
+}
+
+// The addresses p[l] + add of all 32 lanes into addrs, with their lowest,
+// highest and bitwise OR (for the alignment check).
+struct LaneSpan {
+  uint64_t lo, hi, any;
+};
+
+LaneSpan laneSpan(const uint64_t* p, uint64_t add, uint64_t* addrs) {
+  uint64_t lo = ~0ull, hi = 0, any = 0;
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint64_t x = p[l] + add;
+    addrs[l] = x;
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+    any |= x;
+  }
+  return {lo, hi, any};
+}
+
+#if defined(__x86_64__)
+// The same four lanes at a time: unsigned comparisons as signed ones of the
+// values with their top bit flipped.
+[[gnu::target("avx2")]] LaneSpan laneSpanAvx2(const uint64_t* p, uint64_t add, uint64_t* addrs) {
+  const __m256i a = _mm256_set1_epi64x(static_cast<int64_t>(add));
+  const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
+  __m256i lo = _mm256_set1_epi64x(INT64_MAX), hi = bias, any = _mm256_setzero_si256();
+  for (uint32_t l = 0; l < 32; l += 4) {
+    const __m256i x = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + l)), a);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(addrs + l), x);
+    any = _mm256_or_si256(any, x);
+    const __m256i xb = _mm256_xor_si256(x, bias);
+    lo = _mm256_blendv_epi8(lo, xb, _mm256_cmpgt_epi64(lo, xb));
+    hi = _mm256_blendv_epi8(hi, xb, _mm256_cmpgt_epi64(xb, hi));
+  }
+  alignas(32) uint64_t l4[4], h4[4], o4[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(l4), lo);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(h4), hi);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(o4), any);
+  LaneSpan s{~0ull, 0, 0};
+  for (unsigned k = 0; k < 4; ++k) {
+    const uint64_t lk = l4[k] ^ static_cast<uint64_t>(INT64_MIN), hk = h4[k] ^ static_cast<uint64_t>(INT64_MIN);
+    s.lo = lk < s.lo ? lk : s.lo;
+    s.hi = hk > s.hi ? hk : s.hi;
+    s.any |= o4[k];
+  }
+  return s;
+}
+#endif
+
+LaneSpan fullWarpSpan(const uint64_t* p, uint64_t add, uint64_t* addrs) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return laneSpanAvx2(p, add, addrs);
+#endif
+  return laneSpan(p, add, addrs);
 }
 
 }  // namespace
@@ -160,17 +225,17 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
 uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64_t add, uint32_t act, uint32_t bytes,
                                  uint64_t* addrs) {
   uint64_t lo = ~0ull, hi = 0, any = 0;
-  for (uint32_t l = 0; l < 32; ++l) addrs[l] = p[l] + add;
-  auto one = [&](uint32_t l) {
-    const uint64_t x = addrs[l];
-    lo = x < lo ? x : lo;
-    hi = x > hi ? x : hi;
-    any |= x;
-  };
   if (act == ~0u) {
-    for (uint32_t l = 0; l < 32; ++l) one(l);
+    const LaneSpan s = fullWarpSpan(p, add, addrs);
+    lo = s.lo, hi = s.hi, any = s.any;
   } else {
-    for (uint32_t m = act; m; m &= m - 1) one(static_cast<uint32_t>(__builtin_ctz(m)));
+    for (uint32_t l = 0; l < 32; ++l) addrs[l] = p[l] + add;
+    for (uint32_t m = act; m; m &= m - 1) {
+      const uint64_t x = addrs[__builtin_ctz(m)];
+      lo = x < lo ? x : lo;
+      hi = x > hi ? x : hi;
+      any |= x;
+    }
   }
   if (any & (bytes - 1)) return nullptr;  // some lane misaligned: the lane-by-lane path names it
   switch (space) {
@@ -179,7 +244,7 @@ uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64
       // One allocation holds [lo, hi + bytes), so it holds every lane's access.
       uint8_t* q = mem_.translate(lo, hi - lo + bytes, tc_);
       if (!q || tc_.lastKind() == AllocKind::Const) return nullptr;
-      for (uint32_t l = 0; l < 32; ++l) addrs[l] -= lo;
+      allLanes([&](uint32_t l) { addrs[l] -= lo; });
       return q;
     }
     case Space::Shared:
@@ -190,23 +255,25 @@ uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64
       const uint64_t span = w.frames.back().stack_top - w.local_lo;
       if (lo < w.local_lo || hi - w.local_lo > span || bytes > span - (hi - w.local_lo)) return nullptr;
       for (uint32_t l = 0; l < 32; ++l) addrs[l] += uint64_t{l} * w.local_cap - w.local_lo;
-      return w.local.data();
+      return w.localData();
     }
     default:
       return nullptr;
   }
 }
 
-BlockExecutor::Column BlockExecutor::address(Warp& w, const DInstr& d, uint32_t act, std::array<uint64_t, 32>& tmp) {
-  const Column a = column(w, d.src[0], act, tmp);
+BlockExecutor::Column BlockExecutor::address(Warp& w, const DInstr& d, std::array<uint64_t, 32>& tmp) {
+  const Column a = column(w, d.src[0], tmp);
   if (!d.addend) return a;
   std::array<uint64_t, 32> tu, sum;
-  const Column u = column(w, d.src[d.addend], act, tu);
+  const Column u = column(w, d.src[d.addend], tu);
   const uint64_t mask = d.addend_bits == 32 ? 0xffffffffull : ~0ull;
-  for (uint32_t m = act; m; m &= m - 1) {
-    const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-    sum[l] = (a.p[l * a.stride] + a.add + u.p[l * u.stride] + u.add) & mask;
-  }
+  const uint64_t add = a.add + u.add;
+  uint64_t* t = sum.data();
+  if (a.stride && u.stride)
+    allLanes([&](uint32_t l) { t[l] = (a.p[l] + u.p[l] + add) & mask; });
+  else
+    for (uint32_t l = 0; l < 32; ++l) t[l] = (a.p[l * a.stride] + u.p[l * u.stride] + add) & mask;
   tmp = sum;
   return {tmp.data(), 1, 0, 0};
 }
@@ -218,7 +285,7 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
   const unsigned shift = 64 - 8 * eb;
   const bool sign = ptx::isSigned(in.type) && eb < 8;
   std::array<uint64_t, 32> tmp;
-  const Column a = address(w, d, act, tmp);
+  const Column a = address(w, d, tmp);
   const DOperand& dst = d.dst[0];
   uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
   uint64_t msk[4] = {0, 0, 0, 0};
@@ -286,7 +353,7 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
   const ptx::Instr& in = *d.in;
   const unsigned n = in.mods.vec, eb = d.bytes;
   std::array<uint64_t, 32> ta, tv;
-  const Column a = address(w, d, act, ta);
+  const Column a = address(w, d, ta);
   const DOperand& src = d.src[1];
   const uint64_t* col[4] = {nullptr, nullptr, nullptr, nullptr};
   Column v{};
@@ -299,15 +366,14 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
       else if (j * eb * 8 < 128) imm[j] = src.value_hi >> (j * eb * 8 - 64);
       if (src.pair && col[j]) {
         const uint64_t* hi = w.reg(src.regs[j] + 1);  // its own row: a pair's rows need not be adjacent
-        for (uint32_t m = act; m; m &= m - 1) {
-          const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-          pairs[j][l] = col[j][l] | hi[l] << 32;
-        }
+        uint64_t* t = pairs[j].data();
+        const uint64_t* c = col[j];
+        allLanes([&](uint32_t l) { t[l] = c[l] | hi[l] << 32; });
         col[j] = pairs[j].data();
       }
     }
   } else {
-    v = column(w, src, act, tv);
+    v = column(w, src, tv);
   }
   uint64_t addrs[32];
   uint8_t* base = a.stride ? spanBase(w, in.space, a.p, a.add, act, n * eb, addrs) : nullptr;
@@ -449,7 +515,7 @@ void BlockExecutor::describeAccess(uint32_t warp, const DInstr& d, uint32_t act,
   out.elems = static_cast<uint8_t>(d.cls == Cls::Ld || d.cls == Cls::St ? std::max<unsigned>(1, in.mods.vec) : 1);
   out.mask = act;
   std::array<uint64_t, 32> tmp;
-  const Column a = address(w, d, act, tmp);
+  const Column a = address(w, d, tmp);
   bool first = true, mixed = false;
   Space space = in.space;
   for (uint32_t m = act; m; m &= m - 1) {

@@ -35,6 +35,7 @@ bool BlockExecutor::execBar(Warp& w, const DInstr& d, uint32_t act) {
   }
   ++b.arrived_warps;
   b.arrived_threads += 32;
+  bars_busy_ |= 1u << id;
   if (red) {
     const DOperand& p = d.src[d.nsrc - 1];
     for (uint32_t m = act; m; m &= m - 1) {
@@ -72,15 +73,17 @@ void BlockExecutor::releaseBarrier(uint32_t id) {
       for (uint32_t m = w.bar_lanes; m; m &= m - 1) write(w, dst, static_cast<uint32_t>(__builtin_ctz(m)), v);
     }
   }
-  b = Barrier{};
+  b.reset();
+  bars_busy_ &= ~(1u << id);
 }
 
 void BlockExecutor::checkBarriers() {
+  if (!bars_busy_) return;
   uint32_t live = 0;
   for (uint32_t i = 0; i < nwarps_; ++i) live += warps_[i].state != WarpState::Done;
-  for (uint32_t id = 0; id < bars_.size(); ++id) {
+  for (uint32_t busy = bars_busy_; busy; busy &= busy - 1) {
+    const auto id = static_cast<uint32_t>(__builtin_ctz(busy));
     const Barrier& b = bars_[id];
-    if (b.arrived_warps == 0) continue;
     const bool done = b.expected_threads ? b.arrived_threads >= b.expected_threads : b.arrived_warps >= live;
     if (done) releaseBarrier(id);
   }

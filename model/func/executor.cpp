@@ -62,12 +62,12 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
     if (machine_) f.stack_base = f.stack_top = prog_.limits().stack_bytes_per_thread;
     w.frames.push_back(f);
     // Registers and local memory are undefined at thread start (PTX): here
-    // they start at zero in every block, so that no block sees what another
+    // they start at zero in every block (the stack at its first access), so that no block sees what another
     // left, whichever executor ran it before (parallel_blocks.cpp).
     const size_t nregs = size_t{k.nregs} * 32;
     if (w.regs.size() < nregs) w.regs.resize(nregs, 0);
     std::fill(w.regs.begin(), w.regs.end(), 0);
-    std::fill(w.local.begin(), w.local.end(), 0);
+    w.local_stale = true;
     if (machine_) {
       // One register file for every frame; R1, the stack pointer, starts at
       // the top of the thread's stack, which grows down on demand.
@@ -86,7 +86,8 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
   epoch_seen_ = UINT64_MAX;
   epoch_at_ = 0;
   shared_.assign(setup_.shared_window, 0);
-  for (Barrier& bar : bars_) bar = Barrier{};
+  for (Barrier& bar : bars_) bar.reset();
+  bars_busy_ = 0;
 }
 
 void BlockExecutor::run(rt::Dim3 ctaid) {

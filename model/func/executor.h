@@ -103,6 +103,11 @@ class BlockExecutor {
     uint32_t popc = 0;
     bool all = true, any = false;
     std::vector<uint32_t> waiting;
+    void reset() {  // as constructed, keeping `waiting`'s storage
+      arrived_warps = arrived_threads = expected_threads = popc = 0;
+      all = true, any = false;
+      waiting.clear();
+    }
   };
 
   // executor.cpp
@@ -122,9 +127,9 @@ class BlockExecutor {
     uint32_t stride;  // 0 for a value shared by all lanes
     uint64_t add, x;  // value = (p[lane * stride] + add) ^ x
   };
-  Column column(Warp& w, const DOperand& o, uint32_t act, std::array<uint64_t, 32>& tmp);
+  Column column(Warp& w, const DOperand& o, std::array<uint64_t, 32>& tmp);
   // ld/st: the address operand's lanes, its addend added (DInstr::addend).
-  Column address(Warp& w, const DInstr& d, uint32_t act, std::array<uint64_t, 32>& tmp);
+  Column address(Warp& w, const DInstr& d, std::array<uint64_t, 32>& tmp);
   uint64_t read(Warp& w, const DOperand& o, uint32_t lane);
   uint64_t sreg(const Warp& w, const DOperand& o, uint32_t lane) const;
   uint64_t param(const Warp& w, const DOperand& o) const;  // DKind::ParamVal
@@ -236,6 +241,7 @@ class BlockExecutor {
   uint32_t nwarps_ = 0;
   std::vector<uint8_t> shared_;
   std::array<Barrier, 16> bars_;
+  uint32_t bars_busy_ = 0;  // bit id: barrier id has arrivals
   uint64_t clock_ = 0;
   uint64_t* by_op_ = nullptr;
   uint64_t warp_instrs_ = 0, thread_instrs_ = 0;

@@ -59,6 +59,10 @@ struct Warp {
   // The local address at local[l * local_cap]: 0 for a PTX program; for a
   // machine program the stack maps [local_lo, top) and grows down.
   uint32_t local_lo = 0;
+  // The stack still holds what the warp's previous block left: zeroed at the
+  // first access of this block (localData), so that a block that never
+  // touches local memory never pays for clearing it.
+  bool local_stale = false;
   WarpState state = WarpState::Ready;
   // Barrier wait: which barrier, at which instruction, with which lanes.
   uint32_t bar_id = 0;
@@ -76,7 +80,12 @@ struct Warp {
   const uint64_t* reg(uint32_t r) const {
     return rows ? rows[r] : regs.data() + frames.back().reg_base + size_t{r} * 32;
   }
-  uint8_t* lanes(uint32_t lane) { return local.data() + size_t{lane} * local_cap; }
+  uint8_t* localData() {
+    if (local_stale) clearLocal();
+    return local.data();
+  }
+  uint8_t* lanes(uint32_t lane) { return localData() + size_t{lane} * local_cap; }
+  void clearLocal();
   // Makes room for `top` bytes of stack in every lane (contents kept).
   void growStack(uint32_t top);
   // Machine programs: maps [addr, top) (doubling), contents kept at their addresses.
