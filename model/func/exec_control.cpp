@@ -76,6 +76,7 @@ void BlockExecutor::finishCall(Warp& w) {
     }
   }
   w.frames.pop_back();
+  w.syncCols();
 }
 
 void BlockExecutor::callFunction(Warp& w, const DInstr& d, const DFunction& callee, uint32_t lanes) {
@@ -93,6 +94,7 @@ void BlockExecutor::callFunction(Warp& w, const DInstr& d, const DFunction& call
     nf.fn = &callee;
     nf.call = &d;
     w.frames.push_back(nf);
+    w.syncCols();
     w.stack.push_back({0, kNoPc, lanes, true});
     w.stack.push_back({0, kNoPc, lanes, false});
     return;
@@ -127,6 +129,7 @@ void BlockExecutor::callFunction(Warp& w, const DInstr& d, const DFunction& call
     }
   }
   w.frames.push_back(nf);
+  w.syncCols();
   w.stack.push_back({0, kNoPc, lanes, true});
   w.stack.push_back({0, kNoPc, lanes, false});
 }

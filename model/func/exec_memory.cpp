@@ -46,6 +46,37 @@ template <unsigned EB>
 void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigned n, bool sign, uint64_t* const* col,
                  const uint64_t* msk) {
   constexpr unsigned shift = 64 - 8 * EB;
+  if (act == ~0u) {
+    // A full warp whose lanes all read one address (a broadcast), or each
+    // the element after the previous lane's (a coalesced row): one load
+    // filled into every lane, or a widening copy the compiler vectorises.
+    const uint64_t o0 = off[0], step = uint64_t{n} * EB;
+    uint64_t apart = 0, astray = 0;
+    allLanes([&](uint32_t l) {
+      apart |= off[l] ^ o0;
+      astray |= off[l] ^ (o0 + l * step);
+    });
+    if (!apart || !astray) {
+      for (unsigned j = 0; j < n; ++j) {
+        uint64_t* out = col[j];
+        if (!out) continue;
+        const uint64_t mk = msk[j];
+        const uint8_t* b = base + o0 + j * EB;
+        auto value = [&](const uint8_t* p) {
+          uint64_t v = loadN(p, EB);
+          if (EB < 8 && sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+          return v & mk;
+        };
+        if (!apart) {
+          const uint64_t v = value(b);
+          allLanes([&](uint32_t l) { out[l] = v; });
+        } else {
+          allLanes([&](uint32_t l) { out[l] = value(b + l * step); });
+        }
+      }
+      return;
+    }
+  }
   for (unsigned j = 0; j < n; ++j) {
     uint64_t* out = col[j];
     if (!out) continue;
@@ -70,7 +101,16 @@ template <unsigned EB>
 void scatterLanes(uint8_t* base, const uint64_t* off, uint32_t act, const uint64_t* vp, uint32_t stride, uint64_t add,
                   uint64_t x) {
   if (act == ~0u) {
-    for (uint32_t l = 0; l < 32; ++l) storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
+    // Each lane the element after the previous lane's (a coalesced row): a
+    // narrowing copy the compiler vectorises.
+    const uint64_t o0 = off[0];
+    uint64_t astray = 0;
+    allLanes([&](uint32_t l) { astray |= off[l] ^ (o0 + l * EB); });
+    uint8_t* b = base + o0;
+    if (!astray && stride)
+      allLanes([&](uint32_t l) { storeN(b + l * EB, (vp[l] + add) ^ x, EB); });
+    else
+      for (uint32_t l = 0; l < 32; ++l) storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
     return;
   }
   for (uint32_t m = act; m; m &= m - 1) {

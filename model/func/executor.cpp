@@ -67,6 +67,7 @@ void BlockExecutor::resetBlock(rt::Dim3 ctaid) {
     const size_t nregs = size_t{k.nregs} * 32;
     if (w.regs.size() < nregs) w.regs.resize(nregs, 0);
     std::fill(w.regs.begin(), w.regs.end(), 0);
+    w.syncCols();
     w.local_stale = true;
     if (machine_) {
       // One register file for every frame; R1, the stack pointer, starts at

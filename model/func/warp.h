@@ -76,10 +76,13 @@ struct Warp {
   // at issue. Null: the warp's own columns, by architectural name.
   uint64_t* const* rows = nullptr;
 
-  uint64_t* reg(uint32_t r) { return rows ? rows[r] : regs.data() + frames.back().reg_base + size_t{r} * 32; }
-  const uint64_t* reg(uint32_t r) const {
-    return rows ? rows[r] : regs.data() + frames.back().reg_base + size_t{r} * 32;
-  }
+  // regs.data() + frames.back().reg_base: register 0 of the running frame,
+  // kept by syncCols() wherever the frames or the registers' storage change.
+  uint64_t* cols = nullptr;
+  void syncCols() { cols = regs.data() + frames.back().reg_base; }
+
+  uint64_t* reg(uint32_t r) { return rows ? rows[r] : cols + size_t{r} * 32; }
+  const uint64_t* reg(uint32_t r) const { return rows ? rows[r] : cols + size_t{r} * 32; }
   uint8_t* localData() {
     if (local_stale) clearLocal();
     return local.data();
