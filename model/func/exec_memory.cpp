@@ -44,34 +44,33 @@ inline void storeN(uint8_t* p, uint64_t v, unsigned n) {
 // element j of lane l into col[j][l] (a null column: a sink).
 template <unsigned EB>
 void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigned n, bool sign, uint64_t* const* col,
-                 const uint64_t* msk) {
+                 const uint64_t* msk, uint64_t width) {
   constexpr unsigned shift = 64 - 8 * EB;
-  if (act == ~0u) {
+  const uint64_t step = uint64_t{n} * EB;
+  if (width == 0 || width == 31 * step) {
     // A full warp whose lanes all read one address (a broadcast), or each
     // the element after the previous lane's (a coalesced row): one load
     // filled into every lane, or a widening copy the compiler vectorises.
-    const uint64_t o0 = off[0], step = uint64_t{n} * EB;
-    uint64_t apart = 0, astray = 0;
-    allLanes([&](uint32_t l) {
-      apart |= off[l] ^ o0;
-      astray |= off[l] ^ (o0 + l * step);
-    });
-    if (!apart || !astray) {
+    const uint64_t o0 = off[0];
+    uint64_t astray = 0;
+    if (width) allLanes([&](uint32_t l) { astray |= off[l] ^ (o0 + l * step); });
+    if (!astray) {
       for (unsigned j = 0; j < n; ++j) {
         uint64_t* out = col[j];
         if (!out) continue;
         const uint64_t mk = msk[j];
         const uint8_t* b = base + o0 + j * EB;
-        auto value = [&](const uint8_t* p) {
-          uint64_t v = loadN(p, EB);
+        if (!width) {
+          uint64_t v = loadN(b, EB);
           if (EB < 8 && sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
-          return v & mk;
-        };
-        if (!apart) {
-          const uint64_t v = value(b);
+          v &= mk;
           allLanes([&](uint32_t l) { out[l] = v; });
+        } else if (EB < 8 && sign) {
+          allLanes([&](uint32_t l) {
+            out[l] = static_cast<uint64_t>(static_cast<int64_t>(loadN(b + l * step, EB) << shift) >> shift) & mk;
+          });
         } else {
-          allLanes([&](uint32_t l) { out[l] = value(b + l * step); });
+          allLanes([&](uint32_t l) { out[l] = loadN(b + l * step, EB) & mk; });
         }
       }
       return;
@@ -99,15 +98,18 @@ void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigne
 // in lane order.
 template <unsigned EB>
 void scatterLanes(uint8_t* base, const uint64_t* off, uint32_t act, const uint64_t* vp, uint32_t stride, uint64_t add,
-                  uint64_t x) {
+                  uint64_t x, uint64_t width) {
   if (act == ~0u) {
     // Each lane the element after the previous lane's (a coalesced row): a
     // narrowing copy the compiler vectorises.
     const uint64_t o0 = off[0];
-    uint64_t astray = 0;
-    allLanes([&](uint32_t l) { astray |= off[l] ^ (o0 + l * EB); });
+    uint64_t astray = 1;
+    if (width == 31 * EB && stride) {
+      astray = 0;
+      allLanes([&](uint32_t l) { astray |= off[l] ^ (o0 + l * EB); });
+    }
     uint8_t* b = base + o0;
-    if (!astray && stride)
+    if (!astray)
       allLanes([&](uint32_t l) { storeN(b + l * EB, (vp[l] + add) ^ x, EB); });
     else
       for (uint32_t l = 0; l < 32; ++l) storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
@@ -263,8 +265,9 @@ uint8_t* BlockExecutor::resolveSlow(Warp& w, const DInstr& d, Space space, uint6
 }
 
 uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64_t add, uint32_t act, uint32_t bytes,
-                                 uint64_t* addrs) {
+                                 uint64_t* addrs, uint64_t& width) {
   uint64_t lo = ~0ull, hi = 0, any = 0;
+  width = ~0ull;
   if (act == ~0u) {
     const LaneSpan s = fullWarpSpan(p, add, addrs);
     lo = s.lo, hi = s.hi, any = s.any;
@@ -285,10 +288,12 @@ uint8_t* BlockExecutor::spanBase(Warp& w, Space space, const uint64_t* p, uint64
       uint8_t* q = mem_.translate(lo, hi - lo + bytes, tc_);
       if (!q || tc_.lastKind() == AllocKind::Const) return nullptr;
       allLanes([&](uint32_t l) { addrs[l] -= lo; });
+      if (act == ~0u) width = hi - lo;
       return q;
     }
     case Space::Shared:
       if (hi > shared_.size() || bytes > shared_.size() - hi) return nullptr;
+      if (act == ~0u) width = hi - lo;
       return shared_.data();
     case Space::Local: {
       // [local_lo, stack_top) is mapped, lane l's at lanes(l).
@@ -356,15 +361,16 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
     any_pair = true;
   }
   uint64_t addrs[32];
+  uint64_t width = ~0ull;
   uint8_t* base = nullptr;
-  if (a.stride) base = spanBase(w, in.space, a.p, a.add, act, total, addrs);
+  if (a.stride) base = spanBase(w, in.space, a.p, a.add, act, total, addrs, width);
   if (base) {
     // Every lane inside one allocation (or the shared memory), aligned.
     switch (eb) {
-      case 1: gatherLanes<1>(base, addrs, act, n, sign, col, msk); break;
-      case 2: gatherLanes<2>(base, addrs, act, n, sign, col, msk); break;
-      case 4: gatherLanes<4>(base, addrs, act, n, sign, col, msk); break;
-      default: gatherLanes<8>(base, addrs, act, n, sign, col, msk); break;
+      case 1: gatherLanes<1>(base, addrs, act, n, sign, col, msk, width); break;
+      case 2: gatherLanes<2>(base, addrs, act, n, sign, col, msk, width); break;
+      case 4: gatherLanes<4>(base, addrs, act, n, sign, col, msk, width); break;
+      default: gatherLanes<8>(base, addrs, act, n, sign, col, msk, width); break;
     }
   } else {
     for (uint32_t m = act; m; m &= m - 1) {
@@ -416,15 +422,16 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
     v = column(w, src, tv);
   }
   uint64_t addrs[32];
-  uint8_t* base = a.stride ? spanBase(w, in.space, a.p, a.add, act, n * eb, addrs) : nullptr;
+  uint64_t width = ~0ull;
+  uint8_t* base = a.stride ? spanBase(w, in.space, a.p, a.add, act, n * eb, addrs, width) : nullptr;
   if (base && src.kind != DKind::Vec) {
     // Every lane inside one allocation (or the shared memory), aligned; in
     // lane order, so that the last of the lanes storing to one address wins.
     switch (eb) {
-      case 1: scatterLanes<1>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
-      case 2: scatterLanes<2>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
-      case 4: scatterLanes<4>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
-      default: scatterLanes<8>(base, addrs, act, v.p, v.stride, v.add, v.x); break;
+      case 1: scatterLanes<1>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
+      case 2: scatterLanes<2>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
+      case 4: scatterLanes<4>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
+      default: scatterLanes<8>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
     }
     return;
   }

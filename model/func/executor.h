@@ -191,9 +191,11 @@ class BlockExecutor {
   // one allocation (or the block's shared memory, or the lanes' mapped
   // stacks), returns the host pointer of offset 0 and
   // sets addrs[l] to each lane's offset from it (resolve()'s fast path for a
-  // whole warp at once); else nullptr.
+  // whole warp at once); else nullptr. `width`: the highest offset less the
+  // lowest, for a full warp whose offsets are addresses in one space (~0
+  // otherwise: a partial warp, or the lanes' separate stacks).
   uint8_t* spanBase(Warp& w, ptx::Space space, const uint64_t* p, uint64_t add, uint32_t act, uint32_t bytes,
-                    uint64_t* addrs);
+                    uint64_t* addrs, uint64_t& width);
   uint8_t* resolveSlow(Warp& w, const DInstr& d, ptx::Space space, uint64_t addr, uint32_t bytes, uint32_t lane,
                        bool write, bool atomic);
   void execLd(Warp& w, const DInstr& d, uint32_t act);
