@@ -4,6 +4,9 @@
 // (laneFunction), and the results stored to the active lanes.
 #include <algorithm>
 #include <cstring>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <fmt/format.h>
 
@@ -26,6 +29,34 @@ struct LaneMasks {
   const uint64_t* operator[](uint32_t n) const { return m[n]; }
 };
 constexpr LaneMasks kLaneMasks;
+
+// p[l] = r[l] & m for the lanes of act, the others left as they are.
+void blendStore(uint64_t* p, const uint64_t* r, uint64_t m, uint32_t act) {
+  for (uint32_t g = 0; g < 32; g += 4) {
+    const uint64_t* on = kLaneMasks[(act >> g) & 15];
+    for (uint32_t k = 0; k < 4; ++k) p[g + k] = (r[g + k] & m & on[k]) | (p[g + k] & ~on[k]);
+  }
+}
+
+#if defined(__x86_64__)
+[[gnu::target("avx2")]] void blendStoreAvx2(uint64_t* p, const uint64_t* r, uint64_t m, uint32_t act) {
+  const __m256i mk = _mm256_set1_epi64x(static_cast<int64_t>(m));
+  for (uint32_t g = 0; g < 32; g += 4) {
+    const __m256i on = _mm256_load_si256(reinterpret_cast<const __m256i*>(kLaneMasks[(act >> g) & 15]));
+    const __m256i v = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + g)), mk);
+    const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + g));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + g),
+                        _mm256_or_si256(_mm256_and_si256(v, on), _mm256_andnot_si256(on, old)));
+  }
+}
+#endif
+
+void blendLanes(uint64_t* p, const uint64_t* r, uint64_t m, uint32_t act) {
+#if defined(__x86_64__)
+  if (kHostAvx2) return blendStoreAvx2(p, r, m, act);
+#endif
+  blendStore(p, r, m, act);
+}
 }  // namespace
 
 uint64_t BlockExecutor::sreg(const Warp& w, const DOperand& o, uint32_t lane) const {
@@ -209,10 +240,7 @@ void BlockExecutor::storeColumn(Warp& w, const DOperand& o, const uint64_t* __re
         p[l] = r[l] & m;
       }
     } else {
-      for (uint32_t g = 0; g < 32; g += 4) {
-        const uint64_t* on = kLaneMasks[(act >> g) & 15];
-        for (uint32_t k = 0; k < 4; ++k) p[g + k] = (r[g + k] & m & on[k]) | (p[g + k] & ~on[k]);
-      }
+      blendLanes(p, r, m, act);
     }
   } else if (o.kind == DKind::RegPair) {
     uint64_t* __restrict lo = w.reg(o.reg);
@@ -227,14 +255,10 @@ void BlockExecutor::storeColumn(Warp& w, const DOperand& o, const uint64_t* __re
         hi[l] = r[l] >> 32;
       }
     } else {
-      for (uint32_t g = 0; g < 32; g += 4) {
-        const uint64_t* on = kLaneMasks[(act >> g) & 15];
-        for (uint32_t k = 0; k < 4; ++k) lo[g + k] = (r[g + k] & 0xffffffffu & on[k]) | (lo[g + k] & ~on[k]);
-      }
-      for (uint32_t g = 0; g < 32; g += 4) {
-        const uint64_t* on = kLaneMasks[(act >> g) & 15];
-        for (uint32_t k = 0; k < 4; ++k) hi[g + k] = ((r[g + k] >> 32) & on[k]) | (hi[g + k] & ~on[k]);
-      }
+      alignas(32) uint64_t high[32];
+      allLanes([&](uint32_t l) { high[l] = r[l] >> 32; });
+      blendLanes(lo, r, 0xffffffffu, act);
+      blendLanes(hi, high, ~0ull, act);
     }
   }
 }
