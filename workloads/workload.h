@@ -61,4 +61,4 @@ struct Registrar {
 #define RFSIM_WORKLOAD_CAT2(a, b) a##b
 #define RFSIM_WORKLOAD_CAT(a, b) RFSIM_WORKLOAD_CAT2(a, b)
 #define RFSIM_WORKLOAD(...) \
-  static ::rfsim::workloads::Registrar RFSIM_WORKLOAD_CAT(rfsim_workload_, __LINE__){::rfsim::workloads::Workload{__VA_ARGS__}}
+  static ::rfsim::workloads::Registrar RFSIM_WORKLOAD_CAT(rfsim_workload_, __COUNTER__){::rfsim::workloads::Workload{__VA_ARGS__}}
