@@ -21,18 +21,31 @@ inline bool globalAddress(Space s, uint64_t addr) {
   return s == Space::Global || ((s == Space::Generic || s == Space::None) && addr < kCodeWindow);
 }
 
-// [lo, hi): the bytes the global lanes of an access of `bytes` per lane
-// reach; false when none does.
+// The bytes the global lanes of an access of `bytes` per lane reach: each
+// run of lanes whose ranges touch, in lane order, to `emit(lo, hi)` (a warp
+// over two rows of a tile gives two runs, not the rows between), and their
+// hull in [lo, hi); false when no lane is global.
+template <class Emit>
 bool globalSpan(Space s, const uint64_t* p, uint32_t stride, uint64_t add, uint32_t act, unsigned bytes,
-                       uint64_t& lo, uint64_t& hi) {
+                uint64_t& lo, uint64_t& hi, Emit&& emit) {
   if (s != Space::Global && s != Space::Generic && s != Space::None) return false;
   lo = ~0ull, hi = 0;
+  uint64_t rlo = 0, rhi = 0;
+  bool run = false;
   for (uint32_t m = act; m; m &= m - 1) {
     const uint64_t x = p[__builtin_ctz(m) * stride] + add;
     if (!globalAddress(s, x)) continue;
     lo = std::min(lo, x);
     hi = std::max(hi, x + bytes);
+    if (run && x <= rhi && x + bytes >= rlo) {
+      rlo = std::min(rlo, x);
+      rhi = std::max(rhi, x + bytes);
+      continue;
+    }
+    if (run) emit(rlo, rhi);
+    rlo = x, rhi = x + bytes, run = true;
   }
+  if (run) emit(rlo, rhi);
   return hi > lo;
 }
 
@@ -41,8 +54,9 @@ bool globalSpan(Space s, const uint64_t* p, uint32_t stride, uint64_t add, uint3
 uint8_t* BlockExecutor::logLoad(Space space, const Column& a, uint32_t act, unsigned bytes, uint8_t* base) {
   if (!log_->speculative()) return base;  // no block before this one is running
   uint64_t lo, hi;
-  if (!globalSpan(space, a.p, a.stride, a.add, act, bytes, lo, hi)) return base;
-  log_->noteRead(lo, hi);
+  if (!globalSpan(space, a.p, a.stride, a.add, act, bytes, lo, hi,
+                  [&](uint64_t l, uint64_t h) { log_->noteRead(l, h); }))
+    return base;
   return log_->ownWrites(lo, hi) ? nullptr : base;
 }
 
@@ -57,8 +71,9 @@ uint8_t* BlockExecutor::logStore(Space space, const Column& a, uint32_t act, uns
   staged_.lanes = 0;
   staged_.n = bytes;
   uint64_t lo, hi;
-  if (!globalSpan(space, a.p, a.stride, a.add, act, bytes, lo, hi)) return base;
-  log_->noteWrite(lo, hi);
+  if (!globalSpan(space, a.p, a.stride, a.add, act, bytes, lo, hi,
+                  [&](uint64_t l, uint64_t h) { log_->noteWrite(l, h); }))
+    return base;
   return log_->speculative() ? nullptr : base;
 }
 
