@@ -93,6 +93,10 @@ struct WorkloadStats : stats::Group {
         ADD_STAT(cycles, stats::unit::Cycle, "SM cycles over all launches (--timing; 0 otherwise)"),
         ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per SM cycle (--timing)",
                  [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
+        ADD_STAT(parallel_launches, stats::unit::Count,
+                 "functional launches whose blocks ran on several host threads (sim.threads)"),
+        ADD_STAT(reexecuted_blocks, stats::unit::Count,
+                 "blocks of those launches run again alone: they read what a block before them wrote meanwhile"),
         ADD_STAT(wall_time, "microsecond", "host time in kernel launches"),
         ADD_STAT(warp_instrs_per_second, stats::unit::Rate, "functional simulation speed",
                  [this] { return wall_time.get() ? warp_instrs.get() * 1e6 / double(wall_time.get()) : 0.0; }),
@@ -105,7 +109,7 @@ struct WorkloadStats : stats::Group {
   stats::Vector warp_instrs_by_class, warp_instrs_by_op, warp_instrs_by_role, thread_instrs_by_role;
   stats::Scalar max_regs, static_spill_bytes, cycles;
   stats::Formula ipc;
-  stats::Scalar wall_time;
+  stats::Scalar parallel_launches, reexecuted_blocks, wall_time;
   stats::Formula warp_instrs_per_second, simd_efficiency;
 };
 
@@ -304,6 +308,8 @@ int runWorkloads(const RunOptions& o) {
       st.warp_instrs_by_role[i] = t.warp_instrs_by_role[i];
       st.thread_instrs_by_role[i] = t.thread_instrs_by_role[i];
     }
+    st.parallel_launches = t.parallel_launches;
+    st.reexecuted_blocks = t.reexecuted_blocks;
     st.wall_time = static_cast<uint64_t>(t.host_seconds * 1e6);
     st.cycles = t.cycles;
     checks[w->name] = {{"passed", check.passed}, {"detail", check.detail}, {"ptx", ptx_of.at(w->name).front()}, {"modules", ptx_of.at(w->name)},

@@ -364,6 +364,7 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
   uint64_t width = ~0ull;
   uint8_t* base = nullptr;
   if (a.stride) base = spanBase(w, in.space, a.p, a.add, act, total, addrs, width);
+  if (log_) [[unlikely]] base = logLoad(in.space, a, act, total, base);
   if (base) {
     // Every lane inside one allocation (or the shared memory), aligned.
     switch (eb) {
@@ -377,6 +378,8 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
       const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
       const uint64_t addr = a.p[l * a.stride] + a.add;
       const uint8_t* p = resolve(w, d, in.space, addr, total, l, false, false);
+      uint8_t seen[32];
+      if (log_) [[unlikely]] p = logLoadLane(in.space, addr, p, total, seen);
       for (unsigned j = 0; j < n; ++j) {
         uint64_t v = loadN(p + j * eb, eb);
         if (sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
@@ -424,6 +427,7 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
   uint64_t addrs[32];
   uint64_t width = ~0ull;
   uint8_t* base = a.stride ? spanBase(w, in.space, a.p, a.add, act, n * eb, addrs, width) : nullptr;
+  if (log_) [[unlikely]] base = logStore(in.space, a, act, n * eb, base);
   if (base && src.kind != DKind::Vec) {
     // Every lane inside one allocation (or the shared memory), aligned; in
     // lane order, so that the last of the lanes storing to one address wins.
@@ -439,6 +443,7 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
     const uint64_t addr = a.p[l * a.stride] + a.add;
     uint8_t* p = base ? base + addrs[l] : resolve(w, d, in.space, addr, n * eb, l, true, false);
+    if (log_) [[unlikely]] p = logStoreLane(in.space, addr, p, n * eb, l);
     if (src.kind == DKind::Vec) {
       for (unsigned j = 0; j < n; ++j) {
         storeN(p + j * eb, col[j] ? col[j][l] : imm[j], eb);
@@ -447,9 +452,8 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
       storeN(p, (v.p[l * v.stride] + v.add) ^ v.x, eb);
     }
   }
+  if (log_) [[unlikely]] logStoreDone();
 }
-
-namespace {
 
 uint64_t atomicResult(ptx::AtomOp op, ptx::Type t, uint64_t old, uint64_t b, uint64_t c) {
   using ptx::AtomOp;
@@ -493,19 +497,6 @@ uint64_t atomicResult(ptx::AtomOp op, ptx::Type t, uint64_t old, uint64_t b, uin
   return old;
 }
 
-// An atomic update of the word at p, from several host threads at once.
-template <class T>
-uint64_t hostUpdate(uint8_t* p, const ptx::Instr& in, uint64_t b, uint64_t c) {
-  T* q = reinterpret_cast<T*>(p);  // aligned: resolve() checked it
-  T old = __atomic_load_n(q, __ATOMIC_RELAXED);
-  for (;;) {
-    const T r = static_cast<T>(atomicResult(in.mods.atom, in.type, old, b, c));
-    if (__atomic_compare_exchange_n(q, &old, r, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
-  }
-}
-
-}  // namespace
-
 // Lane by lane in lane order: every lane sees the result of the lanes before
 // it (the order is one the hardware may produce).
 void BlockExecutor::execAtom(Warp& w, const DInstr& d, uint32_t act) {
@@ -518,16 +509,10 @@ void BlockExecutor::execAtom(Warp& w, const DInstr& d, uint32_t act) {
     uint8_t* p = resolve(w, d, in.space, addr, eb, l, true, true);
     const uint64_t b = read(w, d.src[1], l) & wm;
     const uint64_t c = d.nsrc > 2 ? read(w, d.src[2], l) & wm : 0;
-    uint64_t old;
-    if (concurrent_ && in.space != Space::Shared) {
-      // Other threads update the same words (runConcurrently): the update as
-      // a host compare-and-swap (only 32- and 64-bit reductions get here,
-      // Program::blockOrderDependence).
-      old = eb == 8 ? hostUpdate<uint64_t>(p, in, b, c) : hostUpdate<uint32_t>(p, in, b, c);
-    } else {
-      old = loadN(p, eb);
-      storeN(p, atomicResult(in.mods.atom, in.type, old, b, c) & wm, eb);
-    }
+    if (log_) [[unlikely]]
+      if (logAtomic(d, in.space, addr, b, c)) continue;
+    const uint64_t old = loadN(p, eb);
+    storeN(p, atomicResult(in.mods.atom, in.type, old, b, c) & wm, eb);
     if (d.cls == Cls::Atom && d.dst[0].kind != DKind::None) write(w, d.dst[0], l, old);
   }
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "func/block_log.h"
 #include "func/decode.h"
 #include "func/memory.h"
 #include "func/program.h"
@@ -39,13 +40,19 @@ class BlockExecutor {
   BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats);
   void run(rt::Dim3 ctaid);
   // For one of several executors that run a launch's blocks on as many host
-  // threads (Program::launch, for a kernel blockParallel() allows): global
-  // atomics become host atomics, and the livelock epoch counts this
+  // threads (parallel_blocks.cpp): the livelock epoch counts this
   // executor's writes (in a run on one thread the only writes during a
   // block are its own, so the proofs come out the same).
-  void runConcurrently() {
-    concurrent_ = true;
-    dev_writes_ = &own_writes_;
+  void runConcurrently() { dev_writes_ = &own_writes_; }
+  // The log the next blocks' global accesses go through (block_log.h;
+  // parallel_blocks.cpp); null: memory itself, as on one thread.
+  void setLog(BlockLog* log) { log_ = log; }
+  // Forgets the counts of a block whose run ended in an error (finish()
+  // never added them).
+  void discardCounts() {
+    warp_instrs_ = thread_instrs_ = 0;
+    role_warp_.fill(0);
+    role_thread_.fill(0);
   }
 
   // Step-level entry points, for an external scheduler (BlockStepper,
@@ -202,6 +209,19 @@ class BlockExecutor {
   void execSt(Warp& w, const DInstr& d, uint32_t act);
   void execAtom(Warp& w, const DInstr& d, uint32_t act);
   void execCvta(Warp& w, const DInstr& d, uint32_t act);
+  // exec_logged.cpp: the global accesses of a block that runs beside others
+  // (log_ set). A load's lanes: records what it reads; nullptr when the
+  // block's own writes reach into it (then lane by lane, logLoadLane).
+  uint8_t* logLoad(ptx::Space space, const Column& a, uint32_t act, unsigned bytes, uint8_t* base);
+  // One lane's bytes as the block sees them (`p`: memory's, `buf`: room for them).
+  const uint8_t* logLoadLane(ptx::Space space, uint64_t addr, const uint8_t* p, unsigned bytes, uint8_t* buf);
+  // A store's lanes: records what it writes; nullptr when its lanes go to
+  // the log lane by lane (logStoreLane, then logStoreDone).
+  uint8_t* logStore(ptx::Space space, const Column& a, uint32_t act, unsigned bytes, uint8_t* base);
+  uint8_t* logStoreLane(ptx::Space space, uint64_t addr, uint8_t* p, unsigned bytes, uint32_t lane);
+  void logStoreDone();
+  // An atomic's lane: true when the log took it (it does not touch memory).
+  bool logAtomic(const DInstr& d, ptx::Space space, uint64_t addr, uint64_t b, uint64_t c);
   // Host-side reads of device memory by a lane (vprintf's format and
   // arguments, call parameters of built-ins).
   void readGeneric(Warp& w, const DInstr& d, uint32_t lane, uint64_t addr, void* out, uint32_t bytes);
@@ -235,7 +255,15 @@ class BlockExecutor {
   // when running concurrently (runConcurrently).
   uint64_t* dev_writes_;
   uint64_t own_writes_ = 0;
-  bool concurrent_ = false;
+  BlockLog* log_ = nullptr;
+  // A speculative store's lanes on their way to the log (logStoreLane).
+  struct Staged {
+    std::array<uint64_t, 32> addr;
+    std::array<std::array<uint8_t, 32>, 32> bytes;
+    uint32_t lanes = 0;
+    unsigned n = 0;
+  };
+  Staged staged_;
   const std::vector<DFunction>& funcs_;
   rt::Dim3 ctaid_;
   uint32_t nthreads_ = 0;

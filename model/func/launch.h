@@ -31,6 +31,10 @@ struct LaunchStats {
   uint64_t blocks = 0, warps = 0, threads = 0;
   uint64_t cycles = 0;  // SM cycles (timing runs only)
   uint64_t launches = 0;
+  // Launches whose blocks ran on several host threads, and the blocks of
+  // those that ran a second time, alone, because what they read met what a
+  // block before them wrote while they ran (func/parallel_blocks.cpp).
+  uint64_t parallel_launches = 0, reexecuted_blocks = 0;
   double host_seconds = 0.0;
 
   // Every count of `o` added to this one's (a device's totals; the parts of
@@ -46,6 +50,7 @@ struct LaunchStats {
     }
     blocks += o.blocks, warps += o.warps, threads += o.threads;
     cycles += o.cycles, launches += o.launches;
+    parallel_launches += o.parallel_launches, reexecuted_blocks += o.reexecuted_blocks;
     host_seconds += o.host_seconds;
     return *this;
   }

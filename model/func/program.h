@@ -32,8 +32,9 @@ struct Limits {
   // (config pipeline.livelock_proof_cycles; BlockExecutor::armProofs).
   uint64_t livelock_proof_warp_instrs = 1000000;
   // Host threads that run a launch's blocks (config sim.threads; 1: this
-  // thread alone), for kernels whose result cannot depend on the blocks'
-  // order (Program::blockOrderDependence; parallel_blocks.cpp).
+  // thread alone), with the results of one thread running them in block
+  // order, for kernels Program::blockOrderDependence allows
+  // (parallel_blocks.cpp).
   unsigned threads = 1;
 };
 
@@ -84,10 +85,10 @@ class Program {
   LaunchSetup setupLaunch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
                           const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes = 0);
 
-  // Why a launch of `kernel` could compute another result with its blocks
-  // in another order (an atomic whose old value is read, a volatile access,
-  // printf, a clock read, ... with where it is); empty when it cannot, and
-  // launch() then runs its blocks on Limits::threads host threads.
+  // Why a launch of `kernel` must run its blocks on one thread (printf,
+  // malloc or free, a clock read, a global atomic whose old value is read,
+  // with where it is); empty when it need not, and launch() then runs its
+  // blocks on Limits::threads host threads (parallel_blocks.cpp).
   std::string blockOrderDependence(const DFunction& kernel) const;
 
   // Where vprintf writes (std::cout by default).
