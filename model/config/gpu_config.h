@@ -418,9 +418,9 @@ struct SimConfig {
            "launch's first phase can be steady and still a transient (the L2 filling before its dirty lines "
            "start going back to DRAM: lt_nn's distances run 2.7x faster for their first 7 %)");
     v.integer("threads", threads, IntRange{0, 1024}, "thread",
-              "host threads that run a functional launch's thread blocks (--threads; 0: the host's cores); "
-              "kernels whose result could depend on the blocks' order run on one; a kernel whose blocks read what "
-              "other blocks of the launch store, without atomics, may count other instructions "
+              "host threads that run a functional launch's thread blocks (--threads; 0: the host's cores), with "
+              "the memory, output, errors and counts of one thread running them in block order; kernels with "
+              "printf, malloc, clock reads or global atomics whose old value is read run on one "
               "(docs/functional.md, \"Parallel blocks\")");
   }
 };
