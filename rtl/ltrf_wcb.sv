@@ -82,7 +82,7 @@ module ltrf_wcb #(
   /* verilator tracing_on */
   logic [NumRegs-1:0]     valid_q [NumWarps];           // the working-set (valid) bit vectors
   logic [OW-1:0]          off_q   [NumWarps];
-  logic [NumWarps-1:0]    off_valid_all;
+  logic [NumWarps-1:0]    off_valid_all;                // each warp's offset is valid
   logic [NumBanks*BW-1:0] fifo_q  [NumWarps];           // the AAUs' unused queues
   logic [BW-1:0]          head_q  [NumWarps];
   logic [BW:0]            count_q [NumWarps];
