@@ -10,7 +10,8 @@
 //     circular buffer of NumBanks entries (head, count), and the occupied set
 //     (a bank is occupied when its bit is set; the paper's occupied queue).
 // Shared: the global AAU of warp offsets, the same queue pair over
-// NumOffsets offsets.
+// NumOffsets offsets. Each per-warp item is one array indexed by warp: a
+// port reads its warp's entry (a multiplexer over the warps' entries).
 //
 // One operation per clock (op_i), its result combinational from the state
 // before the edge, its state change at the edge:
@@ -59,7 +60,6 @@ module ltrf_wcb #(
 );
   localparam int unsigned BW = $clog2(NumBanks);
   localparam int unsigned OW = $clog2(NumOffsets);
-  localparam int unsigned WW = $clog2(NumWarps);
 
   localparam logic [2:0] OpAlloc = 3'd1, OpFree = 3'd2, OpAct = 3'd3, OpDeact = 3'd4, OpLaunch = 3'd5;
 
@@ -75,27 +75,37 @@ module ltrf_wcb #(
     assign offsets_in_order[o*OW +: OW] = OW'(o);
   end
 
-  // Every warp's state seen from outside its block, flattened (warp w at
-  // [w*width +: width]).
-  logic [NumWarps-1:0]      off_valid_all;
-  logic [NumWarps*OW-1:0]   off_all;
-  logic [NumWarps*(BW+1)-1:0] count_all;
-  logic [NumWarps*BW-1:0]   head_bank_all;   // the head of each warp's unused queue
-  logic [NumWarps*BW-1:0]   op_bank_all;     // the bank of op_reg_i in each warp's table
-  logic [NumWarps-1:0]      op_valid_all;    // op_reg_i has one
-  logic [NumWarps*BW-1:0]   rd0_bank_all, rd1_bank_all;
-  logic [NumWarps-1:0]      rd0_valid_all, rd1_valid_all;
+  // Every warp's state, one table indexed by warp: each port reads its warp's
+  // entry only.
+  /* verilator tracing_off */
+  logic [BW-1:0]          bank_q  [NumWarps][NumRegs];  // the address tables; no reset: valid_q guards them
+  /* verilator tracing_on */
+  logic [NumRegs-1:0]     valid_q [NumWarps];           // the working-set (valid) bit vectors
+  logic [OW-1:0]          off_q   [NumWarps];
+  logic [NumWarps-1:0]    off_valid_all;                // each warp's offset is valid
+  logic [NumBanks*BW-1:0] fifo_q  [NumWarps];           // the AAUs' unused queues
+  logic [BW-1:0]          head_q  [NumWarps];
+  logic [BW:0]            count_q [NumWarps];
 
   // The global AAU of offsets.
   logic [NumOffsets*OW-1:0] ofifo_q;
   logic [OW-1:0]            ohead_q;
   logic [OW:0]              ocount_q;
 
-  // The operation's result.
-  logic [OW-1:0] op_off, tail_off_idx;
-  logic          op_off_valid;
+  // The operation's warp, and its result.
+  logic [NumBanks*BW-1:0] op_fifo;
+  logic [BW-1:0]          op_head, tail_idx;
+  logic [BW:0]            op_count;
+  logic                   op_valid;
+  logic [OW-1:0]          op_off, tail_off_idx;
+  logic                   op_off_valid;
   always_comb begin
-    op_off       = off_all[op_warp_i*OW +: OW];
+    op_fifo      = fifo_q[op_warp_i];
+    op_head      = head_q[op_warp_i];
+    op_count     = count_q[op_warp_i];
+    op_valid     = valid_q[op_warp_i][op_reg_i];
+    tail_idx     = BW'(op_head + BW'(op_count));
+    op_off       = off_q[op_warp_i];
     op_off_valid = off_valid_all[op_warp_i];
     tail_off_idx = OW'(ohead_q + OW'(ocount_q));
     op_ok_o      = 1'b0;
@@ -103,12 +113,12 @@ module ltrf_wcb #(
     op_offset_o  = '0;
     unique case (op_i)
       OpAlloc: begin
-        op_ok_o   = count_all[op_warp_i*(BW+1) +: BW+1] != '0 && !op_valid_all[op_warp_i];
-        op_bank_o = head_bank_all[op_warp_i*BW +: BW];
+        op_ok_o   = op_count != '0 && !op_valid;
+        op_bank_o = op_fifo[op_head*BW +: BW];
       end
       OpFree: begin
-        op_ok_o   = op_valid_all[op_warp_i];
-        op_bank_o = op_bank_all[op_warp_i*BW +: BW];
+        op_ok_o   = op_valid;
+        op_bank_o = bank_q[op_warp_i][op_reg_i];
       end
       OpAct: begin
         op_ok_o     = ocount_q != '0 && !op_off_valid;
@@ -123,81 +133,58 @@ module ltrf_wcb #(
     endcase
   end
 
-  // Lookups: each warp's table answers, the port picks its warp.
+  // Lookups: each port reads its warp's table entry and offset.
   always_comb begin
-    rd0_bank_o   = rd0_bank_all[rd0_warp_i*BW +: BW];
-    rd0_offset_o = off_all[rd0_warp_i*OW +: OW];
-    rd0_hit_o    = rd0_valid_all[rd0_warp_i] && off_valid_all[rd0_warp_i];
+    rd0_bank_o   = bank_q[rd0_warp_i][rd0_reg_i];
+    rd0_offset_o = off_q[rd0_warp_i];
+    rd0_hit_o    = valid_q[rd0_warp_i][rd0_reg_i] && off_valid_all[rd0_warp_i];
     rd0_index_o  = {rd0_offset_o, rd0_bank_o};
-    rd1_bank_o   = rd1_bank_all[rd1_warp_i*BW +: BW];
-    rd1_offset_o = off_all[rd1_warp_i*OW +: OW];
-    rd1_hit_o    = rd1_valid_all[rd1_warp_i] && off_valid_all[rd1_warp_i];
+    rd1_bank_o   = bank_q[rd1_warp_i][rd1_reg_i];
+    rd1_offset_o = off_q[rd1_warp_i];
+    rd1_hit_o    = valid_q[rd1_warp_i][rd1_reg_i] && off_valid_all[rd1_warp_i];
     rd1_index_o  = {rd1_offset_o, rd1_bank_o};
   end
 
-  for (genvar w = 0; w < NumWarps; w++) begin : g_warp
-    logic [NumRegs*BW-1:0]  bank_q;   // the address table; no reset: valid_q guards it
-    logic [NumRegs-1:0]     valid_q;  // the working-set (valid) bit vector
-    logic [OW-1:0]          off_q;
-    logic                   off_valid_q;
-    logic [NumBanks*BW-1:0] fifo_q;   // the AAU's unused queue
-    logic [BW-1:0]          head_q;
-    logic [BW:0]            count_q;
-    logic                   sel;
-    logic [BW-1:0]          tail_idx;
+  always_ff @(posedge clk_i) begin
+    if (op_ok_o && op_i == OpAlloc) bank_q[op_warp_i][op_reg_i] <= op_bank_o;
+  end
 
-    assign sel      = op_ok_o && op_warp_i == WW'(w);
-    assign tail_idx = BW'(head_q + BW'(count_q));
-    assign off_valid_all[w]            = off_valid_q;
-    assign off_all[w*OW +: OW]         = off_q;
-    assign count_all[w*(BW+1) +: BW+1] = count_q;
-    assign head_bank_all[w*BW +: BW]   = fifo_q[head_q*BW +: BW];
-    assign op_bank_all[w*BW +: BW]     = bank_q[op_reg_i*BW +: BW];
-    assign op_valid_all[w]             = valid_q[op_reg_i];
-    assign rd0_bank_all[w*BW +: BW]    = bank_q[rd0_reg_i*BW +: BW];
-    assign rd0_valid_all[w]            = valid_q[rd0_reg_i];
-    assign rd1_bank_all[w*BW +: BW]    = bank_q[rd1_reg_i*BW +: BW];
-    assign rd1_valid_all[w]            = valid_q[rd1_reg_i];
-
-    always_ff @(posedge clk_i) begin
-      if (sel && op_i == OpAlloc) bank_q[op_reg_i*BW +: BW] <= op_bank_o;
-    end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        valid_q     <= '0;
-        off_q       <= '0;
-        off_valid_q <= 1'b0;
-        fifo_q      <= banks_in_order;
-        head_q      <= '0;
-        count_q     <= (BW+1)'(NumBanks);
-      end else if (sel) begin
-        unique case (op_i)
-          OpAlloc: begin
-            valid_q[op_reg_i] <= 1'b1;
-            head_q            <= head_q + 1'b1;
-            count_q           <= count_q - 1'b1;
-          end
-          OpFree: begin
-            valid_q[op_reg_i]          <= 1'b0;
-            fifo_q[tail_idx*BW +: BW]  <= op_bank_o;
-            count_q                    <= count_q + 1'b1;
-          end
-          OpAct: begin
-            off_q       <= op_offset_o;
-            off_valid_q <= 1'b1;
-          end
-          OpDeact: off_valid_q <= 1'b0;
-          OpLaunch: begin
-            valid_q     <= '0;
-            fifo_q      <= banks_in_order;
-            head_q      <= '0;
-            count_q     <= (BW+1)'(NumBanks);
-            off_valid_q <= 1'b0;
-          end
-          default: ;
-        endcase
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int w = 0; w < NumWarps; w++) begin
+        valid_q[w] <= '0;
+        off_q[w]   <= '0;
+        fifo_q[w]  <= banks_in_order;
+        head_q[w]  <= '0;
+        count_q[w] <= (BW+1)'(NumBanks);
       end
+      off_valid_all <= '0;
+    end else if (op_ok_o) begin
+      unique case (op_i)
+        OpAlloc: begin
+          valid_q[op_warp_i][op_reg_i] <= 1'b1;
+          head_q[op_warp_i]            <= op_head + 1'b1;
+          count_q[op_warp_i]           <= op_count - 1'b1;
+        end
+        OpFree: begin
+          valid_q[op_warp_i][op_reg_i]          <= 1'b0;
+          fifo_q[op_warp_i][tail_idx*BW +: BW]  <= op_bank_o;
+          count_q[op_warp_i]                    <= op_count + 1'b1;
+        end
+        OpAct: begin
+          off_q[op_warp_i]         <= op_offset_o;
+          off_valid_all[op_warp_i] <= 1'b1;
+        end
+        OpDeact: off_valid_all[op_warp_i] <= 1'b0;
+        OpLaunch: begin
+          valid_q[op_warp_i]       <= '0;
+          fifo_q[op_warp_i]        <= banks_in_order;
+          head_q[op_warp_i]        <= '0;
+          count_q[op_warp_i]       <= (BW+1)'(NumBanks);
+          off_valid_all[op_warp_i] <= 1'b0;
+        end
+        default: ;
+      endcase
     end
   end
 

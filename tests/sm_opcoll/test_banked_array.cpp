@@ -2,6 +2,8 @@
 // (sm/opcoll/banked_array.h): ports per bank and cycle, latency, conflicts.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "common/error.h"
 #include "sm/opcoll/banked_array.h"
 
@@ -44,4 +46,27 @@ TEST_CASE("banked array: bad shapes and bookings beyond the horizon are errors",
   CHECK_THROWS_AS(a.access(2, 0), Error);
   for (int i = 0; i < 8; ++i) a.access(0, 0);  // cycles 0..7 booked
   CHECK_THROWS_AS(a.access(0, 0), Error);       // no free port in the horizon
+}
+
+TEST_CASE("banked array: bookings ahead and behind the latest agree with a count per cycle", "[opcoll][banked]") {
+  // Accesses whose earliest cycle jumps ahead of every booking (taken
+  // without a look at the ring) and falls back behind it (looked up).
+  BankedArray a(3, 2, 2, 64);
+  std::map<std::pair<uint32_t, uint64_t>, uint32_t> booked;  // (bank, cycle) -> ports taken
+  uint32_t seed = 7;
+  auto rnd = [&](uint32_t m) {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) % m;
+  };
+  uint64_t now = 0;
+  for (int i = 0; i < 5000; ++i) {
+    now += rnd(3);
+    const uint32_t bank = rnd(3);
+    const uint64_t earliest = now + rnd(6);
+    uint64_t c = earliest;
+    while (booked[{bank, c}] == 2) ++c;
+    ++booked[{bank, c}];
+    REQUIRE(a.firstFree(bank, earliest) == c);
+    REQUIRE(a.access(bank, earliest) == c + 2);
+  }
 }

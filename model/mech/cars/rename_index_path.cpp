@@ -65,7 +65,10 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   const uint32_t port = ports_used_++;
   in_.rd[port] = ReadRequest{warp, reg};
   if (!op_.valid) in_.dbg_warp = warp;
-  evaluate();
+  // Only this port's request changed since the cycle's last evaluation.
+  unit_->evaluateRename(in_, out_, port);
+  ++stats_.evaluations;
+  evaluated_ = true;
   ++stats_.renames;
   ++cycle_renames_;
   const uint32_t idx = out_.rd_idx[port];

@@ -142,23 +142,35 @@ void RenameRef::evaluate(const Inputs& in, Outputs& out) {
   pending_stack_ = op.n & free_mask_;
   pending_frame_ = op.frame & idx_mask_;
 
-  // CARS section III-A: Rx with 16 <= x < 16 + depth is renamed to
-  // RFP + (x - 16), wrapped into the warp's stack; every other register
-  // indexes Base + x.
-  for (uint32_t i = 0; i < p_.read_ports; ++i) {
-    const uint32_t rw = in.rd[i].warp & (p_.num_warps - 1);
-    const uint32_t x = in.rd[i].reg & 0xff;
-    const WarpState& s = state_[rw];
-    const uint64_t sk = stack_[rw];
-    const uint64_t end = uint64_t{s.base} + frame_ + sk;
-    const uint64_t d = s.rsp >= s.rfp ? s.rsp - s.rfp : s.rsp + sk - s.rfp;
-    const uint32_t off = (x - kCalleeSavedBase) & 0xff;
-    const bool stacked = x >= kCalleeSavedBase && off < d;
-    const uint64_t t = uint64_t{s.rfp} + off;
-    out.rd_stacked[i] = stacked;
-    out.rd_idx[i] = static_cast<uint32_t>(stacked ? (t >= end ? t - sk : t) : s.base + x) & idx_mask_;
-  }
+  for (uint32_t i = 0; i < p_.read_ports; ++i) rename(in, out, i);
   out.dbg = state_[in.dbg_warp & (p_.num_warps - 1)];
+}
+
+void RenameRef::evaluateRename(const Inputs& in, Outputs& out, uint32_t port) {
+  if (in.op.valid || port >= p_.read_ports) {
+    evaluate(in, out);
+    return;
+  }
+  pending_ = false;  // no operation: nothing for the edge to apply
+  rename(in, out, port);
+  out.dbg = state_[in.dbg_warp & (p_.num_warps - 1)];
+}
+
+// CARS section III-A: Rx with 16 <= x < 16 + depth is renamed to
+// RFP + (x - 16), wrapped into the warp's stack; every other register
+// indexes Base + x.
+void RenameRef::rename(const Inputs& in, Outputs& out, uint32_t i) const {
+  const uint32_t rw = in.rd[i].warp & (p_.num_warps - 1);
+  const uint32_t x = in.rd[i].reg & 0xff;
+  const WarpState& s = state_[rw];
+  const uint64_t sk = stack_[rw];
+  const uint64_t end = uint64_t{s.base} + frame_ + sk;
+  const uint64_t d = s.rsp >= s.rfp ? s.rsp - s.rfp : s.rsp + sk - s.rfp;
+  const uint32_t off = (x - kCalleeSavedBase) & 0xff;
+  const bool stacked = x >= kCalleeSavedBase && off < d;
+  const uint64_t t = uint64_t{s.rfp} + off;
+  out.rd_stacked[i] = stacked;
+  out.rd_idx[i] = static_cast<uint32_t>(stacked ? (t >= end ? t - sk : t) : s.base + x) & idx_mask_;
 }
 
 void RenameRef::tick() {

@@ -16,6 +16,9 @@ class RenameRef final : public RenameUnit {
 
   const RenameParams& params() const override { return p_; }
   void evaluate(const Inputs& in, Outputs& out) override;
+  // Port `port`'s rename and the debug port only, unless an operation is
+  // presented.
+  void evaluateRename(const Inputs& in, Outputs& out, uint32_t port) override;
   void tick() override;
   void reset() override;
 
@@ -25,6 +28,8 @@ class RenameRef final : public RenameUnit {
   RenameParams p_;
   uint32_t idx_mask_;
   uint32_t free_mask_;
+  void rename(const Inputs& in, Outputs& out, uint32_t port) const;
+
   std::vector<WarpState> state_;
   std::vector<uint32_t> stack_;  // K per warp
   uint32_t frame_ = 0;           // the launch's base allotment F

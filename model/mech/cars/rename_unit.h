@@ -87,6 +87,14 @@ class RenameUnit {
   virtual ~RenameUnit() = default;
   virtual const RenameParams& params() const = 0;
   virtual void evaluate(const Inputs& in, Outputs& out) = 0;
+  // evaluate() for a cycle whose only change since its last evaluation is
+  // rename port `port`'s request: a unit may leave the outputs no rename
+  // reads (the operation's, the other ports') as they were. The default
+  // evaluates everything (the lockstep checker compares every output).
+  virtual void evaluateRename(const Inputs& in, Outputs& out, uint32_t port) {
+    (void)port;
+    evaluate(in, out);
+  }
   virtual void tick() = 0;
   virtual void reset() = 0;
 };

@@ -341,7 +341,7 @@ GtkwView wcbWaveView(const std::string& vcd, uint64_t start_cycle) {
   v.dumpfile = vcd;
   v.start_time = start_cycle * 1000;
   v.zoom = -13;  // as the rename unit's view: ~60 cycles across the pane
-  v.open_scopes = {"TOP.", "TOP.ltrf_wcb.", "TOP.ltrf_wcb.g_warp[0]."};
+  v.open_scopes = {"TOP.", "TOP.ltrf_wcb."};
   const std::string t = "TOP.ltrf_wcb.";
   using F = GtkwSignal::Format;
   v.groups.push_back({"operation (1 ALLOC, 2 FREE, 3 ACT, 4 DEACT, 5 LAUNCH)",
@@ -355,11 +355,10 @@ GtkwView wcbWaveView(const std::string& vcd, uint64_t start_cycle) {
                       {{t + "off_valid_all[63:0]", F::Hex}, {t + "ohead_q[2:0]", F::Dec}, {t + "ocount_q[3:0]", F::Dec}}});
   GtkwGroup q{"warps 0-3: unused banks (count, head), offset, working set (valid)", {}};
   for (int w = 0; w < 4; ++w) {
-    const std::string g = fmt::format("{}g_warp[{}].", t, w);
-    q.signals.push_back({g + "count_q[4:0]", F::Dec});
-    q.signals.push_back({g + "head_q[3:0]", F::Dec});
-    q.signals.push_back({g + "off_q[2:0]", F::Dec});
-    q.signals.push_back({g + "valid_q[255:0]", F::Hex});
+    q.signals.push_back({fmt::format("{}count_q[{}][4:0]", t, w), F::Dec});
+    q.signals.push_back({fmt::format("{}head_q[{}][3:0]", t, w), F::Dec});
+    q.signals.push_back({fmt::format("{}off_q[{}][2:0]", t, w), F::Dec});
+    q.signals.push_back({fmt::format("{}valid_q[{}][255:0]", t, w), F::Hex});
   }
   v.groups.push_back(q);
   return v;

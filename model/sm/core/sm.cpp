@@ -190,13 +190,15 @@ void Sm::tick(uint64_t now) {
   // A hook that can say when its decisions next change leaves skipping on.
   // A warp entering or leaving a two-level pool changes what a mechanism
   // answers for it next cycle (LTRF's gate refuses a warp outside the pool)
-  // without an event of its own: such a tick is not quiet.
-  quiet_ = !trace_ && (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
-           (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now) && opc_->skippable(now) &&
-           progressCount() == before && wb_.retired() == done_before &&
+  // without an event of its own: such a tick is not quiet. The hooks (const,
+  // a mechanism's scan of its warps) are asked last, only when everything
+  // else says quiet.
+  quiet_ = !trace_ && progressCount() == before && wb_.retired() == done_before &&
            fetch_.fills() == fetches_before && resident_warps_ == warps_before &&
            issue_.activations() + issue_.deactivations() == pool_before &&
-           wb_.empty() && opc_->idle();
+           wb_.empty() && opc_->idle() && opc_->skippable(now) &&
+           (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
+           (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now);
   if (progressCount() != before || wb_.retired() != done_before ||
       resident_warps_ == 0) {
     last_progress_ = now;

@@ -14,10 +14,12 @@ BankedArray::BankedArray(uint32_t banks, uint32_t ports, uint32_t latency, uint3
   if (ports > kCountMask) throw Error(fmt::format("banked array: {} ports per bank (at most {})", ports, kCountMask));
   slot_.assign(size_t(banks) * horizon, kEmpty);
   per_bank_.assign(banks, 0);
+  after_.assign(banks, 0);
 }
 
 uint64_t BankedArray::firstFree(uint32_t bank, uint64_t earliest) const {
   if (bank >= banks_) throw Error(fmt::format("banked array: bank {} of {}", bank, banks_));
+  if (earliest >= after_[bank]) return earliest;  // nothing booked from there on
   const size_t base = size_t(bank) * horizon_;
   size_t slot = earliest % horizon_;  // stepped with c, wrapping (no division per cycle)
   for (uint64_t c = earliest; c < earliest + horizon_; ++c) {
@@ -40,8 +42,13 @@ uint64_t BankedArray::access(uint32_t bank, uint64_t earliest) {
   const uint64_t c = firstFree(bank, earliest);
   if (c >> (64 - kCountBits)) throw Error(fmt::format("banked array: cycle {} beyond the slots' range", c));
   uint64_t& s = slot_[size_t(bank) * horizon_ + c % horizon_];
-  if (s == kEmpty || (s >> kCountBits) != c) s = c << kCountBits;
-  ++s;
+  if (c >= after_[bank]) {
+    s = (c << kCountBits) | 1;  // the slot's bookings, if any, are of an older cycle
+    after_[bank] = c + 1;
+  } else {
+    if (s == kEmpty || (s >> kCountBits) != c) s = c << kCountBits;
+    ++s;
+  }
   ++accesses_;
   ++per_bank_[bank];
   if (c > earliest) {

@@ -45,6 +45,10 @@ class BankedArray {
   static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
   static constexpr uint64_t kEmpty = UINT64_MAX;
   std::vector<uint64_t> slot_;
+  // Per bank: one past the latest cycle ever booked (0: none). A cycle at or
+  // after it is free without a look at its slot, which has not been touched
+  // for `horizon` cycles (a cache miss).
+  std::vector<uint64_t> after_;
   std::vector<uint64_t> per_bank_;
   uint64_t accesses_ = 0, conflict_cycles_ = 0, conflicts_ = 0;
 };

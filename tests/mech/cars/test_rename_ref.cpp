@@ -80,3 +80,50 @@ TEST_CASE("random traffic on the reference alone: overflows, illegal operations 
   CHECK(r.max_depth == 6);
   CHECK(r.stacked_renames > 10000);
 }
+
+TEST_CASE("a rename on one port gives what a whole evaluation gives for that port", "[cars][rename]") {
+  // Two references under the same operations; each cycle's renames fill the
+  // ports in turn, one unit evaluating only the filled port, the other all.
+  RenameRef part(RenameParams::forSm(8, 256, 4)), whole(RenameParams::forSm(8, 256, 4));
+  Inputs in;
+  Outputs po, wo;
+  auto op = [&](Op o, uint32_t warp, uint32_t n, uint32_t base = 0, uint32_t frame = 0) {
+    in = Inputs{};
+    in.op = OpRequest{true, o, warp, base, frame, n, 0};
+    part.evaluate(in, po);
+    whole.evaluate(in, wo);
+    REQUIRE(po.ack == wo.ack);
+    part.tick();
+    whole.tick();
+  };
+  for (uint32_t w = 0; w < 8; ++w) op(Op::Launch, w, 12, w * 32, 20);
+  uint32_t seed = 12345;
+  auto rnd = [&](uint32_t m) {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) % m;
+  };
+  uint64_t stacked = 0;
+  for (int cycle = 0; cycle < 2000; ++cycle) {
+    in = Inputs{};
+    for (uint32_t port = 0; port < 4; ++port) {
+      in.rd[port] = {rnd(8), rnd(40)};
+      in.dbg_warp = in.rd[port].warp;
+      part.evaluateRename(in, po, port);
+      whole.evaluate(in, wo);
+      CHECK(po.rd_idx[port] == wo.rd_idx[port]);
+      CHECK(po.rd_stacked[port] == wo.rd_stacked[port]);
+      CHECK(po.dbg == wo.dbg);
+      stacked += wo.rd_stacked[port];
+    }
+    part.tick();
+    whole.tick();
+    const uint32_t w = rnd(8);
+    switch (rnd(4)) {
+      case 0: op(Op::Call, w, 2); break;
+      case 1: op(Op::Push, w, 1 + rnd(3)); break;
+      case 2: op(Op::Pop, w, 1); break;
+      default: op(Op::Ret, w, 0); break;
+    }
+  }
+  CHECK(stacked > 100);
+}

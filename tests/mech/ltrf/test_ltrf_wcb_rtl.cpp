@@ -133,7 +133,7 @@ TEST_CASE("ltrf wcb rtl: a prefetch, a deactivation and a reactivation in its wa
   const std::string text = ss.str();
   CHECK(text.find("op_i") != std::string::npos);
   CHECK(text.find("count_q") != std::string::npos);
-  CHECK(text.find("g_warp") != std::string::npos);
+  CHECK(text.find("valid_q") != std::string::npos);
   CHECK(text.find("#4000") != std::string::npos);  // the reactivation, in the fifth cycle: 1 ns a cycle
   std::filesystem::remove_all(dir);
 }
