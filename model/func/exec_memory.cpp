@@ -171,8 +171,7 @@ LaneSpan laneSpan(const uint64_t* p, uint64_t add, uint64_t* addrs) {
 
 LaneSpan fullWarpSpan(const uint64_t* p, uint64_t add, uint64_t* addrs) {
 #if defined(__x86_64__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return laneSpanAvx2(p, add, addrs);
+  if (kHostAvx2) return laneSpanAvx2(p, add, addrs);
 #endif
   return laneSpan(p, add, addrs);
 }
