@@ -52,7 +52,11 @@
 //   paper names only the LD/ST unit's adder; an operand of any other
 //   instruction (a compare of an index) is charged the same add;
 // - RegFileLevel: a linear operand arrives after the parts' reads, every
-//   R2D2 register idcalc_cycles later.
+//   R2D2 register idcalc_cycles later. The ID calculation is the operand
+//   collector's own work (Fig. 11: "The operand collector units read
+//   register type offsets and register table entries to calculate the
+//   correct physical register IDs"), so its cycles are the collector's:
+//   the operand arrives later and the collector unit waits for it.
 //
 // Register-file layout (rows of 32 lanes, type offsets from the CTA
 // scheduler at launch): thread-index registers at 0 (#TR x warps per CTA),
