@@ -264,10 +264,14 @@ struct Result {
   rt::LaunchStats stats;
 };
 
-Result launch(const std::string& kernel, unsigned threads, uint32_t blocks, uint32_t block_threads) {
+// `max_warp_instrs`: sim.max_instructions; when the launch stops there, its
+// message goes to `*stopped` and the memory it left is still returned.
+Result launch(const std::string& kernel, unsigned threads, uint32_t blocks, uint32_t block_threads,
+              uint64_t max_warp_instrs = UINT64_MAX, std::string* stopped = nullptr) {
   func::GlobalMemory mem;
   func::Limits lim;
   lim.threads = threads;
+  lim.max_warp_instrs = max_warp_instrs;
   func::Program prog(ptx::parseString(kPtx, "race.ptx"), mem, lim);
   const uint32_t n = blocks * block_threads;
   const uint64_t counters = mem.allocate(32, func::AllocKind::Malloc);
@@ -279,7 +283,12 @@ Result launch(const std::string& kernel, unsigned threads, uint32_t blocks, uint
   if (kernel == "race") args.push_back(arg(out2));
   if (kernel == "oob") args = {arg(out)};
   Result r;
-  r.stats = prog.launch(kernel, {blocks, 1, 1}, {block_threads, 1, 1}, args);
+  try {
+    r.stats = prog.launch(kernel, {blocks, 1, 1}, {block_threads, 1, 1}, args);
+  } catch (const Error& e) {
+    if (stopped == nullptr) throw;
+    *stopped = e.what();
+  }
   r.memory = mem.snapshot();
   return r;
 }
@@ -417,6 +426,32 @@ TEST_CASE("parallel blocks: the first failing block in one thread's order is the
     }
     CHECK(got == want);
   }
+}
+
+TEST_CASE("parallel blocks: a launch stopped at sim.max_instructions stops where one thread stops", "[func]") {
+  // 512 blocks of 2 warps; the limit falls inside a block about a third of
+  // the way through, and at the last instruction of the launch.
+  const Result whole = launch("race", 1, 512, 64);
+  const uint64_t total = whole.stats.warp_instrs;
+  REQUIRE(total > 3000);
+  for (const uint64_t limit : {total / 3 + 1, total - 1}) {
+    INFO("limit " << limit << " of " << total);
+    std::string want;
+    const Result one = launch("race", 1, 512, 64, limit, &want);
+    REQUIRE_THAT(want, Catch::Contains("sim.max_instructions"));
+    for (const unsigned threads : {2u, 8u}) {
+      INFO(threads << " threads");
+      std::string got;
+      const Result many = launch("race", threads, 512, 64, limit, &got);
+      CHECK(got == want);
+      CHECK(many.memory == one.memory);  // the blocks before the stop, and none after it
+    }
+  }
+  // At the launch's own count it is not stopped, on any number of threads.
+  std::string none;
+  const Result exact = launch("race", 8, 512, 64, total, &none);
+  CHECK(none.empty());
+  CHECK(exact.memory == whole.memory);
 }
 
 TEST_CASE("parallel blocks: workloads give one thread's results and counts on four", "[func]") {
