@@ -119,6 +119,16 @@ class Sm {
   // (nextEventCycle); a warp held by its activation (SmHooks::activation) is
   // an event at its release.
   uint64_t nextActiveCycle(uint64_t cycle) const;
+  // Deferred replies (sim.parallel_sms, mem/next_level.h): after the
+  // memory side's phase at the quantum's end, the latencies of the memory
+  // accesses still pending (MemoryInterface::resolve) become their
+  // instructions' execution latencies; one dispatched already completes at
+  // its dispatch + that latency, as if it had been known at issue.
+  void resolveMemory();
+  // Where the livelock proof reads the device's write count: by default the
+  // memory's own count; with parallel SMs a copy taken at each quantum's
+  // end (not owned), so that no SM sees when another writes inside one.
+  void readWritesFrom(const uint64_t* writes) { dev_writes_ = writes; }
   // Blocks retired since the last call (the caller may launch new ones).
   bool blockFinished() {
     const bool f = finished_since_poll_ != 0;
@@ -234,6 +244,8 @@ class Sm {
   TrapQueue traps_;   // Sm::trap
   PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
   InflightTable inflight_;
+  std::vector<MemoryInterface::Resolved> resolved_;  // resolveMemory's
+  const uint64_t* dev_writes_ = nullptr;              // readWritesFrom
   InstalledHooks hooks_;  // install()
   IssueStage issue_;
   OperandCollectorConfig oc_cfg_;
