@@ -71,6 +71,10 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
                                             fmt::format("sm{}", i), m));
   }
   sm_cycles_.assign(n, 0);
+  retired_at_.assign(n, 0);
+  parallel_ = cfg_.sim.parallel_sms && opt_.mode == Mode::SystemC && hier_;
+  if (parallel_)
+    for (auto& s : sms_) s->readWritesFrom(&dev_writes_);
 }
 
 KernelRunner::~KernelRunner() = default;
@@ -94,6 +98,14 @@ void KernelRunner::dealInitialBlocks() {
 
 bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   sm::Sm& s = *sms_[i];
+  if (parallel_) {  // what the SMs share waits for the phase
+    if (s.idle()) return cut_ || !blocks_.remaining();
+    const uint64_t retired = s.stats().blocks_retired.get();
+    s.tick(cycle);
+    sm_cycles_[i] = cycle + 1;
+    if (s.stats().blocks_retired.get() != retired) retired_at_[i] = cycle;
+    return (cut_ || !blocks_.remaining()) && s.idle();
+  }
   while (!cut_ && blocks_.remaining() && s.canLaunch()) s.launch(blocks_.next());
   if (s.idle()) {  // nothing resident: no cycle of this SM
     if (blocks_.remaining() && !cut_)
@@ -128,6 +140,53 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   if (s.cyclingEpoch() != UINT64_MAX) checkLivelock(i, cycle);
   if (opt_.progress && opt_.progress->due()) showProgress(cycle);
   return (cut_ || !blocks_.remaining()) && s.idle();
+}
+
+void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched) {
+  const uint32_t n = numSms();
+  std::vector<mem::SmPort*> ports;
+  for (uint32_t i = 0; i < n; ++i) ports.push_back(&hier_->port(i));
+  mem::sendDeferred(ports, boundary);
+  for (auto& s : sms_) s->resolveMemory();
+  dev_writes_ = program_.memory().writes();
+
+  warp_instrs_ = 0;
+  for (auto& s : sms_) warp_instrs_ += s->stats().warp_instrs.get();
+  if (warp_instrs_ > cfg_.sim.max_instructions)
+    throw Error(fmt::format("kernel {}: stopped as a runaway kernel at cycle {} after {} warp instructions: the "
+                            "launch reached sim.max_instructions ({}; raise it with --max-instructions if the kernel "
+                            "is meant to run that long); sm0's warps:\n{}",
+                            kernelOf(setup_), boundary, warp_instrs_, cfg_.sim.max_instructions,
+                            sms_[0]->dumpState()));
+  for (uint32_t i = 0; i < n; ++i)
+    if (!sms_[i]->idle() && sms_[i]->cyclingEpoch() != UINT64_MAX) {
+      checkLivelock(i, boundary);
+      break;
+    }
+  if (opt_.progress && opt_.progress->due()) showProgress(boundary);
+
+  launched.assign(n, false);
+  if (cut_ || !blocks_.remaining()) return;
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < n; ++i)
+    if (sms_[i]->canLaunch()) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [this](uint32_t a, uint32_t b) { return retired_at_[a] < retired_at_[b]; });
+  for (bool any = true; any && blocks_.remaining();) {
+    any = false;
+    for (uint32_t i : order) {
+      if (!blocks_.remaining()) break;
+      if (sms_[i]->canLaunch()) {
+        sms_[i]->launch(blocks_.next());
+        launched[i] = any = true;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < n && blocks_.remaining(); ++i)
+    if (sms_[i]->idle())
+      throw Error(fmt::format("kernel {}: a thread block of {} threads does not fit on an empty SM "
+                              "(occupancy: {} blocks per SM)",
+                              kernelOf(setup_), setup_.block.count(), sms_[i]->occupancy().blocks));
 }
 
 uint64_t KernelRunner::runRestFunctionally() {
@@ -258,13 +317,24 @@ uint64_t KernelRunner::runSystemC() {
     }
   } detach{top};
   for (uint32_t i = 0; hier_ && i < n; ++i) hier_->port(i).setOrigin(origin);
-  top.simulate(*this, n, origin, cfg_.sim.quantum_cycles);
+  // The ports outlive the launch: their replies are deferred for it only.
+  struct Deferred {
+    mem::MemoryHierarchy* hier;
+    uint32_t n;
+    ~Deferred() {
+      for (uint32_t i = 0; hier && i < n; ++i) hier->port(i).setDeferred(false);
+    }
+  } deferred{parallel_ ? hier_ : nullptr, n};
+  for (uint32_t i = 0; parallel_ && i < n; ++i) hier_->port(i).setDeferred(true);
+  dev_writes_ = program_.memory().writes();
+  top.simulate(*this, n, origin, cfg_.sim.quantum_cycles, opt_.reverse_steps);
   uint64_t cycles = *std::max_element(sm_cycles_.begin(), sm_cycles_.end());
   uint64_t reached = 0;  // the furthest any SM's local time went
   for (uint32_t i = 0; i < n; ++i) reached = std::max(reached, top.slot(i).cycles());
   top.launchEnded(origin, reached);
   for (uint32_t i = 0; i < n; ++i)
     if (top.slot(i).failed()) std::rethrow_exception(top.slot(i).error());
+  if (top.phaseError()) std::rethrow_exception(top.phaseError());
   for (uint32_t i = 0; i < n; ++i)
     if (top.slot(i).running())
       throw Error(fmt::format("{}: the simulation paused before the kernel ended", top.slot(i).name()));

@@ -90,6 +90,9 @@ class KernelRunner {
     // The application's preferred carve-out, percent of the largest shared
     // capacity (cudaFuncAttributePreferredSharedMemoryCarveout), or none.
     int preferred_carveout = config::kNoCarveoutPreference;
+    // Steps the SMs of each quantum in reverse order (SystemC mode): with
+    // sim.parallel_sms the results are the same (tested).
+    bool reverse_steps = false;
   };
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
@@ -128,6 +131,17 @@ class KernelRunner {
   bool step(uint32_t i, uint64_t cycle);
   // The first cycle >= `cycle` at which ticking SM `i` can change anything.
   uint64_t nextEventCycle(uint32_t i, uint64_t cycle) const;
+  // sim.parallel_sms (SystemC mode): the SMs of a quantum are stepped
+  // independently of each other, and what they share is settled here, at
+  // the quantum's end, with `boundary` the next quantum's first cycle: the
+  // memory requests of the quantum are sent in (cycle, SM) order and the
+  // pending accesses resolved (mem/next_level.h); the counters summed and
+  // checked (sim.max_instructions, the livelock proof); and blocks dealt to
+  // the SMs with room, in the order their room appeared (the cycle of
+  // their last retirement, then SM), one per SM per round, each to start at
+  // `boundary`. `launched[i]`: SM i took a block.
+  bool parallel() const { return parallel_; }
+  void phase(uint64_t boundary, std::vector<bool>& launched);
 
  private:
   // SM i found its warps cycling (Sm::cyclingEpoch): throws when every busy SM did.
@@ -153,6 +167,9 @@ class KernelRunner {
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::vector<uint64_t> sm_cycles_;  // per SM: cycles to its last tick + 1
   uint64_t warp_instrs_ = 0;         // issued by every SM so far (sim.max_instructions)
+  bool parallel_ = false;            // sim.parallel_sms in SystemC mode: phase()
+  std::vector<uint64_t> retired_at_;  // per SM: the cycle it last retired a block (parallel_)
+  uint64_t dev_writes_ = 0;          // the device's write count at the last phase (Sm::readWritesFrom)
   BlockScheduler blocks_;
   std::unique_ptr<BlockSampler> sampler_;  // sim.sample blocks or all
   bool cut_ = false;                       // sampler_ cut the launch: no SM takes another block
