@@ -123,8 +123,9 @@ void GpuTop::onQuantum() {
   const sc_time now = sc_core::sc_time_stamp();
   bool running = false, failed = false;
   sc_time next = sc_core::sc_max_time();
+  const bool reverse = reverse_ && !(k_->parallel() && k_->inSmOrder());
   for (uint32_t k = 0; k < attached_; ++k) {
-    SmSlot& s = *slots_[reverse_ ? attached_ - 1 - k : k];
+    SmSlot& s = *slots_[reverse ? attached_ - 1 - k : k];
     s.runQuantum();
     failed |= s.failed();
   }

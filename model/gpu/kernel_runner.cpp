@@ -73,8 +73,16 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
   sm_cycles_.assign(n, 0);
   retired_at_.assign(n, 0);
   parallel_ = cfg_.sim.parallel_sms && opt_.mode == Mode::SystemC && hier_;
-  if (parallel_)
-    for (auto& s : sms_) s->readWritesFrom(&dev_writes_);
+  if (parallel_) {
+    in_sm_order_ = setup_.kernel && !program_.blockOrderDependence(*setup_.kernel).empty();
+    for (auto& s : sms_) {
+      s->readWritesFrom(&dev_writes_);
+      if (in_sm_order_) continue;
+      logs_.push_back(std::make_unique<func::BlockLog>());
+      logs_.back()->reset(func::BlockLog::Mode::Speculative);
+      s->logStoresTo(logs_.back().get());
+    }
+  }
 }
 
 KernelRunner::~KernelRunner() = default;
@@ -101,7 +109,14 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   if (parallel_) {  // what the SMs share waits for the phase
     if (s.idle()) return cut_ || !blocks_.remaining();
     const uint64_t retired = s.stats().blocks_retired.get();
-    s.tick(cycle);
+    try {
+      s.tick(cycle);
+    } catch (const func::NeedsSerial&) {
+      throw Error(fmt::format("kernel {}: with sim.parallel_sms, a warp of sm{} loaded or stored bytes under its "
+                              "SM's own atomics of the same quantum, whose result is known only once the quantum's "
+                              "stores reach memory (cycle {}); run it without sim.parallel_sms",
+                              kernelOf(setup_), i, cycle));
+    }
     sm_cycles_[i] = cycle + 1;
     if (s.stats().blocks_retired.get() != retired) retired_at_[i] = cycle;
     return (cut_ || !blocks_.remaining()) && s.idle();
@@ -148,6 +163,10 @@ void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched) {
   for (uint32_t i = 0; i < n; ++i) ports.push_back(&hier_->port(i));
   mem::sendDeferred(ports, boundary);
   for (auto& s : sms_) s->resolveMemory();
+  for (auto& log : logs_) {  // the quantum's stores, then reductions, SM by SM
+    log->apply(program_.memory(), tc_);
+    log->reset(func::BlockLog::Mode::Speculative);
+  }
   dev_writes_ = program_.memory().writes();
 
   warp_instrs_ = 0;

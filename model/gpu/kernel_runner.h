@@ -141,6 +141,15 @@ class KernelRunner {
   // their last retirement, then SM), one per SM per round, each to start at
   // `boundary`. `launched[i]`: SM i took a block.
   bool parallel() const { return parallel_; }
+  // With parallel(): the kernel's result may depend on the order its
+  // blocks meet in memory (func::Program::blockOrderDependence: printf,
+  // malloc, clock reads, atomics whose old value is read), so the SMs of
+  // each quantum are stepped one after the other in SM order, their stores
+  // straight to memory. Otherwise each SM's global stores and reductions
+  // go to a log of its own (func/block_log.h) that its loads read first,
+  // applied to memory in SM order at the phase: no SM sees another's
+  // stores inside a quantum, whatever the order they are stepped in.
+  bool inSmOrder() const { return in_sm_order_; }
   void phase(uint64_t boundary, std::vector<bool>& launched);
 
  private:
@@ -168,6 +177,9 @@ class KernelRunner {
   std::vector<uint64_t> sm_cycles_;  // per SM: cycles to its last tick + 1
   uint64_t warp_instrs_ = 0;         // issued by every SM so far (sim.max_instructions)
   bool parallel_ = false;            // sim.parallel_sms in SystemC mode: phase()
+  bool in_sm_order_ = false;         // inSmOrder()
+  std::vector<std::unique_ptr<func::BlockLog>> logs_;  // per SM, unless in_sm_order_
+  func::TranslateCache tc_;          // the logs' way into memory
   std::vector<uint64_t> retired_at_;  // per SM: the cycle it last retired a block (parallel_)
   uint64_t dev_writes_ = 0;          // the device's write count at the last phase (Sm::readWritesFrom)
   BlockScheduler blocks_;

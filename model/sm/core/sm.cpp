@@ -95,6 +95,7 @@ void Sm::launch(rt::Dim3 ctaid) {
   if (!canLaunch()) throw Error("Sm::launch: no room for another block");
   auto b = std::make_unique<ResidentBlock>();
   b->stepper = std::make_unique<func::BlockStepper>(program_, setup_, launch_stats_, ctaid);
+  if (log_) b->stepper->setLog(log_);
   if (proofs_armed_) b->stepper->armProofs(true);
   const int32_t id = warps_.reserveBlock();
   const uint32_t nw = b->stepper->numWarps();

@@ -129,6 +129,9 @@ class Sm {
   // memory's own count; with parallel SMs a copy taken at each quantum's
   // end (not owned), so that no SM sees when another writes inside one.
   void readWritesFrom(const uint64_t* writes) { dev_writes_ = writes; }
+  // The log the global stores and reductions of the blocks launched from
+  // now on go to (func::BlockStepper::setLog; not owned); null: memory.
+  void logStoresTo(func::BlockLog* log) { log_ = log; }
   // Blocks retired since the last call (the caller may launch new ones).
   bool blockFinished() {
     const bool f = finished_since_poll_ != 0;
@@ -246,6 +249,7 @@ class Sm {
   InflightTable inflight_;
   std::vector<MemoryInterface::Resolved> resolved_;  // resolveMemory's
   const uint64_t* dev_writes_ = nullptr;              // readWritesFrom
+  func::BlockLog* log_ = nullptr;                     // logStoresTo
   InstalledHooks hooks_;  // install()
   IssueStage issue_;
   OperandCollectorConfig oc_cfg_;
