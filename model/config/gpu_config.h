@@ -422,7 +422,8 @@ struct SimConfig {
               "host threads that run a functional launch's thread blocks (--threads; 0: the host's cores), with "
               "the memory, output, errors and counts of one thread running them in block order; kernels with "
               "printf, malloc, clock reads or global atomics whose old value is read run on one "
-              "(docs/functional.md, \"Parallel blocks\")");
+              "(docs/functional.md, \"Parallel blocks\"); with parallel_sms, the threads that step the SMs of a "
+              "timing launch's quantum, with the statistics of one (docs/memory.md, \"Parallel SMs\")");
     v.boolean("parallel_sms", parallel_sms,
               "step the SMs of a quantum independently of each other (docs/memory.md, \"Parallel SMs\"): their "
               "memory requests get their replies at the quantum's end, in (cycle, SM) order, and blocks are dealt "

@@ -115,6 +115,9 @@ class BlockStepper {
   // of a quantum (sim.parallel_sms) gives the blocks of each SM one log and
   // applies the logs in SM order there. Null: memory itself.
   void setLog(BlockLog* log) { exec_.setLog(log); }
+  // Writes counted in `writes` (not owned) instead of the memory's counter
+  // (BlockExecutor::countWritesIn).
+  void countWritesIn(uint64_t* writes) { exec_.countWritesIn(writes); }
   bool done() const { return done_warps_ == exec_.numWarps(); }
   // For a deadlock watchdog: the warp's status, pc and line, SIMT stack top
   // (pc, rpc, mask) and depth, and the barrier it waits at.

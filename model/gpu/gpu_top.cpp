@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "gpu/kernel_runner.h"
+#include "gpu/sm_pool.h"
 #include "mem/tlm/hierarchy.h"
 
 namespace rfsim::gpu {
@@ -78,6 +79,24 @@ void SmSlot::runQuantum() {
   }
 }
 
+void SmSlot::runUntil(uint64_t boundary) {
+  if (state_ != State::Running) return;
+  try {
+    while (cycle_ < boundary) {
+      const bool done = k_->step(index_, cycle_);
+      ++cycle_;
+      if (done) {
+        state_ = State::Done;
+        return;
+      }
+      cycle_ = std::max(cycle_, k_->nextEventCycle(index_, cycle_));
+    }
+  } catch (...) {
+    error_ = std::current_exception();
+    state_ = State::Done;
+  }
+}
+
 void SmSlot::afterPhase(uint64_t boundary, bool launched) {
   if (state_ != State::Running) return;
   // Nothing before the boundary changed: the phase resolved replies at or
@@ -123,17 +142,31 @@ void GpuTop::onQuantum() {
   const sc_time now = sc_core::sc_time_stamp();
   bool running = false, failed = false;
   sc_time next = sc_core::sc_max_time();
-  const bool reverse = reverse_ && !(k_->parallel() && k_->inSmOrder());
-  for (uint32_t k = 0; k < attached_; ++k) {
-    SmSlot& s = *slots_[reverse ? attached_ - 1 - k : k];
-    s.runQuantum();
-    failed |= s.failed();
-  }
-  if (!failed && k_->parallel()) {
+  uint64_t boundary = 0;  // parallel(): the next quantum's first cycle
+  if (!k_->parallel()) {
+    for (uint32_t k = 0; k < attached_; ++k) {
+      SmSlot& s = *slots_[reverse_ ? attached_ - 1 - k : k];
+      s.runQuantum();
+      failed |= s.failed();
+    }
+  } else {
     // The quantum's end: the first cycle of the next global quantum.
     const uint64_t q = uint64_t(std::llround(tlm_utils::tlm_quantumkeeper::get_global_quantum() / period_));
     const uint64_t at = uint64_t(std::llround((now - slots_[0]->origin()) / period_));
-    const uint64_t boundary = (at / q + 1) * q;
+    boundary = (at / q + 1) * q;
+    const uint32_t threads = k_->threads();
+    if (threads > 1 && (!pool_ || pool_->threads() != threads)) pool_ = std::make_unique<SmPool>(threads);
+    const bool reverse = reverse_ && !k_->inSmOrder();
+    const uint32_t n = attached_;
+    const std::function<void(uint32_t)> job = [&](uint32_t k) { slots_[reverse ? n - 1 - k : k]->runUntil(boundary); };
+    if (threads > 1) {
+      pool_->run(n, job);
+    } else {
+      for (uint32_t k = 0; k < n; ++k) job(k);
+    }
+    for (uint32_t i = 0; i < n; ++i) failed |= slots_[i]->failed();
+  }
+  if (!failed && k_->parallel()) {
     try {
       k_->phase(boundary, launched_);
       for (uint32_t i = 0; i < attached_; ++i) slots_[i]->afterPhase(boundary, launched_[i]);

@@ -32,7 +32,8 @@
 // as they run: their requests wait in their ports, and the quantum ends with
 // a phase (KernelRunner::phase) that sends them in (cycle, SM) order, deals
 // blocks and sums what the SMs share, so the slots may be stepped in any
-// order (docs/memory.md, "Parallel SMs").
+// order (docs/memory.md, "Parallel SMs"), and on sim.threads host threads
+// at once (sm_pool.h).
 #pragma once
 
 #include <cstdint>
@@ -54,6 +55,7 @@ class MemoryHierarchy;
 namespace rfsim::gpu {
 
 class KernelRunner;
+class SmPool;
 
 // The units of each SM, besides the SM's own (sm::smUnits()): those the
 // enabled mechanisms add to SM `sm_id` (mech::Mechanism::smUnits).
@@ -107,6 +109,9 @@ class SmSlot : public sc_core::sc_module {
   // cycle again, from what the phase resolved; `launched`: it took a block,
   // which starts at `boundary`.
   void afterPhase(uint64_t boundary, bool launched);
+  // sim.parallel_sms: runQuantum without SystemC (safe on any host thread):
+  // the SM's cycles before `boundary`, the next quantum's first cycle.
+  void runUntil(uint64_t boundary);
 
  private:
   enum class State { Free, Running, Done };
@@ -173,6 +178,7 @@ class GpuTop : public sc_core::sc_module {
   bool reverse_ = false;
   std::vector<bool> launched_;  // the phase's
   std::exception_ptr phase_error_;
+  std::unique_ptr<SmPool> pool_;  // sim.parallel_sms with sim.threads > 1
 };
 
 // The clock period of `cfg` (gpu.clock_mhz), rounded to the picosecond.

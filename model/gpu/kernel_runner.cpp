@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -59,6 +60,13 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
     if (hierarchy) hier_ = &top.memory();
   }
   stats_ = std::make_unique<GpuStats>(stats_parent, "gpu", cfg_, n);
+  parallel_ = cfg_.sim.parallel_sms && opt_.mode == Mode::SystemC && hier_;
+  // SMs stepped side by side count the functional model's instructions and
+  // writes apart, added up at the phases and the end.
+  if (parallel_) {
+    sm_launch_stats_.resize(n);
+    sm_writes_.assign(n, 0);
+  }
   for (uint32_t i = 0; i < n; ++i) {
     sm::MemoryInterface* m = nullptr;
     if (hierarchy) {
@@ -67,16 +75,17 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
     } else {
       l1d_.push_back(nullptr);
     }
-    sms_.push_back(std::make_unique<sm::Sm>(cfg_, program, setup, launch_stats, regs_per_thread, stats_parent,
-                                            fmt::format("sm{}", i), m));
+    sms_.push_back(std::make_unique<sm::Sm>(cfg_, program, setup, parallel_ ? sm_launch_stats_[i] : launch_stats,
+                                            regs_per_thread, stats_parent, fmt::format("sm{}", i), m));
   }
   sm_cycles_.assign(n, 0);
   retired_at_.assign(n, 0);
-  parallel_ = cfg_.sim.parallel_sms && opt_.mode == Mode::SystemC && hier_;
   if (parallel_) {
     in_sm_order_ = setup_.kernel && !program_.blockOrderDependence(*setup_.kernel).empty();
-    for (auto& s : sms_) {
+    for (uint32_t i = 0; i < n; ++i) {
+      sm::Sm* s = sms_[i].get();
       s->readWritesFrom(&dev_writes_);
+      s->countWritesIn(&sm_writes_[i]);
       if (in_sm_order_) continue;
       logs_.push_back(std::make_unique<func::BlockLog>());
       logs_.back()->reset(func::BlockLog::Mode::Speculative);
@@ -162,12 +171,12 @@ void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched) {
   std::vector<mem::SmPort*> ports;
   for (uint32_t i = 0; i < n; ++i) ports.push_back(&hier_->port(i));
   mem::sendDeferred(ports, boundary);
-  for (auto& s : sms_) s->resolveMemory();
+  for (auto& s : sms_) s->endQuantum();
   for (auto& log : logs_) {  // the quantum's stores, then reductions, SM by SM
     log->apply(program_.memory(), tc_);
     log->reset(func::BlockLog::Mode::Speculative);
   }
-  dev_writes_ = program_.memory().writes();
+  dev_writes_ = deviceWrites();
 
   warp_instrs_ = 0;
   for (auto& s : sms_) warp_instrs_ += s->stats().warp_instrs.get();
@@ -206,6 +215,18 @@ void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched) {
       throw Error(fmt::format("kernel {}: a thread block of {} threads does not fit on an empty SM "
                               "(occupancy: {} blocks per SM)",
                               kernelOf(setup_), setup_.block.count(), sms_[i]->occupancy().blocks));
+}
+
+uint32_t KernelRunner::threads() const {
+  if (!parallel_ || in_sm_order_) return 1;
+  const uint32_t t = cfg_.sim.threads ? cfg_.sim.threads : std::max(1u, std::thread::hardware_concurrency());
+  return std::min(t, numSms());
+}
+
+uint64_t KernelRunner::deviceWrites() const {
+  uint64_t w = program_.memory().writes();
+  for (uint64_t s : sm_writes_) w += s;
+  return w;
 }
 
 uint64_t KernelRunner::runRestFunctionally() {
@@ -268,6 +289,8 @@ KernelRunResult KernelRunner::run() {
   } clear_line{opt_.progress};
   if (opt_.progress) opt_.progress->begin();
   const uint64_t cycles = opt_.mode == Mode::SystemC ? runSystemC() : runLoop();
+  for (const rt::LaunchStats& s : sm_launch_stats_) launch_stats_ += s;
+  program_.memory().writeCounter() = deviceWrites();
   std::vector<sm::Sm*> sms;
   std::vector<const mem::L1dMemory*> l1ds;
   for (size_t i = 0; i < sms_.size(); ++i) {
@@ -345,7 +368,7 @@ uint64_t KernelRunner::runSystemC() {
     }
   } deferred{parallel_ ? hier_ : nullptr, n};
   for (uint32_t i = 0; parallel_ && i < n; ++i) hier_->port(i).setDeferred(true);
-  dev_writes_ = program_.memory().writes();
+  dev_writes_ = deviceWrites();
   top.simulate(*this, n, origin, cfg_.sim.quantum_cycles, opt_.reverse_steps);
   uint64_t cycles = *std::max_element(sm_cycles_.begin(), sm_cycles_.end());
   uint64_t reached = 0;  // the furthest any SM's local time went

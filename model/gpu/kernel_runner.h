@@ -150,6 +150,9 @@ class KernelRunner {
   // applied to memory in SM order at the phase: no SM sees another's
   // stores inside a quantum, whatever the order they are stepped in.
   bool inSmOrder() const { return in_sm_order_; }
+  // With parallel(), not inSmOrder(): the host threads that step the SMs of
+  // a quantum (sim.threads; 0: the host's cores).
+  uint32_t threads() const;
   void phase(uint64_t boundary, std::vector<bool>& launched);
 
  private:
@@ -160,6 +163,8 @@ class KernelRunner {
   void dealInitialBlocks();
   // After the cut: the blocks never started, functionally; their warp instructions.
   uint64_t runRestFunctionally();
+  // The device's writes so far: the memory's count and the SMs' own.
+  uint64_t deviceWrites() const;
   void showProgress(uint64_t cycle);
 
   config::Carveout carveout_;
@@ -180,6 +185,8 @@ class KernelRunner {
   bool in_sm_order_ = false;         // inSmOrder()
   std::vector<std::unique_ptr<func::BlockLog>> logs_;  // per SM, unless in_sm_order_
   func::TranslateCache tc_;          // the logs' way into memory
+  std::vector<rt::LaunchStats> sm_launch_stats_;  // per SM, parallel_: added to launch_stats_ at the end
+  std::vector<uint64_t> sm_writes_;  // per SM, parallel_: its blocks' writes (Sm::countWritesIn)
   std::vector<uint64_t> retired_at_;  // per SM: the cycle it last retired a block (parallel_)
   uint64_t dev_writes_ = 0;          // the device's write count at the last phase (Sm::readWritesFrom)
   BlockScheduler blocks_;

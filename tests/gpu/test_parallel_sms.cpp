@@ -152,3 +152,28 @@ TEST_CASE("parallel SMs: a quantum longer than the shortest memory round trip is
   c.sim.sample = config::SampleMode::Blocks;
   CHECK_THROWS_AS(config::validate(c, "test"), Error);
 }
+
+TEST_CASE("parallel SMs: 1, 2 and 4 host threads give the same statistics and output", "[gpu][parallel][threads]") {
+  for (const Case& c : parallelCases()) {
+    INFO(c.name);
+    Loaded probe(c.ptx, "");
+    const std::string kernel = c.make(probe.mem).kernel;
+    Timed one;
+    for (uint32_t threads : {1u, 2u, 4u}) {
+      INFO(threads << " threads");
+      config::GpuConfig cfg = parallelGpu();
+      cfg.sim.threads = threads;
+      Loaded ld(c.ptx, kernel);
+      const Launch l = c.make(ld.mem);
+      const Timed t = runTimed(ld, l, cfg, ld.tree_regs, {Mode::SystemC, 8});
+      if (threads == 1) {
+        one = t;
+        continue;
+      }
+      CHECK(t.r.cycles == one.r.cycles);
+      INFO(diffKeys(t.stats, one.stats));
+      CHECK(t.stats == one.stats);
+      CHECK(t.out == one.out);
+    }
+  }
+}

@@ -96,6 +96,7 @@ void Sm::launch(rt::Dim3 ctaid) {
   auto b = std::make_unique<ResidentBlock>();
   b->stepper = std::make_unique<func::BlockStepper>(program_, setup_, launch_stats_, ctaid);
   if (log_) b->stepper->setLog(log_);
+  if (writes_) b->stepper->countWritesIn(writes_);
   if (proofs_armed_) b->stepper->armProofs(true);
   const int32_t id = warps_.reserveBlock();
   const uint32_t nw = b->stepper->numWarps();
@@ -328,6 +329,11 @@ void Sm::resolveMemory() {
   if (found != resolved_.size())
     throw Error(fmt::format("Sm::resolveMemory: {}: {} accesses resolved, {} instructions waited for one",
                             stats_->name(), resolved_.size(), found));
+}
+
+void Sm::endQuantum() {
+  resolveMemory();
+  for (SmEventHook* h : hooks_.events) h->onQuantumEnd();
 }
 
 void Sm::maybeFreeSlot(uint32_t s) {
