@@ -218,7 +218,7 @@ void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched) {
 }
 
 uint32_t KernelRunner::threads() const {
-  if (!parallel_ || in_sm_order_) return 1;
+  if (!parallel_ || in_sm_order_ || opt_.rtl_in_loop) return 1;
   const uint32_t t = cfg_.sim.threads ? cfg_.sim.threads : std::max(1u, std::thread::hardware_concurrency());
   return std::min(t, numSms());
 }

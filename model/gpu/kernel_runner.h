@@ -93,6 +93,11 @@ class KernelRunner {
     // Steps the SMs of each quantum in reverse order (SystemC mode): with
     // sim.parallel_sms the results are the same (tested).
     bool reverse_steps = false;
+    // Verilated RTL is in the loop (mech::Mechanism::rtlInLoop): the SMs
+    // are stepped on one host thread whatever sim.threads says, since
+    // Verilator evaluates a model on the thread that constructed it (its
+    // guide, "Multithreading": the "eval thread").
+    bool rtl_in_loop = false;
   };
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
@@ -150,8 +155,8 @@ class KernelRunner {
   // applied to memory in SM order at the phase: no SM sees another's
   // stores inside a quantum, whatever the order they are stepped in.
   bool inSmOrder() const { return in_sm_order_; }
-  // With parallel(), not inSmOrder(): the host threads that step the SMs of
-  // a quantum (sim.threads; 0: the host's cores).
+  // With parallel(), not inSmOrder(), no RTL in the loop: the host threads
+  // that step the SMs of a quantum (sim.threads; 0: the host's cores).
   uint32_t threads() const;
   void phase(uint64_t boundary, std::vector<bool>& launched);
 

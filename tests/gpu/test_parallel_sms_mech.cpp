@@ -1,6 +1,6 @@
 // sim.parallel_sms with the mechanisms (gpu/gpu_top.h): their per-SM
-// hooks and RTL units run on the host thread that steps their SM, and the
-// statistics are those of one thread.
+// hooks run on the host thread that steps their SM, and the statistics are
+// those of one thread.
 #include <catch2/catch.hpp>
 
 #include "../mech/mech_test_util.h"
@@ -8,12 +8,16 @@
 using namespace rfsim;
 using namespace rfsim::test;
 
-TEST_CASE("parallel SMs: each mechanism, RTL in the loop, gives the same statistics on 1, 2 and 4 threads",
+TEST_CASE("parallel SMs: each mechanism gives the same statistics on 1, 2 and 4 threads, RTL in the loop too",
           "[gpu][parallel][threads][mech]") {
   const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"fib", {"cars", "mechanisms.cars.rtl=false"}},
+      {"lt_hotspot", {"ltrf", "mechanisms.ltrf.rtl=false", "sm.scheduler=two_level"}},
+      {"r2_atax", {"r2d2", "mechanisms.r2d2.rtl=false"}},
+      // With its RTL in the loop a launch is stepped on one thread (Verilator's
+      // eval thread): the same statistics by construction, and the RTL's own.
       {"fib", {"cars", "mechanisms.cars.rtl=true"}},
       {"lt_hotspot", {"ltrf", "mechanisms.ltrf.rtl=true", "sm.scheduler=two_level"}},
-      {"r2_atax", {"r2d2", "mechanisms.r2d2.rtl=true"}},
       {"cfd_flux", {"regdem"}},
       {"saxpy", {"toy"}},
   };
