@@ -32,8 +32,9 @@ void addRunawayOptions(CLI::App* cmd, rfsim::rt::ConfigOptions& config) {
       ->check(CLI::PositiveNumber);
   cmd->add_option_function<uint32_t>(
          "--threads", [&config](const uint32_t& n) { config.sets.push_back("sim.threads=" + std::to_string(n)); },
-         "host threads for a functional launch's thread blocks (sim.threads; 0: the host's cores; default 1); "
-         "docs/functional.md, \"Parallel blocks\", says which kernels run on one")
+         "host threads for a functional launch's thread blocks, and with sim.parallel_sms for the SMs of a timing "
+         "launch (sim.threads; 0: the host's cores; default 1); docs/functional.md, \"Parallel blocks\", and "
+         "docs/memory.md, \"Parallel SMs\", say which kernels run on one")
       ->check(CLI::NonNegativeNumber);
   // Sampled simulation (docs/sampling.md): the key it sets.
   cmd->add_option_function<std::string>(

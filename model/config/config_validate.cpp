@@ -146,6 +146,27 @@ std::optional<Violation> checkCarveout(const GpuConfig& c) {
   return std::nullopt;
 }
 
+// sim.parallel_sms defers every reply of the memory side to the quantum's
+// end: sound only when no reply can come back inside the quantum its
+// request left in, i.e. the quantum is at most the shortest round trip (the
+// crossbar both ways and an L2 hit). The block sampler observes the launch
+// cycle by cycle across SMs, which this mode does not keep.
+std::optional<Violation> checkParallelSms(const GpuConfig& c) {
+  if (!c.sim.parallel_sms) return std::nullopt;
+  const uint64_t round_trip = 2ull * c.icnt.latency + c.l2.cache.latency;
+  if (c.sim.quantum_cycles > round_trip)
+    return Violation{"sim.quantum_cycles", "icnt.latency",
+                     fmt::format("sim.parallel_sms needs a quantum of at most the shortest memory round trip, "
+                                 "2 x icnt.latency + l2.latency = {} cycles; the quantum is {}",
+                                 round_trip, c.sim.quantum_cycles)};
+  if (c.sim.sample == SampleMode::Blocks || c.sim.sample == SampleMode::All)
+    return Violation{"sim.sample", "sim.parallel_sms",
+                     "sampling blocks (blocks, all) needs the SMs stepped in turn: use off or launches"};
+  if (c.sim.memory != MemoryModel::Hierarchy)
+    return Violation{"sim.memory", "sim.parallel_sms", "parallel SMs defer the hierarchy's replies: use hierarchy"};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Violation> firstViolation(const GpuConfig& c) {
@@ -230,6 +251,7 @@ std::optional<Violation> firstViolation(const GpuConfig& c) {
                      fmt::format("{} KiB is not a whole number of rows of {} 4-byte banks", c.shared.size_kb,
                                  c.shared.num_banks)};
   if (auto v = checkCarveout(c)) return v;
+  if (auto v = checkParallelSms(c)) return v;
 
   // Each mechanism's own rules, on its section.
   const auto& types = mechanismSectionTypes();

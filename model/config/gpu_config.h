@@ -387,6 +387,7 @@ struct SimConfig {
   double sample_tolerance = 0.02;
   double sample_min_share = 0.2;
   uint32_t threads = 1;
+  bool parallel_sms = false;
 
   template <class V> void visit(V& v) {
     v.choice("memory", memory,
@@ -421,7 +422,13 @@ struct SimConfig {
               "host threads that run a functional launch's thread blocks (--threads; 0: the host's cores), with "
               "the memory, output, errors and counts of one thread running them in block order; kernels with "
               "printf, malloc, clock reads or global atomics whose old value is read run on one "
-              "(docs/functional.md, \"Parallel blocks\")");
+              "(docs/functional.md, \"Parallel blocks\"); with parallel_sms, the threads that step the SMs of a "
+              "timing launch's quantum, with the statistics of one (docs/memory.md, \"Parallel SMs\")");
+    v.boolean("parallel_sms", parallel_sms,
+              "step the SMs of a quantum independently of each other (docs/memory.md, \"Parallel SMs\"): their "
+              "memory requests get their replies at the quantum's end, in (cycle, SM) order, and blocks are dealt "
+              "there, so the statistics do not depend on the order the SMs are stepped in; needs "
+              "quantum_cycles <= 2 x icnt.latency + l2.latency and sample off or launches");
   }
 };
 

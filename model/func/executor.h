@@ -44,6 +44,10 @@ class BlockExecutor {
   // executor's writes (in a run on one thread the only writes during a
   // block are its own, so the proofs come out the same).
   void runConcurrently() { dev_writes_ = &own_writes_; }
+  // The same for a timing model that steps its SMs side by side
+  // (sim.parallel_sms): the epoch counts the writes of the SM's blocks, in
+  // `writes` (not owned), which the SM's caller adds to the device's.
+  void countWritesIn(uint64_t* writes) { dev_writes_ = writes; }
   // The log the next blocks' global accesses go through (block_log.h;
   // parallel_blocks.cpp); null: memory itself, as on one thread.
   void setLog(BlockLog* log) { log_ = log; }

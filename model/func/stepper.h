@@ -109,6 +109,15 @@ class BlockStepper {
   // %clock/%clock64 of the next step read `cycle` (the SM's clock); without
   // it they count the block's warp instructions, as in launch().
   void setClock(uint64_t cycle) { exec_.setClock(cycle); }
+  // The log the block's global stores and reductions go to instead of
+  // memory (block_log.h, speculative), its own loads reading them first: a
+  // timing model whose SMs must not see each other's stores before the end
+  // of a quantum (sim.parallel_sms) gives the blocks of each SM one log and
+  // applies the logs in SM order there. Null: memory itself.
+  void setLog(BlockLog* log) { exec_.setLog(log); }
+  // Writes counted in `writes` (not owned) instead of the memory's counter
+  // (BlockExecutor::countWritesIn).
+  void countWritesIn(uint64_t* writes) { exec_.countWritesIn(writes); }
   bool done() const { return done_warps_ == exec_.numWarps(); }
   // For a deadlock watchdog: the warp's status, pc and line, SIMT stack top
   // (pc, rpc, mask) and depth, and the barrier it waits at.

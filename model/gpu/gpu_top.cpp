@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "gpu/kernel_runner.h"
+#include "gpu/sm_pool.h"
 #include "mem/tlm/hierarchy.h"
 
 namespace rfsim::gpu {
@@ -78,6 +79,31 @@ void SmSlot::runQuantum() {
   }
 }
 
+void SmSlot::runUntil(uint64_t boundary) {
+  if (state_ != State::Running) return;
+  try {
+    while (cycle_ < boundary) {
+      const bool done = k_->step(index_, cycle_);
+      ++cycle_;
+      if (done) {
+        state_ = State::Done;
+        return;
+      }
+      cycle_ = std::max(cycle_, k_->nextEventCycle(index_, cycle_));
+    }
+  } catch (...) {
+    error_ = std::current_exception();
+    state_ = State::Done;
+  }
+}
+
+void SmSlot::afterPhase(uint64_t boundary, bool launched) {
+  if (state_ != State::Running) return;
+  // Nothing before the boundary changed: the phase resolved replies at or
+  // after it, and a block dealt starts there.
+  cycle_ = launched ? boundary : std::max(boundary, k_->nextEventCycle(index_, boundary));
+}
+
 GpuTop::GpuTop(sc_core::sc_module_name name, const config::GpuConfig& cfg, const ExtraSmUnits& extra)
     : sc_module(name), period_(clockPeriod(cfg)) {
   mem_ = std::make_unique<mem::MemoryHierarchy>("mem", cfg, cfg.gpu.num_sms);
@@ -116,10 +142,41 @@ void GpuTop::onQuantum() {
   const sc_time now = sc_core::sc_time_stamp();
   bool running = false, failed = false;
   sc_time next = sc_core::sc_max_time();
+  uint64_t boundary = 0;  // parallel(): the next quantum's first cycle
+  if (!k_->parallel()) {
+    for (uint32_t k = 0; k < attached_; ++k) {
+      SmSlot& s = *slots_[reverse_ ? attached_ - 1 - k : k];
+      s.runQuantum();
+      failed |= s.failed();
+    }
+  } else {
+    // The quantum's end: the first cycle of the next global quantum.
+    const uint64_t q = uint64_t(std::llround(tlm_utils::tlm_quantumkeeper::get_global_quantum() / period_));
+    const uint64_t at = uint64_t(std::llround((now - slots_[0]->origin()) / period_));
+    boundary = (at / q + 1) * q;
+    const uint32_t threads = k_->threads();
+    if (threads > 1 && (!pool_ || pool_->threads() != threads)) pool_ = std::make_unique<SmPool>(threads);
+    const bool reverse = reverse_ && !k_->inSmOrder();
+    const uint32_t n = attached_;
+    const std::function<void(uint32_t)> job = [&](uint32_t k) { slots_[reverse ? n - 1 - k : k]->runUntil(boundary); };
+    if (threads > 1) {
+      pool_->run(n, job);
+    } else {
+      for (uint32_t k = 0; k < n; ++k) job(k);
+    }
+    for (uint32_t i = 0; i < n; ++i) failed |= slots_[i]->failed();
+  }
+  if (!failed && k_->parallel()) {
+    try {
+      k_->phase(boundary, launched_);
+      for (uint32_t i = 0; i < attached_; ++i) slots_[i]->afterPhase(boundary, launched_[i]);
+    } catch (...) {
+      phase_error_ = std::current_exception();
+      failed = true;
+    }
+  }
   for (uint32_t i = 0; i < attached_; ++i) {
-    SmSlot& s = *slots_[i];
-    s.runQuantum();
-    failed |= s.failed();
+    const SmSlot& s = *slots_[i];
     if (s.running()) {
       running = true;
       next = std::min(next, s.nextTime());
@@ -133,7 +190,7 @@ void GpuTop::onQuantum() {
   next_trigger(std::max(next, now + period_) - now);
 }
 
-void GpuTop::simulate(KernelRunner& k, uint32_t n, const sc_time& origin, uint32_t quantum) {
+void GpuTop::simulate(KernelRunner& k, uint32_t n, const sc_time& origin, uint32_t quantum, bool reverse) {
   switch (sc_core::sc_get_status()) {
     case sc_core::SC_ELABORATION:
     case sc_core::SC_PAUSED:
@@ -147,6 +204,9 @@ void GpuTop::simulate(KernelRunner& k, uint32_t n, const sc_time& origin, uint32
   tlm_utils::tlm_quantumkeeper::set_global_quantum(period_ * double(quantum));
   for (uint32_t i = 0; i < n; ++i) slots_[i]->attach(k, origin);
   attached_ = n;
+  k_ = &k;
+  reverse_ = reverse;
+  phase_error_ = nullptr;
   if (n == 0) return;
   // Before the first sc_start() the process's initial run starts the launch.
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION) kick_.notify(origin - sc_core::sc_time_stamp());
@@ -163,6 +223,7 @@ void GpuTop::simulate(KernelRunner& k, uint32_t n, const sc_time& origin, uint32
 void GpuTop::detachAll() {
   for (uint32_t i = 0; i < attached_; ++i) slots_[i]->detach();
   attached_ = 0;
+  k_ = nullptr;
 }
 
 }  // namespace rfsim::gpu

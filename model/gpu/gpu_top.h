@@ -27,6 +27,13 @@
 // cycle with work lies beyond the quantum (Sm::nextActiveCycle), or that
 // has finished, costs nothing, and the process sleeps until the earliest
 // SM's next cycle.
+//
+// With sim.parallel_sms the SMs of a quantum do not meet in the memory side
+// as they run: their requests wait in their ports, and the quantum ends with
+// a phase (KernelRunner::phase) that sends them in (cycle, SM) order, deals
+// blocks and sums what the SMs share, so the slots may be stepped in any
+// order (docs/memory.md, "Parallel SMs"), and on sim.threads host threads
+// at once (sm_pool.h).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +55,7 @@ class MemoryHierarchy;
 namespace rfsim::gpu {
 
 class KernelRunner;
+class SmPool;
 
 // The units of each SM, besides the SM's own (sm::smUnits()): those the
 // enabled mechanisms add to SM `sm_id` (mech::Mechanism::smUnits).
@@ -90,11 +98,20 @@ class SmSlot : public sc_core::sc_module {
   uint64_t cycles() const { return cycle_; }
   // Simulated time of the SM's next cycle.
   sc_core::sc_time nextTime() const { return origin_ + period_ * double(cycle_); }
+  const sc_core::sc_time& origin() const { return origin_; }
 
   // Called by the top at each quantum: runs the SM's cycles up to the
   // quantum's end (tlm_quantumkeeper::need_sync). An exception ends the
   // slot (failed()).
   void runQuantum();
+  // sim.parallel_sms, after the phase (KernelRunner::phase) at the end of
+  // the quantum whose successor starts at cycle `boundary`: the SM's next
+  // cycle again, from what the phase resolved; `launched`: it took a block,
+  // which starts at `boundary`.
+  void afterPhase(uint64_t boundary, bool launched);
+  // sim.parallel_sms: runQuantum without SystemC (safe on any host thread):
+  // the SM's cycles before `boundary`, the next quantum's first cycle.
+  void runUntil(uint64_t boundary);
 
  private:
   enum class State { Free, Running, Done };
@@ -139,8 +156,14 @@ class GpuTop : public sc_core::sc_module {
   // (sc_start) until no attached slot is running or one failed, and
   // returns with the simulation paused, ready for the next launch. The
   // slots stay attached (results readable) until detachAll().
-  void simulate(KernelRunner& k, uint32_t n, const sc_core::sc_time& origin, uint32_t quantum);
+  // `reverse`: step the slots of each quantum in reverse order (tests).
+  // With sim.parallel_sms (KernelRunner::parallel) each quantum ends with
+  // the runner's phase.
+  void simulate(KernelRunner& k, uint32_t n, const sc_core::sc_time& origin, uint32_t quantum,
+                bool reverse = false);
   void detachAll();
+  // What the last simulate()'s phase threw (null: nothing).
+  std::exception_ptr phaseError() const { return phase_error_; }
 
  private:
   void onQuantum();
@@ -151,6 +174,11 @@ class GpuTop : public sc_core::sc_module {
   sc_core::sc_time busy_until_;
   sc_core::sc_event kick_;
   uint32_t attached_ = 0;
+  KernelRunner* k_ = nullptr;  // the launch attached
+  bool reverse_ = false;
+  std::vector<bool> launched_;  // the phase's
+  std::exception_ptr phase_error_;
+  std::unique_ptr<SmPool> pool_;  // sim.parallel_sms with sim.threads > 1
 };
 
 // The clock period of `cfg` (gpu.clock_mhz), rounded to the picosecond.

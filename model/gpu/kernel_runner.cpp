@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -59,6 +60,13 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
     if (hierarchy) hier_ = &top.memory();
   }
   stats_ = std::make_unique<GpuStats>(stats_parent, "gpu", cfg_, n);
+  parallel_ = cfg_.sim.parallel_sms && opt_.mode == Mode::SystemC && hier_;
+  // SMs stepped side by side count the functional model's instructions and
+  // writes apart, added up at the phases and the end.
+  if (parallel_) {
+    sm_launch_stats_.resize(n);
+    sm_writes_.assign(n, 0);
+  }
   for (uint32_t i = 0; i < n; ++i) {
     sm::MemoryInterface* m = nullptr;
     if (hierarchy) {
@@ -67,10 +75,23 @@ KernelRunner::KernelRunner(const config::GpuConfig& cfg, func::Program& program,
     } else {
       l1d_.push_back(nullptr);
     }
-    sms_.push_back(std::make_unique<sm::Sm>(cfg_, program, setup, launch_stats, regs_per_thread, stats_parent,
-                                            fmt::format("sm{}", i), m));
+    sms_.push_back(std::make_unique<sm::Sm>(cfg_, program, setup, parallel_ ? sm_launch_stats_[i] : launch_stats,
+                                            regs_per_thread, stats_parent, fmt::format("sm{}", i), m));
   }
   sm_cycles_.assign(n, 0);
+  retired_at_.assign(n, 0);
+  if (parallel_) {
+    in_sm_order_ = setup_.kernel && !program_.blockOrderDependence(*setup_.kernel).empty();
+    for (uint32_t i = 0; i < n; ++i) {
+      sm::Sm* s = sms_[i].get();
+      s->readWritesFrom(&dev_writes_);
+      s->countWritesIn(&sm_writes_[i]);
+      if (in_sm_order_) continue;
+      logs_.push_back(std::make_unique<func::BlockLog>());
+      logs_.back()->reset(func::BlockLog::Mode::Speculative);
+      s->logStoresTo(logs_.back().get());
+    }
+  }
 }
 
 KernelRunner::~KernelRunner() = default;
@@ -94,6 +115,21 @@ void KernelRunner::dealInitialBlocks() {
 
 bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   sm::Sm& s = *sms_[i];
+  if (parallel_) {  // what the SMs share waits for the phase
+    if (s.idle()) return cut_ || !blocks_.remaining();
+    const uint64_t retired = s.stats().blocks_retired.get();
+    try {
+      s.tick(cycle);
+    } catch (const func::NeedsSerial&) {
+      throw Error(fmt::format("kernel {}: with sim.parallel_sms, a warp of sm{} loaded or stored bytes under its "
+                              "SM's own atomics of the same quantum, whose result is known only once the quantum's "
+                              "stores reach memory (cycle {}); run it without sim.parallel_sms",
+                              kernelOf(setup_), i, cycle));
+    }
+    sm_cycles_[i] = cycle + 1;
+    if (s.stats().blocks_retired.get() != retired) retired_at_[i] = cycle;
+    return (cut_ || !blocks_.remaining()) && s.idle();
+  }
   while (!cut_ && blocks_.remaining() && s.canLaunch()) s.launch(blocks_.next());
   if (s.idle()) {  // nothing resident: no cycle of this SM
     if (blocks_.remaining() && !cut_)
@@ -128,6 +164,69 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   if (s.cyclingEpoch() != UINT64_MAX) checkLivelock(i, cycle);
   if (opt_.progress && opt_.progress->due()) showProgress(cycle);
   return (cut_ || !blocks_.remaining()) && s.idle();
+}
+
+void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched) {
+  const uint32_t n = numSms();
+  std::vector<mem::SmPort*> ports;
+  for (uint32_t i = 0; i < n; ++i) ports.push_back(&hier_->port(i));
+  mem::sendDeferred(ports, boundary);
+  for (auto& s : sms_) s->endQuantum();
+  for (auto& log : logs_) {  // the quantum's stores, then reductions, SM by SM
+    log->apply(program_.memory(), tc_);
+    log->reset(func::BlockLog::Mode::Speculative);
+  }
+  dev_writes_ = deviceWrites();
+
+  warp_instrs_ = 0;
+  for (auto& s : sms_) warp_instrs_ += s->stats().warp_instrs.get();
+  if (warp_instrs_ > cfg_.sim.max_instructions)
+    throw Error(fmt::format("kernel {}: stopped as a runaway kernel at cycle {} after {} warp instructions: the "
+                            "launch reached sim.max_instructions ({}; raise it with --max-instructions if the kernel "
+                            "is meant to run that long); sm0's warps:\n{}",
+                            kernelOf(setup_), boundary, warp_instrs_, cfg_.sim.max_instructions,
+                            sms_[0]->dumpState()));
+  for (uint32_t i = 0; i < n; ++i)
+    if (!sms_[i]->idle() && sms_[i]->cyclingEpoch() != UINT64_MAX) {
+      checkLivelock(i, boundary);
+      break;
+    }
+  if (opt_.progress && opt_.progress->due()) showProgress(boundary);
+
+  launched.assign(n, false);
+  if (cut_ || !blocks_.remaining()) return;
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < n; ++i)
+    if (sms_[i]->canLaunch()) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [this](uint32_t a, uint32_t b) { return retired_at_[a] < retired_at_[b]; });
+  for (bool any = true; any && blocks_.remaining();) {
+    any = false;
+    for (uint32_t i : order) {
+      if (!blocks_.remaining()) break;
+      if (sms_[i]->canLaunch()) {
+        sms_[i]->launch(blocks_.next());
+        launched[i] = any = true;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < n && blocks_.remaining(); ++i)
+    if (sms_[i]->idle())
+      throw Error(fmt::format("kernel {}: a thread block of {} threads does not fit on an empty SM "
+                              "(occupancy: {} blocks per SM)",
+                              kernelOf(setup_), setup_.block.count(), sms_[i]->occupancy().blocks));
+}
+
+uint32_t KernelRunner::threads() const {
+  if (!parallel_ || in_sm_order_ || opt_.rtl_in_loop) return 1;
+  const uint32_t t = cfg_.sim.threads ? cfg_.sim.threads : std::max(1u, std::thread::hardware_concurrency());
+  return std::min(t, numSms());
+}
+
+uint64_t KernelRunner::deviceWrites() const {
+  uint64_t w = program_.memory().writes();
+  for (uint64_t s : sm_writes_) w += s;
+  return w;
 }
 
 uint64_t KernelRunner::runRestFunctionally() {
@@ -190,6 +289,8 @@ KernelRunResult KernelRunner::run() {
   } clear_line{opt_.progress};
   if (opt_.progress) opt_.progress->begin();
   const uint64_t cycles = opt_.mode == Mode::SystemC ? runSystemC() : runLoop();
+  for (const rt::LaunchStats& s : sm_launch_stats_) launch_stats_ += s;
+  program_.memory().writeCounter() = deviceWrites();
   std::vector<sm::Sm*> sms;
   std::vector<const mem::L1dMemory*> l1ds;
   for (size_t i = 0; i < sms_.size(); ++i) {
@@ -258,13 +359,24 @@ uint64_t KernelRunner::runSystemC() {
     }
   } detach{top};
   for (uint32_t i = 0; hier_ && i < n; ++i) hier_->port(i).setOrigin(origin);
-  top.simulate(*this, n, origin, cfg_.sim.quantum_cycles);
+  // The ports outlive the launch: their replies are deferred for it only.
+  struct Deferred {
+    mem::MemoryHierarchy* hier;
+    uint32_t n;
+    ~Deferred() {
+      for (uint32_t i = 0; hier && i < n; ++i) hier->port(i).setDeferred(false);
+    }
+  } deferred{parallel_ ? hier_ : nullptr, n};
+  for (uint32_t i = 0; parallel_ && i < n; ++i) hier_->port(i).setDeferred(true);
+  dev_writes_ = deviceWrites();
+  top.simulate(*this, n, origin, cfg_.sim.quantum_cycles, opt_.reverse_steps);
   uint64_t cycles = *std::max_element(sm_cycles_.begin(), sm_cycles_.end());
   uint64_t reached = 0;  // the furthest any SM's local time went
   for (uint32_t i = 0; i < n; ++i) reached = std::max(reached, top.slot(i).cycles());
   top.launchEnded(origin, reached);
   for (uint32_t i = 0; i < n; ++i)
     if (top.slot(i).failed()) std::rethrow_exception(top.slot(i).error());
+  if (top.phaseError()) std::rethrow_exception(top.phaseError());
   for (uint32_t i = 0; i < n; ++i)
     if (top.slot(i).running())
       throw Error(fmt::format("{}: the simulation paused before the kernel ended", top.slot(i).name()));

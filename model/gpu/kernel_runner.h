@@ -90,6 +90,14 @@ class KernelRunner {
     // The application's preferred carve-out, percent of the largest shared
     // capacity (cudaFuncAttributePreferredSharedMemoryCarveout), or none.
     int preferred_carveout = config::kNoCarveoutPreference;
+    // Steps the SMs of each quantum in reverse order (SystemC mode): with
+    // sim.parallel_sms the results are the same (tested).
+    bool reverse_steps = false;
+    // Verilated RTL is in the loop (mech::Mechanism::rtlInLoop): the SMs
+    // are stepped on one host thread whatever sim.threads says, since
+    // Verilator evaluates a model on the thread that constructed it (its
+    // guide, "Multithreading": the "eval thread").
+    bool rtl_in_loop = false;
   };
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
@@ -128,6 +136,29 @@ class KernelRunner {
   bool step(uint32_t i, uint64_t cycle);
   // The first cycle >= `cycle` at which ticking SM `i` can change anything.
   uint64_t nextEventCycle(uint32_t i, uint64_t cycle) const;
+  // sim.parallel_sms (SystemC mode): the SMs of a quantum are stepped
+  // independently of each other, and what they share is settled here, at
+  // the quantum's end, with `boundary` the next quantum's first cycle: the
+  // memory requests of the quantum are sent in (cycle, SM) order and the
+  // pending accesses resolved (mem/next_level.h); the counters summed and
+  // checked (sim.max_instructions, the livelock proof); and blocks dealt to
+  // the SMs with room, in the order their room appeared (the cycle of
+  // their last retirement, then SM), one per SM per round, each to start at
+  // `boundary`. `launched[i]`: SM i took a block.
+  bool parallel() const { return parallel_; }
+  // With parallel(): the kernel's result may depend on the order its
+  // blocks meet in memory (func::Program::blockOrderDependence: printf,
+  // malloc, clock reads, atomics whose old value is read), so the SMs of
+  // each quantum are stepped one after the other in SM order, their stores
+  // straight to memory. Otherwise each SM's global stores and reductions
+  // go to a log of its own (func/block_log.h) that its loads read first,
+  // applied to memory in SM order at the phase: no SM sees another's
+  // stores inside a quantum, whatever the order they are stepped in.
+  bool inSmOrder() const { return in_sm_order_; }
+  // With parallel(), not inSmOrder(), no RTL in the loop: the host threads
+  // that step the SMs of a quantum (sim.threads; 0: the host's cores).
+  uint32_t threads() const;
+  void phase(uint64_t boundary, std::vector<bool>& launched);
 
  private:
   // SM i found its warps cycling (Sm::cyclingEpoch): throws when every busy SM did.
@@ -137,6 +168,8 @@ class KernelRunner {
   void dealInitialBlocks();
   // After the cut: the blocks never started, functionally; their warp instructions.
   uint64_t runRestFunctionally();
+  // The device's writes so far: the memory's count and the SMs' own.
+  uint64_t deviceWrites() const;
   void showProgress(uint64_t cycle);
 
   config::Carveout carveout_;
@@ -153,6 +186,14 @@ class KernelRunner {
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::vector<uint64_t> sm_cycles_;  // per SM: cycles to its last tick + 1
   uint64_t warp_instrs_ = 0;         // issued by every SM so far (sim.max_instructions)
+  bool parallel_ = false;            // sim.parallel_sms in SystemC mode: phase()
+  bool in_sm_order_ = false;         // inSmOrder()
+  std::vector<std::unique_ptr<func::BlockLog>> logs_;  // per SM, unless in_sm_order_
+  func::TranslateCache tc_;          // the logs' way into memory
+  std::vector<rt::LaunchStats> sm_launch_stats_;  // per SM, parallel_: added to launch_stats_ at the end
+  std::vector<uint64_t> sm_writes_;  // per SM, parallel_: its blocks' writes (Sm::countWritesIn)
+  std::vector<uint64_t> retired_at_;  // per SM: the cycle it last retired a block (parallel_)
+  uint64_t dev_writes_ = 0;          // the device's write count at the last phase (Sm::readWritesFrom)
   BlockScheduler blocks_;
   std::unique_ptr<BlockSampler> sampler_;  // sim.sample blocks or all
   bool cut_ = false;                       // sampler_ cut the launch: no SM takes another block

@@ -85,8 +85,37 @@ void L1dMemory::send(const LineRequest& r, uint64_t at, bool write, uint8_t mask
   q.sector_mask = mask;
   q.write = write;
   q.kind = r.kind;
-  next_->request(q, at);  // posted
+  if (next_->deferred())  // posted
+    next_->defer(q, at);
+  else
+    next_->request(q, at);
   ++c_.next_writes;
+}
+
+uint64_t L1dMemory::fetch(const MemRequest& q, uint64_t at, uint32_t* token) {
+  if (!next_->deferred()) return next_->request(q, at);
+  const uint32_t t = next_->defer(q, at);
+  access_tokens_.push_back(t);
+  if (token) *token = t;
+  return at;  // the known part: the reply is later, at the phase
+}
+
+void L1dMemory::resolve(std::vector<Resolved>& out) {
+  for (const PendingFill& f : pending_fills_) {
+    const uint64_t at = next_->reply(f.token);
+    fills_.push(Fill{at, f.line, f.sectors});
+    uint64_t& ready = line_ready_[f.line];
+    ready = std::max(ready, at);
+  }
+  pending_fills_.clear();
+  line_tokens_.clear();
+  for (const PendingAccess& a : pending_) {
+    uint64_t done = a.known;
+    for (uint32_t k = a.begin; k < a.end; ++k) done = std::max(done, next_->reply(access_tokens_[k]));
+    out.push_back(Resolved{a.id, done - a.now});
+  }
+  pending_.clear();
+  access_tokens_.clear();
 }
 
 uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) {
@@ -101,6 +130,8 @@ uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint6
   }
   coalescer_.coalesce(*acc, reqs_);
   missed_ = false;
+  last_pending_ = kNoPending;
+  const auto tokens_before = static_cast<uint32_t>(access_tokens_.size());
   const uint64_t hit = cfg_.l1d.latency;
   uint64_t latest = now + hit;
   // The port takes l1d.ports line requests per cycle (slots of 1/ports cycle).
@@ -136,18 +167,24 @@ uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint6
     }
     if (r.atomic) {
       MemRequest q{r.line_addr, r.sector_mask, true, true, r.kind};
-      done = next_->request(q, done);
+      done = fetch(q, done);
       ++c_.next_atomics;
     } else if (write) {
       if (res.forward_write || res.outcome == Outcome::MshrFull) send(r, done, true, r.sector_mask, r.line_addr);
     } else if (res.outcome == Outcome::Miss && res.fetch_mask) {
       MemRequest q{r.line_addr, res.fetch_mask, false, false, r.kind};
-      const uint64_t at = next_->request(q, done);
+      uint32_t token = 0;
+      const uint64_t at = fetch(q, done, &token);
       ++c_.next_reads;
-      fills_.push(Fill{at, r.line_addr, res.fetch_mask});
       missed_ = true;
-      uint64_t& ready = line_ready_[r.line_addr];
-      ready = std::max(ready, at);
+      if (next_->deferred()) {
+        pending_fills_.push_back(PendingFill{token, r.line_addr, res.fetch_mask});
+        line_tokens_[r.line_addr].push_back(token);
+      } else {
+        fills_.push(Fill{at, r.line_addr, res.fetch_mask});
+        uint64_t& ready = line_ready_[r.line_addr];
+        ready = std::max(ready, at);
+      }
       done = at;
     } else if (res.outcome == Outcome::HitReserved) {
       auto it = line_ready_.find(r.line_addr);
@@ -155,16 +192,26 @@ uint64_t L1dMemory::accessLatency(const func::MemAccess& a, uint32_t warp, uint6
         done = it->second;
         missed_ = true;  // waits for a pending fill
       }
+      auto lt = line_tokens_.find(r.line_addr);
+      if (lt != line_tokens_.end()) {  // a fill of this quantum: its reply is not known yet
+        access_tokens_.insert(access_tokens_.end(), lt->second.begin(), lt->second.end());
+        missed_ = true;
+      }
     } else if (res.outcome == Outcome::MshrFull) {
       // Still no room (the line's merge limit): the load bypasses the L1D.
       MemRequest q{r.line_addr, r.sector_mask, false, false, r.kind};
-      done = next_->request(q, done);
+      done = fetch(q, done);
       ++c_.next_reads;
       missed_ = true;
     }
     latest = std::max(latest, done);
   }
   port_slot_ = slot;
+  if (access_tokens_.size() > tokens_before) {
+    last_pending_ = accesses_++;
+    pending_.push_back(PendingAccess{last_pending_, now, latest, tokens_before,
+                                     static_cast<uint32_t>(access_tokens_.size())});
+  }
   return latest - now;
 }
 

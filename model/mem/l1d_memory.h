@@ -22,6 +22,15 @@
 // - atomics are performed at the L2: the access waits for the reply.
 // The access's latency is that of its last request.
 //
+// With deferred replies (sim.parallel_sms, mem/next_level.h) a request to
+// the next level gets its reply cycle only at the quantum's end: the miss's
+// fill is kept apart until then (a request merged into it waits for the
+// same reply), the access's latency is pending (lastPending), and with the
+// MSHRs full the wait is for the earliest fill whose reply is known: with
+// none known (only this quantum's misses outstanding) the retry finds no
+// room and a load bypasses the L1D, as at the merge limit. The result
+// depends on this SM's requests only, never on another SM's in the quantum.
+//
 // Local memory: the functional model gives each lane its own local address
 // space (func/memory.h); here a lane's local address becomes a physical
 // one interleaved per warp as on NVIDIA GPUs (consecutive lanes'
@@ -64,6 +73,11 @@ class L1dMemory final : public MemoryInterface {
 
   uint64_t accessLatency(const func::MemAccess& a, uint32_t warp, uint64_t now) override;
   bool lastMissed() const override { return missed_; }
+  uint64_t lastPending() const override { return last_pending_; }
+  // After the memory side's phase (sendDeferred): this quantum's pending
+  // fills become fills at their reply cycles, and the pending accesses'
+  // latencies are appended to `out`.
+  void resolve(std::vector<Resolved>& out) override;
 
   const SectorCache& cache() const { return l1d_; }
   const CacheStats& stats() const { return l1d_.stats(); }
@@ -84,7 +98,21 @@ class L1dMemory final : public MemoryInterface {
     uint8_t sectors;
     bool operator>(const Fill& o) const { return at > o.at; }
   };
+  // Deferred replies: a miss whose reply is a token until the phase, and an
+  // access waiting for tokens [begin, end) of access_tokens_.
+  struct PendingFill {
+    uint32_t token;
+    uint64_t line;
+    uint8_t sectors;
+  };
+  struct PendingAccess {
+    uint64_t id, now, known;
+    uint32_t begin, end;
+  };
   void drainFills(uint64_t now);
+  // The reply cycle of `q` leaving at `at`; deferred: `at` (the reply is
+  // later), with the request's token appended to access_tokens_.
+  uint64_t fetch(const MemRequest& q, uint64_t at, uint32_t* token = nullptr);
   void send(const LineRequest& r, uint64_t at, bool write, uint8_t mask, uint64_t line);
 
   const config::GpuConfig& cfg_;
@@ -98,6 +126,12 @@ class L1dMemory final : public MemoryInterface {
   func::MemAccess phys_;  // a local access with physical addresses
   std::priority_queue<Fill, std::vector<Fill>, std::greater<Fill>> fills_;
   std::unordered_map<uint64_t, uint64_t> line_ready_;  // line -> its pending fill's cycle
+  std::vector<PendingFill> pending_fills_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> line_tokens_;  // line -> its pending fills' tokens
+  std::vector<PendingAccess> pending_;
+  std::vector<uint32_t> access_tokens_;
+  uint64_t last_pending_ = kNoPending;
+  uint64_t accesses_ = 0;  // ids of pending accesses
   uint64_t port_slot_ = 0;  // first free port slot: cycle x l1d.ports + the port
   bool missed_ = false;     // lastMissed()
   L1dCounters c_;

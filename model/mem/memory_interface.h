@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "func/stepper.h"
 
@@ -23,6 +24,20 @@ class MemoryInterface {
   // request merged into a pending miss, a bypass): the two-level
   // scheduler's long wait with sm.long_wait l1d_miss. Without an L1D, yes.
   virtual bool lastMissed() const { return true; }
+
+  // Deferred replies (sim.parallel_sms; mem/next_level.h): an access that
+  // waits for a reply of the memory side does not know its latency until
+  // the phase at the quantum's end. lastPending() is then the last access's
+  // id (kNoPending: its latency is the one returned); after the phase,
+  // resolve() appends every pending access's latency (from its `now`), in
+  // the order they were made.
+  static constexpr uint64_t kNoPending = UINT64_MAX;
+  struct Resolved {
+    uint64_t id;
+    uint64_t latency;
+  };
+  virtual uint64_t lastPending() const { return kNoPending; }
+  virtual void resolve(std::vector<Resolved>& out) { (void)out; }
 };
 
 class FixedLatencyMemory final : public MemoryInterface {

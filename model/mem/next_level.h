@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "common/error.h"
 #include "mem/coalescer.h"  // AccessKind
 
 namespace rfsim::mem {
@@ -31,6 +32,18 @@ class NextLevel {
   // always > now. Contention is part of it: a busy port, slice or channel
   // delays the reply.
   virtual uint64_t request(const MemRequest& r, uint64_t now) = 0;
+
+  // Deferred replies (sim.parallel_sms; docs/memory.md "Parallel SMs"):
+  // while deferred(), the L1D calls defer() instead of request(). It queues
+  // the request and returns a token; the memory side's phase at the
+  // quantum's end sends every SM's queued requests in (cycle, SM, order)
+  // order, and reply(token) then gives the reply cycle, until the next
+  // quantum's first defer(). A reply is never inside the quantum its
+  // request left in (config: sim.quantum_cycles), so nothing of the
+  // quantum needed it earlier.
+  virtual bool deferred() const { return false; }
+  virtual uint32_t defer(const MemRequest&, uint64_t) { throw Error("NextLevel::defer: replies are not deferred"); }
+  virtual uint64_t reply(uint32_t) const { throw Error("NextLevel::reply: replies are not deferred"); }
 };
 
 class FixedLatencyNextLevel final : public NextLevel {

@@ -130,3 +130,21 @@ TEST_CASE("the livelock proof does not stop a warp that waits for one that compu
   const config::GpuConfig one = small({"pipeline.livelock_proof_cycles=100", "gpu.num_sms=1"});
   CHECK(launch(one, true, "handoff", 20000) == "");
 }
+
+TEST_CASE("parallel SMs: runaway kernels are stopped as in the serial mode on 2 threads", "[gpu][runaway][parallel]") {
+  const std::vector<std::string> par = {"sim.parallel_sms=true", "sim.threads=2"};
+  auto with = [&](std::vector<std::string> sets) {
+    sets.insert(sets.end(), par.begin(), par.end());
+    return small(sets);
+  };
+  CHECK_THAT(launch(with({"pipeline.livelock_cycles=20000", "pipeline.livelock_proof_cycles=1000000000"}), true, "spin"),
+             Contains("kernel spin: stopped as a runaway kernel, livelock on sm"));
+  CHECK_THAT(launch(with({"pipeline.livelock_proof_cycles=5000"}), true, "spin"),
+             Contains("kernel spin: stopped as a runaway kernel at cycle ") && Contains("livelock, proven"));
+  CHECK_THAT(launch(with({"sim.max_instructions=3000"}), true, "count", 2000),
+             Contains("kernel count: stopped as a runaway kernel") && Contains("sim.max_instructions (3000"));
+  CHECK(launch(with({"pipeline.livelock_cycles=2000"}), true, "count", 2000) == "");
+  // A block spinning on what the other computes: not a livelock, and the
+  // flag it waits for reaches it at a quantum's end.
+  CHECK(launch(with({"pipeline.livelock_proof_cycles=100"}), true, "handoff", 20000) == "");
+}

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -223,7 +225,7 @@ class Cars final : public mech::Mechanism {
     h.allocator = u->path.get();
     h.physical_rows = u->path->unit().params().num_regs;
     h.gates = {u->gate.get()};
-    h.events = {u->gate.get()};
+    h.events = {u->gate.get(), &u->samples};
     // CARS IV-C: "We add an extra pipeline cycle to the issue and operand
     // collector stage to model these additional checks". The issue stage's
     // cycle is pipeline latency on every instruction's result; the
@@ -252,9 +254,19 @@ class Cars final : public mech::Mechanism {
             const uint64_t now = sm.currentCycle();
             if (now <= st.cycle) return;
             const double ipc = double(sm.stats().warp_instrs.get() - st.instrs) / double(now - st.cycle);
+            if (cfg_.sim.parallel_sms) {  // the state machine is the GPU's: at the quantum's end
+              ps->samples.pending.push_back({st.level, ipc});
+              return;
+            }
             adaptive_->record(sm_id, st.level, ipc);
             ps->regions->setStack(stackFor(adaptive_->regsOf(sm_id)));
           });
+      ps->samples.flush = [this, ps, sm_id] {
+        if (ps->samples.pending.empty()) return;
+        for (const auto& [level, ipc] : ps->samples.pending) adaptive_->record(sm_id, level, ipc);
+        ps->samples.pending.clear();
+        ps->regions->setStack(stackFor(adaptive_->regsOf(sm_id)));
+      };
     }
     if (sm_id == 0 && pending_trace_) startTrace(*u);
     sms_.push_back(std::move(u));
@@ -392,8 +404,18 @@ class Cars final : public mech::Mechanism {
     uint64_t cycle = 0, instrs = 0;
     uint32_t level = 0;
   };
+  // sim.parallel_sms: an SM's finished blocks' samples, recorded in the
+  // GPU's state machine at the quantum's end (sm::SmEventHook::onQuantumEnd).
+  struct DeferredSamples final : sm::SmEventHook {
+    std::vector<std::pair<uint32_t, double>> pending;  // (level, performance)
+    std::function<void()> flush;
+    void onQuantumEnd() override {
+      if (flush) flush();
+    }
+  };
   struct PerSm {
     stats::Group stats_root{nullptr, "cars"};
+    DeferredSamples samples;
     std::vector<BlockStart> blocks;  // per block slot
     std::unique_ptr<CarsRegions> regions;
     std::unique_ptr<RenameIndexPath> path;

@@ -1,5 +1,7 @@
 #include "mem/tlm/sm_port.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -57,6 +59,50 @@ uint64_t SmPort::request(const MemRequest& r, uint64_t now) {
   const uint64_t done = stamp + toPs(delay);
   const uint64_t cycle = done > t0_ps_ ? ceilDiv(done - t0_ps_, period_ps_) : 0;
   return std::max(cycle, now + 1);
+}
+
+}  // namespace rfsim::mem
+
+namespace rfsim::mem {
+
+uint32_t SmPort::defer(const MemRequest& r, uint64_t now) {
+  if (sent_) {
+    queue_.clear();
+    sent_ = false;
+  }
+  queue_.push_back(Queued{r, now});
+  return static_cast<uint32_t>(queue_.size() - 1);
+}
+
+void sendDeferred(const std::vector<SmPort*>& ports, uint64_t boundary) {
+  struct Ref {
+    uint64_t now;
+    uint32_t port, token;
+  };
+  std::vector<Ref> order;
+  for (uint32_t p = 0; p < ports.size(); ++p) {
+    SmPort& s = *ports[p];
+    if (s.sent_) s.queue_.clear();
+    for (uint32_t t = 0; t < s.queue_.size(); ++t) order.push_back(Ref{s.queue_[t].now, p, t});
+  }
+  // Ports are in SM order and tokens in request order: a stable sort on the
+  // cycle keeps (SM, order) within a cycle.
+  std::stable_sort(order.begin(), order.end(), [](const Ref& a, const Ref& b) { return a.now < b.now; });
+  for (SmPort* s : ports) {
+    s->replies_.assign(s->queue_.size(), 0);
+    s->sent_ = true;
+  }
+  for (const Ref& r : order) {
+    SmPort& s = *ports[r.port];
+    const MemRequest& q = s.queue_[r.token].r;
+    const uint64_t at = s.request(q, r.now);
+    if (at < boundary && !(q.write && !q.atomic))
+      throw Error(fmt::format("{}: the reply to a request of cycle {} arrives at cycle {}, inside the quantum that "
+                              "ends at {}: sim.parallel_sms needs sim.quantum_cycles at most the shortest round trip "
+                              "of the memory side (icnt.latency, l2.latency, host_link.latency_ns)",
+                              s.name(), r.now, at, boundary));
+    s.replies_[r.token] = at;
+  }
 }
 
 }  // namespace rfsim::mem

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -34,6 +35,16 @@ namespace rfsim::mem {
 // Ends SystemC's elaboration (sc_start(SC_ZERO_TIME)) if it is still going
 // on; throws rfsim::Error from an elaboration callback, where it cannot.
 void endElaboration();
+
+class SmPort;
+
+// The phase of the deferred replies: sends the requests queued on `ports`
+// through b_transport in (cycle, SM, order) order, as request() would have
+// one by one, and keeps each reply for SmPort::reply. Called once per
+// quantum from the SystemC process, no SM running. Throws rfsim::Error when
+// a reply a load or atomic waits for falls before `boundary`, the next
+// quantum's first cycle (sim.quantum_cycles longer than a round trip).
+void sendDeferred(const std::vector<SmPort*>& ports, uint64_t boundary);
 
 class SmPort final : public sc_core::sc_module, public NextLevel {
  public:
@@ -52,13 +63,31 @@ class SmPort final : public sc_core::sc_module, public NextLevel {
   // response.
   uint64_t request(const MemRequest& r, uint64_t now) override;
 
+  // Deferred replies (NextLevel::defer): on for a launch with
+  // sim.parallel_sms. defer() only appends to this port's queue, so SMs on
+  // different host threads may call it at once.
+  void setDeferred(bool on) { deferred_ = on; }
+  bool deferred() const override { return deferred_; }
+  uint32_t defer(const MemRequest& r, uint64_t now) override;
+  uint64_t reply(uint32_t token) const override { return replies_.at(token); }
+
   uint32_t sm() const { return sm_; }
   uint64_t periodPs() const { return period_ps_; }
   uint64_t requests() const { return requests_; }
 
  private:
+  friend void sendDeferred(const std::vector<SmPort*>& ports, uint64_t boundary);
+  struct Queued {
+    MemRequest r;
+    uint64_t now;
+  };
+
   uint32_t sm_;
   uint64_t period_ps_;
+  bool deferred_ = false;
+  std::vector<Queued> queue_;      // this quantum's deferred requests, a token indexes it
+  std::vector<uint64_t> replies_;  // the last phase's reply cycles, by token
+  bool sent_ = false;              // queue_ went out: the next defer() starts a new quantum's
   uint64_t t0_ps_ = 0;
   uint64_t requests_ = 0;
   tlm::tlm_generic_payload gp_;   // reused by every request

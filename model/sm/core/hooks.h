@@ -237,6 +237,12 @@ class SmEventHook {
   // A block retired from this SM (its last warp's slot was freed). The SM-
   // wide "first block done" flag of a launch is Sm::blocksRetired() > 0.
   virtual void onBlockRetired(rt::Dim3 ctaid, uint64_t now) { (void)ctaid, (void)now; }
+  // sim.parallel_sms: the phase at the end of a quantum, SM by SM in SM
+  // order, no SM running (Sm::endQuantum). A hook whose mechanism keeps
+  // state shared by all SMs updates it here with what its SM did in the
+  // quantum, so that no SM sees another's doings inside one, whatever the
+  // order or the threads they are stepped on.
+  virtual void onQuantumEnd() {}
 };
 
 // (j) Instruction observers (SmHooks::observers; any number): told of

@@ -27,7 +27,22 @@ struct Inflight {
   std::array<uint32_t, 16> wrow{};
   const TrapQueue::Entry* trap = nullptr;  // a trap operation (Sm::trap)
   uint8_t wbar = 0, rbar = 0;       // dependency barriers it set (1..6; 0: none)
+  // Deferred replies (Sm::resolveMemory): the memory access whose latency
+  // is not known yet (MemoryInterface::lastPending; kNoPending: none), the
+  // latency added to it (InstrObserver::addedLatency), and the cycle it was
+  // dispatched to its unit (kNotDispatched: not yet).
+  static constexpr uint64_t kNoPending = UINT64_MAX, kNotDispatched = UINT64_MAX;
+  uint64_t pending_access = kNoPending;
+  uint32_t pending_extra = 0;
+  uint64_t dispatched_at = kNotDispatched;
 };
+
+// The cycles an execution unit holds an instruction of `latency` cycles
+// from issue to its result (sm.h: the stages before and after it take
+// kStageOverhead), before a mechanism's stage ahead of the collector.
+inline uint32_t execLatency(uint64_t latency, uint32_t stage_overhead) {
+  return static_cast<uint32_t>(latency > stage_overhead ? latency - stage_overhead : 1);
+}
 
 class InflightTable {
  public:
@@ -51,6 +66,8 @@ class InflightTable {
   const Inflight& operator[](uint64_t tag) const { return v_[tag]; }
   // Entries allocated and not freed.
   uint32_t count() const { return count_; }
+  // Entries ever made (tags 0 .. size() - 1, free or not).
+  uint32_t size() const { return static_cast<uint32_t>(v_.size()); }
 
  private:
   std::vector<Inflight> v_;

@@ -298,6 +298,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
   l_.fetch.pop(s);
 
   uint64_t latency = t.latency;
+  uint64_t pending = Inflight::kNoPending;
   uint32_t ii = t.ii;
   bool long_latency = false, mem = false;
   if (info.is_mem && info.mem.mask) {
@@ -322,6 +323,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
       ++l_.stats.const_accesses;
     } else {
       latency = l_.mem.accessLatency(info.mem, s, now);
+      pending = l_.mem.lastPending();
       mem = true;
       ++l_.stats.mem_accesses;
       const ptx::Space sp = info.mem.space;
@@ -339,8 +341,11 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
   f.pc = info.pc;
   f.d = d;
   f.unit = t.unit;
-  f.exec_latency = static_cast<uint32_t>(std::max<uint64_t>(1, latency > kStageOverhead ? latency - kStageOverhead : 1));
+  f.exec_latency = execLatency(latency, kStageOverhead);
   f.exec_latency += l_.hooks.issue_latency;  // a mechanism's stage ahead of the collector (SmHooks)
+  f.pending_access = pending;
+  f.pending_extra = added_latency;
+  f.dispatched_at = Inflight::kNotDispatched;
   f.ii = ii;
   f.writes = !control && d->nwrites > 0;
   f.long_latency = long_latency && f.writes;
@@ -428,8 +433,11 @@ void IssueStage::issueTrap(uint32_t s, uint64_t now) {
   f.pc = 0;
   f.d = &e.d;
   f.unit = tm.unit;
-  f.exec_latency = static_cast<uint32_t>(latency > kStageOverhead ? latency - kStageOverhead : 1);
+  f.exec_latency = execLatency(latency, kStageOverhead);
   f.exec_latency += l_.hooks.issue_latency;
+  f.pending_access = l_.mem.lastPending();
+  f.pending_extra = 0;
+  f.dispatched_at = Inflight::kNotDispatched;
   f.ii = tm.ii;
   f.writes = !e.op.store;
   f.long_latency = !e.op.store;

@@ -95,6 +95,8 @@ void Sm::launch(rt::Dim3 ctaid) {
   if (!canLaunch()) throw Error("Sm::launch: no room for another block");
   auto b = std::make_unique<ResidentBlock>();
   b->stepper = std::make_unique<func::BlockStepper>(program_, setup_, launch_stats_, ctaid);
+  if (log_) b->stepper->setLog(log_);
+  if (writes_) b->stepper->countWritesIn(writes_);
   if (proofs_armed_) b->stepper->armProofs(true);
   const int32_t id = warps_.reserveBlock();
   const uint32_t nw = b->stepper->numWarps();
@@ -222,7 +224,7 @@ void Sm::checkRunaway(uint64_t now) {
   // The livelock proof: armed after pipeline.livelock_proof_cycles without
   // a visible write anywhere on the GPU (not with physical register rows,
   // where a warp's registers live in the SM's file instead of its state).
-  const uint64_t dev = program_.memory().writes();
+  const uint64_t dev = dev_writes_ ? *dev_writes_ : program_.memory().writes();
   cycling_at_ = UINT64_MAX;
   if (dev != dev_seen_) {
     dev_seen_ = dev;
@@ -292,12 +294,46 @@ void Sm::dispatch(uint64_t now) {
         }
         opc_->popReady(ut, tag, from);
         if (f.rbar) deps_.read(f.slot, f.rbar);
-        eu.accept(tag, now, f.exec_latency, f.ii);
+        const bool pending = f.pending_access != Inflight::kNoPending;
+        eu.accept(tag, now, pending ? ExecUnit::kUnknownLatency : f.exec_latency, f.ii);
+        inflight_[tag].dispatched_at = now;
         RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
                           f.exec_latency, f.ii);
       }
     }
   }
+}
+
+void Sm::resolveMemory() {
+  resolved_.clear();
+  mem_->resolve(resolved_);
+  if (resolved_.empty()) return;
+  const unsigned groups = exec_.subCores();
+  size_t found = 0;
+  for (uint32_t tag = 0; tag < inflight_.size(); ++tag) {
+    Inflight& f = inflight_[tag];
+    if (f.pending_access == Inflight::kNoPending) continue;
+    // In the order the accesses were made, so by id.
+    const auto it = std::lower_bound(resolved_.begin(), resolved_.end(), f.pending_access,
+                                     [](const MemoryInterface::Resolved& r, uint64_t id) { return r.id < id; });
+    if (it == resolved_.end() || it->id != f.pending_access)
+      throw Error(fmt::format("Sm::resolveMemory: {}: access {} of tag {} was not resolved", stats_->name(),
+                              f.pending_access, tag));
+    f.exec_latency = execLatency(it->latency + f.pending_extra, kStageOverhead) + hooks_.issue_latency;
+    f.pending_access = Inflight::kNoPending;
+    if (f.dispatched_at != Inflight::kNotDispatched)
+      exec_.unit(static_cast<unsigned>(f.unit), f.scalar, groups == 1 ? 0 : f.slot % groups)
+          .resolve(tag, f.dispatched_at + f.exec_latency);
+    ++found;
+  }
+  if (found != resolved_.size())
+    throw Error(fmt::format("Sm::resolveMemory: {}: {} accesses resolved, {} instructions waited for one",
+                            stats_->name(), resolved_.size(), found));
+}
+
+void Sm::endQuantum() {
+  resolveMemory();
+  for (SmEventHook* h : hooks_.events) h->onQuantumEnd();
 }
 
 void Sm::maybeFreeSlot(uint32_t s) {

@@ -119,6 +119,26 @@ class Sm {
   // (nextEventCycle); a warp held by its activation (SmHooks::activation) is
   // an event at its release.
   uint64_t nextActiveCycle(uint64_t cycle) const;
+  // Deferred replies (sim.parallel_sms, mem/next_level.h): after the
+  // memory side's phase at the quantum's end, the latencies of the memory
+  // accesses still pending (MemoryInterface::resolve) become their
+  // instructions' execution latencies; one dispatched already completes at
+  // its dispatch + that latency, as if it had been known at issue.
+  void resolveMemory();
+  // sim.parallel_sms, at the phase: resolveMemory, then the event hooks'
+  // onQuantumEnd.
+  void endQuantum();
+  // Where the livelock proof reads the device's write count: by default the
+  // memory's own count; with parallel SMs a copy taken at each quantum's
+  // end (not owned), so that no SM sees when another writes inside one.
+  void readWritesFrom(const uint64_t* writes) { dev_writes_ = writes; }
+  // The log the global stores and reductions of the blocks launched from
+  // now on go to (func::BlockStepper::setLog; not owned); null: memory.
+  void logStoresTo(func::BlockLog* log) { log_ = log; }
+  // The blocks launched from now on count their writes in `writes` (not
+  // owned; func::BlockStepper::countWritesIn) instead of the memory's
+  // counter, which SMs on several host threads must not share.
+  void countWritesIn(uint64_t* writes) { writes_ = writes; }
   // Blocks retired since the last call (the caller may launch new ones).
   bool blockFinished() {
     const bool f = finished_since_poll_ != 0;
@@ -234,6 +254,10 @@ class Sm {
   TrapQueue traps_;   // Sm::trap
   PhysRegFile regs_;  // the register file's contents (SmHooks::physical_rows)
   InflightTable inflight_;
+  std::vector<MemoryInterface::Resolved> resolved_;  // resolveMemory's
+  const uint64_t* dev_writes_ = nullptr;              // readWritesFrom
+  func::BlockLog* log_ = nullptr;                     // logStoresTo
+  uint64_t* writes_ = nullptr;                        // countWritesIn
   InstalledHooks hooks_;  // install()
   IssueStage issue_;
   OperandCollectorConfig oc_cfg_;

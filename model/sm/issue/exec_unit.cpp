@@ -29,9 +29,19 @@ void ExecUnit::accept(uint64_t tag, uint64_t now, uint32_t latency, uint32_t ii)
     }
   if (pipe == nullptr || in_flight_ >= capacity_) throw Error("execution unit: accept() while busy");
   *pipe = now + (ii == 0 ? 1 : ii);
-  heap_.push_back(Slot{now + latency, seq_++, tag});
+  heap_.push_back(Slot{latency == kUnknownLatency ? std::numeric_limits<uint64_t>::max() : now + latency, seq_++, tag});
   std::push_heap(heap_.begin(), heap_.end(), later);
   ++in_flight_;
+}
+
+void ExecUnit::resolve(uint64_t tag, uint64_t done) {
+  for (Slot& s : heap_)
+    if (s.tag == tag && s.done == std::numeric_limits<uint64_t>::max()) {
+      s.done = done;
+      std::make_heap(heap_.begin(), heap_.end(), later);
+      return;
+    }
+  throw Error("execution unit: resolve() of an instruction not waiting for its latency");
 }
 
 bool ExecUnit::popDone(uint64_t now, uint64_t& tag) {

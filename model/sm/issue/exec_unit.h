@@ -21,7 +21,12 @@ class ExecUnit {
   // A pipeline is free at cycle `now` and there is a free slot.
   bool canAccept(uint64_t now) const;
   // Starts `tag` on the first free pipeline. Precondition: canAccept(now).
+  // kUnknownLatency: due when resolve() says (a memory access whose reply
+  // is deferred to the quantum's end, sim.parallel_sms).
+  static constexpr uint32_t kUnknownLatency = UINT32_MAX;
   void accept(uint64_t tag, uint64_t now, uint32_t latency, uint32_t ii);
+  // `tag`, accepted with kUnknownLatency, is due at cycle `done`.
+  void resolve(uint64_t tag, uint64_t done);
   // Hands out one instruction due by `now` (the earliest due, ties in accept
   // order) and frees its slot; false when none is due.
   bool popDone(uint64_t now, uint64_t& tag);

@@ -1,0 +1,44 @@
+// sim.parallel_sms with the mechanisms (gpu/gpu_top.h): their per-SM
+// hooks run on the host thread that steps their SM, and the statistics are
+// those of one thread.
+#include <catch2/catch.hpp>
+
+#include "../mech/mech_test_util.h"
+
+using namespace rfsim;
+using namespace rfsim::test;
+
+TEST_CASE("parallel SMs: each mechanism gives the same statistics on 1, 2 and 4 threads, RTL in the loop too",
+          "[gpu][parallel][threads][mech]") {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"fib", {"cars", "mechanisms.cars.rtl=false"}},
+      {"lt_hotspot", {"ltrf", "mechanisms.ltrf.rtl=false", "sm.scheduler=two_level"}},
+      {"r2_atax", {"r2d2", "mechanisms.r2d2.rtl=false"}},
+      // With its RTL in the loop a launch is stepped on one thread (Verilator's
+      // eval thread): the same statistics by construction, and the RTL's own.
+      {"fib", {"cars", "mechanisms.cars.rtl=true"}},
+      {"lt_hotspot", {"ltrf", "mechanisms.ltrf.rtl=true", "sm.scheduler=two_level"}},
+      {"cfd_flux", {"regdem"}},
+      {"saxpy", {"toy"}},
+  };
+  for (const auto& [workload, mech] : runs) {
+    INFO(workload << " with " << mech[0]);
+    nlohmann::json one;
+    for (uint32_t threads : {1u, 2u, 4u}) {
+      INFO(threads << " threads");
+      std::vector<std::string> sets(mech.begin() + 1, mech.end());
+      sets.push_back("gpu.num_sms=8");
+      sets.push_back("sim.parallel_sms=true");
+      sets.push_back("sim.threads=" + std::to_string(threads));
+      const Run r = run(v100(mech[0], sets), workload);
+      CHECK(r.passed);
+      const nlohmann::json j = launchesFlat(r, true);
+      if (threads == 1) {
+        one = j;
+        continue;
+      }
+      INFO(differences(j, one));
+      CHECK(j == one);
+    }
+  }
+}
