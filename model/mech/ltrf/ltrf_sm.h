@@ -34,6 +34,7 @@
 // w: (r + w) mod 16 within the 16-bank group w mod (banks / 16).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -155,6 +156,7 @@ class LtrfSm final : public sm::RegTranslator,
     RegBits set;              // the current interval's working set
     RegBits dirty;            // written since fetched (rfc mode; writeback: dirty in ltrf_plus)
     RegBits run;              // the registers of its current greedy run (optimal_runs)
+    uint32_t run_count = 0;   // run.count()
     bool run_started = false;
     RegBits miss;             // rfc mode: allocated by translate, not yet read by the level
     std::vector<uint16_t> lru;  // rfc mode: cached registers, least recently used first
@@ -203,6 +205,10 @@ class LtrfSm final : public sm::RegTranslator,
   std::vector<uint64_t> wake_;
   OffsetAllocator offsets_;
   std::vector<uint64_t> bank_busy_, link_busy_;
+  // moveTo's same-bank count: bank_seen_[b % 1024] == fetch_stamp_ when
+  // this fetch already read MRF bank b.
+  std::array<uint64_t, 1024> bank_seen_{};
+  uint64_t fetch_stamp_ = 0;
   sm::BankedArray rfc_;
   std::unique_ptr<sm::BankedArray> wcb_ports_;
   // rtl: true: the Verilated unit, driven with every operation of the
