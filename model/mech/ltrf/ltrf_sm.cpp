@@ -23,11 +23,11 @@ void LtrfCounters::add(const LtrfCounters& o) {
 }
 
 RegBits prefetchSet(const ptx::Instr& in) {
+  // Immediate k holds registers 64k..64k+63, the last one on top.
   RegBits s;
-  for (unsigned k = 0; k < 4 && k < in.nsrc; ++k) {
-    const uint64_t word = static_cast<uint64_t>(in.src[k].imm);
-    for (unsigned b = 0; b < 64; ++b)
-      if ((word >> b) & 1) s.set(k * 64 + b);
+  for (unsigned k = std::min(4u, unsigned{in.nsrc}); k-- > 0;) {
+    s <<= 64;
+    s |= RegBits(static_cast<uint64_t>(in.src[k].imm));
   }
   return s;
 }
@@ -416,10 +416,18 @@ bool LtrfSm::holdsPair(const func::DInstr& d) const {
   return last_moved_ && (isPrefetch(d) || entry_field_.get(*d.in) != 0);
 }
 
+const func::DInstr* LtrfSm::entryOf(Warp& w, const func::DInstr& d) const {
+  if (w.entry_of != &d) {
+    w.entry_of = &d;
+    w.entry = entryOf(d);
+  }
+  return w.entry;
+}
+
 bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
-  const func::DInstr* e = entryOf(d);
-  if (!e) return true;
   Warp& w = w_[warp];
+  const func::DInstr* e = entryOf(w, d);
+  if (!e) return true;
   // In the interval already: a loop's prefetch again, or a block inside it.
   if (e == w.cur_entry && !w.waiting) return true;
   if (!w.active) return false;
@@ -472,7 +480,7 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
   last_moved_ = w.moved;
   w.moved = false;
   if (mode_ != Mode::Rfc && mode_ != Mode::Bl)
-    if (const func::DInstr* e = entryOf(d)) {
+    if (const func::DInstr* e = entryOf(w, d)) {
       w.cur_entry = e;
       w.waiting = false;
       syncWake(warp);

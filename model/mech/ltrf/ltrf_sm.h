@@ -160,6 +160,10 @@ class LtrfSm final : public sm::RegTranslator,
     bool run_started = false;
     RegBits miss;             // rfc mode: allocated by translate, not yet read by the level
     std::vector<uint16_t> lru;  // rfc mode: cached registers, least recently used first
+    // entryOf(entry_of) = entry: the instruction the gate was asked about
+    // last (it asks every cycle the warp waits).
+    const func::DInstr* entry_of = nullptr;
+    const func::DInstr* entry = nullptr;
   };
 
   uint32_t mrfRow(uint32_t warp, uint32_t reg) const;
@@ -186,6 +190,7 @@ class LtrfSm final : public sm::RegTranslator,
   bool isPrefetch(const func::DInstr& d) const;
   // The prefetch of the interval `d` begins or resumes (ltrf.entry), or null.
   const func::DInstr* entryOf(const func::DInstr& d) const;
+  const func::DInstr* entryOf(Warp& w, const func::DInstr& d) const;
 
   sm::Sm& sm_;
   LtrfConfig c_;
