@@ -1,5 +1,7 @@
 #include "mech/cars/rename_rtl.h"
 
+#include <array>
+
 #include <fmt/format.h>
 #include <verilated.h>
 
@@ -39,6 +41,20 @@ void setField(VlWide<N>& sig, uint32_t lsb, uint32_t width, uint32_t value) {
     const uint32_t m = 1u << (bit % 32);
     sig[bit / 32] = ((value >> b) & 1u) ? (sig[bit / 32] | m) : (sig[bit / 32] & ~m);
   }
+}
+
+// Ports' fields packed from bit 0, `width` bits each: v[0..n) and zeros
+// above them (the ports beyond n present warp 0, R0).
+template <class T>
+void setPorts(T& sig, const uint32_t* v, uint32_t n, uint32_t width) {
+  uint64_t x = 0;
+  for (uint32_t i = 0; i < n; ++i) x |= (uint64_t{v[i]} & ((1ull << width) - 1)) << (i * width);
+  sig = static_cast<T>(x);
+}
+template <std::size_t N>
+void setPorts(VlWide<N>& sig, const uint32_t* v, uint32_t n, uint32_t width) {
+  for (std::size_t w = 0; w < N; ++w) sig[w] = 0;
+  for (uint32_t i = 0; i < n; ++i) setField(sig, i * width, width, v[i]);
 }
 
 }  // namespace
@@ -112,15 +128,13 @@ void RenameRtl::evaluate(const Inputs& in, Outputs& out) {
   t.op_frame_i = in.op.frame;
   t.op_n_i = in.op.n;
   t.op_saved_rfp_i = in.op.saved_rfp;
-  // The ports beyond read_ports present warp 0, R0 (all zero).
-  auto rd_warp = t.rd_warp_i, rd_reg = t.rd_reg_i;
-  for (uint32_t i = 0; i < RFSIM_CARS_READ_PORTS; ++i) {
-    const ReadRequest r = i < p_.read_ports ? in.rd[i] : ReadRequest{};
-    setField(rd_warp, i * ww, ww, r.warp);
-    setField(rd_reg, i * 8, 8, r.reg);
+  std::array<uint32_t, kMaxReadPorts> warps{}, regs{};
+  for (uint32_t i = 0; i < p_.read_ports; ++i) {
+    warps[i] = in.rd[i].warp;
+    regs[i] = in.rd[i].reg;
   }
-  t.rd_warp_i = rd_warp;
-  t.rd_reg_i = rd_reg;
+  setPorts(t.rd_warp_i, warps.data(), p_.read_ports, ww);
+  setPorts(t.rd_reg_i, regs.data(), p_.read_ports, 8);
   t.dbg_warp_i = in.dbg_warp;
   t.eval();
 
