@@ -140,10 +140,6 @@ uint32_t extReg(const std::string& name, uint32_t n) {
   return c->first + n;
 }
 
-uint32_t ControlField::get(const Instr& in) const {
-  return bits ? static_cast<uint32_t>((in.ctrl >> offset) & ((uint64_t{1} << bits) - 1u)) : 0;
-}
-
 void ControlField::set(Instr& in, uint32_t v) const {
   const uint64_t mask = (uint64_t{1} << bits) - 1u;
   if (v & ~mask) throw Error(fmt::format("control field {}: value {} does not fit in {} bits", name, v, bits));

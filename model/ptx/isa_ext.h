@@ -41,9 +41,9 @@
 #include <string>
 #include <vector>
 
-namespace rfsim::ptx {
+#include "ptx/ir.h"
 
-struct Instr;
+namespace rfsim::ptx {
 
 // Where the SM times an extension instruction.
 enum class ExtTiming : uint8_t {
@@ -108,7 +108,9 @@ uint32_t extReg(const std::string& name, uint32_t n);
 struct ControlField {
   std::string name;
   uint8_t offset = 0, bits = 0;
-  uint32_t get(const Instr& in) const;
+  uint32_t get(const Instr& in) const {
+    return bits ? static_cast<uint32_t>((in.ctrl >> offset) & ((uint64_t{1} << bits) - 1u)) : 0;
+  }
   // Throws rfsim::Error when `v` does not fit.
   void set(Instr& in, uint32_t v) const;
 };

@@ -38,7 +38,16 @@ RenameIndexPath::RenameIndexPath(std::unique_ptr<RenameUnit> unit, RegionAllocat
       p_(unit_->params()),
       stats_(stats_parent),
       pending_(p_.num_warps, false),
-      shadow_(p_.num_warps) {}
+      shadow_(p_.num_warps),
+      shadow_rows_(p_.num_warps) {
+  for (uint32_t w = 0; w < p_.num_warps; ++w) syncRows(w);
+}
+
+void RenameIndexPath::syncRows(uint32_t warp) {
+  const Shadow& s = shadow_[warp];
+  const uint32_t mask = p_.num_regs - 1;
+  shadow_rows_[warp] = ShadowRows{s.base & mask, s.row(s.rfp) & mask, s.row(s.rsp) & mask};
+}
 
 std::unique_ptr<RenameUnit> RenameIndexPath::unitFor(const config::GpuConfig& cfg) {
   const RenameParams p = paramsFor(cfg);
@@ -81,8 +90,9 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   // The warp's state in the unit agrees with the rule's. The unit's
   // pointers have the row index's width: an empty stack (K = 0) of the
   // file's last warp starts at row num_regs, which they hold as 0.
-  if (in_.dbg_warp == warp && (out_.dbg.base != (s.base & mask) || out_.dbg.rfp != (s.row(s.rfp) & mask) ||
-                               out_.dbg.rsp != (s.row(s.rsp) & mask) || out_.dbg.free != s.free))
+  const ShadowRows& sr = shadow_rows_[warp];
+  if (in_.dbg_warp == warp &&
+      (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp || out_.dbg.free != s.free))
     fail(fmt::format("warp {}: the unit holds Base {} RFP {} RSP {} free {}; the rule gives {} {} {} {}", warp,
                      out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.row(s.rfp) & mask,
                      s.row(s.rsp) & mask, s.free));
@@ -211,6 +221,7 @@ void RenameIndexPath::present(const OpRequest& op) {
   if (s.rsp < s.bottom || s.free != s.k - (s.rsp - s.bottom))
     fail(fmt::format("warp {} after {}: {} free, but the stack of {} holds positions {}..{} (bottom {})", w,
                      opName(op.op), s.free, s.k, s.bottom, s.rsp, s.bottom));
+  syncRows(w);
   unit_->tick();
 }
 
@@ -237,6 +248,7 @@ void RenameIndexPath::applyLaunch(uint64_t now) {
   s.lo = l.base + l.frame;
   s.k = l.stack;
   s.free = l.stack;
+  syncRows(l.warp);
   ++stats_.launch_ops;
   launches_.pop_front();
 }

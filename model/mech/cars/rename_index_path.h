@@ -210,6 +210,14 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   std::deque<TrapOpReq> trap_ops_;
   std::vector<bool> pending_;     // per warp: no register space yet, or Launch not applied yet
   std::vector<Shadow> shadow_;
+  // Per warp: its shadow's Base, RFP and RSP as rows at the index's width
+  // (what the unit's debug port shows), kept by syncRows wherever the
+  // shadow changes, for the check of every rename.
+  struct ShadowRows {
+    uint32_t base = 0, rfp = 0, rsp = 0;
+  };
+  std::vector<ShadowRows> shadow_rows_;
+  void syncRows(uint32_t warp);
   RowAccess rows_;
   std::function<void(uint32_t, uint32_t)> restore_;
   uint32_t regs_per_thread_ = 0;  // of the launch (the Base region of a stalled warp granted later)

@@ -33,14 +33,24 @@ std::string diffOutputs(const RenameParams& p, const Inputs& in, const Outputs& 
   return {};
 }
 
+bool sameOutputs(const RenameParams& p, const Outputs& ref, const Outputs& dut) {
+  bool same = ref.ack == dut.ack && ref.overflow == dut.overflow && ref.illegal == dut.illegal &&
+              ref.save_valid == dut.save_valid && ref.save_idx == dut.save_idx && ref.save_data == dut.save_data &&
+              ref.restore_idx == dut.restore_idx && ref.dbg == dut.dbg;
+  for (uint32_t i = 0; i < p.read_ports; ++i)
+    same = same && ref.rd_stacked[i] == dut.rd_stacked[i] && ref.rd_idx[i] == dut.rd_idx[i];
+  return same;
+}
+
 RenameLockstep::RenameLockstep(const RenameParams& p) : ref_(p), rtl_(p) {}
 
 void RenameLockstep::evaluate(const Inputs& in, Outputs& out) {
   ref_.evaluate(in, out);
   rtl_.evaluate(in, rtl_out_);
   ++comparisons_;
-  std::string d = diffOutputs(ref_.params(), in, out, rtl_out_);
-  if (!d.empty()) throw CosimMismatch(fmt::format("co-simulation mismatch at cycle {}: {}", cycle_, d));
+  if (!sameOutputs(ref_.params(), out, rtl_out_))
+    throw CosimMismatch(
+        fmt::format("co-simulation mismatch at cycle {}: {}", cycle_, diffOutputs(ref_.params(), in, out, rtl_out_)));
 }
 
 void RenameLockstep::tick() {

@@ -38,6 +38,8 @@ class RenameLockstep final : public RenameUnit {
   uint64_t comparisons_ = 0;
 };
 
+// Whether two output sets are equal: every output diffOutputs compares.
+bool sameOutputs(const RenameParams& p, const Outputs& ref, const Outputs& dut);
 // Compares two output sets; returns an empty string when equal, else a
 // description of the first difference.
 std::string diffOutputs(const RenameParams& p, const Inputs& in, const Outputs& ref, const Outputs& dut);

@@ -1,5 +1,7 @@
 #include "mech/cars/rename_rtl.h"
 
+#include <array>
+
 #include <fmt/format.h>
 #include <verilated.h>
 
@@ -19,14 +21,13 @@ template <class T>
 uint32_t field(const T& sig, uint32_t lsb, uint32_t width) {
   return static_cast<uint32_t>((static_cast<uint64_t>(sig) >> lsb) & ((1ull << width) - 1));
 }
+// A field of at most 32 bits spans at most two of the 32-bit words.
 template <std::size_t N>
 uint32_t field(const VlWide<N>& sig, uint32_t lsb, uint32_t width) {
-  uint64_t v = 0;
-  for (uint32_t b = 0; b < width; ++b) {
-    const uint32_t bit = lsb + b;
-    v |= static_cast<uint64_t>((sig[bit / 32] >> (bit % 32)) & 1u) << b;
-  }
-  return static_cast<uint32_t>(v);
+  const uint32_t w = lsb / 32, sh = lsb % 32;
+  uint64_t v = sig[w];
+  if (sh + width > 32) v |= static_cast<uint64_t>(sig[w + 1]) << 32;
+  return static_cast<uint32_t>((v >> sh) & ((1ull << width) - 1));
 }
 template <class T>
 void setField(T& sig, uint32_t lsb, uint32_t width, uint32_t value) {
@@ -40,6 +41,20 @@ void setField(VlWide<N>& sig, uint32_t lsb, uint32_t width, uint32_t value) {
     const uint32_t m = 1u << (bit % 32);
     sig[bit / 32] = ((value >> b) & 1u) ? (sig[bit / 32] | m) : (sig[bit / 32] & ~m);
   }
+}
+
+// Ports' fields packed from bit 0, `width` bits each: v[0..n) and zeros
+// above them (the ports beyond n present warp 0, R0).
+template <class T>
+void setPorts(T& sig, const uint32_t* v, uint32_t n, uint32_t width) {
+  uint64_t x = 0;
+  for (uint32_t i = 0; i < n; ++i) x |= (uint64_t{v[i]} & ((1ull << width) - 1)) << (i * width);
+  sig = static_cast<T>(x);
+}
+template <std::size_t N>
+void setPorts(VlWide<N>& sig, const uint32_t* v, uint32_t n, uint32_t width) {
+  for (std::size_t w = 0; w < N; ++w) sig[w] = 0;
+  for (uint32_t i = 0; i < n; ++i) setField(sig, i * width, width, v[i]);
 }
 
 }  // namespace
@@ -60,7 +75,8 @@ RenameParams RenameRtl::builtParams() {
   return p;
 }
 
-RenameRtl::RenameRtl(const RenameParams& p) : impl_(std::make_unique<Impl>()), p_(p) {
+RenameRtl::RenameRtl(const RenameParams& p)
+    : impl_(std::make_unique<Impl>()), p_(p), warp_bits_(p.warpBits()), idx_bits_(p.idxBits()) {
   p_.check();
   const RenameParams b = builtParams();
   if (p.num_warps != b.num_warps || p.num_regs != b.num_regs || p.free_bits != b.free_bits ||
@@ -102,7 +118,7 @@ void RenameRtl::closeTrace() { impl_->vcd.close(); }
 
 void RenameRtl::evaluate(const Inputs& in, Outputs& out) {
   auto& t = *impl_->top;
-  const uint32_t ww = p_.warpBits(), iw = p_.idxBits();
+  const uint32_t ww = warp_bits_, iw = idx_bits_;
   idle_pending_ = false;
   t.clk_i = 0;
   t.op_valid_i = in.op.valid;
@@ -112,11 +128,13 @@ void RenameRtl::evaluate(const Inputs& in, Outputs& out) {
   t.op_frame_i = in.op.frame;
   t.op_n_i = in.op.n;
   t.op_saved_rfp_i = in.op.saved_rfp;
-  for (uint32_t i = 0; i < RFSIM_CARS_READ_PORTS; ++i) {
-    const ReadRequest r = i < p_.read_ports ? in.rd[i] : ReadRequest{};
-    setField(t.rd_warp_i, i * ww, ww, r.warp);
-    setField(t.rd_reg_i, i * 8, 8, r.reg);
+  std::array<uint32_t, kMaxReadPorts> warps{}, regs{};
+  for (uint32_t i = 0; i < p_.read_ports; ++i) {
+    warps[i] = in.rd[i].warp;
+    regs[i] = in.rd[i].reg;
   }
+  setPorts(t.rd_warp_i, warps.data(), p_.read_ports, ww);
+  setPorts(t.rd_reg_i, regs.data(), p_.read_ports, 8);
   t.dbg_warp_i = in.dbg_warp;
   t.eval();
 
@@ -141,6 +159,18 @@ void RenameRtl::tick() {
   // cycle's operation, each presenting everything so far.
   const bool traced = cycle_ >= impl_->trace_start && cycle_ < impl_->trace_end;
   if (traced) impl_->vcd.dump(cycle_ * kPeriodPs);
+  // An edge without an operation changes nothing: every register of
+  // rtl/cars_rename.sv (the warps' Base, RFP, RSP, free count and K, and
+  // the launch's F) loads only when `apply`, which needs op_valid_i, and
+  // rst_ni stays high after reset(). Such an edge is not evaluated (the
+  // clock stays low, or high after the last edge; the next evaluate()
+  // presents every input again), except in the trace window, whose
+  // waveform shows every edge. The lockstep comparison of the next
+  // evaluation sees the state as it is either way.
+  if (!traced && !t.op_valid_i) {
+    ++cycle_;
+    return;
+  }
   if (idle_pending_) t.eval();
   t.clk_i = 1;
   t.eval();

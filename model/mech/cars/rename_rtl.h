@@ -37,6 +37,7 @@ class RenameRtl final : public RenameUnit {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   RenameParams p_;
+  uint32_t warp_bits_, idx_bits_;  // p_.warpBits(), p_.idxBits()
   uint64_t cycle_ = 0;
   // tick() leaves the idle port unevaluated outside the trace window
   // (nothing reads the outputs before the next evaluate()).

@@ -23,11 +23,11 @@ void LtrfCounters::add(const LtrfCounters& o) {
 }
 
 RegBits prefetchSet(const ptx::Instr& in) {
+  // Immediate k holds registers 64k..64k+63, the last one on top.
   RegBits s;
-  for (unsigned k = 0; k < 4 && k < in.nsrc; ++k) {
-    const uint64_t word = static_cast<uint64_t>(in.src[k].imm);
-    for (unsigned b = 0; b < 64; ++b)
-      if ((word >> b) & 1) s.set(k * 64 + b);
+  for (unsigned k = std::min(4u, unsigned{in.nsrc}); k-- > 0;) {
+    s <<= 64;
+    s |= RegBits(static_cast<uint64_t>(in.src[k].imm));
   }
   return s;
 }
@@ -245,30 +245,30 @@ uint64_t LtrfSm::moveTo(uint32_t warp, const RegBits& next, uint64_t start) {
   Warp& w = w_[warp];
   const RegBits leave = w.wcb.valid & ~next;
   uint64_t wb = w.wb_done;
-  for (uint32_t r = 0; r < kMaxRegs; ++r) {
-    if (!leave.test(r)) continue;
+  forEachReg(leave, [&](uint32_t r) {
     if (liveOnly() && !w.wcb.live.test(r)) ++n_.dropped_dead;
     else if (dirty_only_ && !w.dirty.test(r)) ++n_.clean_kept;  // the MRF holds its value
     else wb = std::max(wb, writeBackReg(warp, r, start));
     freeSlot(warp, r);
-  }
+  });
   w.wb_done = wb;
   const RegBits enter = next & ~w.wcb.valid;
-  std::array<uint8_t, 1024> per_bank{};
+  // A bank this fetch already used: marked with this fetch's number.
+  ++fetch_stamp_;
   uint64_t last = start;
   uint32_t fetched = 0, conflicts = 0;
-  for (uint32_t r = 0; r < kMaxRegs; ++r) {
-    if (!enter.test(r)) continue;
+  forEachReg(enter, [&](uint32_t r) {
     allocSlot(warp, r);
     if (liveOnly() && !w.wcb.live.test(r)) {
       ++n_.skipped_dead;
-      continue;
+      return;
     }
-    const uint32_t b = mrfBank(warp, r);
-    if (per_bank[b % per_bank.size()]++) ++conflicts;
+    uint64_t& seen = bank_seen_[mrfBank(warp, r) % bank_seen_.size()];
+    if (seen == fetch_stamp_) ++conflicts;
+    seen = fetch_stamp_;
     last = std::max(last, fetchReg(warp, r, start));
     ++fetched;
-  }
+  });
   w.set = next;
   if (fetched) {
     ++n_.fetch_sets;
@@ -283,15 +283,15 @@ uint64_t LtrfSm::moveTo(uint32_t warp, const RegBits& next, uint64_t start) {
 uint64_t LtrfSm::flush(uint32_t warp, uint64_t start, bool keep_values) {
   Warp& w = w_[warp];
   uint64_t done = std::max(start, w.wb_done);
-  for (uint32_t r = 0; r < kMaxRegs; ++r) {
-    if (!w.wcb.valid.test(r)) continue;
+  // freeSlot clears each register's valid bit: the loop walks a copy.
+  forEachReg(RegBits(w.wcb.valid), [&](uint32_t r) {
     if (keep_values) {
       bool wb = true;
       if (mode_ == Mode::LtrfPlus) wb = w.wcb.live.test(r) && (!dirty_only_ || w.dirty.test(r));
       if (mode_ == Mode::LtrfPlus && w.wcb.live.test(r) && !wb) {
         ++n_.clean_kept;
         freeSlot(warp, r);
-        continue;
+        return;
       }
       if (mode_ == Mode::Rfc) wb = w.dirty.test(r);
       if (wb) done = std::max(done, writeBackReg(warp, r, start));
@@ -299,7 +299,7 @@ uint64_t LtrfSm::flush(uint32_t warp, uint64_t start, bool keep_values) {
       else ++n_.dropped_dead;
     }
     freeSlot(warp, r);
-  }
+  });
   return done;
 }
 
@@ -416,10 +416,18 @@ bool LtrfSm::holdsPair(const func::DInstr& d) const {
   return last_moved_ && (isPrefetch(d) || entry_field_.get(*d.in) != 0);
 }
 
+const func::DInstr* LtrfSm::entryOf(Warp& w, const func::DInstr& d) const {
+  if (w.entry_of != &d) {
+    w.entry_of = &d;
+    w.entry = entryOf(d);
+  }
+  return w.entry;
+}
+
 bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
-  const func::DInstr* e = entryOf(d);
-  if (!e) return true;
   Warp& w = w_[warp];
+  const func::DInstr* e = entryOf(w, d);
+  if (!e) return true;
   // In the interval already: a loop's prefetch again, or a block inside it.
   if (e == w.cur_entry && !w.waiting) return true;
   if (!w.active) return false;
@@ -472,7 +480,7 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
   last_moved_ = w.moved;
   w.moved = false;
   if (mode_ != Mode::Rfc && mode_ != Mode::Bl)
-    if (const func::DInstr* e = entryOf(d)) {
+    if (const func::DInstr* e = entryOf(w, d)) {
       w.cur_entry = e;
       w.waiting = false;
       syncWake(warp);
@@ -485,17 +493,26 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
   // gives the fewest runs).
   if (!isPrefetch(d)) {
     ++n_.dyn_instrs;
+    // regs: the instruction's registers; `fresh` of them not in the run
+    // (the run then holds run_count + fresh).
     RegBits regs;
-    for (unsigned i = 0; i < d.nreads; ++i)
-      if (d.reads[i] < mach::kRZ) regs.set(d.reads[i]);
-    for (unsigned i = 0; i < d.nwrites; ++i)
-      if (d.writes[i] < mach::kRZ) regs.set(d.writes[i]);
-    if (!w.run_started || (w.run | regs).count() > n_regs_) {
+    uint32_t distinct = 0, fresh = 0;
+    auto add = [&](uint32_t r) {
+      if (r >= mach::kRZ || regs.test(r)) return;
+      regs.set(r);
+      ++distinct;
+      if (!w.run.test(r)) ++fresh;
+    };
+    for (unsigned i = 0; i < d.nreads; ++i) add(d.reads[i]);
+    for (unsigned i = 0; i < d.nwrites; ++i) add(d.writes[i]);
+    if (!w.run_started || w.run_count + fresh > n_regs_) {
       ++n_.optimal_runs;
       w.run = regs;
+      w.run_count = distinct;
       w.run_started = true;
     } else {
       w.run |= regs;
+      w.run_count += fresh;
     }
   }
   // The liveness vector (LTRF+): a register whose value a source reads for

@@ -34,6 +34,7 @@
 // w: (r + w) mod 16 within the 16-bank group w mod (banks / 16).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -155,9 +156,14 @@ class LtrfSm final : public sm::RegTranslator,
     RegBits set;              // the current interval's working set
     RegBits dirty;            // written since fetched (rfc mode; writeback: dirty in ltrf_plus)
     RegBits run;              // the registers of its current greedy run (optimal_runs)
+    uint32_t run_count = 0;   // run.count()
     bool run_started = false;
     RegBits miss;             // rfc mode: allocated by translate, not yet read by the level
     std::vector<uint16_t> lru;  // rfc mode: cached registers, least recently used first
+    // entryOf(entry_of) = entry: the instruction the gate was asked about
+    // last (it asks every cycle the warp waits).
+    const func::DInstr* entry_of = nullptr;
+    const func::DInstr* entry = nullptr;
   };
 
   uint32_t mrfRow(uint32_t warp, uint32_t reg) const;
@@ -184,6 +190,7 @@ class LtrfSm final : public sm::RegTranslator,
   bool isPrefetch(const func::DInstr& d) const;
   // The prefetch of the interval `d` begins or resumes (ltrf.entry), or null.
   const func::DInstr* entryOf(const func::DInstr& d) const;
+  const func::DInstr* entryOf(Warp& w, const func::DInstr& d) const;
 
   sm::Sm& sm_;
   LtrfConfig c_;
@@ -203,6 +210,10 @@ class LtrfSm final : public sm::RegTranslator,
   std::vector<uint64_t> wake_;
   OffsetAllocator offsets_;
   std::vector<uint64_t> bank_busy_, link_busy_;
+  // moveTo's same-bank count: bank_seen_[b % 1024] == fetch_stamp_ when
+  // this fetch already read MRF bank b.
+  std::array<uint64_t, 1024> bank_seen_{};
+  uint64_t fetch_stamp_ = 0;
   sm::BankedArray rfc_;
   std::unique_ptr<sm::BankedArray> wcb_ports_;
   // rtl: true: the Verilated unit, driven with every operation of the

@@ -26,6 +26,20 @@ namespace rfsim::mech::ltrf {
 inline constexpr uint32_t kMaxRegs = 256;  // architectural registers per thread (the prefetch's 256-bit set)
 using RegBits = std::bitset<kMaxRegs>;
 
+// Calls f(r) for every register r set in `b`, in ascending order (a word
+// at a time: a working set names a few of the 256).
+template <class F>
+void forEachReg(const RegBits& b, F f) {
+  const RegBits word_mask(~uint64_t{0});
+  for (uint32_t k = 0; k < kMaxRegs / 64; ++k) {
+    uint64_t w = ((b >> (64 * k)) & word_mask).to_ullong();
+    while (w) {
+      f(k * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
+      w &= w - 1;
+    }
+  }
+}
+
 // A queue pair over `n` bank numbers, kept in fixed arrays (the RTL's
 // shape: two circular buffers of n entries).
 class Aau {

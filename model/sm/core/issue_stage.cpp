@@ -97,10 +97,31 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
   WarpSlot& ws = l_.warps[s];
   if (l_.traps.active(s)) return trapStall(s);  // the trap's operations go first
   // Waiting on the scoreboard with nothing it holds changed since: still
-  // waiting (its next instruction stays until it issues). Only where no
-  // mechanism's allocation or gate is asked first.
-  const bool cacheable = !barriers_ && !l_.hooks.gate && l_.hooks.baseAlloc();
-  if (cacheable && sb_wait_[s] == uint64_t{l_.sb.version(s)} + 1) return Stall::Scoreboard;
+  // waiting (its next instruction stays until it issues, and so do its
+  // status and its I-buffer entry). A mechanism's allocation and gate,
+  // which come before the scoreboard, are asked again as below (their
+  // answers may change while the warp waits), the gate about the
+  // instruction timed_ holds (timingOf() was called with it before the
+  // hazard was found).
+  if (!barriers_ && sb_wait_[s] == uint64_t{l_.sb.version(s)} + 1) {
+    if (l_.hooks.gate || !l_.hooks.baseAlloc()) {
+      // hasInstr() takes an arrived fill into the I-buffer (from then on
+      // the fetch stage may start the next fill, and the SM's idle-cycle
+      // skipping no longer waits for it). Runs with a mechanism's hooks
+      // asked it every cycle of such a wait before they took this shortcut,
+      // the baseline only once the wait is over: each keeps its timing.
+      l_.fetch.hasInstr(s, now);
+    }
+    if (!l_.hooks.baseAlloc() && !l_.hooks.alloc->ready(s)) {
+      ++l_.stats.regalloc_stalls;
+      return l_.hooks.alloc->waitStall(s);
+    }
+    if (l_.hooks.gate && timed_[s].gated && !l_.hooks.gate->mayIssue(s, *timed_[s].d, now)) {
+      ++l_.stats.gate_stalls;
+      return l_.hooks.gate->refusal();
+    }
+    return Stall::Scoreboard;
+  }
   func::BlockStepper& st = l_.warps.stepper(ws);
   const func::WarpStatus fs = st.status(ws.local);
   if (fs == func::WarpStatus::Done) return Stall::NoWarp;
@@ -120,7 +141,7 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
     const Stall dep = l_.deps.stall(s, st, ws.local, d, now);
     if (dep != Stall::None) return dep;
   } else if (l_.sb.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
-    if (cacheable) sb_wait_[s] = uint64_t{l_.sb.version(s)} + 1;
+    sb_wait_[s] = uint64_t{l_.sb.version(s)} + 1;
     return Stall::Scoreboard;
   }
   if (!opc_->canAllocate(timingOf(s, d).unit, s)) return Stall::CollectorFull;
@@ -149,7 +170,7 @@ bool IssueStage::waitsLong(uint32_t s) const {
 // per scoreboard version.
 bool IssueStage::waitsLongCached(uint32_t s) {
   const uint64_t v = uint64_t{l_.sb.version(s)} + 1;
-  if (sb_wait_[s] != v) return waitsLong(s);
+  if (sb_wait_[s] != v || l_.traps.active(s)) return waitsLong(s);
   if (sb_long_at_[s] != v) {
     sb_long_at_[s] = v;
     sb_long_[s] = waitsLong(s);

@@ -27,25 +27,28 @@ uint32_t sharedConflictDegree(const uint64_t* addr, uint32_t mask, uint32_t byte
     throw Error("shared memory: access size " + std::to_string(bytes) + " is not 1, 2, 4, 8 or 16 bytes");
   const uint32_t words_per_lane = bytes <= 4 ? 1 : bytes / 4;
   const uint32_t lanes_per_phase = lanesPerPhase(bytes);
+  const bool pow2 = (banks & (banks - 1)) == 0;
   uint32_t total = 0;
   for (uint32_t first = 0; first < 32; first += lanes_per_phase) {
-    uint64_t words[32];  // distinct words of this phase (at most 32: lanes x words per lane)
-    uint32_t nwords = 0;
+    // A phase's degree: the most distinct words in one bank. Each bank
+    // keeps its distinct words (at most 32 in a phase: lanes x words per
+    // lane), so a word is compared only with its own bank's.
+    uint64_t words[64][32];
+    uint32_t per_bank[64] = {};
+    uint32_t degree = 0;
     for (uint32_t lane = first; lane < first + lanes_per_phase; ++lane) {
       if (!(mask >> lane & 1u)) continue;
       for (uint32_t k = 0; k < words_per_lane; ++k) {
         const uint64_t w = addr[lane] / 4 + k;
+        const uint32_t b = static_cast<uint32_t>(pow2 ? w & (banks - 1) : w % banks);
+        uint64_t* bw = words[b];
+        uint32_t& n = per_bank[b];
         bool seen = false;
-        for (uint32_t i = 0; i < nwords && !seen; ++i) seen = words[i] == w;
-        if (!seen) words[nwords++] = w;
+        for (uint32_t i = 0; i < n && !seen; ++i) seen = bw[i] == w;
+        if (seen) continue;
+        bw[n++] = w;
+        if (n > degree) degree = n;
       }
-    }
-    if (nwords == 0) continue;
-    uint32_t per_bank[64] = {};
-    uint32_t degree = 0;
-    for (uint32_t i = 0; i < nwords; ++i) {
-      const uint32_t n = ++per_bank[words[i] % banks];
-      if (n > degree) degree = n;
     }
     total += degree;
   }
