@@ -10,6 +10,7 @@
 #        RFSIM_CONFIG=configs/titanv.yaml scripts/bench_gpu.sh
 #        RFSIM_SIZE= scripts/bench_gpu.sh      (the small sizes instead of --large)
 #        RFSIM_SET="sim.quantum_cycles=1" scripts/bench_gpu.sh   (a --set override)
+#        RFSIM_SET="sim.parallel_sms=true sim.threads=2" scripts/bench_gpu.sh   (parallel SMs on 2 threads)
 #        RFSIM_MECHS="none toy none toy" RFSIM_SET=mechanisms.toy.rename_pass=false \
 #          scripts/bench_gpu.sh   (each workload with each mechanism set in turn: none
 #          is the baseline, toy without its pass the do-nothing mechanism)
@@ -23,7 +24,9 @@ rfsim=${RFSIM_BUILD_DIR:-$here/build}/rfsim
 config=${RFSIM_CONFIG:-configs/v100.yaml}
 size=${RFSIM_SIZE---large}
 set_flags=()
-[[ -n ${RFSIM_SET:-} ]] && set_flags=(--set "$RFSIM_SET")
+# RFSIM_SET: one KEY=VALUE, or several separated by spaces.
+read -r -a sets <<<"${RFSIM_SET:-}"
+for kv in "${sets[@]}"; do set_flags+=(--set "$kv"); done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 names=("$@")
@@ -33,7 +36,10 @@ read -r -a samples <<<"${RFSIM_SAMPLE:-off}"
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 sms=$("$rfsim" config --config "$here/$config" --json | jq -r '.gpu.num_sms')
-echo "machine: $cpu, $(nproc) cores; GPU timing model ($config, $sms SMs), single-threaded, ${size:-small} sizes" \
+threads=$("$rfsim" config --config "$here/$config" "${set_flags[@]}" --json | jq -r '.sim.threads')
+[[ $("$rfsim" config --config "$here/$config" "${set_flags[@]}" --json | jq -r '.sim.parallel_sms') == true ]] ||
+  threads=1
+echo "machine: $cpu, $(nproc) cores; GPU timing model ($config, $sms SMs), $threads host thread(s), ${size:-small} sizes" \
   "${RFSIM_SET:+(--set $RFSIM_SET)}"
 printf '%-12s %-6s %-8s %6s %12s %12s %9s %13s %13s %9s\n' workload mech sample check GPU_cycles warp_instrs \
   seconds warp_instr/s GPU_cycles/s peak_MiB
