@@ -182,16 +182,19 @@ class KernelRunner {
   Simulation* sim_;
   mem::MemoryHierarchy* hier_ = nullptr;
   std::unique_ptr<GpuStats> stats_;
+  // What the SMs' resident blocks write into as they are destroyed (a
+  // launch stopped by an error leaves blocks resident): declared before
+  // sms_, so destroyed after it.
+  std::vector<std::unique_ptr<func::BlockLog>> logs_;  // per SM, unless in_sm_order_
+  func::TranslateCache tc_;          // the logs' way into memory
+  std::vector<rt::LaunchStats> sm_launch_stats_;  // per SM, parallel_: added to launch_stats_ at the end
+  std::vector<uint64_t> sm_writes_;  // per SM, parallel_: its blocks' writes (Sm::countWritesIn)
   std::vector<std::unique_ptr<mem::L1dMemory>> l1d_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::vector<uint64_t> sm_cycles_;  // per SM: cycles to its last tick + 1
   uint64_t warp_instrs_ = 0;         // issued by every SM so far (sim.max_instructions)
   bool parallel_ = false;            // sim.parallel_sms in SystemC mode: phase()
   bool in_sm_order_ = false;         // inSmOrder()
-  std::vector<std::unique_ptr<func::BlockLog>> logs_;  // per SM, unless in_sm_order_
-  func::TranslateCache tc_;          // the logs' way into memory
-  std::vector<rt::LaunchStats> sm_launch_stats_;  // per SM, parallel_: added to launch_stats_ at the end
-  std::vector<uint64_t> sm_writes_;  // per SM, parallel_: its blocks' writes (Sm::countWritesIn)
   std::vector<uint64_t> retired_at_;  // per SM: the cycle it last retired a block (parallel_)
   uint64_t dev_writes_ = 0;          // the device's write count at the last phase (Sm::readWritesFrom)
   BlockScheduler blocks_;
