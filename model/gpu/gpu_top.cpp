@@ -48,6 +48,18 @@ void SmSlot::detach() {
   state_ = State::Free;
 }
 
+bool SmSlot::stepOnce() {
+  const bool done = k_->step(index_, cycle_);
+  ++cycle_;
+  if (done) {
+    state_ = State::Done;
+    return true;
+  }
+  // Skip the cycles in which nothing can happen on this SM.
+  cycle_ = std::max(cycle_, k_->nextEventCycle(index_, cycle_));
+  return false;
+}
+
 void SmSlot::runQuantum() {
   if (state_ != State::Running) return;
   const sc_time now = sc_core::sc_time_stamp();
@@ -60,14 +72,7 @@ void SmSlot::runQuantum() {
   }
   try {
     for (;;) {
-      const bool done = k_->step(index_, cycle_);
-      ++cycle_;
-      if (done) {
-        state_ = State::Done;
-        return;
-      }
-      // Skip the cycles in which nothing can happen on this SM.
-      cycle_ = std::max(cycle_, k_->nextEventCycle(index_, cycle_));
+      if (stepOnce()) return;
       qk_.set(nextTime() - now);
       if (qk_.need_sync()) return;
     }
@@ -82,15 +87,8 @@ void SmSlot::runQuantum() {
 void SmSlot::runUntil(uint64_t boundary) {
   if (state_ != State::Running) return;
   try {
-    while (cycle_ < boundary) {
-      const bool done = k_->step(index_, cycle_);
-      ++cycle_;
-      if (done) {
-        state_ = State::Done;
-        return;
-      }
-      cycle_ = std::max(cycle_, k_->nextEventCycle(index_, cycle_));
-    }
+    while (cycle_ < boundary)
+      if (stepOnce()) return;
   } catch (...) {
     error_ = std::current_exception();
     state_ = State::Done;

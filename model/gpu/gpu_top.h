@@ -114,6 +114,9 @@ class SmSlot : public sc_core::sc_module {
   void runUntil(uint64_t boundary);
 
  private:
+  // Ticks the SM at cycle_ and moves cycle_ past the cycles in which
+  // nothing can happen on it; true when the SM is done.
+  bool stepOnce();
   enum class State { Free, Running, Done };
 
   sc_core::sc_time period_;

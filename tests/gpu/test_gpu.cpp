@@ -44,15 +44,6 @@ Run run(Loaded& ld, const Launch& l, const config::GpuConfig& cfg, gpu::KernelRu
   return t;
 }
 
-// The keys whose values differ (for a readable failure).
-std::string diffKeys(const nlohmann::json& a, const nlohmann::json& b) {
-  std::string d;
-  for (auto it = a.begin(); it != a.end(); ++it)
-    if (!b.contains(it.key()) || b.at(it.key()) != it.value())
-      d += it.key() + ": " + it.value().dump() + " vs " + (b.contains(it.key()) ? b.at(it.key()).dump() : "-") + "\n";
-  return d;
-}
-
 uint64_t u(const Run& t, const std::string& k) { return t.stats.at("root." + k).get<uint64_t>(); }
 
 config::GpuConfig smallGpu(uint32_t sms) {

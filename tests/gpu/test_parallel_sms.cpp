@@ -21,15 +21,6 @@ config::GpuConfig parallelGpu() {
   return cfg;
 }
 
-// The keys whose values differ (for a readable failure).
-std::string diffKeys(const nlohmann::json& a, const nlohmann::json& b) {
-  std::string d;
-  for (auto it = a.begin(); it != a.end(); ++it)
-    if (!b.contains(it.key()) || b.at(it.key()) != it.value())
-      d += it.key() + ": " + it.value().dump() + " vs " + (b.contains(it.key()) ? b.at(it.key()).dump() : "-") + "\n";
-  return d;
-}
-
 // A graph of n vertices, 8 edges each, for the frontier kernels.
 constexpr int kVertices = 16384, kDegree = 8;
 std::vector<uint8_t> rowOffsets() {

@@ -120,6 +120,15 @@ inline Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg,
   return t;
 }
 
+// The keys of flat statistics `a` whose values differ in `b` (for a readable failure).
+inline std::string diffKeys(const nlohmann::json& a, const nlohmann::json& b) {
+  std::string d;
+  for (auto it = a.begin(); it != a.end(); ++it)
+    if (!b.contains(it.key()) || b.at(it.key()) != it.value())
+      d += it.key() + ": " + it.value().dump() + " vs " + (b.contains(it.key()) ? b.at(it.key()).dump() : "-") + "\n";
+  return d;
+}
+
 // A workload's PTX modules, as rfsim run loads them: its kernels' unit and
 // the units it links.
 inline std::vector<std::string> workloadModules(const std::string& name) {
