@@ -64,7 +64,7 @@ void BlockLog::reset(Mode m) {
 
 void BlockLog::overlay(uint64_t addr, const uint8_t* mem, uint8_t* out, unsigned n) const {
   if (!reduced_.empty() && reduced_.meets(addr, addr + n)) throw NeedsSerial{};
-  std::memcpy(out, mem, n);
+  for (unsigned i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(loadRelaxed(mem + i, 1));  // memory.h
   for (uint64_t a = addr & ~7ull; a < addr + n; a += 8) {
     auto it = words_.find(a >> 3);
     if (it == words_.end()) continue;
@@ -122,19 +122,17 @@ void BlockLog::apply(GlobalMemory& mem, TranslateCache& tc) const {
     const uint64_t a = word << 3;
     if (w.mask == 0xff) {
       if (uint8_t* p = mem.translate(a, 8, tc)) {
-        std::memcpy(p, &w.data, 8);
+        storeRelaxed(p, w.data, 8);  // later blocks may be reading it (memory.h)
         continue;
       }
     }
     for (unsigned i = 0; i < 8; ++i)
-      if (w.mask >> i & 1) *mem.translate(a + i, 1, tc) = static_cast<uint8_t>(w.data >> (8 * i));
+      if (w.mask >> i & 1) storeRelaxed(mem.translate(a + i, 1, tc), w.data >> (8 * i), 1);
   }
   for (const Reduction& r : reductions_) {
     uint8_t* p = mem.translate(r.addr, r.bytes, tc);
-    uint64_t old = 0;
-    std::memcpy(&old, p, r.bytes);
-    const uint64_t v = atomicResult(r.op, r.type, old, r.b, r.c);
-    std::memcpy(p, &v, r.bytes);
+    const uint64_t old = loadRelaxed(p, r.bytes);
+    storeRelaxed(p, atomicResult(r.op, r.type, old, r.b, r.c), r.bytes);
   }
 }
 

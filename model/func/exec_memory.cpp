@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -40,9 +41,23 @@ inline void storeN(uint8_t* p, uint64_t v, unsigned n) {
   }
 }
 
+// One element of EB bytes; Relaxed: while blocks run on several threads
+// (loadRelaxed, memory.h).
+template <unsigned EB, bool Relaxed>
+inline uint64_t loadE(const uint8_t* p) {
+  if constexpr (Relaxed) return loadRelaxed(p, EB);
+  else return loadN(p, EB);
+}
+
+template <unsigned EB, bool Relaxed>
+inline void storeE(uint8_t* p, uint64_t v) {
+  if constexpr (Relaxed) storeRelaxed(p, v, EB);
+  else storeN(p, v, EB);
+}
+
 // ld's lanes once each is known to be inside one span at base + off[l]:
 // element j of lane l into col[j][l] (a null column: a sink).
-template <unsigned EB>
+template <unsigned EB, bool Relaxed>
 void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigned n, bool sign, uint64_t* const* col,
                  const uint64_t* msk, uint64_t width) {
   constexpr unsigned shift = 64 - 8 * EB;
@@ -61,16 +76,16 @@ void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigne
         const uint64_t mk = msk[j];
         const uint8_t* b = base + o0 + j * EB;
         if (!width) {
-          uint64_t v = loadN(b, EB);
+          uint64_t v = loadE<EB, Relaxed>(b);
           if (EB < 8 && sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
           v &= mk;
           allLanes([&](uint32_t l) { out[l] = v; });
         } else if (EB < 8 && sign) {
           allLanes([&](uint32_t l) {
-            out[l] = static_cast<uint64_t>(static_cast<int64_t>(loadN(b + l * step, EB) << shift) >> shift) & mk;
+            out[l] = static_cast<uint64_t>(static_cast<int64_t>(loadE<EB, Relaxed>(b + l * step) << shift) >> shift) & mk;
           });
         } else {
-          allLanes([&](uint32_t l) { out[l] = loadN(b + l * step, EB) & mk; });
+          allLanes([&](uint32_t l) { out[l] = loadE<EB, Relaxed>(b + l * step) & mk; });
         }
       }
       return;
@@ -82,7 +97,7 @@ void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigne
     const uint64_t mk = msk[j];
     const uint8_t* b = base + j * EB;
     auto one = [&](uint32_t l) {
-      uint64_t v = loadN(b + off[l], EB);
+      uint64_t v = loadE<EB, Relaxed>(b + off[l]);
       if (EB < 8 && sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
       out[l] = v & mk;
     };
@@ -96,7 +111,7 @@ void gatherLanes(const uint8_t* base, const uint64_t* off, uint32_t act, unsigne
 
 // st's lanes likewise: the value (vp[l * stride] + add) ^ x of each lane,
 // in lane order.
-template <unsigned EB>
+template <unsigned EB, bool Relaxed>
 void scatterLanes(uint8_t* base, const uint64_t* off, uint32_t act, const uint64_t* vp, uint32_t stride, uint64_t add,
                   uint64_t x, uint64_t width) {
   if (act == ~0u) {
@@ -110,14 +125,14 @@ void scatterLanes(uint8_t* base, const uint64_t* off, uint32_t act, const uint64
     }
     uint8_t* b = base + o0;
     if (!astray)
-      allLanes([&](uint32_t l) { storeN(b + l * EB, (vp[l] + add) ^ x, EB); });
+      allLanes([&](uint32_t l) { storeE<EB, Relaxed>(b + l * EB, (vp[l] + add) ^ x); });
     else
-      for (uint32_t l = 0; l < 32; ++l) storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
+      for (uint32_t l = 0; l < 32; ++l) storeE<EB, Relaxed>(base + off[l], (vp[l * stride] + add) ^ x);
     return;
   }
   for (uint32_t m = act; m; m &= m - 1) {
     const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
-    storeN(base + off[l], (vp[l * stride] + add) ^ x, EB);
+    storeE<EB, Relaxed>(base + off[l], (vp[l * stride] + add) ^ x);
   }
 }
 
@@ -366,12 +381,17 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
   if (log_) [[unlikely]] base = logLoad(in.space, a, act, total, base);
   if (base) {
     // Every lane inside one allocation (or the shared memory), aligned.
-    switch (eb) {
-      case 1: gatherLanes<1>(base, addrs, act, n, sign, col, msk, width); break;
-      case 2: gatherLanes<2>(base, addrs, act, n, sign, col, msk, width); break;
-      case 4: gatherLanes<4>(base, addrs, act, n, sign, col, msk, width); break;
-      default: gatherLanes<8>(base, addrs, act, n, sign, col, msk, width); break;
-    }
+    const auto gather = [&](auto relaxed) {
+      constexpr bool R = decltype(relaxed)::value;
+      switch (eb) {
+        case 1: gatherLanes<1, R>(base, addrs, act, n, sign, col, msk, width); break;
+        case 2: gatherLanes<2, R>(base, addrs, act, n, sign, col, msk, width); break;
+        case 4: gatherLanes<4, R>(base, addrs, act, n, sign, col, msk, width); break;
+        default: gatherLanes<8, R>(base, addrs, act, n, sign, col, msk, width); break;
+      }
+    };
+    if (log_) [[unlikely]] gather(std::true_type{});
+    else gather(std::false_type{});
   } else {
     for (uint32_t m = act; m; m &= m - 1) {
       const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
@@ -380,7 +400,7 @@ void BlockExecutor::execLd(Warp& w, const DInstr& d, uint32_t act) {
       uint8_t seen[32];
       if (log_) [[unlikely]] p = logLoadLane(in.space, addr, p, total, seen);
       for (unsigned j = 0; j < n; ++j) {
-        uint64_t v = loadN(p + j * eb, eb);
+        uint64_t v = log_ ? loadRelaxed(p + j * eb, eb) : loadN(p + j * eb, eb);
         if (sign) v = static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
         if (col[j]) col[j][l] = v & msk[j];
       }
@@ -430,12 +450,17 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
   if (base && src.kind != DKind::Vec) {
     // Every lane inside one allocation (or the shared memory), aligned; in
     // lane order, so that the last of the lanes storing to one address wins.
-    switch (eb) {
-      case 1: scatterLanes<1>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
-      case 2: scatterLanes<2>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
-      case 4: scatterLanes<4>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
-      default: scatterLanes<8>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
-    }
+    const auto scatter = [&](auto relaxed) {
+      constexpr bool R = decltype(relaxed)::value;
+      switch (eb) {
+        case 1: scatterLanes<1, R>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
+        case 2: scatterLanes<2, R>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
+        case 4: scatterLanes<4, R>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
+        default: scatterLanes<8, R>(base, addrs, act, v.p, v.stride, v.add, v.x, width); break;
+      }
+    };
+    if (log_) [[unlikely]] scatter(std::true_type{});
+    else scatter(std::false_type{});
     return;
   }
   for (uint32_t m = act; m; m &= m - 1) {
@@ -443,12 +468,16 @@ void BlockExecutor::execSt(Warp& w, const DInstr& d, uint32_t act) {
     const uint64_t addr = a.p[l * a.stride] + a.add;
     uint8_t* p = base ? base + addrs[l] : resolve(w, d, in.space, addr, n * eb, l, true, false);
     if (log_) [[unlikely]] p = logStoreLane(in.space, addr, p, n * eb, l);
+    const auto store = [&](uint8_t* q, uint64_t x, unsigned b) {
+      if (log_) [[unlikely]] storeRelaxed(q, x, b);
+      else storeN(q, x, b);
+    };
     if (src.kind == DKind::Vec) {
       for (unsigned j = 0; j < n; ++j) {
-        storeN(p + j * eb, col[j] ? col[j][l] : imm[j], eb);
+        store(p + j * eb, col[j] ? col[j][l] : imm[j], eb);
       }
     } else {
-      storeN(p, (v.p[l * v.stride] + v.add) ^ v.x, eb);
+      store(p, (v.p[l * v.stride] + v.add) ^ v.x, eb);
     }
   }
   if (log_) [[unlikely]] logStoreDone();
@@ -510,8 +539,12 @@ void BlockExecutor::execAtom(Warp& w, const DInstr& d, uint32_t act) {
     const uint64_t c = d.nsrc > 2 ? read(w, d.src[2], l) & wm : 0;
     if (log_) [[unlikely]]
       if (logAtomic(d, in.space, addr, b, c)) continue;
-    const uint64_t old = loadN(p, eb);
-    storeN(p, atomicResult(in.mods.atom, in.type, old, b, c) & wm, eb);
+    // One thread's read-modify-write: no other block touches the word at
+    // once (parallel blocks log their atomics), only the relaxed access.
+    const uint64_t old = log_ ? loadRelaxed(p, eb) : loadN(p, eb);
+    const uint64_t res = atomicResult(in.mods.atom, in.type, old, b, c) & wm;
+    if (log_) [[unlikely]] storeRelaxed(p, res, eb);
+    else storeN(p, res, eb);
     if (d.cls == Cls::Atom && d.dst[0].kind != DKind::None) write(w, d.dst[0], l, old);
   }
 }

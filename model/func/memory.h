@@ -52,6 +52,33 @@ inline bool inWindow(uint64_t addr, uint64_t window) {
 // Host memory: its accesses cross the host link (mem/tlm/host_link.h).
 inline bool isHostAddress(uint64_t addr) { return addr - kHostWindow < kHostWindowSize; }
 
+// Global memory while a launch's blocks run on several host threads
+// (parallel_blocks.cpp): a speculative block's loads may meet the
+// committing thread's stores to the same bytes. The commit's range check
+// throws such a stale value away (the block runs again), but the two
+// accesses must still not be a data race in C++'s sense, so in that mode
+// every global access goes through these relaxed atomic loads and stores of
+// naturally aligned 1, 2, 4 or 8 bytes (the executor's alignment checks
+// come first). On x86-64 each is the plain move it replaces; only the
+// compiler's vectorising of a warp's copies is given up.
+inline uint64_t loadRelaxed(const uint8_t* p, unsigned n) {
+  switch (n) {
+    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+    case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
+    case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
+    default: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
+  }
+}
+
+inline void storeRelaxed(uint8_t* p, uint64_t v, unsigned n) {
+  switch (n) {
+    case 1: __atomic_store_n(p, static_cast<uint8_t>(v), __ATOMIC_RELAXED); break;
+    case 2: __atomic_store_n(reinterpret_cast<uint16_t*>(p), static_cast<uint16_t>(v), __ATOMIC_RELAXED); break;
+    case 4: __atomic_store_n(reinterpret_cast<uint32_t*>(p), static_cast<uint32_t>(v), __ATOMIC_RELAXED); break;
+    default: __atomic_store_n(reinterpret_cast<uint64_t*>(p), v, __ATOMIC_RELAXED); break;
+  }
+}
+
 // Managed: cudaMallocManaged and __managed__ variables; Host: page-locked
 // host memory (cudaMallocHost, cudaHostAlloc). Both are mapped: the host
 // reads and writes them at the very address the device uses. Registered:
