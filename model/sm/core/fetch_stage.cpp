@@ -1,6 +1,8 @@
 // The fetch stage (fetch_stage.h).
 #include "sm/core/fetch_stage.h"
 
+#include <algorithm>
+
 namespace rfsim::sm {
 
 FetchStage::FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const std::vector<uint32_t>& func_instrs)
@@ -8,6 +10,16 @@ FetchStage::FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const st
       l1i_hit_(cfg.l1i.latency),
       ib_(cfg.sm.max_warps), path_(cfg, stats, func_instrs), rr_(cfg.sm.sub_cores, 0), stats_(stats) {
   if (per_sub_ == 0) per_sub_ = 1;  // validated configurations split evenly (config_validate.cpp)
+}
+
+void FetchStage::takeArrived(uint64_t now) {
+  uint64_t next = kNever;
+  for (IBuffer& b : ib_) {
+    if (!b.pending) continue;
+    if (now >= b.ready_at) take(b);
+    else next = std::min(next, b.ready_at);
+  }
+  next_arrival_ = next;
 }
 
 void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_t local, const func::StepInfo& info) {
