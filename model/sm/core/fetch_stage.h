@@ -43,7 +43,7 @@ class FetchStage {
     IBuffer& b = ib_[slot];
     if (b.pending) {
       if (now >= b.ready_at) {
-        take(b);
+        take(slot);
       } else if (b.valid == 0 && b.empty_since == kNever) {
         b.empty_since = now;
       }
@@ -91,12 +91,14 @@ class FetchStage {
     uint64_t empty_since = kNever;  // first cycle seen empty while the fill is in flight
     bool from_l2 = false;           // the fill in flight takes longer than an L1I hit: it waits on the L2
   };
-  // The fill in flight of `b` arrived: its entries are valid.
-  void take(IBuffer& b) {
+  // The fill in flight of slot `s` arrived: its entries are valid.
+  void take(uint32_t s) {
+    IBuffer& b = ib_[s];
     if (b.empty_since != kNever) stats_.stall_cycles += b.ready_at - b.empty_since;
     b.empty_since = kNever;
     b.valid += b.pending;
     b.pending = 0;
+    in_flight_[s / 64] &= ~(uint64_t{1} << (s % 64));
   }
   // Takes every fill that has arrived by `now` (cycle()).
   void takeArrived(uint64_t now);
@@ -109,10 +111,15 @@ class FetchStage {
   std::vector<IBuffer> ib_;  // per warp slot
   IFetchPath path_;
   std::vector<uint32_t> rr_;  // per sub-core: the index, among its slots, to look at first
-  // No fill in flight arrives before this cycle (takeArrived() scans the
-  // buffers only from then; a fill flushed before it arrived may leave it
-  // early, never late).
+  // No fill in flight arrives before this cycle (takeArrived() looks only
+  // from then; a fill flushed or taken by hasInstr() may leave it early,
+  // never late).
   uint64_t next_arrival_ = kNever;
+  // One bit per slot with a fill in flight (a flushed fill's bit is
+  // cleared by the next takeArrived()), so that takeArrived() visits the
+  // fills in flight, not every slot (a scan of every slot each cycle cost
+  // 3.5 % more host instructions on lt_hotspot).
+  std::vector<uint64_t> in_flight_;
   FetchStats& stats_;
 };
 
@@ -136,6 +143,7 @@ bool FetchStage::fetchSlot(uint32_t s, uint64_t now, Warps& warps) {
   b.ready_at = ready;
   b.from_l2 = ready > now + l1i_hit_;
   next_arrival_ = std::min(next_arrival_, ready);
+  in_flight_[s / 64] |= uint64_t{1} << (s % 64);
   return true;
 }
 
@@ -158,13 +166,16 @@ void FetchStage::cycle(uint64_t now, Warps& warps) {
   const uint32_t subs = path_.subCores();
   for (uint32_t k = 0; k < subs && k < nslots; ++k) {
     const uint32_t m = (nslots - k + subs - 1) / subs;  // slots k, k + subs, ...
-    uint32_t fetched = 0;
+    uint32_t fetched = 0, rr = rr_[k];
     for (uint32_t j = 0; j < m && fetched < per_sub_; ++j) {
-      const uint32_t idx = (rr_[k] + j) % m;
+      // (rr + j) % m without a division per slot visited (rr < m).
+      uint32_t idx = rr + j;
+      if (idx >= m) idx -= m;
       if (!fetchSlot(k + idx * subs, now, warps)) continue;
       ++fetched;
-      rr_[k] = (idx + 1) % m;
+      rr = idx + 1 == m ? 0 : idx + 1;
     }
+    rr_[k] = rr;
   }
 }
 
