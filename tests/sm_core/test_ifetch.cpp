@@ -10,6 +10,8 @@
 #include "../func/machine_helpers.h"
 #include "config/gpu_config.h"
 #include "config/config_io.h"
+#include "func/stepper.h"
+#include "sm/core/fetch_stage.h"
 #include "sm/core/icache.h"
 #include "sm/core/ifetch_path.h"
 #include "sm/core/sm_stats.h"
@@ -245,4 +247,61 @@ TEST_CASE("I-cache prefetch on a straight-line kernel: fewer fetch stalls and cy
       CHECK(fstat(b, "prefetch_useful") >= lines - 2);
     }
   }
+}
+
+// A fill is written into the I-buffer in the cycle it arrives, whoever asks:
+// a fetch stage whose warp the issue stage looks at every cycle (hasInstr)
+// and one whose warp it never looks at (a warp waiting on the scoreboard, at
+// a barrier, outside the warp limit) hold the same entries, start the same
+// fills and report the same next arrival at every cycle.
+TEST_CASE("FetchStage: a fill enters the I-buffer when it arrives (asked or not)", "[fetch]") {
+  config::GpuConfig cfg = l1Only();  // an L1I miss: 100 cycles; a hit: 1
+  cfg.sm.sub_cores = 1;
+  cfg.pipeline.fetch_width = 1;
+  cfg.pipeline.ibuffer_depth = 4;
+  std::string body;
+  for (unsigned i = 0; i < 64; ++i) body += fmt::format("  add.u32 %R{}, %R2, {};\n", 20 + i % 16, i);
+  const std::string text =
+      kHead + ".visible .entry k()\n{\n  .reg .b32 %R<64>;\n  mov.u32 %R2, 1;\n" + body + "  ret;\n}\n";
+  test::Loaded ld(test::parseMachine(text));
+  const func::LaunchSetup setup = ld.prog->setupLaunch("k", {1, 1, 1}, {32, 1, 1}, {}, 0);
+  rt::LaunchStats ls;
+  func::BlockStepper st(*ld.prog, setup, ls, {0, 0, 0});
+  struct Warps {
+    func::BlockStepper& st;
+    func::BlockStepper* stepper(uint32_t s, uint32_t& local) {
+      local = 0;
+      return s == 0 ? &st : nullptr;
+    }
+    void finished(uint32_t) {}
+  } warps{st};
+  std::vector<uint32_t> instrs;  // the fetch stage's code layout, as the SM gives it
+  for (const func::DFunction& f : ld.prog->functions()) instrs.push_back(static_cast<uint32_t>(f.code.size()));
+  stats::Group ra(nullptr, "a"), rb(nullptr, "b");
+  sm::FetchStats sa(&ra), sb(&rb);
+  sm::FetchStage asked(cfg, sa, instrs), unasked(cfg, sb, instrs);
+  bool popped = false;
+  for (uint64_t t = 0; t < 400; ++t) {
+    asked.hasInstr(0, t);
+    // Once the first fill is in, the warp takes two entries in both (it
+    // issued): a fill of two starts behind them.
+    if (!popped && t >= 150) {
+      REQUIRE(asked.valid(0) == 4);
+      REQUIRE(unasked.valid(0) == 4);
+      for (sm::FetchStage* f : {&asked, &unasked}) f->pop(0), f->pop(0);
+      popped = true;
+    }
+    asked.cycle(t, warps);
+    unasked.cycle(t, warps);
+    INFO("cycle " << t);
+    REQUIRE(asked.valid(0) == unasked.valid(0));
+    REQUIRE(asked.pending(0) == unasked.pending(0));
+    REQUIRE(asked.fillAt(0) == unasked.fillAt(0));
+    REQUIRE(asked.fills() == unasked.fills());
+    // What the SM's idle-cycle skipping waits for is never in the past.
+    CHECK(unasked.fillAt(0) > t);
+  }
+  CHECK(popped);
+  CHECK(unasked.valid(0) == 4);
+  CHECK(sb.fills.get() == 2);  // the first fill (a miss) and the one after the pops
 }

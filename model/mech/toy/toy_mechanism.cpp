@@ -230,6 +230,9 @@ class CountingGate final : public sm::IssueGate, public sm::WarpLaunchHook {
     ++issues;
     if (traps_ && d.in->op == ptx::Op::Call) traps_->callIssued(slot);
   }
+  // It only counts, so its instructions pair under dual issue as they do
+  // without it; a call with traps on changes the trap's state at issue.
+  bool holdsPair(const func::DInstr& d) const override { return traps_ && d.in->op == ptx::Op::Call; }
   uint64_t nextEventCycle(uint64_t) const override { return UINT64_MAX; }
   uint32_t onWarpLaunch(uint32_t, rt::Dim3, uint32_t) override {
     ++warps;

@@ -98,20 +98,13 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
   if (l_.traps.active(s)) return trapStall(s);  // the trap's operations go first
   // Waiting on the scoreboard with nothing it holds changed since: still
   // waiting (its next instruction stays until it issues, and so do its
-  // status and its I-buffer entry). A mechanism's allocation and gate,
-  // which come before the scoreboard, are asked again as below (their
+  // status and its I-buffer entry; a fill that arrives meanwhile the fetch
+  // stage takes itself, FetchStage::cycle). A mechanism's allocation and
+  // gate, which come before the scoreboard, are asked again as below (their
   // answers may change while the warp waits), the gate about the
   // instruction timed_ holds (timingOf() was called with it before the
   // hazard was found).
   if (!barriers_ && sb_wait_[s] == uint64_t{l_.sb.version(s)} + 1) {
-    if (l_.hooks.gate || !l_.hooks.baseAlloc()) {
-      // hasInstr() takes an arrived fill into the I-buffer (from then on
-      // the fetch stage may start the next fill, and the SM's idle-cycle
-      // skipping no longer waits for it). Runs with a mechanism's hooks
-      // asked it every cycle of such a wait before they took this shortcut,
-      // the baseline only once the wait is over: each keeps its timing.
-      l_.fetch.hasInstr(s, now);
-    }
     if (!l_.hooks.baseAlloc() && !l_.hooks.alloc->ready(s)) {
       ++l_.stats.regalloc_stalls;
       return l_.hooks.alloc->waitStall(s);

@@ -79,6 +79,30 @@ TEST_CASE("toy: a mechanism whose hooks change nothing leaves every GPU statisti
   CHECK(gated > 0);
 }
 
+TEST_CASE("toy: a gate that changes nothing leaves fetch and dual issue as they were",
+          "[mech][toy][timing]") {
+  // Deeper I-buffers behind a slower I-cache than any configuration's, so
+  // that a fill arriving while its warp waits on the scoreboard leaves room
+  // for the next one (a mechanism's scoreboard-wait path once took it, the
+  // baseline's did not: 3 cycles on sgemm), and dual issue, which a gate
+  // that only observes must not break up (IssueGate::holdsPair).
+  const std::vector<std::string> sets = {"pipeline.ibuffer_depth=4", "l1i.l0_size_kb=0", "l1i.latency=20",
+                                         "pipeline.dual_issue=true"};
+  const Run base = run(v100("none", sets), "sgemm");
+  std::vector<std::string> toy_sets = sets;
+  toy_sets.push_back("mechanisms.toy.rename_pass=false");
+  const Run toy = run(v100("toy", toy_sets), "sgemm");
+  REQUIRE(base.passed);
+  REQUIRE(toy.passed);
+  REQUIRE(base.records.size() == toy.records.size());
+  for (size_t i = 0; i < base.records.size(); ++i) {
+    INFO("launch " << i);
+    CHECK(toy.records[i].cycles == base.records[i].cycles);
+    CHECK(stats::toFlatJson(*toy.records[i].gpu) == stats::toFlatJson(*base.records[i].gpu));
+  }
+  CHECK(stat(*base.records[0].gpu, "gpu.sm.issue.dual_issues") > 0);
+}
+
 TEST_CASE("toy: the launch runs the variant its pass compiled, and the output is still right",
           "[mech][toy][timing]") {
   const Run toy = run(v100("toy"), "sgemm");
