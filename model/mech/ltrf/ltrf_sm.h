@@ -123,6 +123,9 @@ class LtrfSm final : public sm::RegTranslator,
   void onDeactivate(uint32_t warp, uint64_t now) override;
   // IssueGate
   bool flags(const func::DInstr& next) const override;
+  // Only an interval's entry (its prefetch, or where a path resumes) holds
+  // a warp; LTRF+ flags every instruction for its dead-operand bits.
+  bool mayRefuse(const func::DInstr& next) const override { return entryOf(next) != nullptr; }
   bool mayIssue(uint32_t warp, const func::DInstr& next, uint64_t now) override;
   // Only a prefetch (or a resumption) that moved registers ends the cycle's
   // issue; the liveness updates of LTRF+ leave dual issue as it is.
