@@ -63,6 +63,12 @@ class PhysRegFile : public RegisterRows {
  private:
   uint32_t translateChecked(uint32_t slot, const func::BlockStepper& st, uint32_t local, RegTranslator& t,
                             uint32_t reg, uint32_t pc);
+  // The error of a translation that failed (`what`) or named a row outside
+  // the file, with where it happened.
+  [[noreturn]] void translateFailed(uint32_t slot, const func::BlockStepper& st, uint32_t local, uint32_t reg,
+                                    uint32_t row, uint32_t pc, const char* what) const;
+  // A view register's lanes, gathered once per instruction (map).
+  uint64_t* latch(uint32_t slot, RegTranslator& t, uint16_t reg, uint32_t row, const func::DInstr& d, uint32_t pc);
 
   const func::Program& program_;
   uint32_t max_warps_;
@@ -72,6 +78,7 @@ class PhysRegFile : public RegisterRows {
   // Registers the translator serves as views (RegTranslator::isView), and
   // the lanes of those the issuing instruction names: (register, row).
   std::vector<bool> view_;
+  bool any_view_ = false;
   std::array<std::array<uint64_t, 32>, 16> latch_{};
   std::array<std::pair<uint16_t, uint32_t>, 16> latched_{};
   unsigned nlatched_ = 0;
