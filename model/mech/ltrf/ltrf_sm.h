@@ -211,6 +211,13 @@ class LtrfSm final : public sm::RegTranslator,
   std::vector<Warp> w_;
   // What nextEventCycle scans every cycle, kept apart from the large Warp entries.
   std::vector<uint64_t> wake_;
+  // nextEventCycle's last answer (`next`, for `at`); syncWake forgets it
+  // when a wake changes.
+  struct NextWake {
+    bool known = false;
+    uint64_t at = 0, next = 0;
+  };
+  mutable NextWake next_wake_;
   OffsetAllocator offsets_;
   std::vector<uint64_t> bank_busy_, link_busy_;
   // moveTo's same-bank count: bank_seen_[b % 1024] == fetch_stamp_ when
