@@ -13,10 +13,8 @@ namespace rfsim::sm {
 
 namespace mach = ptx::mach;
 
-uint64_t* RegisterRows::row(uint32_t row) {
-  if (row >= rows_)
-    throw Error(fmt::format("register file: row {} outside the {} rows of the SM's register file", row, rows_));
-  return data_.data() + size_t{row} * 32;
+void RegisterRows::outside(uint32_t row) const {
+  throw Error(fmt::format("register file: row {} outside the {} rows of the SM's register file", row, rows_));
 }
 
 void PhysRegFile::configure(uint32_t rows, const RegTranslator& t) {
@@ -101,13 +99,16 @@ void PhysRegFile::map(uint32_t s, func::BlockStepper& st, uint32_t local, const 
   // A view register's lanes: gathered once per instruction into a latch that
   // a read and a write of the same register share.
   nlatched_ = 0;
+  nmapped_ = 0;
   unsigned k = 0;
   for (unsigned i = 0; i < d.nreads; ++i) {
     const uint16_t r = d.reads[i];
     if (!mach::isRowReg(r)) continue;
     const uint32_t row = translateChecked(s, st, local, t, r, pc);
     rrows[k++] = row;
-    tab[cols.of(r)] = any_view_ && view_[r] ? latch(s, t, r, row, d, pc) : data + size_t{row} * 32;
+    uint64_t** col = &tab[cols.of(r)];
+    *col = any_view_ && view_[r] ? latch(s, t, r, row, d, pc) : data + size_t{row} * 32;
+    mapped_[nmapped_++] = col;
   }
   k = 0;
   for (unsigned i = 0; i < d.nwrites; ++i) {
@@ -115,13 +116,13 @@ void PhysRegFile::map(uint32_t s, func::BlockStepper& st, uint32_t local, const 
     if (!mach::isRowReg(r)) continue;
     const uint32_t row = translateChecked(s, st, local, t, r, pc);
     wrows[k++] = row;
-    tab[cols.of(r)] = any_view_ && view_[r] ? latch(s, t, r, row, d, pc) : data + size_t{row} * 32;
+    uint64_t** col = &tab[cols.of(r)];
+    *col = any_view_ && view_[r] ? latch(s, t, r, row, d, pc) : data + size_t{row} * 32;
+    mapped_[nmapped_++] = col;
   }
 }
 
 void PhysRegFile::unmap(uint32_t s, const func::DInstr& d, uint32_t active, RegTranslator& t) {
-  const func::MachineColumns& cols = program_.machineColumns();
-  uint64_t** tab = rowtab_[s].data();
   // What the instruction wrote into a view register's latch goes back.
   if (nlatched_)
     for (unsigned i = 0; i < d.nwrites; ++i) {
@@ -130,10 +131,8 @@ void PhysRegFile::unmap(uint32_t s, const func::DInstr& d, uint32_t active, RegT
       for (unsigned j = 0; j < nlatched_; ++j)
         if (latched_[j].first == r) t.scatter(s, r, latched_[j].second, latch_[j].data(), active);
     }
-  for (unsigned i = 0; i < d.nreads; ++i)
-    if (mach::isRowReg(d.reads[i])) tab[cols.of(d.reads[i])] = poison_.data();
-  for (unsigned i = 0; i < d.nwrites; ++i)
-    if (mach::isRowReg(d.writes[i])) tab[cols.of(d.writes[i])] = poison_.data();
+  for (unsigned i = 0; i < nmapped_; ++i) *mapped_[i] = poison_.data();
+  nmapped_ = 0;
 }
 
 }  // namespace rfsim::sm
