@@ -145,9 +145,17 @@ void LtrfSm::rtlLookup(uint32_t warp, uint32_t reg) {
 // ---------------------------------------------------------------- translation
 
 uint32_t LtrfSm::translate(uint32_t warp, uint32_t reg) {
+  if (reg < kMaxRegs && !rtl_ && mode_ != Mode::Rfc) {
+    const Warp& w = w_[warp];
+    if (w.wcb.valid[reg]) return rfcRow(w, reg);  // a cache hit (every access in ltrf)
+  }
+  return translateSlow(warp, reg);
+}
+
+uint32_t LtrfSm::translateSlow(uint32_t warp, uint32_t reg) {
   if (reg >= kMaxRegs) throw Error(fmt::format("ltrf: warp slot {} names register {} outside R0..R255", warp, reg));
-  Warp& w = w_[warp];
   if (rtl_) rtlLookup(warp, reg);
+  Warp& w = w_[warp];
   if (w.wcb.valid.test(reg)) {
     if (mode_ == Mode::Rfc) {
       auto it = std::find(w.lru.begin(), w.lru.end(), static_cast<uint16_t>(reg));
@@ -389,10 +397,6 @@ void LtrfSm::onDeactivate(uint32_t warp, uint64_t now) {
 }
 
 // ---------------------------------------------------------------- the prefetch gate
-
-bool LtrfSm::isPrefetch(const func::DInstr& d) const {
-  return d.in->op == ptx::Op::Ext && d.in->ext == prefetch_op_;
-}
 
 const func::DInstr* LtrfSm::entryOf(const func::DInstr& d) const {
   if (isPrefetch(d)) return &d;
