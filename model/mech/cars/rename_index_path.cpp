@@ -286,7 +286,10 @@ void RenameIndexPath::endCycle(uint64_t now) {
   } else if (!launches_.empty()) {
     applyLaunch(now);
   } else {
-    if (!evaluated_) evaluate();  // the unit is compared every cycle it is clocked
+    if (!evaluated_) {  // the unit is compared every cycle it is clocked
+      unit_->evaluateIdle(in_, out_);
+      ++stats_.evaluations;
+    }
     unit_->tick();
   }
   stats_.max_renames.sampleMax(cycle_renames_);
