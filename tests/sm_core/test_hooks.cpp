@@ -434,6 +434,35 @@ TEST_CASE("an issue gate holding warp 0 delays it and counts the stall", "[sm][h
   CHECK(sb > sb0);
 }
 
+// Flags every instruction (to hear of each at issue) but may hold only
+// branches (IssueGate::mayRefuse); refuses nothing.
+class BranchesOnly final : public sm::IssueGate {
+ public:
+  bool mayRefuse(const func::DInstr& d) const override { return d.in->op == ptx::Op::Bra; }
+  bool mayIssue(uint32_t, const func::DInstr& d, uint64_t) override {
+    ++asked;
+    if (d.in->op != ptx::Op::Bra) ++asked_other;
+    return true;
+  }
+  void issued(uint32_t, const func::DInstr&, const func::StepInfo&, uint64_t) override { ++issued_count; }
+  uint64_t asked = 0, asked_other = 0, issued_count = 0;
+};
+
+TEST_CASE("an issue gate is asked only about the flagged instructions it may refuse", "[sm][hooks]") {
+  const Run plain = run();
+  BranchesOnly g;
+  const Run gated = run([&](sm::Sm& s) {
+    sm::SmHooks h;
+    h.gates = {&g};
+    s.install(h);
+  });
+  CHECK(gated.r.cycles == plain.r.cycles);
+  CHECK(gated.out == plain.out);
+  CHECK(g.asked > 0);           // the kernel branches
+  CHECK(g.asked_other == 0);    // nothing else was asked about
+  CHECK(g.issued_count == gated.r.warp_instrs);  // but every instruction was heard of
+}
+
 TEST_CASE("the warp launch hook sees every warp of every block once and tags roles", "[sm][hooks]") {
   RecordingLaunchHook h;
   const Run plain = run();

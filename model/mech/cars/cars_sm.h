@@ -80,6 +80,8 @@ class CarsSm final : public sm::IssueGate, public sm::SmEventHook, public sm::Tr
   // (nullptr: off).
   CarsSm(sm::Sm& sm, uint32_t sm_id, RenameIndexPath& path, CarsRegions* regions = nullptr);
   bool flags(const func::DInstr& next) const override;
+  // A barrier is flagged only to be told when it issued.
+  bool mayRefuse(const func::DInstr& next) const override { return next.in->op != ptx::Op::Bar; }
   bool mayIssue(uint32_t warp_slot, const func::DInstr& next, uint64_t now) override;
   void issued(uint32_t warp_slot, const func::DInstr& instr, const func::StepInfo& info, uint64_t now) override;
   // Nothing changes by itself: a waiting warp waits for another's issue.

@@ -66,8 +66,7 @@ void RenameIndexPath::evaluate() {
 }
 
 uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
-  if (warp >= p_.num_warps) fail(fmt::format("warp slot {} beyond the unit's {} warps", warp, p_.num_warps));
-  if (pending_[warp]) fail(fmt::format("warp {} reads R{} before its Launch operation took effect", warp, reg));
+  if (warp >= p_.num_warps || pending_[warp]) failRename(warp, reg, 0);
   // The ports of one cycle fill in order; when all are taken the next
   // rename starts over at port 0 (counted: the hardware needs more ports).
   if (ports_used_ == p_.read_ports) ports_used_ = 0;
@@ -91,16 +90,31 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   // pointers have the row index's width: an empty stack (K = 0) of the
   // file's last warp starts at row num_regs, which they hold as 0.
   const ShadowRows& sr = shadow_rows_[warp];
+  if ((in_.dbg_warp == warp &&
+       (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp || out_.dbg.free != s.free)) ||
+      idx != want || out_.rd_stacked[port] != stacked)
+    failRename(warp, reg, port);
+  return idx;
+}
+
+// What translate() found wrong, in words (kept out of the rename path).
+void RenameIndexPath::failRename(uint32_t warp, uint32_t reg, uint32_t port) const {
+  if (warp >= p_.num_warps) fail(fmt::format("warp slot {} beyond the unit's {} warps", warp, p_.num_warps));
+  if (pending_[warp]) fail(fmt::format("warp {} reads R{} before its Launch operation took effect", warp, reg));
+  const uint32_t idx = out_.rd_idx[port];
+  const Shadow& s = shadow_[warp];
+  const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
+  const uint32_t mask = p_.num_regs - 1;
+  const uint32_t want = stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & mask;
+  const ShadowRows& sr = shadow_rows_[warp];
   if (in_.dbg_warp == warp &&
       (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp || out_.dbg.free != s.free))
     fail(fmt::format("warp {}: the unit holds Base {} RFP {} RSP {} free {}; the rule gives {} {} {} {}", warp,
                      out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.row(s.rfp) & mask,
                      s.row(s.rsp) & mask, s.free));
-  if (idx != want || out_.rd_stacked[port] != stacked)
-    fail(fmt::format("warp {} R{} renamed to row {}{}; the rule gives row {}{} (Base {}, RFP {}, RSP {})", warp, reg,
-                     idx, out_.rd_stacked[port] ? " (stacked)" : "", want, stacked ? " (stacked)" : "", s.base,
-                     s.row(s.rfp), s.row(s.rsp)));
-  return idx;
+  fail(fmt::format("warp {} R{} renamed to row {}{}; the rule gives row {}{} (Base {}, RFP {}, RSP {})", warp, reg,
+                   idx, out_.rd_stacked[port] ? " (stacked)" : "", want, stacked ? " (stacked)" : "", s.base,
+                   s.row(s.rfp), s.row(s.rsp)));
 }
 
 void RenameIndexPath::requestOp(Op op, uint32_t warp, uint32_t n) {
@@ -272,7 +286,10 @@ void RenameIndexPath::endCycle(uint64_t now) {
   } else if (!launches_.empty()) {
     applyLaunch(now);
   } else {
-    if (!evaluated_) evaluate();  // the unit is compared every cycle it is clocked
+    if (!evaluated_) {  // the unit is compared every cycle it is clocked
+      unit_->evaluateIdle(in_, out_);
+      ++stats_.evaluations;
+    }
     unit_->tick();
   }
   stats_.max_renames.sampleMax(cycle_renames_);

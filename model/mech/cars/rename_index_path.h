@@ -193,6 +193,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   void present(const OpRequest& op);
   void applyLaunch(uint64_t now);
   [[noreturn]] void fail(const std::string& what) const;
+  [[noreturn]] void failRename(uint32_t warp, uint32_t reg, uint32_t port) const;
   bool grant(int64_t block);
 
   std::unique_ptr<RenameUnit> unit_;
@@ -208,7 +209,7 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   bool evaluated_ = false;    // out_ holds this cycle's operation outputs
   std::deque<Launch> launches_;
   std::deque<TrapOpReq> trap_ops_;
-  std::vector<bool> pending_;     // per warp: no register space yet, or Launch not applied yet
+  std::vector<uint8_t> pending_;  // per warp: no register space yet, or Launch not applied yet
   std::vector<Shadow> shadow_;
   // Per warp: its shadow's Base, RFP and RSP as rows at the index's width
   // (what the unit's debug port shows), kept by syncRows wherever the

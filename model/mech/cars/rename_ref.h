@@ -19,6 +19,8 @@ class RenameRef final : public RenameUnit {
   // Port `port`'s rename and the debug port only, unless an operation is
   // presented.
   void evaluateRename(const Inputs& in, Outputs& out, uint32_t port) override;
+  // No operation: nothing for the edge to apply.
+  void evaluateIdle(const Inputs&, Outputs&) override { pending_ = false; }
   void tick() override;
   void reset() override;
 

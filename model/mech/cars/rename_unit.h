@@ -95,6 +95,11 @@ class RenameUnit {
     (void)port;
     evaluate(in, out);
   }
+  // evaluate() for a clocked cycle with no operation and no rename (inputs
+  // at their reset values): nothing reads its outputs, so a unit may skip
+  // them. The default evaluates everything (the lockstep checker compares
+  // every output).
+  virtual void evaluateIdle(const Inputs& in, Outputs& out) { evaluate(in, out); }
   virtual void tick() = 0;
   virtual void reset() = 0;
 };

@@ -145,9 +145,17 @@ void LtrfSm::rtlLookup(uint32_t warp, uint32_t reg) {
 // ---------------------------------------------------------------- translation
 
 uint32_t LtrfSm::translate(uint32_t warp, uint32_t reg) {
+  if (reg < kMaxRegs && !rtl_ && mode_ != Mode::Rfc) {
+    const Warp& w = w_[warp];
+    if (w.wcb.valid[reg]) return rfcRow(w, reg);  // a cache hit (every access in ltrf)
+  }
+  return translateSlow(warp, reg);
+}
+
+uint32_t LtrfSm::translateSlow(uint32_t warp, uint32_t reg) {
   if (reg >= kMaxRegs) throw Error(fmt::format("ltrf: warp slot {} names register {} outside R0..R255", warp, reg));
-  Warp& w = w_[warp];
   if (rtl_) rtlLookup(warp, reg);
+  Warp& w = w_[warp];
   if (w.wcb.valid.test(reg)) {
     if (mode_ == Mode::Rfc) {
       auto it = std::find(w.lru.begin(), w.lru.end(), static_cast<uint16_t>(reg));
@@ -390,10 +398,6 @@ void LtrfSm::onDeactivate(uint32_t warp, uint64_t now) {
 
 // ---------------------------------------------------------------- the prefetch gate
 
-bool LtrfSm::isPrefetch(const func::DInstr& d) const {
-  return d.in->op == ptx::Op::Ext && d.in->ext == prefetch_op_;
-}
-
 const func::DInstr* LtrfSm::entryOf(const func::DInstr& d) const {
   if (isPrefetch(d)) return &d;
   const uint32_t v = entry_field_.get(*d.in);
@@ -445,13 +449,21 @@ bool LtrfSm::mayIssue(uint32_t warp, const func::DInstr& d, uint64_t now) {
 
 void LtrfSm::syncWake(uint32_t warp) {
   const Warp& w = w_[warp];
-  wake_[warp] = w.active && w.waiting ? w.ready : 0;
+  const uint64_t t = w.active && w.waiting ? w.ready : 0;
+  if (wake_[warp] != t) next_wake_.known = false;
+  wake_[warp] = t;
 }
 
+// Asked several times a tick (translator, level, gate; the idle-cycle
+// skipping): the earliest wake after `now` found at an earlier `at` still
+// holds while no wake changed and it lies after `now` (the wakes after
+// `now` are among those after `at`).
 uint64_t LtrfSm::nextEventCycle(uint64_t now) const {
+  if (next_wake_.known && now >= next_wake_.at && next_wake_.next > now) return next_wake_.next;
   uint64_t n = UINT64_MAX;
   for (const uint64_t t : wake_)
     if (t > now) n = std::min(n, t);
+  next_wake_ = NextWake{true, now, n};
   return n;
 }
 
@@ -498,10 +510,10 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
     RegBits regs;
     uint32_t distinct = 0, fresh = 0;
     auto add = [&](uint32_t r) {
-      if (r >= mach::kRZ || regs.test(r)) return;
-      regs.set(r);
+      if (r >= mach::kRZ || regs[r]) return;
+      regs[r] = true;
       ++distinct;
-      if (!w.run.test(r)) ++fresh;
+      if (!w.run[r]) ++fresh;
     };
     for (unsigned i = 0; i < d.nreads; ++i) add(d.reads[i]);
     for (unsigned i = 0; i < d.nwrites; ++i) add(d.writes[i]);
@@ -530,8 +542,8 @@ void LtrfSm::issued(uint32_t warp, const func::DInstr& d, const func::StepInfo& 
   }
   for (unsigned i = 0; i < d.nwrites; ++i)
     if (d.writes[i] < mach::kRZ) {
-      w.wcb.live.set(d.writes[i]);
-      w.dirty.set(d.writes[i]);  // dirty_only: written since it was fetched (freeSlot clears it)
+      w.wcb.live[d.writes[i]] = true;
+      w.dirty[d.writes[i]] = true;  // dirty_only: written since it was fetched (freeSlot clears it)
     }
 }
 

@@ -123,6 +123,11 @@ class LtrfSm final : public sm::RegTranslator,
   void onDeactivate(uint32_t warp, uint64_t now) override;
   // IssueGate
   bool flags(const func::DInstr& next) const override;
+  // Only an interval's entry (its prefetch, or where a path resumes) holds
+  // a warp; LTRF+ flags every instruction for its dead-operand bits.
+  bool mayRefuse(const func::DInstr& next) const override {
+    return isPrefetch(next) || entry_field_.get(*next.in) != 0;  // entryOf(next) != nullptr
+  }
   bool mayIssue(uint32_t warp, const func::DInstr& next, uint64_t now) override;
   // Only a prefetch (or a resumption) that moved registers ends the cycle's
   // issue; the liveness updates of LTRF+ leave dual issue as it is.
@@ -166,6 +171,9 @@ class LtrfSm final : public sm::RegTranslator,
     const func::DInstr* entry = nullptr;
   };
 
+  // translate() of a register without a cache entry, in rfc mode or with
+  // the RTL in lockstep.
+  uint32_t translateSlow(uint32_t warp, uint32_t reg);
   uint32_t mrfRow(uint32_t warp, uint32_t reg) const;
   uint32_t rfcRow(const Warp& w, uint32_t reg) const;
   using Mode = LtrfMode;  // mechanisms.ltrf.mode
@@ -187,7 +195,7 @@ class LtrfSm final : public sm::RegTranslator,
   RegBits killed(const func::DInstr& d);
   // wake_[warp]: the cycle a waiting active warp's prefetch completes (else 0).
   void syncWake(uint32_t warp);
-  bool isPrefetch(const func::DInstr& d) const;
+  bool isPrefetch(const func::DInstr& d) const { return d.in->op == ptx::Op::Ext && d.in->ext == prefetch_op_; }
   // The prefetch of the interval `d` begins or resumes (ltrf.entry), or null.
   const func::DInstr* entryOf(const func::DInstr& d) const;
   const func::DInstr* entryOf(Warp& w, const func::DInstr& d) const;
@@ -208,6 +216,13 @@ class LtrfSm final : public sm::RegTranslator,
   std::vector<Warp> w_;
   // What nextEventCycle scans every cycle, kept apart from the large Warp entries.
   std::vector<uint64_t> wake_;
+  // nextEventCycle's last answer (`next`, for `at`); syncWake forgets it
+  // when a wake changes.
+  struct NextWake {
+    bool known = false;
+    uint64_t at = 0, next = 0;
+  };
+  mutable NextWake next_wake_;
   OffsetAllocator offsets_;
   std::vector<uint64_t> bank_busy_, link_busy_;
   // moveTo's same-bank count: bank_seen_[b % 1024] == fetch_stamp_ when

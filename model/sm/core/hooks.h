@@ -87,7 +87,11 @@ class BaselineRegAllocator final : public WarpRegAllocator {
 // scoreboard and the collector are checked, i.e. before the scheduler sees the
 // warp as ready -- but only for the instructions it flagged: flags() is asked
 // once per instruction a warp reaches (calls, prefetches, barriers, ...), and
-// an unflagged instruction costs the gate nothing. A refused warp reports refusal() as its stall reason (the
+// an unflagged instruction costs the gate nothing. Of those, mayIssue() is
+// asked only about the ones mayRefuse() names (asked once per instruction
+// too): a gate that flags every instruction to hear of it at issue (a
+// liveness vector) but holds warps at a few (interval entries) costs the
+// others no call per cycle. A refused warp reports refusal() as its stall reason (the
 // scheduler's Stall enum has no Gate reason; the default, Scoreboard, is the
 // nearest: the warp waits for registers) and counts one warp-cycle in
 // SmStats::gate_stalls. issued() is called when a flagged instruction issues.
@@ -95,6 +99,12 @@ class IssueGate {
  public:
   virtual ~IssueGate() = default;
   virtual bool flags(const func::DInstr& next) const {
+    (void)next;
+    return true;
+  }
+  // Whether mayIssue() may refuse flagged instruction `next`; if not, it is
+  // not asked and the instruction may issue.
+  virtual bool mayRefuse(const func::DInstr& next) const {
     (void)next;
     return true;
   }
@@ -134,9 +144,14 @@ class IssueGateChain final : public IssueGate {
       if (g->flags(next)) return true;
     return false;
   }
+  bool mayRefuse(const func::DInstr& next) const override {
+    for (IssueGate* g : gates_)
+      if (g->flags(next) && g->mayRefuse(next)) return true;
+    return false;
+  }
   bool mayIssue(uint32_t warp_slot, const func::DInstr& next, uint64_t now) override {
     for (IssueGate* g : gates_)
-      if (g->flags(next) && !g->mayIssue(warp_slot, next, now)) {
+      if (g->flags(next) && g->mayRefuse(next) && !g->mayIssue(warp_slot, next, now)) {
         refusal_ = g->refusal();
         return false;
       }

@@ -88,6 +88,7 @@ const OpTiming& IssueStage::timingOf(uint32_t s, const func::DInstr* d) {
   if (t.d != d) {
     t.timing = opTiming(*d->in, cfg_);
     t.gated = l_.hooks.gate && l_.hooks.gate->flags(*d);
+    t.asked = t.gated && l_.hooks.gate->mayRefuse(*d);
     t.d = d;
   }
   return t.timing;
@@ -109,7 +110,7 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
       ++l_.stats.regalloc_stalls;
       return l_.hooks.alloc->waitStall(s);
     }
-    if (l_.hooks.gate && timed_[s].gated && !l_.hooks.gate->mayIssue(s, *timed_[s].d, now)) {
+    if (l_.hooks.gate && timed_[s].asked && !l_.hooks.gate->mayIssue(s, *timed_[s].d, now)) {
       ++l_.stats.gate_stalls;
       return l_.hooks.gate->refusal();
     }
@@ -125,8 +126,9 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
     ++l_.stats.regalloc_stalls;
     return l_.hooks.alloc->waitStall(s);
   }
-  // The gate is asked only about the instructions it flagged (IssueGate::flags).
-  if (l_.hooks.gate && (timingOf(s, d), timed_[s].gated) && !l_.hooks.gate->mayIssue(s, *d, now)) {
+  // The gate is asked only about the instructions it flagged and may refuse
+  // (IssueGate::flags, mayRefuse).
+  if (l_.hooks.gate && (timingOf(s, d), timed_[s].asked) && !l_.hooks.gate->mayIssue(s, *d, now)) {
     ++l_.stats.gate_stalls;
     return l_.hooks.gate->refusal();
   }

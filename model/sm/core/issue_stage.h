@@ -102,6 +102,7 @@ class IssueStage {
     const func::DInstr* d = nullptr;
     OpTiming timing;
     bool gated = false;  // the issue gate flagged `d` (IssueGate::flags)
+    bool asked = false;  // ... and may refuse it (IssueGate::mayRefuse): mayIssue is asked
   };
 
   Stall warpStall(uint32_t slot, uint64_t now);

@@ -13,10 +13,8 @@ namespace rfsim::sm {
 
 namespace mach = ptx::mach;
 
-uint64_t* RegisterRows::row(uint32_t row) {
-  if (row >= rows_)
-    throw Error(fmt::format("register file: row {} outside the {} rows of the SM's register file", row, rows_));
-  return data_.data() + size_t{row} * 32;
+void RegisterRows::outside(uint32_t row) const {
+  throw Error(fmt::format("register file: row {} outside the {} rows of the SM's register file", row, rows_));
 }
 
 void PhysRegFile::configure(uint32_t rows, const RegTranslator& t) {
@@ -29,6 +27,7 @@ void PhysRegFile::configure(uint32_t rows, const RegTranslator& t) {
   poison_.fill(0xdeadbeefu);
   view_.assign(mach::kNumRegIds, false);
   for (uint32_t r = 0; r < mach::kNumRegIds; ++r) view_[r] = mach::isRowReg(r) && t.isView(r);
+  any_view_ = std::find(view_.begin(), view_.end(), true) != view_.end();
 }
 
 void PhysRegFile::bind(uint32_t slot, func::Warp& w) {
@@ -44,26 +43,44 @@ void PhysRegFile::bind(uint32_t slot, func::Warp& w) {
   w.rows = tab.data();
 }
 
-uint32_t PhysRegFile::translateChecked(uint32_t slot, const func::BlockStepper& st, uint32_t local,
-                                       RegTranslator& t, uint32_t reg, uint32_t pc) {
-  auto where = [&] {
-    const func::Warp& w = st.warpState(local);
-    const std::string fn = w.frames.empty() || !w.frames.back().fn || !w.frames.back().fn->fn
-                               ? std::string("?")
-                               : w.frames.back().fn->fn->name;
-    return fmt::format("register translation of warp slot {} (block ({},{},{}) warp {}), {} pc {}", slot, st.ctaid().x,
-                       st.ctaid().y, st.ctaid().z, local, fn, pc);
-  };
+void PhysRegFile::translateFailed(uint32_t slot, const func::BlockStepper& st, uint32_t local, uint32_t reg,
+                                  uint32_t row, uint32_t pc, const char* what) const {
+  const func::Warp& w = st.warpState(local);
+  const std::string fn = w.frames.empty() || !w.frames.back().fn || !w.frames.back().fn->fn
+                             ? std::string("?")
+                             : w.frames.back().fn->fn->name;
+  const std::string where = fmt::format("register translation of warp slot {} (block ({},{},{}) warp {}), {} pc {}",
+                                        slot, st.ctaid().x, st.ctaid().y, st.ctaid().z, local, fn, pc);
+  if (what) throw Error(fmt::format("{}: {}", where, what));
+  throw Error(fmt::format("{}: {} maps to row {}, outside the register file's {} rows", where, mach::regName(reg), row,
+                          rows_));
+}
+
+// Called for every register of every issued instruction: the messages are
+// built only when the translation fails (translateFailed).
+inline uint32_t PhysRegFile::translateChecked(uint32_t slot, const func::BlockStepper& st, uint32_t local,
+                                              RegTranslator& t, uint32_t reg, uint32_t pc) {
   uint32_t row = 0;
   try {
     row = t.translate(slot, reg);
   } catch (const Error& e) {  // a mechanism's translator refusing the register: say where
-    throw Error(fmt::format("{}: {}", where(), e.what()));
+    translateFailed(slot, st, local, reg, 0, pc, e.what());
   }
-  if (row >= rows_)
-    throw Error(fmt::format("{}: {} maps to row {}, outside the register file's {} rows", where(), mach::regName(reg),
-                            row, rows_));
+  if (row >= rows_) translateFailed(slot, st, local, reg, row, pc, nullptr);
   return row;
+}
+
+uint64_t* PhysRegFile::latch(uint32_t s, RegTranslator& t, uint16_t r, uint32_t row, const func::DInstr& d,
+                             uint32_t pc) {
+  for (unsigned i = 0; i < nlatched_; ++i)
+    if (latched_[i].first == r) return latch_[i].data();
+  if (nlatched_ == latch_.size())
+    throw Error(fmt::format("warp slot {} pc {}: more than {} view registers in one instruction", s, pc,
+                            latch_.size()));
+  latched_[nlatched_] = {r, row};
+  uint64_t* l = latch_[nlatched_++].data();
+  t.gather(s, r, row, d.in, l);
+  return l;
 }
 
 void PhysRegFile::map(uint32_t s, func::BlockStepper& st, uint32_t local, const func::DInstr& d, uint32_t pc,
@@ -78,41 +95,34 @@ void PhysRegFile::map(uint32_t s, func::BlockStepper& st, uint32_t local, const 
     sp_copied_[s] = true;
   }
   const func::MachineColumns& cols = program_.machineColumns();
+  uint64_t* const data = data_.data();
   // A view register's lanes: gathered once per instruction into a latch that
   // a read and a write of the same register share.
   nlatched_ = 0;
-  auto latch = [&](uint16_t r, uint32_t row) -> uint64_t* {
-    for (unsigned i = 0; i < nlatched_; ++i)
-      if (latched_[i].first == r) return latch_[i].data();
-    if (nlatched_ == latch_.size())
-      throw Error(fmt::format("warp slot {} pc {}: more than {} view registers in one instruction", s, pc,
-                              latch_.size()));
-    latched_[nlatched_] = {r, row};
-    uint64_t* l = latch_[nlatched_++].data();
-    t.gather(s, r, row, d.in, l);
-    return l;
-  };
+  nmapped_ = 0;
   unsigned k = 0;
   for (unsigned i = 0; i < d.nreads; ++i) {
     const uint16_t r = d.reads[i];
     if (!mach::isRowReg(r)) continue;
-    rrows[k] = translateChecked(s, st, local, t, r, pc);
-    tab[cols.of(r)] = view_[r] ? latch(r, rrows[k]) : data_.data() + size_t{rrows[k]} * 32;
-    ++k;
+    const uint32_t row = translateChecked(s, st, local, t, r, pc);
+    rrows[k++] = row;
+    uint64_t** col = &tab[cols.of(r)];
+    *col = any_view_ && view_[r] ? latch(s, t, r, row, d, pc) : data + size_t{row} * 32;
+    mapped_[nmapped_++] = col;
   }
   k = 0;
   for (unsigned i = 0; i < d.nwrites; ++i) {
     const uint16_t r = d.writes[i];
     if (!mach::isRowReg(r)) continue;
-    wrows[k] = translateChecked(s, st, local, t, r, pc);
-    tab[cols.of(r)] = view_[r] ? latch(r, wrows[k]) : data_.data() + size_t{wrows[k]} * 32;
-    ++k;
+    const uint32_t row = translateChecked(s, st, local, t, r, pc);
+    wrows[k++] = row;
+    uint64_t** col = &tab[cols.of(r)];
+    *col = any_view_ && view_[r] ? latch(s, t, r, row, d, pc) : data + size_t{row} * 32;
+    mapped_[nmapped_++] = col;
   }
 }
 
 void PhysRegFile::unmap(uint32_t s, const func::DInstr& d, uint32_t active, RegTranslator& t) {
-  const func::MachineColumns& cols = program_.machineColumns();
-  uint64_t** tab = rowtab_[s].data();
   // What the instruction wrote into a view register's latch goes back.
   if (nlatched_)
     for (unsigned i = 0; i < d.nwrites; ++i) {
@@ -121,10 +131,8 @@ void PhysRegFile::unmap(uint32_t s, const func::DInstr& d, uint32_t active, RegT
       for (unsigned j = 0; j < nlatched_; ++j)
         if (latched_[j].first == r) t.scatter(s, r, latched_[j].second, latch_[j].data(), active);
     }
-  for (unsigned i = 0; i < d.nreads; ++i)
-    if (mach::isRowReg(d.reads[i])) tab[cols.of(d.reads[i])] = poison_.data();
-  for (unsigned i = 0; i < d.nwrites; ++i)
-    if (mach::isRowReg(d.writes[i])) tab[cols.of(d.writes[i])] = poison_.data();
+  for (unsigned i = 0; i < nmapped_; ++i) *mapped_[i] = poison_.data();
+  nmapped_ = 0;
 }
 
 }  // namespace rfsim::sm

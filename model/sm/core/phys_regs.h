@@ -30,9 +30,13 @@ class RegisterRows {
   // Rows in the file; 0: registers are held by name in the functional warps.
   uint32_t count() const { return rows_; }
   // Row `row` (32 lanes). Throws rfsim::Error for a row outside the file.
-  uint64_t* row(uint32_t row);
+  uint64_t* row(uint32_t row) {
+    if (row >= rows_) outside(row);
+    return data_.data() + size_t{row} * 32;
+  }
 
  protected:
+  [[noreturn]] void outside(uint32_t row) const;
   uint32_t rows_ = 0;
   std::vector<uint64_t> data_;  // rows_ x 32 lanes
 };
@@ -54,7 +58,8 @@ class PhysRegFile : public RegisterRows {
   // rrows, writes into wrows, in the order of the registers the banks see).
   void map(uint32_t slot, func::BlockStepper& st, uint32_t local, const func::DInstr& d, uint32_t pc,
            RegTranslator& t, uint32_t* rrows, uint32_t* wrows);
-  // After it executed with `active` lanes: a view register's latch goes back
+  // After it executed with `active` lanes (the instruction map() was last
+  // called with): a view register's latch goes back
   // (RegTranslator::scatter), the columns back at the poison column.
   void unmap(uint32_t slot, const func::DInstr& d, uint32_t active, RegTranslator& t);
   // The slot holds a new warp: its stack pointer is copied again.
@@ -63,6 +68,12 @@ class PhysRegFile : public RegisterRows {
  private:
   uint32_t translateChecked(uint32_t slot, const func::BlockStepper& st, uint32_t local, RegTranslator& t,
                             uint32_t reg, uint32_t pc);
+  // The error of a translation that failed (`what`) or named a row outside
+  // the file, with where it happened.
+  [[noreturn]] void translateFailed(uint32_t slot, const func::BlockStepper& st, uint32_t local, uint32_t reg,
+                                    uint32_t row, uint32_t pc, const char* what) const;
+  // A view register's lanes, gathered once per instruction (map).
+  uint64_t* latch(uint32_t slot, RegTranslator& t, uint16_t reg, uint32_t row, const func::DInstr& d, uint32_t pc);
 
   const func::Program& program_;
   uint32_t max_warps_;
@@ -72,9 +83,14 @@ class PhysRegFile : public RegisterRows {
   // Registers the translator serves as views (RegTranslator::isView), and
   // the lanes of those the issuing instruction names: (register, row).
   std::vector<bool> view_;
+  bool any_view_ = false;
   std::array<std::array<uint64_t, 32>, 16> latch_{};
   std::array<std::pair<uint16_t, uint32_t>, 16> latched_{};
   unsigned nlatched_ = 0;
+  // The column entries map() pointed at rows, which unmap() points back at
+  // the poison column.
+  std::array<uint64_t**, 40> mapped_{};
+  unsigned nmapped_ = 0;
 };
 
 }  // namespace rfsim::sm

@@ -12,6 +12,7 @@ BankedArray::BankedArray(uint32_t banks, uint32_t ports, uint32_t latency, uint3
     throw Error(fmt::format("banked array: banks ({}), ports ({}), latency ({}) and horizon ({}) must be at least 1",
                             banks, ports, latency, horizon));
   if (ports > kCountMask) throw Error(fmt::format("banked array: {} ports per bank (at most {})", ports, kCountMask));
+  if ((horizon & (horizon - 1)) == 0) ring_mask_ = horizon - 1;
   slot_.assign(size_t(banks) * horizon, kEmpty);
   per_bank_.assign(banks, 0);
   after_.assign(banks, 0);
@@ -21,7 +22,7 @@ uint64_t BankedArray::firstFree(uint32_t bank, uint64_t earliest) const {
   if (bank >= banks_) throw Error(fmt::format("banked array: bank {} of {}", bank, banks_));
   if (earliest >= after_[bank]) return earliest;  // nothing booked from there on
   const size_t base = size_t(bank) * horizon_;
-  size_t slot = earliest % horizon_;  // stepped with c, wrapping (no division per cycle)
+  size_t slot = ring(earliest);  // stepped with c, wrapping (no division per cycle)
   for (uint64_t c = earliest; c < earliest + horizon_; ++c) {
     const size_t i = base + slot;
     if (++slot == horizon_) slot = 0;
@@ -38,10 +39,10 @@ uint64_t BankedArray::firstFree(uint32_t bank, uint64_t earliest) const {
   throw Error(fmt::format("banked array: bank {} has no free port in the {} cycles from {}", bank, horizon_, earliest));
 }
 
-uint64_t BankedArray::access(uint32_t bank, uint64_t earliest) {
+uint64_t BankedArray::accessBooked(uint32_t bank, uint64_t earliest) {
   const uint64_t c = firstFree(bank, earliest);
   if (c >> (64 - kCountBits)) throw Error(fmt::format("banked array: cycle {} beyond the slots' range", c));
-  uint64_t& s = slot_[size_t(bank) * horizon_ + c % horizon_];
+  uint64_t& s = slot_[size_t(bank) * horizon_ + ring(c)];
   if (c >= after_[bank]) {
     s = (c << kCountBits) | 1;  // the slot's bookings, if any, are of an older cycle
     after_[bank] = c + 1;

@@ -24,7 +24,18 @@ class BankedArray {
 
   // Books a port of `bank` at the first cycle >= `earliest` with one free;
   // returns the cycle the access's value is there (that cycle + latency).
-  uint64_t access(uint32_t bank, uint64_t earliest);
+  // Inline for the common case, a bank with nothing booked from `earliest`
+  // on (a register-file level asks once per operand).
+  uint64_t access(uint32_t bank, uint64_t earliest) {
+    if (bank < banks_ && earliest >= after_[bank] && !(earliest >> (64 - kCountBits))) {
+      slot_[size_t(bank) * horizon_ + ring(earliest)] = (earliest << kCountBits) | 1;
+      after_[bank] = earliest + 1;
+      ++accesses_;
+      ++per_bank_[bank];
+      return earliest + latency_;
+    }
+    return accessBooked(bank, earliest);
+  }
   // The cycle access() would book, without booking it.
   uint64_t firstFree(uint32_t bank, uint64_t earliest) const;
 
@@ -37,7 +48,12 @@ class BankedArray {
   uint64_t conflicts() const { return conflicts_; }  // accesses that waited at all
 
  private:
+  uint64_t accessBooked(uint32_t bank, uint64_t earliest);
+  // Cycle c's slot in its bank's ring.
+  size_t ring(uint64_t c) const { return ring_mask_ ? size_t(c & ring_mask_) : size_t(c % horizon_); }
+
   uint32_t banks_, ports_, latency_, horizon_;
+  uint64_t ring_mask_ = 0;  // horizon_ - 1 when it is a power of two (no division per access)
   // Per bank x ring slot, in one word (one memory access per slot looked
   // at): the cycle the slot holds bookings for above kCountBits, how many
   // below; kEmpty if it never held any.
