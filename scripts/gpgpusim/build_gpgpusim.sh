@@ -23,8 +23,10 @@ grep -q 'clockRate was removed in CUDA 13' libcuda/cuda_runtime_api.cc ||
     libcuda/cuda_runtime_api.cc
 # 4. The texture-reference struct CUDA 12 removed comes from the overlay's texture_types.h.
 export CUDA_INSTALL_PATH=$overlay
+set +eu  # setup_environment is not written for set -eu
 # shellcheck disable=SC1091
-source setup_environment release
+source setup_environment release || exit 1
+set -eu
 nice -n 19 make -j1
 ln -sfn libcudart.so "lib/$GPGPUSIM_CONFIG/libcudart.so.13"
 echo "built: $src/lib/$GPGPUSIM_CONFIG/libcudart.so (CUDA_INSTALL_PATH=$overlay)"
