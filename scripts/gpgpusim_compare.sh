@@ -7,9 +7,11 @@
 # For each application, in turn (alternated): rfsim with the SMs on one thread, rfsim with
 # `sim.parallel_sms` on RFSIM_THREADS threads, GPGPU-Sim; RFSIM_RUNS rounds, GPGPU-Sim in the
 # first GPGPUSIM_RUNS of them. Every run under `nice -n ${NICE}` and GNU time. Prints one line
-# per run (with the load average when it started), then a table of rfsim's best run against
-# GPGPU-Sim's: simulated cycles, warp instructions, seconds, warp instructions per second,
-# peak MiB, and the ratios (rfsim's rate / GPGPU-Sim's, GPGPU-Sim's seconds / rfsim's).
+# per run (with the load average when it started and when it ended), then a table of rfsim's
+# best run against GPGPU-Sim's: simulated cycles, warp instructions, wall and CPU (user +
+# system) seconds, warp instructions per wall second, peak MiB, and the ratios: rfsim's rate
+# over GPGPU-Sim's, GPGPU-Sim's wall seconds over rfsim's, and the same for CPU seconds (on a
+# loaded machine the CPU time varies less than the wall time; with threads it adds theirs up).
 #
 # Usage: GPGPUSIM_ROOT=/path/to/gpgpu-sim_distribution [RODINIA_DIR=/path/to/gpu-rodinia] \
 #          scripts/gpgpusim_compare.sh [saxpy] [sgemm] [hotspot] [pathfinder]
@@ -77,7 +79,10 @@ for a in "${apps[@]}"; do
   esac
 done
 
-# One run: prints "app sim round load cycles warp_instrs seconds peak_KiB status".
+# GNU time's last line, "wall KiB user system", as "wall KiB cpu".
+times_of() { tail -1 "$1" | awk '{ printf "%s %s %.2f", $1, $2, $3 + $4 }'; }
+
+# One run: prints "app sim round load cycles warp_instrs seconds peak_KiB cpu_seconds status".
 run_rfsim() { # app sim round [--set ...]
   local a=$1 sim=$2 r=$3 dir=$work/runs/$1-$2-$3
   shift 3
@@ -85,12 +90,12 @@ run_rfsim() { # app sim round [--set ...]
   local load st=0
   load=$(cut -d' ' -f1 /proc/loadavg)
   # shellcheck disable=SC2086  # the application's command line
-  (cd "$dir" && nice -n "$nice" /usr/bin/time -f '%e %M' -o time.txt "$rfsim" exec -q --timing -c v100 --sample off "$@" \
+  (cd "$dir" && nice -n "$nice" /usr/bin/time -f '%e %M %U %S' -o time.txt "$rfsim" exec -q --timing -c v100 --sample off "$@" \
     --name "$a" -o "$dir.out" -- ${cmd[$a]} >app.log 2>&1) || st=$?
   local cyc wi
   read -r cyc wi < <(jq -r --arg a "$a" '.workloads[$a].summary | "\(.cycles.value) \(.warp_instrs.value)"' \
     "$dir.out/stats.json" 2>/dev/null || echo "- -")
-  echo "$a $sim $r $load $cyc $wi $(tail -1 "$dir/time.txt") $st"
+  echo "$a $sim $r $load/$(cut -d' ' -f1 /proc/loadavg) $cyc $wi $(times_of "$dir/time.txt") $st"
 }
 run_gsim() { # app round
   local a=$1 r=$2 dir=$work/runs/$1-gpgpusim-$2
@@ -105,13 +110,13 @@ run_gsim() { # app round
   # CUOBJDUMP_SIM_FILE and PTX_SIM_* for CUDA 6 and newer).
   # shellcheck disable=SC2016,SC2086  # the inner script's own variables; the command line
   (cd "$dir" && CUDA_INSTALL_PATH=$gsim_cuda bash -c 'source "$0/setup_environment" release >/dev/null || exit 1
-    exec "$@"' "$GPGPUSIM_ROOT" nice -n "$nice" /usr/bin/time -f '%e %M' -o time.txt ${cmd[$a]} >gpgpusim.log 2>&1) || st=$?
+    exec "$@"' "$GPGPUSIM_ROOT" nice -n "$nice" /usr/bin/time -f '%e %M %U %S' -o time.txt ${cmd[$a]} >gpgpusim.log 2>&1) || st=$?
   # The totals GPGPU-Sim prints after its last kernel: cycles, warp instructions (its own
   # count of issued warp instructions, PTX).
   local cyc wi
   cyc=$(grep -o 'gpu_tot_sim_cycle = [0-9]*' "$dir/gpgpusim.log" | tail -1 | grep -o '[0-9]*$' || echo -)
   wi=$(grep -o 'gpgpu_n_tot_w_icount = [0-9]*' "$dir/gpgpusim.log" | tail -1 | grep -o '[0-9]*$' || echo -)
-  echo "$a gpgpusim $r $load ${cyc:--} ${wi:--} $(tail -1 "$dir/time.txt") $st"
+  echo "$a gpgpusim $r $load/$(cut -d' ' -f1 /proc/loadavg) ${cyc:--} ${wi:--} $(times_of "$dir/time.txt") $st"
 }
 
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
@@ -119,7 +124,7 @@ echo "machine: $machine; $(date -u '+%F %H:%M UTC'); rfsim $(git -C "$here" rev-
   "GPGPU-Sim $(git -C "$GPGPUSIM_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'); nice $nice"
 log=$work/runs.txt
 : >"$log"
-printf '%-10s %-12s %5s %6s %12s %12s %9s %10s %6s\n' app simulator round load cycles warp_instrs seconds peak_KiB status
+printf '%-10s %-12s %5s %11s %12s %12s %9s %10s %9s %6s\n' app simulator round load cycles warp_instrs seconds peak_KiB cpu_s status
 rounds=$((rfsim_runs > gsim_runs ? rfsim_runs : gsim_runs))
 for a in "${apps[@]}"; do
   for ((r = 1; r <= rounds; r++)); do
@@ -132,24 +137,24 @@ for a in "${apps[@]}"; do
     for l in "${lines[@]}"; do
       echo "$l" >>"$log"
       # shellcheck disable=SC2086
-      printf '%-10s %-12s %5s %6s %12s %12s %9s %10s %6s\n' $l
+      printf '%-10s %-12s %5s %11s %12s %12s %9s %10s %9s %6s\n' $l
     done
   done
 done
 
 echo
-echo "best run of each (fewest seconds); ratios against GPGPU-Sim: rate = rfsim's warp instr/s over" \
-  "GPGPU-Sim's, time = GPGPU-Sim's seconds over rfsim's"
+echo "best run of each (fewest wall seconds); ratios against GPGPU-Sim: x_rate = rfsim's warp instr/s" \
+  "over GPGPU-Sim's, x_time = GPGPU-Sim's wall seconds over rfsim's, x_cpu = the same for CPU seconds"
 awk '
-  $9 == 0 && $5 != "-" {
+  $10 == 0 && $5 != "-" {
     k = $1 " " $2
-    if (!(k in best) || $7 < sec[k]) { best[k] = 1; cyc[k] = $5; wi[k] = $6; sec[k] = $7; kb[k] = $8 }
+    if (!(k in best) || $7 < sec[k]) { best[k] = 1; cyc[k] = $5; wi[k] = $6; sec[k] = $7; kb[k] = $8; cpu[k] = $9 }
     if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
     sims[$1] = sims[$1] " " $2
   }
   END {
-    printf "%-10s %-12s %12s %12s %9s %13s %9s %8s %8s\n", "app", "simulator", "cycles", "warp_instrs", "seconds",
-      "warp_instr/s", "peak_MiB", "x_rate", "x_time"
+    printf "%-10s %-12s %10s %11s %8s %8s %12s %8s %7s %7s %7s\n", "app", "simulator", "cycles", "warp_instrs", "seconds",
+      "cpu_s", "warp_instr/s", "peak_MiB", "x_rate", "x_time", "x_cpu"
     for (i = 1; i <= n; i++) {
       a = order[i]; g = a " gpgpusim"
       split(sims[a], s, " "); delete done
@@ -158,11 +163,13 @@ awk '
         if (k in done) continue
         done[k] = 1
         rate = sec[k] > 0 ? wi[k] / sec[k] : 0
-        xr = "-"; xt = "-"
+        xr = "-"; xt = "-"; xc = "-"
         if ((g in best) && s[j] != "gpgpusim" && sec[g] > 0 && wi[g] > 0) {
           xr = sprintf("%.1f", rate / (wi[g] / sec[g])); xt = sprintf("%.1f", sec[g] / sec[k])
+          if (cpu[k] > 0) xc = sprintf("%.1f", cpu[g] / cpu[k])
         }
-        printf "%-10s %-12s %12d %12d %9.2f %13.0f %9.1f %8s %8s\n", a, s[j], cyc[k], wi[k], sec[k], rate, kb[k] / 1024, xr, xt
+        printf "%-10s %-12s %10d %11d %8.2f %8.2f %12.0f %8.1f %7s %7s %7s\n", a, s[j], cyc[k], wi[k], sec[k], cpu[k], rate,
+          kb[k] / 1024, xr, xt, xc
       }
     }
   }' "$log"
