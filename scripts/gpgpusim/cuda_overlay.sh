@@ -2,7 +2,7 @@
 # Make a CUDA_INSTALL_PATH for building and running GPGPU-Sim over a CUDA 13 install:
 # every file of the real install, through symbolic links, plus
 #   include/texture_types.h  the real header, then the texture-reference struct that CUDA 12
-#                  removed (CUDA 11.8's layout), which GPGPU-Sim's texture code still names;
+#                  removed (CUDA 11's fields), which GPGPU-Sim's texture code still names;
 #   bin/cuobjdump  the stand-in scripts/gpgpusim/cuobjdump.py (-lptx and -xptx only);
 #   bin/ptxas      the real ptxas, with the two lines of its -v report that GPGPU-Sim's
 #                  ptxinfo parser predates (", used N barriers" and "Compile time = ...")
@@ -27,7 +27,7 @@ done
 rm -f "$out/include/texture_types.h"
 cat > "$out/include/texture_types.h" <<HDR
 /* scripts/gpgpusim/cuda_overlay.sh: the CUDA 13 header, then the texture reference
-   (removed in CUDA 12) as CUDA 11.8 declared it, for GPGPU-Sim's texture code. */
+   (removed in CUDA 12) with CUDA 11's fields, for GPGPU-Sim's texture code. */
 #include "$(readlink -f "$cuda/include")/texture_types.h"
 #ifndef RFSIM_GPGPUSIM_TEXREF_COMPAT
 #define RFSIM_GPGPUSIM_TEXREF_COMPAT
