@@ -276,7 +276,7 @@ KernelRunResult KernelRunner::run() {
   mem::HierarchyCounters before;
   if (hier_) before = hier_->counters();
   const config::SampleMode sample = cfg_.sim.sample;
-  if (sample == config::SampleMode::Blocks || sample == config::SampleMode::All)
+  if ((sample == config::SampleMode::Blocks || sample == config::SampleMode::All) && !opt_.mechanism_code)
     sampler_ = std::make_unique<BlockSampler>(
         numSms(), setup_.grid.count(), cfg_.sim.sample_window, cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share,
         uint64_t{cfg_.l2.cache.size_kb} * 1024 / std::max(1u, cfg_.l2.cache.line_bytes));

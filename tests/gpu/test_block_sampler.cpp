@@ -119,3 +119,19 @@ TEST_CASE("block sampling: a launch cut on 2 SMs keeps its output and its cycles
   INFO("full " << full.cycles << " sampled " << cut.cycles << " error " << err);
   CHECK(std::abs(err) <= 0.05);
 }
+
+// A launch that runs a mechanism's own code is not cut: the blocks not yet
+// started would run in the functional model, which lacks the state that
+// code keeps in the mechanism's hardware. CARS' code for sssp on one SM,
+// cut as before, lost its callee-saved values (the callee's registers are
+// the caller's without the rename unit) and loaded out of bounds.
+TEST_CASE("block sampling: a launch running a mechanism's code is simulated in full", "[gpu][sample][mech]") {
+  const test::Run r = test::run(test::v100("cars", {"mechanisms.cars.rtl=false", "compiler.callee_saved=contiguous",
+                                                    "gpu.num_sms=1", "sim.sample=blocks"}),
+                                "sssp");
+  CHECK(r.passed);
+  uint64_t functional = 0;
+  for (const auto& rec : r.records)
+    functional += dynamic_cast<const gpu::GpuStats&>(*rec.gpu).sample.blocks_functional.get();
+  CHECK(functional == 0);
+}
