@@ -1,17 +1,13 @@
 // saxpy as a stand-alone CUDA application, for timing rfsim exec against
 // GPGPU-Sim on the same binary (scripts/gpgpusim_compare.sh). The kernel is
-// workloads/saxpy's; the size is its --large one: 1M elements, one per thread,
+// workloads/saxpy's, included; the size is its --large one: 1M elements, one per thread,
 // 4096 blocks of 256. Checks the result on the CPU; exit status 0 when it matches.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
-extern "C" __global__ void saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
-    y[i] = a * x[i] + y[i];
-  }
-}
+#include "../../workloads/saxpy/saxpy.cu"  // the workload's kernel itself
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? atoi(argv[1]) : 1 << 20;

@@ -1,36 +1,13 @@
 // Tiled SGEMM as a stand-alone CUDA application, for timing rfsim exec against
 // GPGPU-Sim on the same binary (scripts/gpgpusim_compare.sh). The kernel is
-// workloads/sgemm's (16 x 16 shared-memory tiles); the size is its --large one,
+// workloads/sgemm's, included (16 x 16 shared-memory tiles); the size is its --large one,
 // 256 x 256 x 256. Checks the result on the CPU; exit status 0 when it matches.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
-#define TILE 16
-
-extern "C" __global__ void sgemm_tiled(int M, int N, int K, float alpha, const float* __restrict__ A,
-                                       const float* __restrict__ B, float beta, float* __restrict__ C) {
-  __shared__ float As[TILE][TILE];
-  __shared__ float Bs[TILE][TILE];
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int row = blockIdx.y * TILE + ty;
-  int col = blockIdx.x * TILE + tx;
-  float acc = 0.0f;
-  for (int t = 0; t < K; t += TILE) {
-    As[ty][tx] = (row < M && t + tx < K) ? A[row * K + t + tx] : 0.0f;
-    Bs[ty][tx] = (t + ty < K && col < N) ? B[(t + ty) * N + col] : 0.0f;
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < TILE; ++k) {
-      acc += As[ty][k] * Bs[k][tx];
-    }
-    __syncthreads();
-  }
-  if (row < M && col < N) {
-    C[row * N + col] = alpha * acc + beta * C[row * N + col];
-  }
-}
+#include "../../workloads/sgemm/sgemm.cu"  // the workload's kernel itself
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? atoi(argv[1]) : 256;
