@@ -80,21 +80,26 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   ++stats_.renames;
   ++cycle_renames_;
   const uint32_t idx = out_.rd_idx[port];
-  // CARS III-A: Rx with 16 <= x < 16 + RSP - RFP is RFP + (x - 16);
-  // every other register is Base + x.
+  // The warp's state in the unit agrees with the rule's, and so does the row.
+  const Expected e = expected(warp, reg);
+  if (debugDiffers(warp) || idx != e.row || out_.rd_stacked[port] != e.stacked) failRename(warp, reg, port);
+  return idx;
+}
+
+// CARS III-A: Rx with 16 <= x < 16 + RSP - RFP is RFP + (x - 16); every
+// other register is Base + x.
+RenameIndexPath::Expected RenameIndexPath::expected(uint32_t warp, uint32_t reg) const {
   const Shadow& s = shadow_[warp];
   const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
-  const uint32_t mask = p_.num_regs - 1;
-  const uint32_t want = stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & mask;
-  // The warp's state in the unit agrees with the rule's. The unit's
-  // pointers have the row index's width: an empty stack (K = 0) of the
-  // file's last warp starts at row num_regs, which they hold as 0.
+  return {stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & (p_.num_regs - 1), stacked};
+}
+
+// The unit's pointers have the row index's width: an empty stack (K = 0)
+// of the file's last warp starts at row num_regs, which they hold as 0.
+bool RenameIndexPath::debugDiffers(uint32_t warp) const {
   const ShadowRows& sr = shadow_rows_[warp];
-  if ((in_.dbg_warp == warp &&
-       (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp || out_.dbg.free != s.free)) ||
-      idx != want || out_.rd_stacked[port] != stacked)
-    failRename(warp, reg, port);
-  return idx;
+  return in_.dbg_warp == warp && (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp ||
+                                  out_.dbg.free != shadow_[warp].free);
 }
 
 // What translate() found wrong, in words (kept out of the rename path).
@@ -103,17 +108,14 @@ void RenameIndexPath::failRename(uint32_t warp, uint32_t reg, uint32_t port) con
   if (pending_[warp]) fail(fmt::format("warp {} reads R{} before its Launch operation took effect", warp, reg));
   const uint32_t idx = out_.rd_idx[port];
   const Shadow& s = shadow_[warp];
-  const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
   const uint32_t mask = p_.num_regs - 1;
-  const uint32_t want = stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & mask;
-  const ShadowRows& sr = shadow_rows_[warp];
-  if (in_.dbg_warp == warp &&
-      (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp || out_.dbg.free != s.free))
+  const Expected e = expected(warp, reg);
+  if (debugDiffers(warp))
     fail(fmt::format("warp {}: the unit holds Base {} RFP {} RSP {} free {}; the rule gives {} {} {} {}", warp,
                      out_.dbg.base, out_.dbg.rfp, out_.dbg.rsp, out_.dbg.free, s.base & mask, s.row(s.rfp) & mask,
                      s.row(s.rsp) & mask, s.free));
   fail(fmt::format("warp {} R{} renamed to row {}{}; the rule gives row {}{} (Base {}, RFP {}, RSP {})", warp, reg,
-                   idx, out_.rd_stacked[port] ? " (stacked)" : "", want, stacked ? " (stacked)" : "", s.base,
+                   idx, out_.rd_stacked[port] ? " (stacked)" : "", e.row, e.stacked ? " (stacked)" : "", s.base,
                    s.row(s.rfp), s.row(s.rsp)));
 }
 

@@ -194,6 +194,14 @@ class RenameIndexPath final : public sm::RegTranslator, public sm::WarpRegAlloca
   void applyLaunch(uint64_t now);
   [[noreturn]] void fail(const std::string& what) const;
   [[noreturn]] void failRename(uint32_t warp, uint32_t reg, uint32_t port) const;
+  // CARS III-A's rule for warp's Rx: the row, and whether it is stacked.
+  struct Expected {
+    uint32_t row;
+    bool stacked;
+  };
+  Expected expected(uint32_t warp, uint32_t reg) const;
+  // The unit's debug port shows warp's state, and it differs from the shadow's.
+  bool debugDiffers(uint32_t warp) const;
   bool grant(int64_t block);
 
   std::unique_ptr<RenameUnit> unit_;
