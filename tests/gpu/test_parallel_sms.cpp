@@ -85,21 +85,26 @@ std::vector<Case> parallelCases() {
   return v;
 }
 
+// Case c's kernel loaded afresh, its memory made, and run with cfg and opt.
+Timed runCase(const Case& c, const config::GpuConfig& cfg, const gpu::KernelRunner::Options& opt) {
+  Loaded probe(c.ptx, "");
+  const std::string kernel = c.make(probe.mem).kernel;
+  Loaded ld(c.ptx, kernel);
+  const Launch l = c.make(ld.mem);
+  return runTimed(ld, l, cfg, ld.tree_regs, opt);
+}
+
 }  // namespace
 
 TEST_CASE("parallel SMs: stepping the SMs in reverse order gives the same statistics and output", "[gpu][parallel]") {
   const config::GpuConfig cfg = parallelGpu();
   for (const Case& c : parallelCases()) {
     INFO(c.name);
-    Loaded probe(c.ptx, "");
-    const std::string kernel = c.make(probe.mem).kernel;
-    Loaded ka(c.ptx, kernel), kb(c.ptx, kernel);
-    const Launch ma = c.make(ka.mem), mb = c.make(kb.mem);
     gpu::KernelRunner::Options fwd{Mode::SystemC, 8};
     gpu::KernelRunner::Options rev = fwd;
     rev.reverse_steps = true;
-    const Timed f = runTimed(ka, ma, cfg, ka.tree_regs, fwd);
-    const Timed r = runTimed(kb, mb, cfg, kb.tree_regs, rev);
+    const Timed f = runCase(c, cfg, fwd);
+    const Timed r = runCase(c, cfg, rev);
     CHECK(f.r.cycles == r.r.cycles);
     INFO(diffKeys(f.stats, r.stats));
     CHECK(f.stats == r.stats);
@@ -113,12 +118,8 @@ TEST_CASE("parallel SMs: the output of the serial mode, the cycles close to it",
   ser.sim.parallel_sms = false;
   for (const Case& c : parallelCases()) {
     INFO(c.name);
-    Loaded probe(c.ptx, "");
-    const std::string kernel = c.make(probe.mem).kernel;
-    Loaded a(c.ptx, kernel), b(c.ptx, kernel);
-    const Launch la = c.make(a.mem), lb = c.make(b.mem);
-    const Timed p = runTimed(a, la, par, a.tree_regs, {Mode::SystemC, 8});
-    const Timed s = runTimed(b, lb, ser, b.tree_regs, {Mode::SystemC, 8});
+    const Timed p = runCase(c, par, {Mode::SystemC, 8});
+    const Timed s = runCase(c, ser, {Mode::SystemC, 8});
     if (c.name != "bfs" && c.name != "sssp" && c.name != "reduction") {  // racy, or their sums in another order
       CHECK(p.out == s.out);
       CHECK(p.r.warp_instrs == s.r.warp_instrs);
@@ -147,16 +148,12 @@ TEST_CASE("parallel SMs: a quantum longer than the shortest memory round trip is
 TEST_CASE("parallel SMs: 1, 2 and 4 host threads give the same statistics and output", "[gpu][parallel][threads]") {
   for (const Case& c : parallelCases()) {
     INFO(c.name);
-    Loaded probe(c.ptx, "");
-    const std::string kernel = c.make(probe.mem).kernel;
     Timed one;
     for (uint32_t threads : {1u, 2u, 4u}) {
       INFO(threads << " threads");
       config::GpuConfig cfg = parallelGpu();
       cfg.sim.threads = threads;
-      Loaded ld(c.ptx, kernel);
-      const Launch l = c.make(ld.mem);
-      const Timed t = runTimed(ld, l, cfg, ld.tree_regs, {Mode::SystemC, 8});
+      const Timed t = runCase(c, cfg, {Mode::SystemC, 8});
       if (threads == 1) {
         one = t;
         continue;
