@@ -65,6 +65,23 @@ void RenameIndexPath::evaluate() {
   evaluated_ = true;
 }
 
+// (Both inline: translate() runs them on every rename.)
+// CARS III-A: Rx with 16 <= x < 16 + RSP - RFP is RFP + (x - 16); every
+// other register is Base + x.
+inline RenameIndexPath::Expected RenameIndexPath::expected(uint32_t warp, uint32_t reg) const {
+  const Shadow& s = shadow_[warp];
+  const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
+  return {stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & (p_.num_regs - 1), stacked};
+}
+
+// The unit's pointers have the row index's width: an empty stack (K = 0)
+// of the file's last warp starts at row num_regs, which they hold as 0.
+inline bool RenameIndexPath::debugDiffers(uint32_t warp) const {
+  const ShadowRows& sr = shadow_rows_[warp];
+  return in_.dbg_warp == warp && (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp ||
+                                  out_.dbg.free != shadow_[warp].free);
+}
+
 uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   if (warp >= p_.num_warps || pending_[warp]) failRename(warp, reg, 0);
   // The ports of one cycle fill in order; when all are taken the next
@@ -84,22 +101,6 @@ uint32_t RenameIndexPath::translate(uint32_t warp, uint32_t reg) {
   const Expected e = expected(warp, reg);
   if (debugDiffers(warp) || idx != e.row || out_.rd_stacked[port] != e.stacked) failRename(warp, reg, port);
   return idx;
-}
-
-// CARS III-A: Rx with 16 <= x < 16 + RSP - RFP is RFP + (x - 16); every
-// other register is Base + x.
-RenameIndexPath::Expected RenameIndexPath::expected(uint32_t warp, uint32_t reg) const {
-  const Shadow& s = shadow_[warp];
-  const bool stacked = reg >= kCalleeSavedBase && reg - kCalleeSavedBase < s.rsp - s.rfp;
-  return {stacked ? s.row(s.rfp + (reg - kCalleeSavedBase)) : (s.base + reg) & (p_.num_regs - 1), stacked};
-}
-
-// The unit's pointers have the row index's width: an empty stack (K = 0)
-// of the file's last warp starts at row num_regs, which they hold as 0.
-bool RenameIndexPath::debugDiffers(uint32_t warp) const {
-  const ShadowRows& sr = shadow_rows_[warp];
-  return in_.dbg_warp == warp && (out_.dbg.base != sr.base || out_.dbg.rfp != sr.rfp || out_.dbg.rsp != sr.rsp ||
-                                  out_.dbg.free != shadow_[warp].free);
 }
 
 // What translate() found wrong, in words (kept out of the rename path).
