@@ -34,7 +34,7 @@ IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
       long_wait_miss_(cfg.sm.long_wait == config::LongWait::L1dMiss), wstatus_(cfg.sm.max_warps),
       sb_wait_(cfg.sm.max_warps, 0), sb_long_at_(cfg.sm.max_warps, 0), sb_long_(cfg.sm.max_warps, 0),
       two_level_(cfg.sm.scheduler == config::SchedulerPolicy::TwoLevel),
-      timed_(cfg.sm.max_warps), limit_(cfg.sm.warp_limit) {
+      timed_(cfg.sm.max_warps), ready_(cfg.sm.max_warps, nullptr), limit_(cfg.sm.warp_limit) {
   SchedulerParams sp;
   sp.max_warps = cfg.sm.max_warps;
   sp.active_warps = std::max(1u, cfg.sm.active_warps / cfg.sm.num_schedulers);
@@ -49,12 +49,14 @@ IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
 
 void IssueStage::addWarp(uint32_t s, uint64_t age) {
   timed_[s] = Timed{};
+  ready_[s] = nullptr;
   scheds_[schedulerOf(s, numSchedulers())]->addWarp(s, age);
 }
 
 void IssueStage::removeWarp(uint32_t s) {
   scheds_[schedulerOf(s, numSchedulers())]->removeWarp(s);
   timed_[s] = Timed{};
+  ready_[s] = nullptr;
 }
 
 uint64_t IssueStage::nextRelease(uint64_t now) const {
@@ -117,11 +119,14 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
     return Stall::Scoreboard;
   }
   func::BlockStepper& st = l_.warps.stepper(ws);
-  const func::WarpStatus fs = st.status(ws.local);
-  if (fs == func::WarpStatus::Done) return Stall::NoWarp;
-  if (fs == func::WarpStatus::AtBarrier) return Stall::Barrier;
-  if (!l_.fetch.hasInstr(s, now)) return Stall::IbufferEmpty;
-  const func::DInstr* d = st.peek(ws.local);
+  const func::DInstr* d = ready_[s];
+  if (!d) {
+    const func::WarpStatus fs = st.status(ws.local);
+    if (fs == func::WarpStatus::Done) return Stall::NoWarp;
+    if (fs == func::WarpStatus::AtBarrier) return Stall::Barrier;
+    if (!l_.fetch.hasInstr(s, now)) return Stall::IbufferEmpty;
+    d = ready_[s] = st.peek(ws.local);
+  }
   if (!l_.hooks.baseAlloc() && !l_.hooks.alloc->ready(s)) {  // the baseline is always ready
     ++l_.stats.regalloc_stalls;
     return l_.hooks.alloc->waitStall(s);
@@ -256,6 +261,7 @@ void IssueStage::issueFrom(uint32_t w, uint64_t now) {
     if (l_.traps.active(w) || warpStall(w, now) != Stall::None) return;
 }
 bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
+  ready_[s] = nullptr;  // its status, next instruction and I-buffer change
   WarpSlot& ws = l_.warps[s];
   func::BlockStepper& st = l_.warps.stepper(ws);
   const func::DInstr* d = st.peek(ws.local);

@@ -131,6 +131,14 @@ class IssueStage {
   std::vector<uint8_t> sb_long_;      // per warp slot: waitsLong() at that version
   bool two_level_;
   std::vector<Timed> timed_;         // per warp slot
+  // Per warp slot: its next instruction, once warpStall() found the warp
+  // Ready with that instruction in its I-buffer; null: not known. Both stay
+  // so until the warp issues (only issueWarp steps a warp, and only an
+  // issue flushes or empties its I-buffer, FetchStage::afterIssue), so the
+  // stepper's status and peek and the I-buffer are not asked again each
+  // cycle the warp waits on its stall count, a dependency barrier, the
+  // scoreboard or a collector (cleared in issueWarp, addWarp, removeWarp).
+  std::vector<const func::DInstr*> ready_;
   WarpLimit limit_;                  // sm.warp_limit
   std::vector<Stall> last_stall_;    // per scheduler: the stall of its last cycle without issue
   int64_t trace_slot_ = -1;
