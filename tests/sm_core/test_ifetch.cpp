@@ -305,3 +305,51 @@ TEST_CASE("FetchStage: a fill enters the I-buffer when it arrives (asked or not)
   CHECK(unasked.valid(0) == 4);
   CHECK(sb.fills.get() == 2);  // the first fill (a miss) and the one after the pops
 }
+
+// Round robin over a sub-core's warps (pipeline.fetch_width fills a cycle):
+// from the warp after the last one fetched, each warp once, none passed
+// over. Eight warps need a fill and four start each cycle: 0-3, then 4-7;
+// after warps 1 and 6 take their entries, 1 is the first after the last
+// fetched (7, wrapping round), so it is filled before 6.
+TEST_CASE("FetchStage: round robin from the warp after the last fetched, none passed over", "[fetch]") {
+  config::GpuConfig cfg = l1Only();
+  cfg.l1i.latency = 1;
+  cfg.sm.sub_cores = 1;
+  cfg.pipeline.fetch_width = 4;
+  cfg.pipeline.ibuffer_depth = 2;
+  const std::string text = kHead + ".visible .entry k()\n{\n  .reg .b32 %R<8>;\n  mov.u32 %R2, 1;\n  ret;\n}\n";
+  test::Loaded ld(test::parseMachine(text));
+  const func::LaunchSetup setup = ld.prog->setupLaunch("k", {1, 1, 1}, {32, 1, 1}, {}, 0);
+  rt::LaunchStats ls;
+  func::BlockStepper st(*ld.prog, setup, ls, {0, 0, 0});
+  struct Warps {
+    func::BlockStepper& st;
+    func::BlockStepper* stepper(uint32_t s, uint32_t& local) {
+      local = 0;
+      return s < 8 ? &st : nullptr;  // eight warps at the same pc
+    }
+    void finished(uint32_t) {}
+  } warps{st};
+  std::vector<uint32_t> instrs;
+  for (const func::DFunction& f : ld.prog->functions()) instrs.push_back(static_cast<uint32_t>(f.code.size()));
+  stats::Group root(nullptr, "root");
+  sm::FetchStats fs(&root);
+  sm::FetchStage fetch(cfg, fs, instrs);
+  auto filling = [&] {
+    std::string s;
+    for (uint32_t w = 0; w < 8; ++w) s += fetch.pending(w) ? '1' : '0';
+    return s;
+  };
+  fetch.cycle(0, warps);
+  CHECK(filling() == "11110000");
+  fetch.cycle(1, warps);
+  CHECK(filling() == "11111111");
+  for (uint64_t t = 2; t < 200; ++t) fetch.cycle(t, warps);  // every fill arrives
+  CHECK(filling() == "00000000");
+  for (uint32_t w = 0; w < 8; ++w) CHECK(fetch.valid(w) == 2);
+  fetch.pop(6);
+  fetch.pop(1);
+  fetch.cycle(200, warps);
+  CHECK(filling() == "01000010");
+  CHECK(fs.fills.get() == 10);
+}

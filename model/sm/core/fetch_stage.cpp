@@ -9,8 +9,18 @@ FetchStage::FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const st
     : depth_(cfg.pipeline.ibuffer_depth), per_sub_(cfg.pipeline.fetch_width / cfg.sm.sub_cores),
       l1i_hit_(cfg.l1i.latency),
       ib_(cfg.sm.max_warps), path_(cfg, stats, func_instrs), rr_(cfg.sm.sub_cores, 0),
-      in_flight_((cfg.sm.max_warps + 63) / 64, 0), stats_(stats) {
+      in_flight_((cfg.sm.max_warps + 63) / 64, 0), pos_(cfg.sm.max_warps),
+      stats_(stats) {
   if (per_sub_ == 0) per_sub_ = 1;  // validated configurations split evenly (config_validate.cpp)
+  const uint32_t subs = path_.subCores();
+  words_ = (cfg.sm.max_warps / subs + 1 + 63) / 64;
+  // Every slot starts marked: the first visit unmarks a free one.
+  want_.assign(size_t(subs) * words_, 0);
+  for (uint32_t s = 0; s < cfg.sm.max_warps; ++s) {
+    const uint32_t k = s % subs, idx = s / subs;
+    pos_[s] = (k * words_ + idx / 64) << 6 | (idx % 64);
+    mark(s);
+  }
 }
 
 void FetchStage::takeArrived(uint64_t now) {
@@ -38,9 +48,13 @@ void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_
     if (!seq || info.divergent) {
       if (b.valid || b.pending) ++stats_.ibuffer_flushes;
       b = IBuffer{};
+      mark(slot);
     }
   }
-  if (fs == func::WarpStatus::Done) b = IBuffer{};
+  if (fs == func::WarpStatus::Done) {
+    b = IBuffer{};
+    mark(slot);
+  }
 }
 
 }  // namespace rfsim::sm
