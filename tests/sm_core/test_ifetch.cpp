@@ -43,6 +43,28 @@ config::GpuConfig l1Only(uint32_t kb = 128, uint32_t assoc = 16) {
   return c;
 }
 
+// Kernel `k` of `text` as one block of one warp, whose stepper stands for
+// the warp in each of the first `nwarps` slots (the `Warps` a FetchStage
+// steps), and the code layout the SM gives the fetch stage.
+struct FetchKernel {
+  test::Loaded ld;
+  func::LaunchSetup setup;
+  rt::LaunchStats ls;
+  func::BlockStepper st;
+  uint32_t nwarps;
+  std::vector<uint32_t> instrs;
+  FetchKernel(const std::string& text, uint32_t nwarps)
+      : ld(test::parseMachine(text)), setup(ld.prog->setupLaunch("k", {1, 1, 1}, {32, 1, 1}, {}, 0)),
+        st(*ld.prog, setup, ls, {0, 0, 0}), nwarps(nwarps) {
+    for (const func::DFunction& f : ld.prog->functions()) instrs.push_back(static_cast<uint32_t>(f.code.size()));
+  }
+  func::BlockStepper* stepper(uint32_t s, uint32_t& local) {
+    local = 0;
+    return s < nwarps ? &st : nullptr;
+  }
+  void finished(uint32_t) {}
+};
+
 }  // namespace
 
 TEST_CASE("ICache: LRU replacement within a set, arrival cycles kept with the tags", "[fetch]") {
@@ -263,23 +285,10 @@ TEST_CASE("FetchStage: a fill enters the I-buffer when it arrives (asked or not)
   for (unsigned i = 0; i < 64; ++i) body += fmt::format("  add.u32 %R{}, %R2, {};\n", 20 + i % 16, i);
   const std::string text =
       kHead + ".visible .entry k()\n{\n  .reg .b32 %R<64>;\n  mov.u32 %R2, 1;\n" + body + "  ret;\n}\n";
-  test::Loaded ld(test::parseMachine(text));
-  const func::LaunchSetup setup = ld.prog->setupLaunch("k", {1, 1, 1}, {32, 1, 1}, {}, 0);
-  rt::LaunchStats ls;
-  func::BlockStepper st(*ld.prog, setup, ls, {0, 0, 0});
-  struct Warps {
-    func::BlockStepper& st;
-    func::BlockStepper* stepper(uint32_t s, uint32_t& local) {
-      local = 0;
-      return s == 0 ? &st : nullptr;
-    }
-    void finished(uint32_t) {}
-  } warps{st};
-  std::vector<uint32_t> instrs;  // the fetch stage's code layout, as the SM gives it
-  for (const func::DFunction& f : ld.prog->functions()) instrs.push_back(static_cast<uint32_t>(f.code.size()));
+  FetchKernel warps(text, 1);
   stats::Group ra(nullptr, "a"), rb(nullptr, "b");
   sm::FetchStats sa(&ra), sb(&rb);
-  sm::FetchStage asked(cfg, sa, instrs), unasked(cfg, sb, instrs);
+  sm::FetchStage asked(cfg, sa, warps.instrs), unasked(cfg, sb, warps.instrs);
   bool popped = false;
   for (uint64_t t = 0; t < 400; ++t) {
     asked.hasInstr(0, t);
@@ -318,23 +327,10 @@ TEST_CASE("FetchStage: round robin from the warp after the last fetched, none pa
   cfg.pipeline.fetch_width = 4;
   cfg.pipeline.ibuffer_depth = 2;
   const std::string text = kHead + ".visible .entry k()\n{\n  .reg .b32 %R<8>;\n  mov.u32 %R2, 1;\n  ret;\n}\n";
-  test::Loaded ld(test::parseMachine(text));
-  const func::LaunchSetup setup = ld.prog->setupLaunch("k", {1, 1, 1}, {32, 1, 1}, {}, 0);
-  rt::LaunchStats ls;
-  func::BlockStepper st(*ld.prog, setup, ls, {0, 0, 0});
-  struct Warps {
-    func::BlockStepper& st;
-    func::BlockStepper* stepper(uint32_t s, uint32_t& local) {
-      local = 0;
-      return s < 8 ? &st : nullptr;  // eight warps at the same pc
-    }
-    void finished(uint32_t) {}
-  } warps{st};
-  std::vector<uint32_t> instrs;
-  for (const func::DFunction& f : ld.prog->functions()) instrs.push_back(static_cast<uint32_t>(f.code.size()));
+  FetchKernel warps(text, 8);  // eight warps at the same pc
   stats::Group root(nullptr, "root");
   sm::FetchStats fs(&root);
-  sm::FetchStage fetch(cfg, fs, instrs);
+  sm::FetchStage fetch(cfg, fs, warps.instrs);
   auto filling = [&] {
     std::string s;
     for (uint32_t w = 0; w < 8; ++w) s += fetch.pending(w) ? '1' : '0';
