@@ -218,6 +218,14 @@ TEST_CASE("shared memory bank conflicts", "[issue]") {
   CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 32);
   stride(0, 4);  // broadcast
   CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 1);
+  for (int i = 0; i < 32; ++i) a[i] = 0x1000 + (i % 2) * 4;  // two words, each read by 16 lanes
+  CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 1);
+  for (int i = 0; i < 32; ++i) a[i] = i < 16 ? 0x1000 : 0x1080;  // two words in bank 0
+  CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 2);
+  CHECK(sharedConflictDegree(a, 0x0000ffffu, 4, 32) == 1);
+  for (int i = 0; i < 32; ++i) a[i] = i == 31 ? 0x1080 : 0x1000 + i * 4;  // lane 31 meets lane 0 in bank 0
+  CHECK(sharedConflictDegree(a, ~0u, 4, 32) == 2);
+  CHECK(sharedConflictDegree(a, 0x7fffffffu, 4, 32) == 1);
   stride(1, 8);  // 8-byte stride 1: two half-warp phases, each conflict-free
   CHECK(sharedConflictDegree(a, ~0u, 8, 32) == 2);
   CHECK(sharedConflictDegree(a, 0x0000ffffu, 8, 32) == 1);  // one half-warp only

@@ -34,7 +34,8 @@ IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
       long_wait_miss_(cfg.sm.long_wait == config::LongWait::L1dMiss), wstatus_(cfg.sm.max_warps),
       sb_wait_(cfg.sm.max_warps, 0), sb_long_at_(cfg.sm.max_warps, 0), sb_long_(cfg.sm.max_warps, 0),
       two_level_(cfg.sm.scheduler == config::SchedulerPolicy::TwoLevel),
-      timed_(cfg.sm.max_warps), ready_(cfg.sm.max_warps, nullptr), limit_(cfg.sm.warp_limit) {
+      timed_(cfg.sm.max_warps), ready_(cfg.sm.max_warps, nullptr), clear_at_(cfg.sm.max_warps, 0),
+      limit_(cfg.sm.warp_limit) {
   SchedulerParams sp;
   sp.max_warps = cfg.sm.max_warps;
   sp.active_warps = std::max(1u, cfg.sm.active_warps / cfg.sm.num_schedulers);
@@ -50,6 +51,7 @@ IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
 void IssueStage::addWarp(uint32_t s, uint64_t age) {
   timed_[s] = Timed{};
   ready_[s] = nullptr;
+  clear_at_[s] = 0;
   scheds_[schedulerOf(s, numSchedulers())]->addWarp(s, age);
 }
 
@@ -57,6 +59,7 @@ void IssueStage::removeWarp(uint32_t s) {
   scheds_[schedulerOf(s, numSchedulers())]->removeWarp(s);
   timed_[s] = Timed{};
   ready_[s] = nullptr;
+  clear_at_[s] = 0;
 }
 
 uint64_t IssueStage::nextRelease(uint64_t now) const {
@@ -140,9 +143,17 @@ Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
   if (barriers_) {
     const Stall dep = l_.deps.stall(s, st, ws.local, d, now);
     if (dep != Stall::None) return dep;
-  } else if (l_.sb.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
-    sb_wait_[s] = uint64_t{l_.sb.version(s)} + 1;
-    return Stall::Scoreboard;
+  } else {
+    // No hazard found for this instruction holds until the warp's next
+    // reservation (a release only removes hazards).
+    const uint64_t v = uint64_t{l_.sb.reserveVersion(s)} + 1;
+    if (clear_at_[s] != v) {
+      if (l_.sb.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) {
+        sb_wait_[s] = uint64_t{l_.sb.version(s)} + 1;
+        return Stall::Scoreboard;
+      }
+      clear_at_[s] = v;
+    }
   }
   if (!opc_->canAllocate(timingOf(s, d).unit, s)) return Stall::CollectorFull;
   return Stall::None;
@@ -262,6 +273,7 @@ void IssueStage::issueFrom(uint32_t w, uint64_t now) {
 }
 bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
   ready_[s] = nullptr;  // its status, next instruction and I-buffer change
+  clear_at_[s] = 0;
   WarpSlot& ws = l_.warps[s];
   func::BlockStepper& st = l_.warps.stepper(ws);
   const func::DInstr* d = st.peek(ws.local);

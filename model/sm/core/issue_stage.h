@@ -139,6 +139,9 @@ class IssueStage {
   // cycle the warp waits on its stall count, a dependency barrier, the
   // scoreboard or a collector (cleared in issueWarp, addWarp, removeWarp).
   std::vector<const func::DInstr*> ready_;
+  // Per warp slot: 1 + the scoreboard's reserveVersion at which ready_'s
+  // instruction had no hazard (it has none while that stays); 0: not known.
+  std::vector<uint64_t> clear_at_;
   WarpLimit limit_;                  // sm.warp_limit
   std::vector<Stall> last_stall_;    // per scheduler: the stall of its last cycle without issue
   int64_t trace_slot_ = -1;

@@ -23,6 +23,7 @@ void Scoreboard::reserve(uint32_t warp, const uint32_t* writes, uint32_t nwrites
   }
   if (long_latency) ++long_pending_[warp];
   ++version_[warp];
+  ++reserves_[warp];
 }
 
 void Scoreboard::release(uint32_t warp, const uint32_t* writes, uint32_t nwrites, bool long_latency) {
@@ -41,6 +42,7 @@ void Scoreboard::clear(uint32_t warp) {
   long_[warp].reset();
   long_pending_[warp] = 0;
   ++version_[warp];
+  ++reserves_[warp];
 }
 
 }  // namespace rfsim::sm

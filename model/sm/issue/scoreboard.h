@@ -19,7 +19,8 @@ namespace rfsim::sm {
 class Scoreboard {
  public:
   explicit Scoreboard(uint32_t num_warps)
-      : reserved_(num_warps), long_(num_warps), long_pending_(num_warps, 0), version_(num_warps, 0) {}
+      : reserved_(num_warps), long_(num_warps), long_pending_(num_warps, 0), version_(num_warps, 0),
+        reserves_(num_warps, 0) {}
 
   uint32_t numWarps() const { return static_cast<uint32_t>(reserved_.size()); }
 
@@ -65,6 +66,10 @@ class Scoreboard {
   // Changes with every reserve, release and clear of the warp: a hazard
   // found at one version holds while the version stays.
   uint32_t version(uint32_t warp) const { return version_[warp]; }
+  // Changes with every reserve and clear of the warp, the changes that may
+  // add a hazard: no hazard found at one such version holds while it stays
+  // (a release only removes them).
+  uint32_t reserveVersion(uint32_t warp) const { return reserves_[warp]; }
 
  private:
   static bool tracked(uint32_t reg) { return reg < ptx::mach::kNumRegIds && reg != ptx::mach::kRZ; }
@@ -73,6 +78,7 @@ class Scoreboard {
   std::vector<std::bitset<ptx::mach::kNumRegIds>> long_;  // the reservations of long-latency operations
   std::vector<uint32_t> long_pending_;
   std::vector<uint32_t> version_;
+  std::vector<uint32_t> reserves_;
 };
 
 }  // namespace rfsim::sm

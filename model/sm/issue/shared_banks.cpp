@@ -28,6 +28,26 @@ uint32_t sharedConflictDegree(const uint64_t* addr, uint32_t mask, uint32_t byte
   const uint32_t words_per_lane = bytes <= 4 ? 1 : bytes / 4;
   const uint32_t lanes_per_phase = lanesPerPhase(bytes);
   const bool pow2 = (banks & (banks - 1)) == 0;
+  // The common case first: one phase (at most 4 bytes a lane) in which no
+  // bank holds two different words (lanes that read one word share it):
+  // degree 1, found without the per-bank lists below.
+  if (words_per_lane == 1 && pow2 && mask) {
+    uint64_t seen = 0;
+    uint64_t word_of[64];  // per bank, its word; valid where `seen` has its bit
+    bool free = true;
+    for (uint32_t m = mask; m && free; m &= m - 1) {
+      const uint64_t w = addr[__builtin_ctz(m)] / 4;
+      const uint32_t b = static_cast<uint32_t>(w & (banks - 1));
+      const uint64_t bit = uint64_t{1} << b;
+      if (!(seen & bit)) {
+        seen |= bit;
+        word_of[b] = w;
+      } else {
+        free = word_of[b] == w;
+      }
+    }
+    if (free) return 1;
+  }
   uint32_t total = 0;
   for (uint32_t first = 0; first < 32; first += lanes_per_phase) {
     // A phase's degree: the most distinct words in one bank. Each bank
