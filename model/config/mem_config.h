@@ -31,6 +31,18 @@ inline const Choices& choiceNames(IPrefetch) {
   return names;
 }
 
+// How instructions lie in memory, which sets how many a cache line holds
+// (Jia et al. 2018, "Dissecting the NVIDIA Volta GPU Architecture via
+// Microbenchmarking", chapter 2, "Instruction encoding"): Volta and later
+// encode each instruction, its control information included, in 128 bits;
+// Maxwell and Pascal encode instructions in 64 bits and put one 64-bit
+// control instruction before every three (a 32-byte bundle).
+enum class IEncoding : uint8_t { Bits128, Bits64Ctrl3 };
+inline const Choices& choiceNames(IEncoding) {
+  static const Choices names{"bits128", "bits64_ctrl3"};
+  return names;
+}
+
 // The instruction caches (model/sm/core/icache.h, fetch_stage.h): an L0 per
 // sub-core (sm.sub_cores) in front of the SM's L1I, both set-associative
 // LRU; an L1I miss costs pipeline.l1i_miss_latency (an L2 hit) and merges
@@ -45,9 +57,14 @@ struct L1iConfig : CacheConfig {
   uint32_t l0_latency = 1;
   IPrefetch prefetch = IPrefetch::Stream;
   uint32_t prefetch_degree = 8;
+  IEncoding encoding = IEncoding::Bits128;
 
   template <class V> void visit(V& v) {
     CacheConfig::visit(v);
+    v.choice("encoding", encoding,
+             "instruction encoding, which sets the code's size: bits128 (Volta and later: 16 bytes an instruction); "
+             "bits64_ctrl3 (Maxwell, Pascal: 8 bytes an instruction and an 8-byte control word before every three, "
+             "32 bytes per three)");
     v.integer("l0_size_kb", l0_size_kb, IntRange{0, 1024}, "KiB",
               "L0 instruction cache per sub-core (0: none, the warps fetch from the L1I); its lines are line_bytes");
     v.integer("l0_assoc", l0_assoc, IntRange{1, 64}, "way", "L0 associativity");

@@ -136,6 +136,33 @@ TEST_CASE("L1I capacity: a line evicted by three others of its set misses again"
   CHECK(p.p.fetch(0, 0, 8, 1, 6000) == 6001);
 }
 
+TEST_CASE("code layout: 16-byte instructions, or Maxwell's 32-byte bundles of three", "[fetch]") {
+  stats::Group root{nullptr, "root"};
+  sm::FetchStats st{&root};
+  config::GpuConfig c = l1Only();  // 128-byte lines
+  SECTION("bits128: 8 instructions a line, functions from a line boundary") {
+    const sm::IFetchPath p(c, st, {13, 5});
+    CHECK(p.lineOf(0, 7) == 0);
+    CHECK(p.lineOf(0, 8) == 1);
+    CHECK(p.lineOf(0, 12) == 1);
+    CHECK(p.lineOf(1, 0) == 2);
+  }
+  SECTION("bits64_ctrl3: 12 instructions a line (4 bundles of a control word and three)") {
+    c.l1i.encoding = config::IEncoding::Bits64Ctrl3;
+    const sm::IFetchPath p(c, st, {13, 5, 12});
+    CHECK(p.byteOf(0) == 8);  // after the bundle's control word
+    CHECK(p.byteOf(2) == 24);
+    CHECK(p.byteOf(3) == 40);
+    CHECK(p.lineOf(0, 11) == 0);  // byte 120
+    CHECK(p.lineOf(0, 12) == 1);  // byte 136
+    CHECK(p.lineOf(1, 0) == 2);   // 13 instructions: 5 bundles, 160 bytes, 2 lines
+    CHECK(p.lineOf(1, 4) == 2);
+    CHECK(p.lineOf(2, 0) == 3);   // 5 instructions: 2 bundles
+    CHECK(p.lineOf(2, 11) == 3);  // 12 instructions: exactly one line
+    CHECK(p.bytesOf(12) == 128);
+  }
+}
+
 TEST_CASE("concurrent misses to one line merge: the later fetch waits for the same arrival", "[fetch]") {
   SECTION("in the L1I") {
     Path p(l1Only(), 64);

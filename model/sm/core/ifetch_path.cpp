@@ -12,7 +12,8 @@ uint32_t lines(uint32_t kb, uint32_t line_bytes) { return kb * 1024u / line_byte
 }  // namespace
 
 IFetchPath::IFetchPath(const config::GpuConfig& cfg, FetchStats& stats, const std::vector<uint32_t>& func_instrs)
-    : sub_cores_(cfg.sm.sub_cores), line_bytes_(cfg.l1i.line_bytes), l0_latency_(cfg.l1i.l0_latency),
+    : sub_cores_(cfg.sm.sub_cores), line_bytes_(cfg.l1i.line_bytes),
+      ctrl3_(cfg.l1i.encoding == config::IEncoding::Bits64Ctrl3), l0_latency_(cfg.l1i.l0_latency),
       l1_latency_(cfg.l1i.latency), miss_latency_(cfg.pipeline.l1i_miss_latency), policy_(cfg.l1i.prefetch),
       degree_(cfg.l1i.prefetch_degree), l1_(lines(cfg.l1i.size_kb, cfg.l1i.line_bytes), cfg.l1i.assoc),
       stats_(stats) {
@@ -21,7 +22,7 @@ IFetchPath::IFetchPath(const config::GpuConfig& cfg, FetchStats& stats, const st
   uint64_t line = 0;
   for (uint32_t n : func_instrs) {
     func_line_.push_back(line);
-    line += (uint64_t(n) * kInstrBytes + line_bytes_ - 1) / line_bytes_;
+    line += (bytesOf(n) + line_bytes_ - 1) / line_bytes_;
   }
   end_line_ = line;
 }

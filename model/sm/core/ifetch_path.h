@@ -5,7 +5,10 @@
 // l1i.l0_size_kb > 0, else the L1I.
 //
 // Code layout: instructions are 16 bytes (Volta's 128-bit instruction word,
-// Jia et al. 2018 chapter 2); the program's functions lie one after the
+// Jia et al. 2018 chapter 2), or with l1i.encoding bits64_ctrl3 (Maxwell,
+// Pascal) 8 bytes with an 8-byte control word before every three, so that
+// instruction i of a function lies at byte 32 * (i / 3) + 8 + 8 * (i % 3);
+// the program's functions lie one after the
 // other in index order, each starting on a line boundary, so that a
 // straight-line stream falls through into the next function's lines as in
 // a real code segment.
@@ -39,8 +42,6 @@ namespace rfsim::sm {
 
 class IFetchPath {
  public:
-  static constexpr uint32_t kInstrBytes = 16;
-
   // `func_instrs`: the instructions of each function, by function index.
   IFetchPath(const config::GpuConfig& cfg, FetchStats& stats, const std::vector<uint32_t>& func_instrs);
 
@@ -52,7 +53,13 @@ class IFetchPath {
   // stall on the I-cache).
   uint64_t hitLatency() const { return l0_.empty() ? l1_latency_ : l0_latency_; }
   // The line holding instruction `pc` of function `fn`.
-  uint64_t lineOf(uint32_t fn, uint32_t pc) const { return func_line_[fn] + uint64_t(pc) * kInstrBytes / line_bytes_; }
+  uint64_t lineOf(uint32_t fn, uint32_t pc) const { return func_line_[fn] + byteOf(pc) / line_bytes_; }
+  // Instruction `pc`'s first byte from its function's start, and the bytes
+  // of a function of `n` instructions (l1i.encoding).
+  uint64_t byteOf(uint32_t pc) const {
+    return ctrl3_ ? uint64_t{pc / 3} * 32 + 8 + uint64_t{pc % 3} * 8 : uint64_t{pc} * 16;
+  }
+  uint64_t bytesOf(uint32_t n) const { return ctrl3_ ? (uint64_t{n} + 2) / 3 * 32 : uint64_t{n} * 16; }
   uint32_t subCores() const { return sub_cores_; }
 
  private:
@@ -65,6 +72,7 @@ class IFetchPath {
   void prefetch(uint32_t sub, uint64_t after, uint64_t now);
 
   uint32_t sub_cores_, line_bytes_;
+  bool ctrl3_;  // l1i.encoding bits64_ctrl3
   uint64_t l0_latency_, l1_latency_, miss_latency_;
   config::IPrefetch policy_;
   uint32_t degree_;
