@@ -12,10 +12,11 @@ namespace rfsim::regdem {
 
 // f(occupancy) measured on configs/titanx.yaml (scripts/regdem_f_occupancy.sh:
 // whole waves of the microbenchmark at every occupancy, section 4's "only the
-// impact of occupancy on performance").
+// impact of occupancy on performance"), with Maxwell's instruction encoding
+// (l1i.encoding bits64_ctrl3; docs/regdem.md, "The predictor").
 inline constexpr const char* kTitanxFTable =
-    "0.125:3.417,0.1875:2.095,0.25:1.590,0.3125:1.379,0.375:1.226,0.4375:1.160,"
-    "0.5:1.116,0.5625:1.072,0.625:1.050,0.6562:1.057,0.75:1.030,0.7812:1.028,1:1.000";
+    "0.125:3.325,0.1875:2.038,0.25:1.554,0.3125:1.296,0.375:1.187,0.4375:1.093,"
+    "0.5:1.081,0.5625:1.066,0.625:1.037,0.6562:1.058,0.75:1.035,0.7812:1.032,1:1.000";
 
 // The choice keys' values (config/gpu_config_fields.h: enums with their names).
 enum class Strategy : uint8_t { Static, Cfg, Conflicts };
