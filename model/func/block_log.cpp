@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "func/semantics/semantics.h"
+
 namespace rfsim::func {
 
 void Ranges::merge() {

@@ -125,7 +125,4 @@ class BlockLog {
   Ranges sealed_writes_;
 };
 
-// The value an atomic leaves in memory (`old` there before, operands b, c).
-uint64_t atomicResult(ptx::AtomOp op, ptx::Type t, uint64_t old, uint64_t b, uint64_t c);
-
 }  // namespace rfsim::func

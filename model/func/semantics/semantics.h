@@ -1,6 +1,6 @@
 // Per-lane semantics of PTX's data-processing instructions: everything that
 // computes destinations from sources without touching memory, control flow
-// or other lanes (those are the executor's: ld/st/atom/red, bra/call/ret/
+// or other lanes (those are the executor's: ld/st/atom/red's accesses, bra/call/ret/
 // exit, bar, shfl, vote, activemask, special registers).
 //
 // Values travel as raw bits in uint64_t: a register of N bits occupies the low
@@ -98,5 +98,10 @@ WarpFn warpFunction(const ptx::Instr& in);
 // Whether this opcode is handled by evalLane (data processing) rather than
 // by the executor.
 bool isLaneOp(ptx::Op op);
+
+// atom/red's arithmetic (their memory access is the executor's): the value an
+// atomic of operation `op` on type `t` leaves in memory, given the value `old`
+// there before and its operands b and c (c: cas's new value).
+uint64_t atomicResult(ptx::AtomOp op, ptx::Type t, uint64_t old, uint64_t b, uint64_t c);
 
 }  // namespace rfsim::func

@@ -7,11 +7,10 @@
 // Code layout: instructions are 16 bytes (Volta's 128-bit instruction word,
 // Jia et al. 2018 chapter 2), or with l1i.encoding bits64_ctrl3 (Maxwell,
 // Pascal) 8 bytes with an 8-byte control word before every three, so that
-// instruction i of a function lies at byte 32 * (i / 3) + 8 + 8 * (i % 3);
-// the program's functions lie one after the
-// other in index order, each starting on a line boundary, so that a
-// straight-line stream falls through into the next function's lines as in
-// a real code segment.
+// instruction i of a function lies at byte 32 * (i / 3) + 8 + 8 * (i % 3).
+// The program's functions lie one after the other in index order, each
+// starting on a line boundary, so that a straight-line stream falls through
+// into the next function's lines as in a real code segment.
 //
 // Latency of a fill (the cycle its data reaches the I-buffer), per line:
 //   first-level hit: max(now + its latency, the line's arrival);

@@ -34,8 +34,8 @@ uint32_t sharedConflictDegree(const uint64_t* addr, uint32_t mask, uint32_t byte
   if (words_per_lane == 1 && pow2 && mask) {
     uint64_t seen = 0;
     uint64_t word_of[64];  // per bank, its word; valid where `seen` has its bit
-    bool free = true;
-    for (uint32_t m = mask; m && free; m &= m - 1) {
+    bool conflict_free = true;
+    for (uint32_t m = mask; m && conflict_free; m &= m - 1) {
       const uint64_t w = addr[__builtin_ctz(m)] / 4;
       const uint32_t b = static_cast<uint32_t>(w & (banks - 1));
       const uint64_t bit = uint64_t{1} << b;
@@ -43,10 +43,10 @@ uint32_t sharedConflictDegree(const uint64_t* addr, uint32_t mask, uint32_t byte
         seen |= bit;
         word_of[b] = w;
       } else {
-        free = word_of[b] == w;
+        conflict_free = word_of[b] == w;
       }
     }
-    if (free) return 1;
+    if (conflict_free) return 1;
   }
   uint32_t total = 0;
   for (uint32_t first = 0; first < 32; first += lanes_per_phase) {
