@@ -140,6 +140,16 @@ void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
 
 const DeviceOptions& Device::options() const { return impl_->options; }
 
+uint32_t Device::waveBlocks(const std::string& kernel, uint32_t block) const {
+  if (!impl_->module) throw std::runtime_error("waveBlocks before any module was loaded");
+  CUfunction f = nullptr;
+  check(cuModuleGetFunction(&f, impl_->module, kernel.c_str()), ("cuModuleGetFunction " + kernel).c_str());
+  int per_sm = 0;
+  check(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, int(block), 0),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return uint32_t(per_sm) * uint32_t(hw::smCountRef());
+}
+
 uint64_t Device::malloc(size_t bytes) {
   CUdeviceptr p = 0;
   check(cuMemAlloc(&p, bytes ? bytes : 1), "cuMemAlloc");
@@ -173,7 +183,7 @@ uint64_t Device::symbolAddress(const std::string& name) const {
 }
 
 LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
-                           uint32_t dynamic_shared_bytes) {
+                           uint32_t dynamic_shared_bytes, int preferred_carveout) {
   if (!impl_->module) throw std::runtime_error("launch before any module was loaded");
   auto it = impl_->functions.find(kernel);
   if (it == impl_->functions.end()) {
@@ -185,6 +195,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   if (dynamic_shared_bytes > 48 * 1024)
     check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(dynamic_shared_bytes)),
           "cuFuncSetAttribute");
+  // The driver's carve-out hint, as the application gave it (-1: none).
+  if (preferred_carveout >= 0)
+    check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, preferred_carveout),
+          "cuFuncSetAttribute (preferred carve-out)");
   std::vector<void*> params;
   for (const auto& v : args.values()) params.push_back(const_cast<uint8_t*>(v.data()));
 

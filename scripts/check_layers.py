@@ -43,11 +43,18 @@ RULES = [
     ("mech", "`mech/<a>/` does not include `mech/<b>/`. Every mechanism may include mech's own "
              "files (the interface `mechanism.h`, the registry); only `mech/builtin.cpp`, the "
              "list of built-in mechanisms, includes every mechanism."),
+    ("hw", "`workloads/` and `hw/` include of the model only `runtime/runtime.h`: rfsim-hw links the "
+           "workloads' drivers with its own `rt::Device` over the CUDA driver API "
+           "(`hw/cuda_device.cpp`) and nothing else of the model, so a driver that reached further "
+           "would not link there."),
     ("getenv", "The model reads no environment variable, except to find an external program on "
                "PATH (`cost/tool_runner.cpp`, `app/cmd_exec.cpp`) and in the CUDA runtime "
                "library's session (`cudart/session.cpp`), inside an application's process, where "
                "the environment `rfsim exec` sets is the only way in (docs/cudart.md)."),
 ]
+# The workloads' host drivers are also linked into rfsim-hw (hw/), which implements
+# runtime/runtime.h over the CUDA driver API and has nothing else of the model.
+HW_MODEL_INCLUDES = {"runtime/runtime.h"}
 GETENV_ALLOWED = {"cost/tool_runner.cpp", "app/cmd_exec.cpp", "cudart/session.cpp"}
 MECH_INCLUDES_ALL = {"mech/builtin.cpp"}
 
@@ -82,6 +89,10 @@ def check_include(folder, inner, target, target_rest):
     """The rule an include breaks, as a message, or None."""
     if target not in LEVEL:
         return None  # not one of ours (a workload's "lib/...": its own folder)
+    if (folder in TOP_LEVEL and target not in TOP_LEVEL and f"{target}/{target_rest}" not in HW_MODEL_INCLUDES
+            and LEVEL[target] < LEVEL[folder]):
+        return (f"{folder}/ includes {target}/{target_rest} (of the model, workloads/ and hw/ include only "
+                f"{', '.join(sorted(HW_MODEL_INCLUDES))}: rfsim-hw links nothing else)")
     if target == folder:
         if folder != "mech":
             return None

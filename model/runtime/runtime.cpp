@@ -11,6 +11,7 @@
 
 #include "backend/backend.h"
 #include "config/gpu_config.h"
+#include "config/occupancy.h"
 #include "gpu/simulation.h"
 #include "gpu/gpu_stats.h"
 #include "gpu/kernel_runner.h"
@@ -138,6 +139,15 @@ std::vector<LaunchRecord> Device::takeLaunchRecords() { return std::exchange(imp
 const ptx::Module& Device::module() const { return impl_->loaded().module(); }
 const backend::CompiledModule* Device::compiled() const { return impl_->compiled.get(); }
 const DeviceOptions& Device::options() const { return impl_->options; }
+
+uint32_t Device::waveBlocks(const std::string& kernel, uint32_t block) const {
+  const config::GpuConfig* gpu = impl_->options.gpu;
+  const backend::CompiledModule* cm = compiled();
+  const backend::FunctionReport* r = cm ? cm->find(kernel) : nullptr;
+  if (!gpu || !r) return 0;
+  const config::Occupancy o = config::computeOccupancy(*gpu, {block, r->tree_regs, staticSharedBytes(kernel)}, kernel);
+  return gpu->gpu.num_sms * o.blocks;
+}
 
 uint64_t Device::malloc(size_t bytes) { return impl_->memory.allocate(bytes, func::AllocKind::Malloc); }
 

@@ -140,6 +140,11 @@ class Device {
   // The variants compiled, "base" first.
   std::vector<std::string> variants() const;
   const DeviceOptions& options() const;
+  // Blocks of `block` threads of `kernel` in one whole wave: the SMs times the
+  // blocks one SM holds at the kernel's registers and static shared memory
+  // (config/occupancy.h), or 0 without a GPU configuration (a functional run
+  // of the PTX). rfsim-hw asks the driver (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+  uint32_t waveBlocks(const std::string& kernel, uint32_t block) const;
 
   uint64_t malloc(size_t bytes);  // 256-byte aligned device address; throws on exhaustion
   void free(uint64_t device_address);

@@ -26,6 +26,7 @@ EXPECTED = {
     "model/cudart/session.cpp:3": "cudart/ includes app/ (the same layer",
     "hw/device.h:3": "hw/ includes cudart/ (the same layer",
     "workloads/w/w_host.cpp:3": "workloads/ (layer 10) includes app/ (layer 11, higher)",
+    "workloads/w/w_host.cpp:4": "workloads/ includes config/occupancy.h (of the model, workloads/ and hw/ include only",
     "model/extra/": "in no layer",
     "docs/architecture.md:3": "the layer table differs",
 }

@@ -12,8 +12,6 @@
 // then comparable across occupancies.
 #include <cmath>
 
-#include "backend/backend.h"
-#include "config/occupancy.h"
 #include "workloads/common/driver.h"
 
 namespace rfsim::workloads {
@@ -25,12 +23,7 @@ constexpr float kB = 0.999f;
 // Blocks of `block` threads in `waves` whole waves on the device's GPU, or
 // 0 without a GPU configuration (a functional run of the PTX).
 uint32_t wholeWaves(const rt::Device& dev, uint32_t block, uint32_t waves) {
-  const config::GpuConfig* gpu = dev.options().gpu;
-  const backend::CompiledModule* cm = dev.compiled();
-  const backend::FunctionReport* r = cm ? cm->find("occ_fma") : nullptr;
-  if (!gpu || !r) return 0;
-  const config::Occupancy o = config::computeOccupancy(*gpu, {block, r->tree_regs, 0}, "occ_fma");
-  return waves * gpu->gpu.num_sms * o.blocks;
+  return waves * dev.waveBlocks("occ_fma", block);
 }
 
 Check runOccupancy(rt::Device& dev, Size size) {
