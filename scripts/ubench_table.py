@@ -22,9 +22,11 @@ For each configuration it runs the ubench workloads on the timing model at their
 (`rfsim run -c configs/C.yaml -w ubench_... --timing`), and ubench_regbank again with
 `--set regfile.operand_reuse=false`, and reads each figure from the run's stats.json: the
 %clock64 figures a workload measures (workloads.<w>.measured: cycles per load, per operation,
-per FMA), and from the launch statistics the streaming bandwidth (ubench_mem_bandwidth's bytes
-over its launch's cycles, at the configuration's SM clock) and the FP32 issue rate
-(ubench_occupancy's FP32 warp instructions per cycle per SM, its best launch). The published
+per FMA, per pass over straight-line code), and from the launch statistics the streaming and L2
+bandwidths (ubench_mem_bandwidth's and ubench_l2_bandwidth's bytes over their last launch's
+cycles, at the configuration's SM clock) and the FP32 issue rates (ubench_occupancy's FP32 warp
+instructions per cycle per SM, its best launch; ubench_fp32_peak's difference of its two
+launches). The published
 figures and their sources are in scripts/rfsim_tools/ubench_published.py.
 """
 import argparse
@@ -45,7 +47,7 @@ from rfsim_tools.ubench_published import PUBLISHED  # noqa: E402
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = ["v100", "titanv", "titanx", "maxwell", "h100"]
 WORKLOADS = ["ubench_mem_latency", "ubench_latency", "ubench_smem_conflicts", "ubench_regbank",
-             "ubench_occupancy", "ubench_mem_bandwidth"]
+             "ubench_occupancy", "ubench_fp32_peak", "ubench_mem_bandwidth", "ubench_l2_bandwidth", "ubench_icache"]
 
 # (key, label, unit, workload, measured name): figures a workload measures itself.
 MEASURED = [
@@ -79,26 +81,33 @@ MEASURED = [
     ("sfu_rsqrt", "rsqrt.approx (SFU)", "sfu_rsqrt_approx"),
     ("sfu_ex2_lg2", "lg2/ex2.approx (SFU)", "sfu_lg2_ex2_approx"),
     ("fp64_add", "fp64 add", "fp64_add"), ("fp64_fma", "fp64 fma", "fp64_fma"),
-    ("fp64_div", "fp64 div.rn", "fp64_div_rn")]]
+    ("fp64_div", "fp64 div.rn", "fp64_div_rn")]] + [
+    ("icache_cold_96", "straight-line code, 96 adds, one warp: first (cold) pass", "cycles", "ubench_icache", "cold_96"),
+    ("icache_warm_96", "the same, second (warm) pass", "cycles", "ubench_icache", "warm_96"),
+    ("icache_cold_768", "straight-line code, 768 adds (12 KiB at 16 B an instruction): first pass", "cycles/add",
+     "ubench_icache", "cold_768_per_add"),
+    ("icache_warm_768", "the same, second pass (more than Volta's 12 KiB L0)", "cycles/add", "ubench_icache",
+     "warm_768_per_add"),
+]
 NOREUSE = [(k + "_noreuse", label.replace("reuse as configured", "no operand reuse"), unit, w, name)
            for k, label, unit, w, name in MEASURED if w == "ubench_regbank"]
-# Figures derived from the launch statistics, and rows no workload measures.
+# Figures derived from the launch statistics.
 DERIVED = [
     ("smem_per_way", "shared load, cycles per further conflicting way ((32-way - 1-way) / 31)", "cycles"),
     ("dram_bandwidth", "streaming bandwidth, 8 MiB read + sums written (ubench_mem_bandwidth)", "GB/s"),
     ("dram_bandwidth_bpc", "the same per SM cycle", "bytes/cycle"),
     ("fp32_rate", "FP32 issue rate (ubench_occupancy, best block size, whole launch)",
      "warp instrs/cycle/SM"),
+    ("fp32_peak", "peak FP32 issue rate (ubench_fp32_peak: 8 independent chains per thread, the difference of "
+     "two launches)", "warp instrs/cycle/SM"),
+    ("l2_bandwidth", "L2 read bandwidth, a 1.25 MiB array in the L2 read 8 times (ubench_l2_bandwidth)", "GB/s"),
+    ("l2_bandwidth_bpc", "the same per SM cycle", "bytes/cycle"),
+    ("icache_miss", "I-cache cold start: 96 straight-line adds, first pass minus second (ubench_icache)", "cycles"),
 ]
-UNMEASURED = [
-    ("l2_bandwidth", "L2 bandwidth", "GB/s", "no workload measures it"),
-    ("icache_miss", "I-cache miss cost", "cycles",
-     "no workload measures it; the test \"I-cache prefetch on a straight-line kernel\" does (docs/sm.md)"),
-]
-ORDER = ([m[0] for m in MEASURED[:5]] + ["dram_bandwidth", "dram_bandwidth_bpc", "l2_bandwidth"]
+ORDER = ([m[0] for m in MEASURED[:5]] + ["dram_bandwidth", "dram_bandwidth_bpc", "l2_bandwidth", "l2_bandwidth_bpc"]
          + [m[0] for m in MEASURED[5:9]] + ["smem_per_way"] + [m[0] for m in MEASURED[9:13]]
-         + [m[0] for m in NOREUSE] + ["fp32_rate"] + [m[0] for m in MEASURED[13:]] + ["icache_miss"])
-LABELS = {k: (label, unit) for k, label, unit, *_ in MEASURED + NOREUSE + DERIVED + UNMEASURED}
+         + [m[0] for m in NOREUSE] + ["fp32_rate", "fp32_peak"] + [m[0] for m in MEASURED[13:]] + ["icache_miss"])
+LABELS = {k: (label, unit) for k, label, unit, *_ in MEASURED + NOREUSE + DERIVED}
 
 
 def run(rfsim, config, out, workloads, extra=()):
@@ -130,11 +139,19 @@ def figures(run_dir, noreuse_dir):
     cycles = bw["launches"][-1]["cycles"]
     out["dram_bandwidth_bpc"] = moved / cycles
     out["dram_bandwidth"] = moved / cycles * clock / 1000.0
+    l2 = ws["ubench_l2_bandwidth"]
+    moved = measured(ws, "ubench_l2_bandwidth", "bytes_moved", run_dir)
+    out["l2_bandwidth_bpc"] = moved / l2["launches"][-1]["cycles"]
+    out["l2_bandwidth"] = out["l2_bandwidth_bpc"] * clock / 1000.0
+    out["icache_miss"] = out["icache_cold_96"] - out["icache_warm_96"]
     rates = []
     for launch in ws["ubench_occupancy"]["launches"]:
         sp = (lookup(launch["gpu"], "sm.exec.warp_instrs_by_unit") or {}).get("sp", 0)
         rates.append(sp / (launch["cycles"] * lookup(launch["gpu"], "num_sms")))
     out["fp32_rate"] = max(rates)
+    peak = ws["ubench_fp32_peak"]["launches"]
+    sp = [(lookup(l["gpu"], "sm.exec.warp_instrs_by_unit") or {}).get("sp", 0) for l in peak]
+    out["fp32_peak"] = (sp[1] - sp[0]) / ((peak[1]["cycles"] - peak[0]["cycles"]) * lookup(peak[0]["gpu"], "num_sms"))
     return {k: round(v, 4) for k, v in out.items()}
 
 
@@ -158,13 +175,12 @@ def table(config, model):
         label, unit = LABELS[k]
         m = model.get(k)
         p = pub.get(k, [])
-        note = next((u[3] for u in UNMEASURED if u[0] == k), None)
         if p:
             published = "; ".join(f"{fmt(v)} ({src})" for v, src in p)
         else:
             published = "not found"
         ratio = f"{m / p[0][0]:.2f}" if m is not None and p else ""
-        rows.append(f"| {label} | {unit} | {fmt(m) if note is None else note} | {published} | {ratio} |")
+        rows.append(f"| {label} | {unit} | {fmt(m)} | {published} | {ratio} |")
     return "\n".join(rows) + "\n"
 
 
@@ -176,12 +192,11 @@ def compact(configs, model):
     rows.append("|---|---|" + "--:|" * len(configs))
     for k in ORDER:
         label, unit = LABELS[k]
-        note = next((u[3] for u in UNMEASURED if u[0] == k), None)
         cells = []
         for c in configs:
             m = model[c].get(k)
             p = PUBLISHED.get(c, {}).get(k, [])
-            cell = "—" if note else fmt(m)
+            cell = fmt(m)
             if p:
                 letter = letters.setdefault(p[0][1], chr(ord("a") + len(letters)))
                 cell += f" / {fmt(p[0][0])} ({letter})"

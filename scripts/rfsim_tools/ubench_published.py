@@ -43,6 +43,7 @@ _VOLTA = {
     # One warp on one sub-core: 16 FP32 lanes per processing block.
     "fma_1src": [(2.0, "Volta whitepaper: 16 FP32 lanes per sub-core, 2 cycles per warp FMA")],
     "fp32_rate": [(2.0, "Volta whitepaper: 64 FP32 lanes per SM")],
+    "fp32_peak": [(2.0, "Volta whitepaper: 64 FP32 lanes per SM")],
 }
 
 _MAXWELL = {
@@ -51,6 +52,7 @@ _MAXWELL = {
     "int_add": [(6.0, _JIA_M)],
     "fp32_add": [(6.0, _JIA_M)],
     "fp32_rate": [(4.0, "GTX 980 whitepaper: 128 FP32 lanes per SM")],
+    "fp32_peak": [(4.0, "GTX 980 whitepaper: 128 FP32 lanes per SM")],
 }
 
 PUBLISHED = {
@@ -91,5 +93,6 @@ PUBLISHED = {
         "fp64_div": [(125.35, _H100_HW)],
         "global_chase": [(197.33, _H100_HW)],
         "fp32_rate": [(4.0, "H100 whitepaper: 128 FP32 lanes per SM")],
+        "fp32_peak": [(4.0, "H100 whitepaper: 128 FP32 lanes per SM")],
     },
 }

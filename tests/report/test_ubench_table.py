@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """scripts/ubench_table.py without running the model: the figures read from crafted results
-folders (the measured values, the bandwidth at the SM clock, the best FP32 rate, the cost of a
-conflicting way), the table's published column and ratio, and the golden check's tolerance."""
+folders (the measured values, the bandwidths at the SM clock, the best and the peak FP32 rate,
+the cost of a conflicting way, the I-cache's cold start), the table's published column and ratio, and the golden check's tolerance."""
 
 import json
 import os
@@ -47,8 +47,15 @@ def crafted(tmp):
     full[("ubench_smem_conflicts", "dependent_s1")] = 20.0
     full[("ubench_smem_conflicts", "dependent_s32")] = 82.0
     full[("ubench_mem_bandwidth", "bytes_moved")] = 8000.0
+    full[("ubench_l2_bandwidth", "bytes_moved")] = 9000.0
+    full[("ubench_icache", "cold_96")] = 500.0
+    full[("ubench_icache", "warm_96")] = 200.0
     launches = {"ubench_mem_bandwidth": [{"kernel": "stream_sum", "cycles": 10, "gpu": {}}],
-                "ubench_occupancy": [occ_launch(100, 100), occ_launch(100, 300), occ_launch(200, 200)]}
+                # The warm-up launch, then the measured one (the last).
+                "ubench_l2_bandwidth": [{"kernel": "l2_sum", "cycles": 99, "gpu": {}},
+                                        {"kernel": "l2_sum", "cycles": 3, "gpu": {}}],
+                "ubench_occupancy": [occ_launch(100, 100), occ_launch(100, 300), occ_launch(200, 200)],
+                "ubench_fp32_peak": [occ_launch(50, 100), occ_launch(150, 700)]}
     write_run(os.path.join(tmp, "c"), full, launches)
     nr = {(w, name): 100.0 + i for i, (_, _, _, w, name) in enumerate(ubench_table.NOREUSE)}
     write_run(os.path.join(tmp, "c-noreuse"), nr)
@@ -65,7 +72,11 @@ class Figures(unittest.TestCase):
         self.assertEqual(figs["dram_bandwidth_bpc"], 800.0)  # 8000 bytes in 10 cycles
         self.assertEqual(figs["dram_bandwidth"], 800.0)  # at 1000 MHz: 800 GB/s
         self.assertEqual(figs["fp32_rate"], 1.5)  # the best launch: 300 / (100 cycles x 2 SMs)
-        self.assertEqual(set(figs), set(ubench_table.ORDER) - {"l2_bandwidth", "icache_miss"})
+        self.assertEqual(figs["fp32_peak"], 3.0)  # (700 - 100) / ((150 - 50) cycles x 2 SMs)
+        self.assertEqual(figs["l2_bandwidth_bpc"], 3000.0)  # the last launch: 9000 bytes in 3 cycles
+        self.assertEqual(figs["l2_bandwidth"], 3000.0)
+        self.assertEqual(figs["icache_miss"], 300.0)  # 500 - 200
+        self.assertEqual(set(figs), set(ubench_table.ORDER))
 
     def test_a_missing_measured_figure_names_its_folder(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -83,7 +94,9 @@ class Table(unittest.TestCase):
         self.assertIn("| 1.00 |", rows["L1 hit latency (pointer chase, 8 KiB)"])  # 32.2 against 32.2
         self.assertIn("| 0.50 |", rows["FP32 issue rate (ubench_occupancy, best block size, whole launch)"])
         self.assertIn("not found", rows["FMA, 3 distinct source registers, no operand reuse"])
-        self.assertIn("no workload measures it", rows["I-cache miss cost"])
+        # A figure the run lacks: a dash, and no ratio.
+        self.assertTrue(rows["I-cache cold start: 96 straight-line adds, first pass minus second (ubench_icache)"]
+                        .endswith("| — | not found |  |"))
 
 
     def test_compact_letters_each_source_once(self):
