@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -13,11 +14,30 @@
 
 namespace rfsim::test {
 
+// The folders writePtx made, removed when the test program exits.
+class TempDirs {
+ public:
+  ~TempDirs() {
+    std::error_code ec;
+    for (const auto& d : dirs_) std::filesystem::remove_all(d, ec);
+  }
+  void add(const std::filesystem::path& d) {
+    std::lock_guard<std::mutex> lock(mu_);
+    dirs_.push_back(d);
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::filesystem::path> dirs_;
+};
+
 inline std::filesystem::path writePtx(const std::string& text, const std::string& name) {
   static std::atomic<int> counter{0};
+  static TempDirs made;
   const auto dir = std::filesystem::temp_directory_path() /
                    ("rfsim_func_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   std::filesystem::create_directories(dir);
+  made.add(dir);
   const auto path = dir / name;
   std::ofstream(path) << text;
   return path;

@@ -129,6 +129,14 @@ TEST_CASE("the SM trace records every issue of the run into a VCD with a GTKWave
   const config::GpuConfig cfg;
   const auto dir = std::filesystem::temp_directory_path() / ("rfsim-trace-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
+  // Removes the folder after the traces below are closed (destroyed in reverse order).
+  struct RemoveAtEnd {
+    std::filesystem::path p;
+    ~RemoveAtEnd() {
+      std::error_code ec;
+      std::filesystem::remove_all(p, ec);
+    }
+  } cleanup{dir};
   const uint32_t ns = cfg.sm.num_schedulers;
 
   sm::SmTrace full(dir / "full.vcd", ns);
