@@ -29,12 +29,8 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
   next_ = cycle + length_;
   ++intervals_;
   if (points_.size() > window_ + 1) points_.pop_front();
-  if (points_.size() < window_ + 1 || unstarted < sms_) return false;
-  if (double(blocks_ - std::min(blocks_, unstarted)) < min_share_ * double(blocks_)) return false;
-  // The L2 steady over the window: full (evicting), or barely used.
-  const uint64_t allocs = points_.back().l2_allocs - points_.front().l2_allocs;
-  const uint64_t evictions = points_.back().l2_evictions - points_.front().l2_evictions;
-  if (2 * evictions < allocs && 100 * allocs >= l2_lines_) return false;
+  if (points_.size() < window_ + 1) return false;
+  // The window's cycles per warp instruction, and their spread (the smallest kept, cut or not).
   double lo = INFINITY, hi = 0.0, sum = 0.0;
   for (size_t k = 1; k < points_.size(); ++k) {
     const uint64_t c = points_[k].cycle - points_[k - 1].cycle, w = points_[k].instrs - points_[k - 1].instrs;
@@ -45,6 +41,15 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
     sum += cpi;
   }
   const double mean = sum / double(window_);
+  if (unstarted < sms_) return false;
+  const double spread = (hi - lo) / mean;
+  if (windows_ == 0 || spread < spread_) spread_ = spread;
+  ++windows_;
+  if (double(blocks_ - std::min(blocks_, unstarted)) < min_share_ * double(blocks_)) return false;
+  // The L2 steady over the window: full (evicting), or barely used.
+  const uint64_t allocs = points_.back().l2_allocs - points_.front().l2_allocs;
+  const uint64_t evictions = points_.back().l2_evictions - points_.front().l2_evictions;
+  if (2 * evictions < allocs && 100 * allocs >= l2_lines_) return false;
   if (hi - lo > tolerance_ * mean) return false;
   ipc_ = double(points_.back().instrs - points_.front().instrs) /
          double(points_.back().cycle - points_.front().cycle);

@@ -62,6 +62,11 @@ class BlockSampler {
   // Intervals measured, and their length (0 before the first retirement).
   uint64_t intervals() const { return intervals_; }
   uint64_t interval() const { return length_; }
+  // The smallest spread of cycles per warp instruction, (max - min) / mean,
+  // of the whole windows measured while at least one block per SM had not
+  // started: how close the launch came to a cut (it is cut only at a spread
+  // within the tolerance); 0 if no such window.
+  double spread() const { return spread_; }
   // The launch's cycles: the drain's end plus `skipped_instrs` at ipc().
   uint64_t extrapolate(uint64_t drain_end, uint64_t skipped_instrs) const;
 
@@ -76,6 +81,8 @@ class BlockSampler {
   std::deque<Point> points_;  // the last window + 1 interval boundaries
   bool cut_ = false;
   double ipc_ = 0.0;
+  double spread_ = 0.0;
+  uint64_t windows_ = 0;
 };
 
 }  // namespace rfsim::gpu

@@ -92,10 +92,15 @@ SampleStats::SampleStats(stats::Group* parent, const std::string& name, const st
       ADD_STAT(blocks_detailed, stats::unit::Count, "thread blocks simulated in detail"),
       ADD_STAT(blocks_functional, stats::unit::Count, "thread blocks run functionally, their cycles extrapolated"),
       ADD_STAT(intervals, stats::unit::Count,
-               "intervals (each as long as the first blocks lived) measured before a launch was cut"),
+               "intervals (each as long as the first blocks lived) measured, up to the cut if the launch was cut"),
       ADD_STAT(cycles_extrapolated, stats::unit::Cycle,
                "cycles added by extrapolation: the launch's cycles are gpu.cycles plus these"),
       ADD_STAT(warp_instrs_functional, stats::unit::Count, "warp instructions run functionally (exact counts)"),
+      ADD_STAT(window_spread, stats::unit::Ratio,
+               "the smallest spread of cycles per warp instruction, (max - min) / mean, of any window of "
+               "sim.sample_window intervals while blocks were left to skip: a launch is cut only at a spread of "
+               "at most sim.sample_tolerance (0: no such window)",
+               [this] { return spread; }),
       ADD_STAT(share_functional, stats::unit::Ratio, "warp instructions run functionally, of all",
                [this, &detailed_instrs] {
                  const double all = double(warp_instrs_functional.get()) + double(detailed_instrs.get());

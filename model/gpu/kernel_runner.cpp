@@ -308,13 +308,16 @@ KernelRunResult KernelRunner::run() {
   r.warp_instrs = stats_->warp_instrs.get();
   r.blocks = setup_.grid.count();
   stats_->sample.blocks_detailed = stats_->blocks.get();
+  if (sampler_) {
+    stats_->sample.intervals = sampler_->intervals();
+    stats_->sample.spread = sampler_->spread();
+  }
   if (cut_) {
     const uint64_t unstarted = setup_.grid.count() - blocks_.issued();
     const uint64_t w = runRestFunctionally();
     r.cycles = sampler_->extrapolate(cycles, w);
     r.blocks_functional = unstarted;
     stats_->sample.blocks_functional = unstarted;
-    stats_->sample.intervals = sampler_->intervals();
     stats_->sample.cycles_extrapolated = r.cycles - cycles;
     stats_->sample.warp_instrs_functional = w;
   }

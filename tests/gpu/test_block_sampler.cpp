@@ -29,6 +29,7 @@ TEST_CASE("block sampler: intervals as long as the first blocks lived, cut once 
   CHECK(s.cut());
   CHECK(s.intervals() == 3);
   CHECK(s.ipc() == Approx(0.5));
+  CHECK(s.spread() == 0.0);  // the window that cut agreed exactly
   // 2000 more warp instructions at 0.5 per cycle after a drain ending at 9000.
   CHECK(s.extrapolate(9000, 2000) == 13000);
   CHECK(s.observe(1, false, 1, 0));  // stays cut
@@ -42,6 +43,10 @@ TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left
     for (int k = 0; k < 7; ++k) cut = cut || s.observe(1000 * uint64_t(k + 1), k == 0, instrs[k], 100);
     CHECK_FALSE(cut);
     CHECK(s.intervals() == 6);
+    // The closest it came: the first window, 500, 500 and 530 warp
+    // instructions in 1000 cycles each, spread (2 - 1.887) / 1.962.
+    const double a = 1000.0 / 500, b = 1000.0 / 530;
+    CHECK(s.spread() == Approx((a - b) / ((a + a + b) / 3)));
   }
   SECTION("fewer blocks left than SMs") {
     gpu::BlockSampler s(4, 200, 2, 0.02, 0.2, 1000);
