@@ -47,7 +47,8 @@ from rfsim_tools.ubench_published import PUBLISHED  # noqa: E402
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = ["v100", "titanv", "titanx", "maxwell", "h100"]
 WORKLOADS = ["ubench_mem_latency", "ubench_latency", "ubench_smem_conflicts", "ubench_regbank",
-             "ubench_occupancy", "ubench_fp32_peak", "ubench_mem_bandwidth", "ubench_l2_bandwidth", "ubench_icache"]
+             "ubench_occupancy", "ubench_fp32_peak", "ubench_mem_bandwidth", "ubench_l2_bandwidth", "ubench_icache",
+             "ubench_dram_rows"]
 
 # (key, label, unit, workload, measured name): figures a workload measures itself.
 MEASURED = [
@@ -88,6 +89,10 @@ MEASURED = [
      "ubench_icache", "cold_768_per_add"),
     ("icache_warm_768", "the same, second pass (more than Volta's 12 KiB L0)", "cycles/add", "ubench_icache",
      "warm_768_per_add"),
+    ("dram_row_hit", "DRAM latency, 16 MiB of lines in address order (pointer chase: mostly row hits)",
+     "cycles/load", "ubench_dram_rows", "latency_in_order"),
+    ("dram_row_open", "the same lines in random order (rows opened: row misses and conflicts)", "cycles/load",
+     "ubench_dram_rows", "latency_random_order"),
 ]
 NOREUSE = [(k + "_noreuse", label.replace("reuse as configured", "no operand reuse"), unit, w, name)
            for k, label, unit, w, name in MEASURED if w == "ubench_regbank"]
@@ -107,6 +112,9 @@ DERIVED = [
 ORDER = ([m[0] for m in MEASURED[:5]] + ["dram_bandwidth", "dram_bandwidth_bpc", "l2_bandwidth", "l2_bandwidth_bpc"]
          + [m[0] for m in MEASURED[5:9]] + ["smem_per_way"] + [m[0] for m in MEASURED[9:13]]
          + [m[0] for m in NOREUSE] + ["fp32_rate", "fp32_peak"] + [m[0] for m in MEASURED[13:]] + ["icache_miss"])
+for _k in ("dram_row_open", "dram_row_hit"):  # beside the DRAM chase
+    ORDER.remove(_k)
+    ORDER.insert(ORDER.index("dram_latency") + 1, _k)
 LABELS = {k: (label, unit) for k, label, unit, *_ in MEASURED + NOREUSE + DERIVED}
 
 
