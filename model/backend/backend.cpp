@@ -253,15 +253,15 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       // for register pressure: a float-key, 64-bit-value sort network of 32
       // items a thread spills 2.6 KB scheduled at the target, and takes 180
       // registers in PTX order, ptxas 183).
-      if (retry_spills && opt.schedule && target && mf.spill_bytes) {
-        const uint32_t at_target = mf.spill_bytes;
-        if (!highestBound([&] { return !mf.spill_bytes; })) {
+      if (retry_spills && opt.schedule && target && mf.spilled_bytes) {
+        const uint32_t at_target = mf.spilled_bytes;
+        if (!highestBound([&] { return !mf.spilled_bytes; })) {
           // Every bound spills: PTX order, or the schedule at half the target
           // or at the target, whichever spills least.
-          const uint32_t at_half = mf.spill_bytes;
+          const uint32_t at_half = mf.spilled_bytes;
           program_order = true;
           allocateAt(bound);
-          if (mf.spill_bytes >= std::min(at_target, at_half)) {
+          if (mf.spilled_bytes >= std::min(at_target, at_half)) {
             program_order = false;
             if (at_half >= at_target) bound = target;
             allocateAt(bound);
@@ -269,14 +269,14 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
         }
       }
       auto count = [&] { return ff.fn.machine_regs + opt.reserved_registers; };
-      auto fits = [&] { return count() <= target && !mf.spill_bytes; };
+      auto fits = [&] { return count() <= target && !mf.spilled_bytes; };
       // recolour_above: a kernel over it (at most twice the target, without
       // spills), the schedule it has coloured for the fewest registers
       // (lt_laplace3d: 84 -> 64, ptxas 64; lt_aes: 52 -> 43, ptxas 44).
       // Kernels only: a called function's count comes from taking
       // caller-saved registers before callee-saved ones, and fewer would
       // mean saves (ptxas' raytrace `shade`: 108 registers, 2 saves).
-      if (fn.is_entry && count() > opt.recolour_above && count() <= 2 * target && !mf.spill_bytes &&
+      if (fn.is_entry && count() > opt.recolour_above && count() <= 2 * target && !mf.spilled_bytes &&
           count() <= rep.max_regs) {
         minimize = true;
         allocateAt(bound);
@@ -287,7 +287,7 @@ CompiledModule compileModule(const ptx::Module& src, const CompileOptions& opt) 
       // allocations, never more than seven); none fits: as it was. Counts
       // over twice the target (sgemm_regtile's 204) are not tried.
       if (!opt.schedule || program_order || bound != target || !target || !opt.schedule_fit ||
-          count() <= target || mf.spill_bytes || count() > rep.max_regs || count() > 2 * target)
+          count() <= target || mf.spilled_bytes || count() > rep.max_regs || count() > 2 * target)
         return;
       if (!highestBound(fits)) {
         bound = target;

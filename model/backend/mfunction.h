@@ -67,8 +67,12 @@ struct MFunction {
   uint32_t stack_align = 8;
   // Added by the allocator: bytes of spill slots. Spill and Fill
   // instructions address [R1 + slot offset] inside the spill area; frame
-  // layout adds the area's offset.
+  // layout adds the area's offset. spill_bytes is the area, once slots of
+  // values never live together share their bytes (ra::shareSpillSlots);
+  // spilled_bytes the slots' bytes before that, one per spilled value: how
+  // much was spilled, which the back end's choices between schedules compare.
   uint32_t spill_bytes = 0;
+  uint32_t spilled_bytes = 0;
 
   // Scratch registers of multi-instruction operations (prealloc.h:
   // addExpansionScratch): virtual registers the allocator never spills.

@@ -71,6 +71,10 @@ enum : uint8_t {
 // Sends `vals` (GPR and pair values) to fresh stack slots: a Spill store after
 // each def, a Fill load before each use (ra_rewrite.cpp).
 void spillValues(MFunction& f, const std::vector<uint32_t>& vals, std::vector<uint8_t>& flags, RaResult& res);
+// Once every value has a register: lets spill slots whose values are never
+// live at the same point share their bytes (as LLVM's StackSlotColoring
+// does), and shrinks f.spill_bytes to the slots left (ra_rewrite.cpp).
+void shareSpillSlots(MFunction& f);
 // Keeps the predicates `vals` in GPRs: selp after each def, setp before each use.
 void predsToGpr(MFunction& f, const std::vector<uint32_t>& vals, std::vector<uint8_t>& flags, RaResult& res);
 

@@ -66,6 +66,7 @@ void spillValues(MFunction& f, const std::vector<uint32_t>& vals, std::vector<ui
     const uint32_t size = bits == 64 ? 8 : 4;
     slot[v] = ptx::mach::alignUp(f.spill_bytes, size);
     f.spill_bytes = slot[v] + size;
+    f.spilled_bytes = f.spill_bytes;
     want[v] = 1;
   }
   std::vector<Touch> touches;
@@ -115,6 +116,109 @@ void spillValues(MFunction& f, const std::vector<uint32_t>& vals, std::vector<ui
     bb.instrs = std::move(out);
   }
   res.spilled_values += static_cast<uint32_t>(vals.size());
+}
+
+// A slot is live from a Spill store of it to the Fill loads that may read
+// that store (backward liveness over the CFG: a Fill uses its slot, a Spill
+// store, which writes the whole slot, kills it). Two slots interfere when one
+// is stored to while the other is live. Slots of one size then share an
+// offset greedily, in the order they were made, with the first group none
+// of whose slots interferes; the 8-byte groups are laid out first, then the
+// 4-byte ones.
+void shareSpillSlots(MFunction& f) {
+  if (f.spill_bytes == 0) return;
+  // The slots, by offset: their index and size.
+  std::vector<uint32_t> index_of(f.spill_bytes, UINT32_MAX);
+  std::vector<uint32_t> offset, size;
+  auto slotOf = [&](ptx::Instr& in) -> ptx::Operand* {
+    if (in.role != ptx::MRole::Spill && in.role != ptx::MRole::Fill) return nullptr;
+    return &in.src[0];
+  };
+  for (ptx::BasicBlock& bb : f.fn.blocks)
+    for (ptx::Instr& in : bb.instrs)
+      if (ptx::Operand* o = slotOf(in)) {
+        const uint32_t off = static_cast<uint32_t>(o->imm);
+        const uint32_t bytes = in.type == ptx::Type::B64 ? 8 : 4;
+        if (off >= f.spill_bytes) throw Error(f.fn.name + ": a spill slot outside the spill area");
+        if (index_of[off] == UINT32_MAX) {
+          index_of[off] = static_cast<uint32_t>(offset.size());
+          offset.push_back(off);
+          size.push_back(bytes);
+        } else if (size[index_of[off]] != bytes) {
+          throw Error(f.fn.name + ": spill slot " + std::to_string(off) + " accessed with two widths");
+        }
+      }
+  const uint32_t n = static_cast<uint32_t>(offset.size());
+  if (n < 2) return;
+  auto slot = [&](ptx::Instr& in) { return index_of[static_cast<uint32_t>(slotOf(in)->imm)]; };
+  // Liveness of the slots.
+  const size_t nb = f.fn.blocks.size();
+  std::vector<BitSet> live_in(nb, BitSet(n));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = nb; b-- > 0;) {
+      BitSet live(n);
+      for (uint32_t s : f.fn.blocks[b].succs) live.orWith(live_in[s]);
+      auto& instrs = f.fn.blocks[b].instrs;
+      for (size_t i = instrs.size(); i-- > 0;) {
+        if (!slotOf(instrs[i])) continue;
+        if (instrs[i].role == ptx::MRole::Spill) live.reset(slot(instrs[i]));
+        else live.set(slot(instrs[i]));
+      }
+      if (!(live == live_in[b])) {
+        live_in[b] = live;
+        changed = true;
+      }
+    }
+  }
+  // Interference: a store against every other slot live after it.
+  std::vector<BitSet> adj(n, BitSet(n));
+  for (size_t b = 0; b < nb; ++b) {
+    BitSet live(n);
+    for (uint32_t s : f.fn.blocks[b].succs) live.orWith(live_in[s]);
+    auto& instrs = f.fn.blocks[b].instrs;
+    for (size_t i = instrs.size(); i-- > 0;) {
+      if (!slotOf(instrs[i])) continue;
+      const uint32_t k = slot(instrs[i]);
+      if (instrs[i].role == ptx::MRole::Spill) {
+        live.reset(k);
+        live.forEach([&](uint32_t m) {
+          adj[k].set(m);
+          adj[m].set(k);
+        });
+      } else {
+        live.set(k);
+      }
+    }
+  }
+  // Groups: each slot joins the first group of its size it interferes with
+  // no member of.
+  std::vector<std::vector<uint32_t>> groups;
+  std::vector<uint32_t> group_of(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t g = 0;
+    for (; g < groups.size(); ++g) {
+      if (size[groups[g][0]] != size[k]) continue;
+      bool clash = false;
+      for (uint32_t m : groups[g]) clash = clash || adj[k].test(m);
+      if (!clash) break;
+    }
+    if (g == groups.size()) groups.emplace_back();
+    groups[g].push_back(k);
+    group_of[k] = g;
+  }
+  std::vector<uint32_t> group_off(groups.size());
+  uint32_t end = 0;
+  for (uint32_t bytes : {8u, 4u})
+    for (size_t g = 0; g < groups.size(); ++g)
+      if (size[groups[g][0]] == bytes) {
+        group_off[g] = ptx::mach::alignUp(end, bytes);
+        end = group_off[g] + bytes;
+      }
+  for (ptx::BasicBlock& bb : f.fn.blocks)
+    for (ptx::Instr& in : bb.instrs)
+      if (ptx::Operand* o = slotOf(in)) o->imm = group_off[group_of[slot(in)]];
+  f.spill_bytes = end;
 }
 
 void predsToGpr(MFunction& f, const std::vector<uint32_t>& vals, std::vector<uint8_t>& flags, RaResult& res) {

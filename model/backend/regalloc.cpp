@@ -482,6 +482,7 @@ RaResult allocateRegisters(MFunction& f, const RaOptions& opt) {
       pick[best] = 1;
     }
     if (!failed) {
+      ra::shareSpillSlots(f);
       res.assign.assign(g.nv, kNone);
       for (uint32_t v = 0; v < g.nv; ++v)
         if (g.present[v]) res.assign[v] = colour[v];

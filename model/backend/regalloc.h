@@ -26,7 +26,9 @@
 //
 // Spill choice: the node with the lowest cost / degree, cost = sum over its
 // defs and uses of 10^loop_depth (Chaitin 1982); temporaries created by
-// spilling are never spilled again.
+// spilling are never spilled again. Once every value has a register, spill
+// slots whose values are never live together share their bytes
+// (ra::shareSpillSlots, after LLVM's StackSlotColoring).
 #pragma once
 
 #include <cstdint>

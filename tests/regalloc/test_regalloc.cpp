@@ -453,3 +453,83 @@ TEST_CASE("regalloc: sgemm_regtile fits in registers without spilling", "[regall
   }
   CHECK(found);
 }
+
+namespace {
+
+// A Spill store or Fill load of `bytes` at spill-area offset `off`, of `value`.
+ptx::Instr slotAccess(bool store, uint32_t off, uint32_t value, unsigned bytes) {
+  ptx::Instr in;
+  in.space = ptx::Space::Local;
+  in.type = bytes == 8 ? ptx::Type::B64 : ptx::Type::B32;
+  const ptx::Operand slot = stackAddr(physId(ptx::mach::kSP), off), reg = regOperand(value, 8 * bytes);
+  if (store) {
+    in.op = ptx::Op::St;
+    in.role = ptx::MRole::Spill;
+    in.nsrc = 2;
+    in.src[0] = slot;
+    in.src[1] = reg;
+  } else {
+    in.op = ptx::Op::Ld;
+    in.role = ptx::MRole::Fill;
+    in.ndst = 1;
+    in.dst[0] = reg;
+    in.nsrc = 1;
+    in.src[0] = slot;
+  }
+  return in;
+}
+
+uint32_t offsetOfAccess(const MFunction& f, size_t block, size_t i) {
+  return static_cast<uint32_t>(f.fn.blocks.at(block).instrs.at(i).src[0].imm);
+}
+
+}  // namespace
+
+// ra::shareSpillSlots on hand-placed spill code: slots whose values are
+// never live together share bytes, sizes apart, 8-byte slots first.
+TEST_CASE("regalloc: spill slots of values never live together share their bytes", "[regalloc]") {
+  SECTION("straight line") {
+    MFunction f = fromPtx(kStraight, "k");
+    const uint32_t v = regId(f, "%r1");
+    auto& in = f.fn.blocks[0].instrs;
+    // A (0) then B (4) one after the other; C (8) and D (12) overlapping,
+    // after B; E (16, 8 bytes) apart from all.
+    const std::vector<ptx::Instr> code = {
+        slotAccess(true, 0, v, 4),  slotAccess(false, 0, v, 4),  slotAccess(true, 4, v, 4),
+        slotAccess(false, 4, v, 4), slotAccess(true, 8, v, 4),   slotAccess(true, 12, v, 4),
+        slotAccess(false, 8, v, 4), slotAccess(false, 12, v, 4), slotAccess(true, 16, v, 8),
+        slotAccess(false, 16, v, 8)};
+    in.insert(in.begin(), code.begin(), code.end());
+    f.spill_bytes = f.spilled_bytes = 24;
+    ra::shareSpillSlots(f);
+    // E alone in the 8-byte group at 0; A, B and C in one 4-byte group at 8;
+    // D, live with C, at 12.
+    CHECK(offsetOfAccess(f, 0, 8) == 0);
+    CHECK(offsetOfAccess(f, 0, 9) == 0);
+    for (size_t i : {0, 1, 2, 3, 4, 6}) CHECK(offsetOfAccess(f, 0, i) == 8);
+    CHECK(offsetOfAccess(f, 0, 5) == 12);
+    CHECK(offsetOfAccess(f, 0, 7) == 12);
+    CHECK(f.spill_bytes == 16);
+    CHECK(f.spilled_bytes == 24);  // what was spilled, before sharing
+  }
+  SECTION("a slot live around a loop keeps its bytes from one stored inside it") {
+    MFunction f = fromPtx(loopKernel(2), "k");
+    REQUIRE(f.fn.blocks.size() >= 3);
+    const uint32_t v = regId(f, "%r1");
+    // X stored before the loop (block 0) and read after it (block 2); Y
+    // stored and read inside the loop (block 1), after X's store there.
+    auto& b0 = f.fn.blocks[0].instrs;
+    b0.insert(b0.begin(), slotAccess(true, 0, v, 4));
+    auto& b1 = f.fn.blocks[1].instrs;
+    b1.insert(b1.begin(), {slotAccess(true, 4, v, 4), slotAccess(false, 4, v, 4)});
+    auto& b2 = f.fn.blocks[2].instrs;
+    b2.insert(b2.begin(), slotAccess(false, 0, v, 4));
+    f.spill_bytes = f.spilled_bytes = 8;
+    ra::shareSpillSlots(f);
+    CHECK(offsetOfAccess(f, 0, 0) == 0);
+    CHECK(offsetOfAccess(f, 2, 0) == 0);
+    CHECK(offsetOfAccess(f, 1, 0) == 4);
+    CHECK(offsetOfAccess(f, 1, 1) == 4);
+    CHECK(f.spill_bytes == 8);
+  }
+}
