@@ -94,10 +94,10 @@ mech::Subcommand demoCommand() {
   c.name = "demo";
   c.help = "the CARS rename-unit demo: synthetic call/return traffic through the rename unit, RTL and C++ "
            "reference in lockstep";
-  c.options = {{"--rtl", "co-simulate the Verilated RTL (default: mechanisms.cars.rtl)"},
+  c.options = {{"--rtl", "co-simulate the Verilated RTL (default: mechanisms.cars.rtl)", false, 0, 0, ""},
                {"--no-rtl", "reference model only, no RTL", false, 0, 0, "--rtl"},
-               {"--trace", "write the rename unit's VCD waveform and GTKWave save file"},
-               {"-q,--quiet", "print only where the results are"}};
+               {"--trace", "write the rename unit's VCD waveform and GTKWave save file", false, 0, 0, ""},
+               {"-q,--quiet", "print only where the results are", false, 0, 0, ""}};
   c.run = runDemo;
   return c;
 }
