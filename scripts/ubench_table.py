@@ -22,7 +22,7 @@ For each configuration it runs the ubench workloads on the timing model at their
 (`rfsim run -c configs/C.yaml -w ubench_... --timing`), and ubench_regbank again with
 `--set regfile.operand_reuse=false`, and reads each figure from the run's stats.json: the
 %clock64 figures a workload measures (workloads.<w>.measured: cycles per load, per operation,
-per FMA, per pass over straight-line code), and from the launch statistics the streaming and L2
+per FMA, per pass over straight-line code, per call), and from the launch statistics the streaming and L2
 bandwidths (ubench_mem_bandwidth's and ubench_l2_bandwidth's bytes over their last launch's
 cycles, at the configuration's SM clock) and the FP32 issue rates (ubench_occupancy's FP32 warp
 instructions per cycle per SM, its best launch; ubench_fp32_peak's difference of its two
@@ -48,7 +48,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = ["v100", "titanv", "titanx", "maxwell", "h100"]
 WORKLOADS = ["ubench_mem_latency", "ubench_latency", "ubench_smem_conflicts", "ubench_regbank",
              "ubench_occupancy", "ubench_fp32_peak", "ubench_mem_bandwidth", "ubench_l2_bandwidth", "ubench_icache",
-             "ubench_dram_rows"]
+             "ubench_dram_rows", "ubench_calls"]
 
 # (key, label, unit, workload, measured name): figures a workload measures itself.
 MEASURED = [
@@ -93,6 +93,9 @@ MEASURED = [
      "cycles/load", "ubench_dram_rows", "latency_in_order"),
     ("dram_row_open", "the same lines in random order (rows opened: row misses and conflicts)", "cycles/load",
      "ubench_dram_rows", "latency_random_order"),
+    ("call_chain", "dependent calls to a one-add function (ubench_calls)", "cycles/call", "ubench_calls", "per_call"),
+    ("call_overhead", "the same less the inline add: a call and its return", "cycles/call", "ubench_calls",
+     "call_overhead"),
 ]
 NOREUSE = [(k + "_noreuse", label.replace("reuse as configured", "no operand reuse"), unit, w, name)
            for k, label, unit, w, name in MEASURED if w == "ubench_regbank"]
