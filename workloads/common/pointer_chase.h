@@ -24,6 +24,8 @@ struct Chase {
   bool first_touch;   // every load touches a word for the first time (warm + timed < words)
 };
 
+namespace chase_detail {
+
 // Runs `c` with `mem_chase`; checks where the chase ended and the clock
 // delta. On success adds "<level> x.x" to `line`, the chain's description to
 // `detail` and its cycles per load to `measured`; otherwise returns the
@@ -80,6 +82,26 @@ inline Check runChase(rt::Device& dev, const Chase& c, Rng& rng, std::string& li
   detail += fmt::format("; {}: {} KiB, a word every {} B{}, {} + {} timed loads, {} clocks", c.level, c.bytes >> 10,
                         c.spacing, c.in_order ? " in address order" : "", c.warm, c.timed, clk);
   return Check{true, "", {}};
+}
+
+}  // namespace chase_detail
+
+// Runs the chains in order (their random cycles drawn from one generator
+// seeded `seed`): the workload's Check, with every chain's cycles per load
+// in the detail and in measured, or the first chain's failure.
+inline Check runChases(rt::Device& dev, const std::vector<Chase>& chains, uint64_t seed) {
+  Rng rng(seed);
+  std::string detail, line;
+  std::vector<Measured> measured;
+  for (const Chase& c : chains) {
+    const Check r = chase_detail::runChase(dev, c, rng, line, detail, measured);
+    if (!r.passed) return r;
+  }
+  return Check{true,
+               line + " cycles/load" +
+                   (dev.options().timing ? "" : " (functional model: %clock64 counts warp instructions, not cycles)") +
+                   fmt::format("; {} chase end addresses exact", chains.size()) + detail,
+               measured};
 }
 
 }  // namespace rfsim::workloads

@@ -14,34 +14,22 @@ __device__ __noinline__ unsigned add_callee(unsigned x, unsigned b) {
   return x;
 }
 
-extern "C" __global__ void call_chain(const unsigned* __restrict__ in, unsigned* __restrict__ out,
-                                      unsigned long long* __restrict__ clk, int iters) {
-  const unsigned lane = threadIdx.x;
-  unsigned x = in[lane];
-  const unsigned b = in[32 + lane];
-  const unsigned long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < iters; ++i) {
-#pragma unroll
-    for (int k = 0; k < UNROLL; ++k) x = add_callee(x, b);
+// One chain kernel: `iters` passes of UNROLL steps, each STEP (a statement
+// that updates x from b), between two reads of %clock64.
+#define CHAIN_KERNEL(NAME, STEP)                                                                    \
+  extern "C" __global__ void NAME(const unsigned* __restrict__ in, unsigned* __restrict__ out,      \
+                                  unsigned long long* __restrict__ clk, int iters) {                \
+    const unsigned lane = threadIdx.x;                                                              \
+    unsigned x = in[lane];                                                                          \
+    const unsigned b = in[32 + lane];                                                               \
+    const unsigned long long t0 = clock64();                                                        \
+    _Pragma("unroll 1") for (int i = 0; i < iters; ++i) {                                           \
+      _Pragma("unroll") for (int k = 0; k < UNROLL; ++k) { STEP; }                                  \
+    }                                                                                               \
+    const unsigned long long t1 = clock64();                                                        \
+    out[lane] = x;                                                                                  \
+    clk[lane] = t1 - t0;                                                                            \
   }
-  const unsigned long long t1 = clock64();
-  out[lane] = x;
-  clk[lane] = t1 - t0;
-}
 
-extern "C" __global__ void add_chain(const unsigned* __restrict__ in, unsigned* __restrict__ out,
-                                     unsigned long long* __restrict__ clk, int iters) {
-  const unsigned lane = threadIdx.x;
-  unsigned x = in[lane];
-  const unsigned b = in[32 + lane];
-  const unsigned long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < iters; ++i) {
-#pragma unroll
-    for (int k = 0; k < UNROLL; ++k) asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(b));
-  }
-  const unsigned long long t1 = clock64();
-  out[lane] = x;
-  clk[lane] = t1 - t0;
-}
+CHAIN_KERNEL(call_chain, x = add_callee(x, b))
+CHAIN_KERNEL(add_chain, asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(b)))

@@ -21,18 +21,7 @@ Check runDramRows(rt::Device& dev, Size size) {
   const int timed = size == Size::Small ? 512 : 4096;
   const std::vector<Chase> chains = {{"in address order", "in_order", bytes, kLine, 64, timed, true, true},
                                      {"in random order", "random_order", bytes, kLine, 64, timed, false, true}};
-  Rng rng(83);
-  std::string detail, line;
-  std::vector<Measured> measured;
-  for (const Chase& c : chains) {
-    const Check r = runChase(dev, c, rng, line, detail, measured);
-    if (!r.passed) return r;
-  }
-  return Check{true,
-               line + " cycles/load" +
-                   (dev.options().timing ? "" : " (functional model: %clock64 counts warp instructions, not cycles)") +
-                   "; 2 chase end addresses exact" + detail,
-               measured};
+  return runChases(dev, chains, 83);
 }
 
 }  // namespace

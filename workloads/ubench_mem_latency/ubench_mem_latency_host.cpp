@@ -37,20 +37,7 @@ std::vector<Chase> footprints(Size size) {
           {"DRAM", "dram", 32u << 20, 4u << 10, 256, 4096, false, true}};
 }
 
-Check runMemLatency(rt::Device& dev, Size size) {
-  Rng rng(61);
-  std::string detail, line;
-  std::vector<Measured> measured;
-  for (const Chase& c : footprints(size)) {
-    const Check r = runChase(dev, c, rng, line, detail, measured);
-    if (!r.passed) return r;
-  }
-  return Check{true,
-               line + " cycles/load" +
-                   (dev.options().timing ? "" : " (functional model: %clock64 counts warp instructions, not cycles)") +
-                   "; 3 chase end addresses exact" + detail,
-               measured};
-}
+Check runMemLatency(rt::Device& dev, Size size) { return runChases(dev, footprints(size), 61); }
 
 }  // namespace
 
