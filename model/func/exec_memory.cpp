@@ -529,6 +529,12 @@ void BlockExecutor::execCvta(Warp& w, const DInstr& d, uint32_t act) {
 }
 
 // The same address arithmetic as execLd/execSt/execAtom, without the access.
+void BlockExecutor::tellSink(const Warp& w, const DInstr& d, uint32_t act) {
+  MemAccess m;
+  describeAccess(w.id, d, act, m);
+  sink_->access(m);
+}
+
 void BlockExecutor::describeAccess(uint32_t warp, const DInstr& d, uint32_t act, MemAccess& out) {
   Warp& w = warps_[warp];
   const ptx::Instr& in = *d.in;

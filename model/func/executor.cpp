@@ -225,10 +225,14 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
         if (act) execMovVec(w, d, act);
         break;
       case Cls::Ld:
-        if (act) execLd(w, d, act);
+        if (act) {
+          if (sink_) [[unlikely]] tellSink(w, d, act);
+          execLd(w, d, act);
+        }
         break;
       case Cls::St:
         if (act) {
+          if (sink_) [[unlikely]] tellSink(w, d, act);
           execSt(w, d, act);
           if (d.in->space != ptx::Space::Local) ++*dev_writes_;
         }
@@ -236,6 +240,7 @@ uint32_t BlockExecutor::guardMask(Warp& w, const DInstr& d) {
         break;
       case Cls::Atom: case Cls::Red:
         if (act) {
+          if (sink_) [[unlikely]] tellSink(w, d, act);
           execAtom(w, d, act);
           ++*dev_writes_;
         }

@@ -35,6 +35,16 @@ inline uint32_t popc32(uint32_t v) {
 
 struct MemAccess;  // stepper.h
 
+// Told of every memory instruction a BlockExecutor runs, with its lanes'
+// addresses, before it executes (BlockExecutor::setAccessSink): how the
+// timing model's sampling warms its L2 with the blocks it runs functionally
+// (gpu/kernel_runner.cpp, runRestFunctionally).
+class AccessSink {
+ public:
+  virtual ~AccessSink() = default;
+  virtual void access(const MemAccess& m) = 0;
+};
+
 class BlockExecutor {
  public:
   BlockExecutor(Program& program, const LaunchSetup& setup, rt::LaunchStats& stats);
@@ -51,6 +61,8 @@ class BlockExecutor {
   // The log the next blocks' global accesses go through (block_log.h;
   // parallel_blocks.cpp); null: memory itself, as on one thread.
   void setLog(BlockLog* log) { log_ = log; }
+  // Where the next blocks' memory instructions are reported (null: nowhere).
+  void setAccessSink(AccessSink* sink) { sink_ = sink; }
   // Forgets the counts of a block whose run ended in an error (finish()
   // never added them).
   void discardCounts() {
@@ -130,6 +142,8 @@ class BlockExecutor {
   [[noreturn]] void deadlock() const;
   // Limits::max_warp_instrs and Limits::livelock_warp_instrs, checked
   // between rounds of run().
+  // Reports a memory instruction to sink_ (setAccessSink).
+  [[gnu::noinline]] void tellSink(const Warp& w, const DInstr& d, uint32_t act);
   void checkRunaway();
 
   // exec_lane.cpp: operand access.
@@ -260,6 +274,7 @@ class BlockExecutor {
   uint64_t* dev_writes_;
   uint64_t own_writes_ = 0;
   BlockLog* log_ = nullptr;
+  AccessSink* sink_ = nullptr;
   // A speculative store's lanes on their way to the log (logStoreLane).
   struct Staged {
     std::array<uint64_t, 32> addr;

@@ -14,18 +14,17 @@ BlockSampler::BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, doubl
       tolerance_(tolerance),
       min_share_(min_share) {}
 
-bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, uint64_t l2_allocs,
-                           uint64_t l2_evictions) {
+bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const Memory& mem) {
   if (cut_) return true;
   if (length_ == 0) {  // the first retirement: the intervals' length and first boundary
     if (!retired) return false;
     length_ = std::max<uint64_t>(1, cycle);
     next_ = cycle + length_;
-    points_.push_back({cycle, warp_instrs, l2_allocs, l2_evictions});
+    points_.push_back({cycle, warp_instrs, mem});
     return false;
   }
   if (cycle < next_) return false;  // SMs' local times differ: the latest one closes an interval
-  points_.push_back({cycle, warp_instrs, l2_allocs, l2_evictions});
+  points_.push_back({cycle, warp_instrs, mem});
   next_ = cycle + length_;
   ++intervals_;
   if (points_.size() > window_ + 1) points_.pop_front();
@@ -47,9 +46,14 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
   ++windows_;
   if (double(blocks_ - std::min(blocks_, unstarted)) < min_share_ * double(blocks_)) return false;
   // The L2 steady over the window: full (evicting), or barely used.
-  const uint64_t allocs = points_.back().l2_allocs - points_.front().l2_allocs;
-  const uint64_t evictions = points_.back().l2_evictions - points_.front().l2_evictions;
+  const Memory &first = points_.front().mem, &last = points_.back().mem;
+  const uint64_t allocs = last.l2_allocs - first.l2_allocs;
+  const uint64_t evictions = last.l2_evictions - first.l2_evictions;
   if (2 * evictions < allocs && 100 * allocs >= l2_lines_) return false;
+  // The DRAM keeping up: a backlog that grows (or drains) over the window
+  // means the IPC measured is not one the memory can sustain.
+  const double span = double(points_.back().cycle - points_.front().cycle);
+  if (std::fabs(last.dram_backlog - first.dram_backlog) > tolerance_ * span) return false;
   if (hi - lo > tolerance_ * mean) return false;
   ipc_ = double(points_.back().instrs - points_.front().instrs) /
          double(points_.back().cycle - points_.front().cycle);

@@ -18,10 +18,16 @@
 // block per SM has not (otherwise there is nothing to gain), and the L2
 // is steady over the window: it evicts at least half as many lines as it
 // allocates (it is full), or it allocates fewer than 1 % of its lines (the
-// launch barely reaches it). A streaming launch is steady in IPC while the
-// L2 fills and slows once dirty lines start going back to DRAM: saxpy
-// (large, V100) cut while its L2 filled came out 31 % short. A launch of
-// few waves is never cut: its intervals are its ramp-up and its tail.
+// launch barely reaches it), and the DRAM keeps up: the work its channels
+// have booked beyond the current cycle (the backlog) moves by at most
+// sim.sample_tolerance of the window's cycles. A streaming launch is steady
+// in IPC while the L2 fills and slows once dirty lines start going back to
+// DRAM: saxpy (large, V100) cut while its L2 filled came out 31 % short.
+// With the L2 full it still issues at the same rate for three more
+// intervals while its write-backs pile up in DRAM (the backlog grows from
+// 1 400 to 5 900 cycles) and pays for them in a tail of 5 500 cycles at a
+// tenth of the rate; cut there it came out 15 % short. A launch of few
+// waves is never cut: its intervals are its ramp-up and its tail.
 //
 // The cut. From then on no SM takes a new block; the resident ones finish
 // in detail (the drain: one tail, as the full launch has one at its end).
@@ -36,6 +42,13 @@
 
 namespace rfsim::gpu {
 
+// A launch's memory at one of BlockSampler's points (all 0 without an L2
+// and DRAM).
+struct SampledMemory {
+  uint64_t l2_allocs = 0, l2_evictions = 0;  // the L2's misses and evictions so far
+  double dram_backlog = 0.0;  // cycles the DRAM channels are booked beyond the point, their mean
+};
+
 class BlockSampler {
  public:
   // `sms`: the launch's SMs; `blocks`: its grid; `window`, `tolerance`,
@@ -47,14 +60,12 @@ class BlockSampler {
   // The next cycle at which observe() wants to hear from the launch (after
   // the first retirement: the next interval's end).
   uint64_t nextPoint() const { return next_; }
+  using Memory = SampledMemory;
   // An SM ticked `cycle` (its own) and a block retired then (`retired`), or
   // `cycle` reached nextPoint(); `warp_instrs`: every SM's warp instructions
-  // so far; `unstarted`: blocks not yet taken by an SM; `l2_allocs`,
-  // `l2_evictions`: the L2's misses and evictions so far (the launch's
-  // memory: 0 without an L2). True when the launch is to be cut now (then
-  // cut() stays true).
-  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, uint64_t l2_allocs = 0,
-               uint64_t l2_evictions = 0);
+  // so far; `unstarted`: blocks not yet taken by an SM. True when the launch
+  // is to be cut now (then cut() stays true).
+  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const Memory& mem = {});
 
   bool cut() const { return cut_; }
   // Warp instructions per cycle over the stable intervals (valid once cut).
@@ -72,7 +83,8 @@ class BlockSampler {
 
  private:
   struct Point {
-    uint64_t cycle, instrs, l2_allocs, l2_evictions;
+    uint64_t cycle, instrs;
+    Memory mem;
   };
   uint64_t sms_, blocks_, l2_lines_;
   uint32_t window_;

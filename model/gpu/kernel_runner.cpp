@@ -9,8 +9,10 @@
 
 #include "common/error.h"
 #include "func/executor.h"
+#include "func/stepper.h"
 #include "gpu/gpu_top.h"
 #include "gpu/simulation.h"
+#include "mem/coalescer.h"
 #include "mem/l1d_memory.h"
 #include "mem/tlm/hierarchy.h"
 
@@ -146,13 +148,14 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   if (sampler_ && !cut_) {
     const bool ret = s.stats().blocks_retired.get() != retired;
     if (ret || cycle >= sampler_->nextPoint()) {
-      uint64_t allocs = 0, evictions = 0;
+      BlockSampler::Memory m;
       if (hier_) {
         const mem::HierarchyCounters c = hier_->counters();
-        allocs = c.l2.misses;
-        evictions = c.l2_evictions;
+        m.l2_allocs = c.l2.misses;
+        m.l2_evictions = c.l2_evictions;
+        m.dram_backlog = dramBacklog(cycle);
       }
-      cut_ = sampler_->observe(cycle, ret, warp_instrs_, setup_.grid.count() - blocks_.issued(), allocs, evictions);
+      cut_ = sampler_->observe(cycle, ret, warp_instrs_, setup_.grid.count() - blocks_.issued(), m);
     }
   }
   if (warp_instrs_ > cfg_.sim.max_instructions)
@@ -229,9 +232,40 @@ uint64_t KernelRunner::deviceWrites() const {
   return w;
 }
 
+namespace {
+
+// Functional warming (sim.sample_warm_l2): the global accesses of the blocks
+// run functionally go to the L2's tags as the L1D would send them (the
+// coalescer's lines and sectors; a load, store or atomic as the slice takes
+// it), so that the launches after a cut one find the lines those blocks
+// read and the dirty lines they wrote, as after the full launch. The L1Ds
+// are left as the detailed part left them; local memory is not warmed.
+class L2Warmer final : public func::AccessSink {
+ public:
+  L2Warmer(mem::MemoryHierarchy& hier, uint32_t line_bytes)
+      : hier_(hier), coalescer_(mem::CoalescerParams{line_bytes, mem::kSectorBytes}) {}
+  void access(const func::MemAccess& m) override {
+    if (m.space != ptx::Space::Global) return;
+    coalescer_.coalesce(m, reqs_);
+    for (const mem::LineRequest& r : reqs_) hier_.warmL2(r.line_addr, r.sector_mask, r.write);
+  }
+
+ private:
+  mem::MemoryHierarchy& hier_;
+  mem::Coalescer coalescer_;
+  mem::RequestList reqs_;
+};
+
+}  // namespace
+
 uint64_t KernelRunner::runRestFunctionally() {
   const uint64_t before = launch_stats_.warp_instrs;
   func::BlockExecutor exec(program_, setup_, launch_stats_);
+  std::unique_ptr<L2Warmer> warmer;
+  if (hier_ && cfg_.sim.sample_warm_l2) {
+    warmer = std::make_unique<L2Warmer>(*hier_, cfg_.l2.cache.line_bytes);
+    exec.setAccessSink(warmer.get());
+  }
   while (blocks_.remaining()) exec.run(blocks_.next());
   return launch_stats_.warp_instrs - before;
 }
@@ -264,6 +298,19 @@ void KernelRunner::showProgress(uint64_t cycle) {
                                   setup_.kernel && setup_.kernel->fn ? setup_.kernel->fn->name : std::string("?"),
                                   ProgressLine::human(double(cycle)), retired, total,
                                   ProgressLine::human(double(warp_instrs_) / secs), eta));
+}
+
+// The work the DRAM channels have taken on beyond `cycle` (the launch's):
+// how far each channel's data bus is booked past it, in core cycles,
+// averaged over the channels.
+double KernelRunner::dramBacklog(uint64_t cycle) const {
+  const uint64_t period = hier_->periodPs(), now = origin_ps_ + cycle * period;
+  double sum = 0.0;
+  for (uint32_t k = 0; k < hier_->numChannels(); ++k) {
+    const uint64_t busy = hier_->channel(k).idleAfterPs();
+    if (busy > now) sum += double(busy - now);
+  }
+  return sum / double(period) / double(std::max(1u, hier_->numChannels()));
 }
 
 uint64_t KernelRunner::nextEventCycle(uint32_t i, uint64_t cycle) const {
@@ -330,6 +377,7 @@ uint64_t KernelRunner::runLoop() {
   sc_core::sc_time origin = sc_core::SC_ZERO_TIME;
   GpuTop* top = hier_ ? &sim_->top(cfg_) : nullptr;
   if (top) origin = top->nextOrigin(cfg_.sim.quantum_cycles);
+  origin_ps_ = mem::toPs(origin);
   for (uint32_t i = 0; hier_ && i < n; ++i) hier_->port(i).setOrigin(origin);
   std::vector<uint64_t> next(n, 0);
   std::vector<bool> done(n, false);
@@ -361,6 +409,7 @@ uint64_t KernelRunner::runSystemC() {
       if (sc_core::sc_get_status() != sc_core::SC_RUNNING) top.detachAll();
     }
   } detach{top};
+  origin_ps_ = mem::toPs(origin);
   for (uint32_t i = 0; hier_ && i < n; ++i) hier_->port(i).setOrigin(origin);
   // The ports outlive the launch: their replies are deferred for it only.
   struct Deferred {

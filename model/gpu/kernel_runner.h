@@ -142,6 +142,7 @@ class KernelRunner {
   bool step(uint32_t i, uint64_t cycle);
   // The first cycle >= `cycle` at which ticking SM `i` can change anything.
   uint64_t nextEventCycle(uint32_t i, uint64_t cycle) const;
+  double dramBacklog(uint64_t cycle) const;
   // sim.parallel_sms (SystemC mode): the SMs of a quantum are stepped
   // independently of each other, and what they share is settled here, at
   // the quantum's end, with `boundary` the next quantum's first cycle: the
@@ -187,6 +188,7 @@ class KernelRunner {
   std::unique_ptr<Simulation> own_sim_;  // when Options::sim is null
   Simulation* sim_;
   mem::MemoryHierarchy* hier_ = nullptr;
+  uint64_t origin_ps_ = 0;  // the launch's first cycle on the hierarchy's clock
   std::unique_ptr<GpuStats> stats_;
   // What the SMs' resident blocks write into as they are destroyed (a
   // launch stopped by an error leaves blocks resident): declared before

@@ -64,17 +64,28 @@ TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left
   SECTION("the L2 still filling, then full") {
     // 1000 L2 lines; 100 allocated per interval: no eviction while it fills.
     gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000);
-    CHECK_FALSE(s.observe(1000, true, 0, 100, 0, 0));
-    CHECK_FALSE(s.observe(2000, false, 500, 100, 100, 0));
-    CHECK_FALSE(s.observe(3000, false, 1000, 100, 200, 0));  // steady IPC, the L2 filling
-    CHECK_FALSE(s.observe(4000, false, 1500, 100, 300, 40));  // evicting, but under half
-    CHECK(s.observe(5000, false, 2000, 100, 400, 140));       // full: 100 in, 100 out
+    CHECK_FALSE(s.observe(1000, true, 0, 100, {0, 0}));
+    CHECK_FALSE(s.observe(2000, false, 500, 100, {100, 0}));
+    CHECK_FALSE(s.observe(3000, false, 1000, 100, {200, 0}));  // steady IPC, the L2 filling
+    CHECK_FALSE(s.observe(4000, false, 1500, 100, {300, 40}));  // evicting, but under half
+    CHECK(s.observe(5000, false, 2000, 100, {400, 140}));       // full: 100 in, 100 out
   }
   SECTION("an L2 the launch barely reaches") {
     gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000);
-    CHECK_FALSE(s.observe(1000, true, 0, 100, 0, 0));
-    CHECK_FALSE(s.observe(2000, false, 500, 100, 4, 0));
-    CHECK(s.observe(3000, false, 1000, 100, 9, 0));  // 9 lines in the window: under 1 %
+    CHECK_FALSE(s.observe(1000, true, 0, 100, {0, 0}));
+    CHECK_FALSE(s.observe(2000, false, 500, 100, {4, 0}));
+    CHECK(s.observe(3000, false, 1000, 100, {9, 0}));  // 9 lines in the window: under 1 %
+  }
+  SECTION("the DRAM falling behind, then keeping up") {
+    // The L2 full (as many evictions as allocations) and the IPC steady, but
+    // the DRAM's backlog grows by 500 cycles an interval of 1000: the rate is
+    // not one the memory can sustain (saxpy's write-backs piling up).
+    gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000);
+    CHECK_FALSE(s.observe(1000, true, 0, 100, {0, 0, 100.0}));
+    CHECK_FALSE(s.observe(2000, false, 500, 100, {100, 100, 600.0}));
+    CHECK_FALSE(s.observe(3000, false, 1000, 100, {200, 200, 1100.0}));  // +1000 over 2000 cycles
+    CHECK_FALSE(s.observe(4000, false, 1500, 100, {300, 300, 1130.0}));  // +530
+    CHECK(s.observe(5000, false, 2000, 100, {400, 400, 1140.0}));        // +40: within 2 % of 2000
   }
   SECTION("an uncut sampler extrapolates nothing") {
     gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000);

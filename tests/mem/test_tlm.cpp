@@ -314,6 +314,36 @@ TEST_CASE("tlm: writes are posted and dirty victims are written to DRAM", "[mem]
   CHECK((h.counters() - b2).l2.misses == 1);
 }
 
+TEST_CASE("tlm: functional warming leaves lines and dirty sectors with no time, traffic or count", "[mem][tlm]") {
+  mem::MemoryHierarchy& h = fresh();
+  const mem::HierarchyCounters before = h.counters();
+  const uint64_t x = lineIn(1, 5), y = lineIn(0, 0);
+  h.warmL2(x, 0x3, false);  // read: allocated and filled at once
+  h.warmL2(y, 0xF, true);   // written: dirty
+  const mem::HierarchyCounters d = h.counters() - before;
+  CHECK(d.l2.accesses == 0);
+  CHECK(d.dram_reads == 0);
+  CHECK(d.dram_writes == 0);
+  CHECK(h.idleAfter() == sc_core::SC_ZERO_TIME);
+  const auto& c1 = h.slice(1).cache();
+  const uint64_t local = h.interconnect().addressMap().localLine(x) * kC.l2.cache.line_bytes;
+  CHECK(c1.validSectors(local) == 0x3);
+  CHECK(c1.dirtySectors(local) == 0);
+  CHECK(h.slice(0).cache().dirtySectors(0) == 0xF);
+  // A timed read of the warmed sectors hits; of the others, misses.
+  const mem::HierarchyCounters b2 = h.counters();
+  CHECK(h.port(0).request(rd(x, 0x3), 1000) == 1000 + kIcnt + kL2 + tail(64) + kIcnt);
+  h.port(0).request(rd(x, 0x4), 2000);
+  const mem::HierarchyCounters d2 = h.counters() - b2;
+  CHECK(d2.l2.hits == 1);
+  CHECK(d2.l2.misses == 1);
+  // The warmed dirty line goes back to DRAM when a timed write evicts it
+  // (four more lines of slice 0's set 0).
+  const mem::HierarchyCounters b3 = h.counters();
+  for (uint64_t k = 1; k <= 4; ++k) h.port(0).request(wr(lineIn(0, 8 * k), 0x3), 3000 + 100 * k);
+  CHECK((h.counters() - b3).l2_writebacks == 1);
+}
+
 TEST_CASE("tlm: atomics are performed at the L2 and dirty the line", "[mem][tlm]") {
   mem::MemoryHierarchy& h = fresh();
   const mem::HierarchyCounters before = h.counters();

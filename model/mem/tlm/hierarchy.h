@@ -122,6 +122,9 @@ class MemoryHierarchy final : private detail::ElaborationGuard, public sc_core::
   // Empties every cache (dirty data is dropped, not written back), pending
   // fill and queue.
   void reset();
+  // Functional warming of the L2 (L2Slice::warm) with a request for the
+  // sectors `mask` of the line at `line_addr`.
+  void warmL2(uint64_t line_addr, uint8_t mask, bool write) { slices_[sliceOf(line_addr)]->warm(line_addr, mask, write); }
 
   HierarchyCounters counters() const;
   // The time every port and channel is idle and every fill done.

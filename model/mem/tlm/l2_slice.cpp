@@ -140,6 +140,16 @@ AccessResult L2Slice::access(uint64_t local_addr, uint8_t mask, bool write, Acce
   return r;
 }
 
+void L2Slice::warm(uint64_t addr, uint8_t mask, bool write) {
+  const uint64_t t = idleAfterPs();
+  drain(t);  // every fill done: no sector is reserved, no MSHR taken
+  const uint64_t local = map_.localLine(addr) * cfg_.l2.cache.line_bytes;
+  const uint64_t now = t / period_ps_;
+  const AccessResult r = cache_->access(local, mask, write, WritePolicy::WriteBack_Allocate,
+                                        write ? AccessKind::GlobalStore : AccessKind::GlobalLoad, ++tag_, now);
+  if (r.fetch_mask != 0) cache_->fill(local, r.fetch_mask, now);
+}
+
 void L2Slice::drain(uint64_t t) {
   while (!fills_.empty() && fills_.top().at <= t) {
     const Fill f = fills_.top();

@@ -84,6 +84,14 @@ class L2Slice final : public sc_core::sc_module {
   // The time the port is idle and every pending fill done (ps).
   uint64_t idleAfterPs() const;
 
+  // Functional warming: the state a request for the sectors `mask` of the
+  // line holding device address `addr` would leave in the cache (a miss
+  // allocates and fills at once, a write dirties, a dirty victim's write-back
+  // is dropped), with no time, queue, DRAM traffic or counter. After every
+  // pending fill, in the order of the calls: how a launch's blocks run in the
+  // functional model leave the L2 for the launches after it (docs/sampling.md).
+  void warm(uint64_t addr, uint8_t mask, bool write);
+
   // The cache parameters of slice `index` under `cfg`.
   static CacheParams cacheParams(const config::GpuConfig& cfg, uint32_t index);
 
