@@ -99,10 +99,12 @@ class KernelRunner {
     // guide, "Multithreading": the "eval thread").
     bool rtl_in_loop = false;
     // The launch runs a mechanism's own code (a variant other than the
-    // base code): it is never cut within (sim.sample blocks), since the
-    // blocks not yet started would run in the functional model, which does
-    // not have the state that code keeps in the mechanism's hardware (CARS'
-    // renamed rows, R2D2's linear registers). docs/sampling.md, "Limits".
+    // base code) that needs its hardware for its values
+    // (Mechanism::codeRunsFunctionally false): it is never cut within
+    // (sim.sample blocks), since the blocks not yet started would run in the
+    // functional model, which does not have the state that code keeps in the
+    // mechanism's hardware (CARS' renamed rows, R2D2's linear registers).
+    // docs/sampling.md, "Limits".
     bool mechanism_code = false;
   };
 

@@ -131,6 +131,14 @@ class Mechanism {
     (void)parent;
     return nullptr;
   }
+  // Whether the code of its variants computes its values in the functional
+  // model as on its hardware (ordinary instructions, and extension
+  // instructions without an architectural effect): then the blocks a launch
+  // cut by sampling within it (gpu/block_sampler.h) never started may run
+  // that code functionally. False for code whose values need the hardware
+  // (CARS' push and pop go through the rename unit; R2D2's linear operands
+  // are summed at the collector).
+  virtual bool codeRunsFunctionally() const { return false; }
   // Sampled simulation (sim.sample launches, runtime/launch_sampler.h): the
   // launch chooseVariant was just asked about runs functionally instead,
   // with the base code; attachSm and endLaunch are not called for it. A

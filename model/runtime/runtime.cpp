@@ -208,7 +208,12 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     ro.sim = keep ? impl_->sim.get() : trial_sim.get();
     ro.progress = impl_->options.progress;
     ro.preferred_carveout = preferred_carveout;
-    ro.mechanism_code = variant != "base";
+    // A variant's code may be cut within the launch (its blocks not yet
+    // started run functionally) when every mechanism's code runs in the
+    // functional model as on its hardware.
+    bool functional = true;
+    for (mech::Mechanism* mc : impl_->options.mechanisms) functional = functional && mc->codeRunsFunctionally();
+    ro.mechanism_code = variant != "base" && !functional;
     for (mech::Mechanism* mc : impl_->options.mechanisms) ro.rtl_in_loop = ro.rtl_in_loop || mc->rtlInLoop();
     gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, out, rep ? rep->tree_regs : 0, nullptr, ro);
     runner.sm(0).setTrace(keep ? impl_->options.trace : nullptr);

@@ -151,3 +151,22 @@ TEST_CASE("block sampling: a launch running a mechanism's code is simulated in f
     functional += dynamic_cast<const gpu::GpuStats&>(*rec.gpu).sample.blocks_functional.get();
   CHECK(functional == 0);
 }
+
+// LTRF's code (prefetch instructions without an architectural effect) and
+// RegDem's (demoted registers in shared memory) compute their values in the
+// functional model as on their hardware (Mechanism::codeRunsFunctionally):
+// their launches are cut like the base code's, and the blocks run
+// functionally compute what the CPU check expects.
+TEST_CASE("block sampling: a launch running LTRF's code is cut and keeps its output", "[gpu][mech][sample]") {
+  const test::Run r = test::run(test::v100("ltrf", {"gpu.num_sms=2", "sm.scheduler=two_level", "sim.sample=blocks"}),
+                                "lt_kmeans");
+  CHECK(r.passed);
+  uint64_t functional = 0;
+  bool ltrf_code = false;
+  for (const auto& rec : r.records) {
+    functional += dynamic_cast<const gpu::GpuStats&>(*rec.gpu).sample.blocks_functional.get();
+    ltrf_code = ltrf_code || rec.variant == "ltrf";
+  }
+  CHECK(ltrf_code);
+  CHECK(functional > 0);
+}

@@ -189,6 +189,9 @@ class Ltrf final : public mech::Mechanism {
                               cfg.regfile.size_kb));
   }
   std::string name() const override { return "ltrf"; }
+  // Its code is the base code with prefetch instructions (no architectural
+  // effect) and, for LTRFconf, its registers renumbered.
+  bool codeRunsFunctionally() const override { return true; }
 
   std::vector<backend::Variant> variants() const override {
     if (!c_.prefetching()) return {};

@@ -75,6 +75,8 @@ class RegDem final : public mech::Mechanism {
  public:
   explicit RegDem(const config::GpuConfig& cfg) : gpu_(cfg), c_(cfg.mechanisms.get<RegDemConfig>("regdem")) {}
   std::string name() const override { return "regdem"; }
+  // Its codes are ordinary code: demoted registers live in shared memory.
+  bool codeRunsFunctionally() const override { return true; }
 
   // RegDem's code and the paper's three comparison variants (local.h).
   std::vector<backend::Variant> variants() const override {
