@@ -55,8 +55,7 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
   const double span = double(points_.back().cycle - points_.front().cycle);
   if (std::fabs(last.dram_backlog - first.dram_backlog) > tolerance_ * span) return false;
   if (hi - lo > tolerance_ * mean) return false;
-  ipc_ = double(points_.back().instrs - points_.front().instrs) /
-         double(points_.back().cycle - points_.front().cycle);
+  ipc_ = double(points_.back().instrs - points_.front().instrs) / span;
   cut_ = true;
   return true;
 }
@@ -64,6 +63,11 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
 uint64_t BlockSampler::extrapolate(uint64_t drain_end, uint64_t skipped_instrs) const {
   if (!cut_ || ipc_ <= 0.0) return drain_end;
   return drain_end + static_cast<uint64_t>(std::llround(double(skipped_instrs) / ipc_));
+}
+
+uint64_t BlockSampler::extrapolateBlocks(uint64_t drain_end, uint64_t skipped_blocks, double instrs_per_block) const {
+  if (!cut_ || ipc_ <= 0.0) return drain_end;
+  return drain_end + static_cast<uint64_t>(std::llround(double(skipped_blocks) * instrs_per_block / ipc_));
 }
 
 }  // namespace rfsim::gpu

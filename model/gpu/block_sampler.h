@@ -80,6 +80,15 @@ class BlockSampler {
   double spread() const { return spread_; }
   // The launch's cycles: the drain's end plus `skipped_instrs` at ipc().
   uint64_t extrapolate(uint64_t drain_end, uint64_t skipped_instrs) const;
+  // The same by blocks, for blocks whose own instructions are not counted
+  // (a launch whose code needs a mechanism's hardware: the blocks left run
+  // the base code, whose instructions are not its own): `skipped_blocks` of
+  // `instrs_per_block` warp instructions each (the detailed blocks' mean)
+  // at ipc(). Blocks retired per cycle would do without the mean, but they
+  // retire in waves: on few SMs a window of three block lives can hold two
+  // waves' retirements or four (R2D2's r2_kmeans on 2 SMs came out 12 %
+  // long that way).
+  uint64_t extrapolateBlocks(uint64_t drain_end, uint64_t skipped_blocks, double instrs_per_block) const;
 
  private:
   struct Point {
@@ -92,7 +101,7 @@ class BlockSampler {
   uint64_t next_ = UINT64_MAX, length_ = 0, intervals_ = 0;
   std::deque<Point> points_;  // the last window + 1 interval boundaries
   bool cut_ = false;
-  double ipc_ = 0.0;
+  double ipc_ = 0.0;  // warp instructions per cycle over the stable window
   double spread_ = 0.0;
   uint64_t windows_ = 0;
 };

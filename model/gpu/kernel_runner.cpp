@@ -258,9 +258,28 @@ class L2Warmer final : public func::AccessSink {
 
 }  // namespace
 
+// The base code's warp instructions of the blocks run in detail (the first
+// blocks_.issued() of the grid), counted by running them functionally from
+// the memory the launch started with; the memory is then as it was.
+uint64_t KernelRunner::baseInstructions() {
+  func::GlobalMemory& mem = program_.memory();
+  const func::GlobalMemory::Snapshot now = mem.snapshot();
+  mem.restore(*start_memory_);
+  rt::LaunchStats counts;
+  counts.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
+  func::BlockExecutor exec(*opt_.base_program, *opt_.base_setup, counts);
+  BlockScheduler order(setup_.grid);
+  while (order.issued() < blocks_.issued()) exec.run(order.next());
+  mem.restore(now);
+  return counts.warp_instrs;
+}
+
 uint64_t KernelRunner::runRestFunctionally() {
   const uint64_t before = launch_stats_.warp_instrs;
-  func::BlockExecutor exec(program_, setup_, launch_stats_);
+  // A mechanism's code that needs its hardware: the base code, which
+  // computes the same values.
+  const bool base = opt_.mechanism_code;
+  func::BlockExecutor exec(base ? *opt_.base_program : program_, base ? *opt_.base_setup : setup_, launch_stats_);
   std::unique_ptr<L2Warmer> warmer;
   if (hier_ && cfg_.sim.sample_warm_l2) {
     warmer = std::make_unique<L2Warmer>(*hier_, cfg_.l2.cache.line_bytes);
@@ -323,10 +342,20 @@ KernelRunResult KernelRunner::run() {
   mem::HierarchyCounters before;
   if (hier_) before = hier_->counters();
   const config::SampleMode sample = cfg_.sim.sample;
-  if ((sample == config::SampleMode::Blocks || sample == config::SampleMode::All) && !opt_.mechanism_code)
+  // A mechanism's code that needs its hardware is cut only where the base
+  // code is there to run the blocks left (Options::base_program).
+  const bool by_blocks = opt_.mechanism_code;
+  if ((sample == config::SampleMode::Blocks || sample == config::SampleMode::All) &&
+      (!by_blocks || (opt_.base_program && opt_.base_setup)))
     sampler_ = std::make_unique<BlockSampler>(
         numSms(), setup_.grid.count(), cfg_.sim.sample_window, cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share,
         uint64_t{cfg_.l2.cache.size_kb} * 1024 / std::max(1u, cfg_.l2.cache.line_bytes));
+  // By blocks: the memory the launch starts from, to count the base code's
+  // instructions of the blocks run in detail if the launch is cut
+  // (baseInstructions). Not for a kernel whose blocks' effects a second run
+  // would repeat or change (printf, malloc, ...: blockOrderDependence).
+  if (sampler_ && by_blocks && opt_.base_program->blockOrderDependence(*opt_.base_setup->kernel).empty())
+    start_memory_ = std::make_unique<func::GlobalMemory::Snapshot>(program_.memory().snapshot());
   dealInitialBlocks();
   struct ClearLine {
     ProgressLine* p;
@@ -361,8 +390,19 @@ KernelRunResult KernelRunner::run() {
   }
   if (cut_) {
     const uint64_t unstarted = setup_.grid.count() - blocks_.issued();
+    const uint64_t detailed_base = by_blocks && start_memory_ ? baseInstructions() : 0;
     const uint64_t w = runRestFunctionally();
-    r.cycles = sampler_->extrapolate(cycles, w);
+    if (!by_blocks) {
+      r.cycles = sampler_->extrapolate(cycles, w);
+    } else if (detailed_base) {
+      // The base code's instructions of the blocks left, scaled by the
+      // launch's code's over the base code's on the blocks run in detail.
+      const double ratio = double(stats_->warp_instrs.get()) / double(detailed_base);
+      r.cycles = sampler_->extrapolate(cycles, static_cast<uint64_t>(std::llround(ratio * double(w))));
+    } else {  // at the mean warp instructions of the blocks run in detail
+      r.cycles = sampler_->extrapolateBlocks(
+          cycles, unstarted, double(stats_->warp_instrs.get()) / double(std::max<uint64_t>(1, stats_->blocks.get())));
+    }
     r.blocks_functional = unstarted;
     stats_->sample.blocks_functional = unstarted;
     stats_->sample.cycles_extrapolated = r.cycles - cycles;

@@ -100,12 +100,22 @@ class KernelRunner {
     bool rtl_in_loop = false;
     // The launch runs a mechanism's own code (a variant other than the
     // base code) that needs its hardware for its values
-    // (Mechanism::codeRunsFunctionally false): it is never cut within
-    // (sim.sample blocks), since the blocks not yet started would run in the
-    // functional model, which does not have the state that code keeps in the
-    // mechanism's hardware (CARS' renamed rows, R2D2's linear registers).
-    // docs/sampling.md, "Limits".
+    // (Mechanism::codeRunsFunctionally false): the functional model does not
+    // have the state that code keeps in the mechanism's hardware (CARS'
+    // renamed rows, R2D2's linear registers), so the blocks a cut leaves
+    // (sim.sample blocks) run the base code, `base_program` with
+    // `base_setup` (the same launch set up for it), which computes the same
+    // values. Their instructions are not the launch's code's: they are
+    // scaled by the launch's code's instructions over the base code's on the
+    // blocks run in detail (counted by running those blocks' base code
+    // functionally from the memory the launch started with), or, for a
+    // kernel whose blocks cannot run twice (printf, malloc, ...), the blocks
+    // left count the mean instructions of those run in detail. Without a
+    // base program such a launch is never cut. docs/sampling.md, "Within a
+    // launch".
     bool mechanism_code = false;
+    func::Program* base_program = nullptr;
+    const func::LaunchSetup* base_setup = nullptr;
   };
 
   // `regs_per_thread`: the back end's tree register count of the kernel.
@@ -177,6 +187,7 @@ class KernelRunner {
   void dealInitialBlocks();
   // After the cut: the blocks never started, functionally; their warp instructions.
   uint64_t runRestFunctionally();
+  uint64_t baseInstructions();
   // The device's writes so far: the memory's count and the SMs' own.
   uint64_t deviceWrites() const;
   void showProgress(uint64_t cycle);
@@ -210,6 +221,7 @@ class KernelRunner {
   BlockScheduler blocks_;
   std::unique_ptr<BlockSampler> sampler_;  // sim.sample blocks or all
   bool cut_ = false;                       // sampler_ cut the launch: no SM takes another block
+  std::unique_ptr<func::GlobalMemory::Snapshot> start_memory_;  // by blocks: the memory at the launch's start
 };
 
 const char* modeName(KernelRunner::Mode m);

@@ -8,6 +8,7 @@
 #include <thread>
 #include <chrono>
 #include <map>
+#include <optional>
 
 #include "backend/backend.h"
 #include "config/gpu_config.h"
@@ -214,6 +215,14 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     bool functional = true;
     for (mech::Mechanism* mc : impl_->options.mechanisms) functional = functional && mc->codeRunsFunctionally();
     ro.mechanism_code = variant != "base" && !functional;
+    // The base code for the blocks a cut leaves (KernelRunner::Options).
+    std::optional<func::LaunchSetup> base_setup;
+    const config::SampleMode sample = impl_->options.gpu->sim.sample;
+    if (ro.mechanism_code && (sample == config::SampleMode::Blocks || sample == config::SampleMode::All)) {
+      base_setup = impl_->loaded().setupLaunch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+      ro.base_program = &impl_->loaded();
+      ro.base_setup = &*base_setup;
+    }
     for (mech::Mechanism* mc : impl_->options.mechanisms) ro.rtl_in_loop = ro.rtl_in_loop || mc->rtlInLoop();
     gpu::KernelRunner runner(*impl_->options.gpu, prog, setup, out, rep ? rep->tree_regs : 0, nullptr, ro);
     runner.sm(0).setTrace(keep ? impl_->options.trace : nullptr);
