@@ -9,10 +9,9 @@
 
 #include "common/error.h"
 #include "func/executor.h"
-#include "func/stepper.h"
 #include "gpu/gpu_top.h"
+#include "gpu/l2_warmer.h"
 #include "gpu/simulation.h"
-#include "mem/coalescer.h"
 #include "mem/l1d_memory.h"
 #include "mem/tlm/hierarchy.h"
 
@@ -232,31 +231,6 @@ uint64_t KernelRunner::deviceWrites() const {
   return w;
 }
 
-namespace {
-
-// Functional warming (sim.sample_warm_l2): the global accesses of the blocks
-// run functionally go to the L2's tags as the L1D would send them (the
-// coalescer's lines and sectors; a load, store or atomic as the slice takes
-// it), so that the launches after a cut one find the lines those blocks
-// read and the dirty lines they wrote, as after the full launch. The L1Ds
-// are left as the detailed part left them; local memory is not warmed.
-class L2Warmer final : public func::AccessSink {
- public:
-  L2Warmer(mem::MemoryHierarchy& hier, uint32_t line_bytes)
-      : hier_(hier), coalescer_(mem::CoalescerParams{line_bytes, mem::kSectorBytes}) {}
-  void access(const func::MemAccess& m) override {
-    if (m.space != ptx::Space::Global) return;
-    coalescer_.coalesce(m, reqs_);
-    for (const mem::LineRequest& r : reqs_) hier_.warmL2(r.line_addr, r.sector_mask, r.write);
-  }
-
- private:
-  mem::MemoryHierarchy& hier_;
-  mem::Coalescer coalescer_;
-  mem::RequestList reqs_;
-};
-
-}  // namespace
 
 // The base code's warp instructions of the blocks run in detail (the first
 // blocks_.issued() of the grid), counted by running them functionally from
