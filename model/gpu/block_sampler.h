@@ -17,8 +17,10 @@
 // fills, for the first 7 % of the launch, then settle) and at least one
 // block per SM has not (otherwise there is nothing to gain), and the L2
 // is steady over the window: it evicts at least half as many lines as it
-// allocates (it is full), or it allocates fewer than 1 % of its lines (the
-// launch barely reaches it), and the DRAM keeps up: the work its channels
+// places (it is full; a miss of a sector whose line is present places
+// none: on lt_mrigrid two thirds of the misses, which, counted as lines
+// placed, made a full L2 look like one still filling), or it places fewer
+// than 1 % of its lines (the launch barely reaches it), and the DRAM keeps up: the work its channels
 // have booked beyond the current cycle (the backlog) moves by at most
 // sim.sample_tolerance of the window's cycles. A streaming launch is steady
 // in IPC while the L2 fills and slows once dirty lines start going back to
@@ -45,7 +47,7 @@ namespace rfsim::gpu {
 // A launch's memory at one of BlockSampler's points (all 0 without an L2
 // and DRAM).
 struct SampledMemory {
-  uint64_t l2_allocs = 0, l2_evictions = 0;  // the L2's misses and evictions so far
+  uint64_t l2_allocs = 0, l2_evictions = 0;  // lines the L2 placed (misses without their line) and evicted so far
   double dram_backlog = 0.0;  // cycles the DRAM channels are booked beyond the point, their mean
 };
 

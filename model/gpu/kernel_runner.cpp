@@ -150,7 +150,7 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
       BlockSampler::Memory m;
       if (hier_) {
         const mem::HierarchyCounters c = hier_->counters();
-        m.l2_allocs = c.l2.misses;
+        m.l2_allocs = c.l2.misses - c.l2_sector_misses;  // the lines placed
         m.l2_evictions = c.l2_evictions;
         m.dram_backlog = dramBacklog(cycle);
       }

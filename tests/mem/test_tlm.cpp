@@ -337,6 +337,7 @@ TEST_CASE("tlm: functional warming leaves lines and dirty sectors with no time, 
   const mem::HierarchyCounters d2 = h.counters() - b2;
   CHECK(d2.l2.hits == 1);
   CHECK(d2.l2.misses == 1);
+  CHECK(d2.l2_sector_misses == 1);  // its line was there: no line placed
   // The warmed dirty line goes back to DRAM when a timed write evicts it
   // (four more lines of slice 0's set 0).
   const mem::HierarchyCounters b3 = h.counters();

@@ -67,6 +67,7 @@ HierarchyCounters operator-(const HierarchyCounters& a, const HierarchyCounters&
   sub(d.l2, a.l2, b.l2);
   for (size_t k = 0; k < kNumAccessKinds; ++k) sub(d.l2_by_kind[k], a.l2_by_kind[k], b.l2_by_kind[k]);
   d.l2_evictions = a.l2_evictions - b.l2_evictions;
+  d.l2_sector_misses = a.l2_sector_misses - b.l2_sector_misses;
   d.l2_writebacks = a.l2_writebacks - b.l2_writebacks;
   d.l2_bypasses = a.l2_bypasses - b.l2_bypasses;
   d.l2_port_queue_ps = a.l2_port_queue_ps - b.l2_port_queue_ps;
@@ -182,6 +183,7 @@ HierarchyCounters MemoryHierarchy::counters() const {
     }
     h.slice_accesses.push_back(n);
     h.l2_evictions += c.evictions;
+    h.l2_sector_misses += c.sector_misses;
     h.l2_writebacks += c.writebacks;
     h.l2_bypasses += c.bypasses;
     h.l2_port_queue_ps += c.port_queue_ps;

@@ -62,6 +62,7 @@ struct HierarchyCounters {
   KindCounters l2{};  // all kinds
   std::array<KindCounters, kNumAccessKinds> l2_by_kind{};
   uint64_t l2_evictions = 0, l2_writebacks = 0, l2_bypasses = 0;
+  uint64_t l2_sector_misses = 0;  // misses whose line was present: l2.misses less these placed a line
   uint64_t l2_port_queue_ps = 0;
   std::vector<uint64_t> slice_accesses;  // per slice, every lookup
   uint64_t dram_reads = 0, dram_writes = 0;

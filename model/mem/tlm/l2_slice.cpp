@@ -122,10 +122,11 @@ uint64_t L2Slice::lookup(uint64_t addr, uint8_t mask, bool write, bool atomic, A
 
 AccessResult L2Slice::access(uint64_t local_addr, uint8_t mask, bool write, AccessKind kind, uint64_t t,
                              bool counted) {
-  const uint64_t evictions = cache_->stats().evictions;
+  const uint64_t evictions = cache_->stats().evictions, sector_misses = cache_->stats().sector_misses;
   const AccessResult r =
       cache_->access(local_addr, mask, write, WritePolicy::WriteBack_Allocate, kind, ++tag_, t / period_ps_);
   c_.evictions += cache_->stats().evictions - evictions;
+  if (counted) c_.sector_misses += cache_->stats().sector_misses - sector_misses;
   if (r.writeback) ++c_.writebacks;
   if (counted) {
     KindCounters& k = c_.by_kind[static_cast<size_t>(kind)];

@@ -67,6 +67,7 @@ class L2Slice final : public sc_core::sc_module {
   struct Counters {
     std::array<KindCounters, kNumAccessKinds> by_kind{};
     uint64_t evictions = 0;   // valid lines replaced
+    uint64_t sector_misses = 0;  // counted misses whose line was present (no line placed)
     uint64_t writebacks = 0;  // dirty victims written to DRAM
     uint64_t bypasses = 0;    // requests that went around the cache (MSHRs still full)
     uint64_t port_queue_ps = 0;
