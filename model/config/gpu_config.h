@@ -420,10 +420,9 @@ struct SimConfig {
            "launch's first phase can be steady and still a transient (the L2 filling before its dirty lines "
            "start going back to DRAM: lt_nn's distances run 2.7x faster for their first 7 %)");
     v.boolean("sample_warm_l2", sample_warm_l2,
-              "the blocks of a cut launch that run functionally, and the launches skipped whole, send their global "
-              "loads and stores to the L2's tags (functional warming, as SMARTS' caches are warmed), so that later "
-              "launches find the lines they read and the dirty lines they wrote; off, those launches find the L2 as "
-              "the detailed part left it");
+              "the blocks of a cut launch that run functionally send their global loads and stores to the L2's "
+              "tags (functional warming, as SMARTS' caches are warmed), so that later launches find the lines "
+              "they read and the dirty lines they wrote; off, those launches find the L2 as the detailed part left it");
     v.integer("threads", threads, IntRange{0, 1024}, "thread",
               "host threads that run a functional launch's thread blocks (--threads; 0: the host's cores), with "
               "the memory, output, errors and counts of one thread running them in block order; kernels with "

@@ -345,7 +345,7 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
   uint64_t done = 0;
   const uint64_t total = grid.count();
   const unsigned threads = static_cast<unsigned>(std::min<uint64_t>(limits_.threads, total));
-  if (threads > 1 && !sink_ && blockOrderDependence(*setup.kernel).empty()) {
+  if (threads > 1 && blockOrderDependence(*setup.kernel).empty()) {
     runBlocksConcurrently(setup, stats, threads, [&](uint64_t n) {
       if (!progress_ || !progress_->due(0)) return;
       const double secs = progress_->elapsed();
@@ -354,7 +354,6 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
     });
   } else {
     BlockExecutor exec(*this, setup, stats);
-    exec.setAccessSink(sink_);
     for (uint32_t z = 0; z < grid.z; ++z)
       for (uint32_t y = 0; y < grid.y; ++y)
         for (uint32_t x = 0; x < grid.x; ++x) {

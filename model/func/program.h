@@ -18,8 +18,6 @@
 
 namespace rfsim::func {
 
-class AccessSink;  // executor.h
-
 struct Limits {
   uint32_t stack_bytes_per_thread = 1u << 20;  // local stack (locals + call frames)
   uint64_t device_heap_bytes = 8ull << 20;     // device-side malloc (CUDA's default heap size)
@@ -95,10 +93,6 @@ class Program {
 
   // Where vprintf writes (std::cout by default).
   void setPrintStream(std::ostream* os) { print_ = os; }
-  // Where launch() reports its blocks' memory instructions
-  // (BlockExecutor::setAccessSink); null: nowhere. With a sink the blocks
-  // run on one thread, in grid order.
-  void setAccessSink(AccessSink* sink) { sink_ = sink; }
 
   // For the executor.
   const std::vector<DFunction>& functions() const { return funcs_; }
@@ -141,7 +135,6 @@ class Program {
   std::vector<uint32_t> kernel_window_;  // per function: where dynamic shared memory starts, or the static end
   uint32_t module_local_ = 0;
   std::ostream* print_;
-  AccessSink* sink_ = nullptr;
   uint64_t launches_ = 0;
 };
 

@@ -4,8 +4,7 @@
 // load, store or atomic as the slice takes it), so that the launches after
 // them find the lines those blocks read and the dirty lines they wrote, as
 // after a run in detail. The L1Ds are left as they were; local memory is
-// not warmed. Used for the blocks a cut launch leaves (kernel_runner.cpp)
-// and for launches skipped whole (runtime/runtime.cpp).
+// not warmed. Used for the blocks a cut launch leaves (kernel_runner.cpp).
 #pragma once
 
 #include <cstdint>

@@ -38,7 +38,7 @@ std::string LaunchSampler::key(const std::string& kernel, Dim3 grid, Dim3 block,
 
 bool LaunchSampler::stable(const std::string& key) const {
   auto it = groups_.find(key);
-  return enabled_ && it != groups_.end() && it->second.stable;
+  return enabled_ && it != groups_.end() && it->second.stable && it->second.since_check < it->second.check_after;
 }
 
 const std::map<std::string, uint64_t>* LaunchSampler::trials(const std::string& trial_key) const {
@@ -57,10 +57,27 @@ void LaunchSampler::measuredTrials(const std::string& trial_key, const std::stri
 void LaunchSampler::detailed(const std::string& key, uint64_t cycles, uint64_t warp_instrs) {
   if (!enabled_) return;
   Group& g = groups_[key];
+  if (g.stable) {  // a check of a stable group
+    double mean_instrs = 0.0;
+    agree(g.window, 0.0, [](const auto& p) { return double(p.second); }, &mean_instrs);
+    const bool like = std::fabs(double(cycles) - g.mean_cycles) <= tolerance_ * g.mean_cycles &&
+                      std::fabs(double(warp_instrs) - mean_instrs) <= tolerance_ * mean_instrs;
+    g.since_check = 0;
+    if (like) {
+      g.check_after *= 2;
+      g.window.emplace_back(cycles, warp_instrs);
+      g.window.pop_front();
+      agree(g.window, 0.0, [](const auto& p) { return double(p.first); }, &g.mean_cycles);
+      return;
+    }
+    g.window.clear();  // another regime: a new window, from this launch on
+    g.check_after = kFirstCheck;
+  }
   g.window.emplace_back(cycles, warp_instrs);
   if (g.window.size() > window_) g.window.pop_front();
   g.stable = false;
   g.first_skipped = 0;
+  g.since_check = 0;
   if (g.window.size() < window_) return;
   double mean_instrs = 0.0;
   const bool same_cycles = agree(g.window, tolerance_, [](const auto& p) { return double(p.first); }, &g.mean_cycles);
@@ -70,6 +87,7 @@ void LaunchSampler::detailed(const std::string& key, uint64_t cycles, uint64_t w
 
 uint64_t LaunchSampler::skipped(const std::string& key, uint64_t warp_instrs) {
   Group& g = groups_.at(key);
+  ++g.since_check;
   if (g.first_skipped == 0) {
     g.first_skipped = std::max<uint64_t>(1, warp_instrs);
     return static_cast<uint64_t>(std::llround(g.mean_cycles));

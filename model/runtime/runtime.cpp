@@ -16,7 +16,6 @@
 #include "gpu/simulation.h"
 #include "gpu/gpu_stats.h"
 #include "gpu/kernel_runner.h"
-#include "gpu/l2_warmer.h"
 #include "runtime/launch_sampler.h"
 #include "mech/mechanism.h"
 #include "mem/tlm/hierarchy.h"
@@ -295,18 +294,8 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   // statistics only (gpu.sample), and the mechanisms hear of it.
   auto skipped = [&](const std::string& group, LaunchStats& out) {
     const auto t0 = std::chrono::steady_clock::now();
-    // Its global accesses warm the L2 the next detailed launch finds
-    // (gpu/l2_warmer.h).
-    const config::GpuConfig& cfg = *impl_->options.gpu;
-    std::unique_ptr<gpu::L2Warmer> warmer;
-    if (cfg.sim.sample_warm_l2 && cfg.sim.memory == config::MemoryModel::Hierarchy && impl_->sim &&
-        impl_->sim->hasTop())
-      warmer = std::make_unique<gpu::L2Warmer>(impl_->sim->top(cfg).memory(), cfg.l2.cache.line_bytes);
-    struct Unset {
-      func::Program& p;
-      ~Unset() { p.setAccessSink(nullptr); }
-    } unset{impl_->loaded()};
-    impl_->loaded().setAccessSink(warmer.get());
+    // It does not warm the L2 (docs/sampling.md, "Limits": tried, it made
+    // r2_3dconv's later detailed launches slower than the full run's).
     out = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
     out.cycles = sampler->skipped(group, out.warp_instrs);
     out.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -51,6 +51,33 @@ TEST_CASE("launch sampler: a group is stable once its window agrees", "[gpu][sam
   CHECK(s.stable(k));  // the window (1010, 990, 1002) agrees again
 }
 
+TEST_CASE("launch sampler: a stable group is checked after 4, 8, 16 ... skipped launches", "[gpu][sample]") {
+  rt::LaunchSampler s(simWith(config::SampleMode::Launches));
+  const std::string k = rt::LaunchSampler::key("k", {4, 1, 1}, {128, 1, 1}, 0, "base");
+  for (int i = 0; i < 3; ++i) s.detailed(k, 1000, 500);
+  REQUIRE(s.stable(k));
+  for (int i = 0; i < 4; ++i) {
+    CHECK(s.stable(k));
+    s.skipped(k, 500);
+  }
+  CHECK_FALSE(s.stable(k));  // the check: this launch runs in detail
+  s.detailed(k, 1010, 500);  // like the window: stable, next check after 8
+  for (int i = 0; i < 8; ++i) {
+    CHECK(s.stable(k));
+    s.skipped(k, 500);
+  }
+  CHECK_FALSE(s.stable(k));
+  // The second check finds another regime (r2_3dconv's planes once the input
+  // has left the L2): not stable until a new window of it agrees.
+  s.detailed(k, 1400, 500);
+  CHECK_FALSE(s.stable(k));
+  s.detailed(k, 1405, 500);
+  CHECK_FALSE(s.stable(k));
+  s.detailed(k, 1398, 500);
+  CHECK(s.stable(k));
+  CHECK(s.skipped(k, 500) == 1401);  // the new window's mean
+}
+
 TEST_CASE("launch sampler: trials of a stable group are reused, nothing when off", "[gpu][sample]") {
   rt::LaunchSampler s(simWith(config::SampleMode::All));
   const std::string k = rt::LaunchSampler::key("k", {4, 1, 1}, {128, 1, 1}, 0, "v1");
