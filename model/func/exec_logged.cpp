@@ -77,7 +77,7 @@ uint8_t* BlockExecutor::logStore(Space space, const Column& a, uint32_t act, uns
   return log_->speculative() ? nullptr : base;
 }
 
-uint8_t* BlockExecutor::logStoreLane(Space space, uint64_t addr, uint8_t* p, unsigned bytes, uint32_t lane) {
+uint8_t* BlockExecutor::logStoreLane(Space space, uint64_t addr, uint8_t* p, [[maybe_unused]] unsigned bytes, uint32_t lane) {
   if (!log_->speculative() || !globalAddress(space, addr)) return p;
   staged_.lanes |= 1u << lane;
   staged_.addr[lane] = addr;

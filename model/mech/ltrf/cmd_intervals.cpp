@@ -117,12 +117,12 @@ std::vector<mech::ModuleAnalysis> intervalAnalyses() {
   mech::ModuleAnalysis on_ptx{
       Of::Ptx,
       {"--intervals", "LTRF's register-intervals of every function with N registers each (Algorithms 1 and 2)", true,
-       1, 256},
+       1, 256, ""},
       run, json};
   mech::ModuleAnalysis on_machine{
       Of::MachineProgram,
       {"--intervals", "LTRF's register-intervals of the machine program with N registers each (Algorithms 1 and 2)",
-       true, 1, 256},
+       true, 1, 256, ""},
       run, json};
   return {on_ptx, on_machine};
 }

@@ -66,7 +66,8 @@ void printLinearity(const ptx::Module& m) {
 mech::ModuleAnalysis linearityAnalysis() {
   return {mech::ModuleAnalysis::Of::Ptx,
           {"--linearity", "R2D2's analysis of every kernel: linear instructions and the linear combinations of the "
-                          "thread and block indices that non-linear code reads"},
+                          "thread and block indices that non-linear code reads",
+           false, 0, 0, ""},
           [](const ptx::Module& m, uint64_t) { printLinearity(m); }};
 }
 
