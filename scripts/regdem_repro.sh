@@ -29,7 +29,7 @@ Titan X configuration (dependency barriers, as GM200), at the large inputs:
                 minutes
   --small       the small inputs (default: the large ones)
   --sample      sample within each launch (sim.sample=all; docs/sampling.md). Off by
-                default: on cfd_flux it moves RegDem's speedup by 0.07, more than most of
+                default: on cfd_flux it moves RegDem's speedup by 0.02, as much as most of
                 the effects measured (docs/regdem.md, "Sampling")
   --fig6, --fig9  only Fig. 6's runs, only Fig. 9's predictor run (default: both)
   --oracle      also select=oracle runs: every distinct code of the 52-variant search
