@@ -231,7 +231,6 @@ uint64_t KernelRunner::deviceWrites() const {
   return w;
 }
 
-
 // The base code's warp instructions of the blocks run in detail (the first
 // blocks_.issued() of the grid), counted by running them functionally from
 // the memory the launch started with; the memory is then as it was.
