@@ -14,7 +14,7 @@ BlockSampler::BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, doubl
       tolerance_(tolerance),
       min_share_(min_share) {}
 
-bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const Memory& mem) {
+bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const SampledMemory& mem) {
   if (cut_) return true;
   if (length_ == 0) {  // the first retirement: the intervals' length and first boundary
     if (!retired) return false;
@@ -46,7 +46,7 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
   ++windows_;
   if (double(blocks_ - std::min(blocks_, unstarted)) < min_share_ * double(blocks_)) return false;
   // The L2 steady over the window: full (evicting), or barely used.
-  const Memory &first = points_.front().mem, &last = points_.back().mem;
+  const SampledMemory &first = points_.front().mem, &last = points_.back().mem;
   const uint64_t allocs = last.l2_allocs - first.l2_allocs;
   const uint64_t evictions = last.l2_evictions - first.l2_evictions;
   if (2 * evictions < allocs && 100 * allocs >= l2_lines_) return false;

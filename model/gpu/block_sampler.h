@@ -62,12 +62,11 @@ class BlockSampler {
   // The next cycle at which observe() wants to hear from the launch (after
   // the first retirement: the next interval's end).
   uint64_t nextPoint() const { return next_; }
-  using Memory = SampledMemory;
   // An SM ticked `cycle` (its own) and a block retired then (`retired`), or
   // `cycle` reached nextPoint(); `warp_instrs`: every SM's warp instructions
   // so far; `unstarted`: blocks not yet taken by an SM. True when the launch
   // is to be cut now (then cut() stays true).
-  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const Memory& mem = {});
+  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const SampledMemory& mem = {});
 
   bool cut() const { return cut_; }
   // Warp instructions per cycle over the stable intervals (valid once cut).
@@ -95,7 +94,7 @@ class BlockSampler {
  private:
   struct Point {
     uint64_t cycle, instrs;
-    Memory mem;
+    SampledMemory mem;
   };
   uint64_t sms_, blocks_, l2_lines_;
   uint32_t window_;

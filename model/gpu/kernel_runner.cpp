@@ -147,7 +147,7 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   if (sampler_ && !cut_) {
     const bool ret = s.stats().blocks_retired.get() != retired;
     if (ret || cycle >= sampler_->nextPoint()) {
-      BlockSampler::Memory m;
+      SampledMemory m;
       if (hier_) {
         const mem::HierarchyCounters c = hier_->counters();
         m.l2_allocs = c.l2.misses - c.l2_sector_misses;  // the lines placed
@@ -317,17 +317,19 @@ KernelRunResult KernelRunner::run() {
   const config::SampleMode sample = cfg_.sim.sample;
   // A mechanism's code that needs its hardware is cut only where the base
   // code is there to run the blocks left (Options::base_program).
-  const bool by_blocks = opt_.mechanism_code;
+  const bool base_rest = opt_.mechanism_code;  // the blocks a cut leaves run the base code
   if ((sample == config::SampleMode::Blocks || sample == config::SampleMode::All) &&
-      (!by_blocks || (opt_.base_program && opt_.base_setup)))
+      (!base_rest || (opt_.base_program && opt_.base_setup)))
     sampler_ = std::make_unique<BlockSampler>(
         numSms(), setup_.grid.count(), cfg_.sim.sample_window, cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share,
         uint64_t{cfg_.l2.cache.size_kb} * 1024 / std::max(1u, cfg_.l2.cache.line_bytes));
   // By blocks: the memory the launch starts from, to count the base code's
   // instructions of the blocks run in detail if the launch is cut
   // (baseInstructions). Not for a kernel whose blocks' effects a second run
-  // would repeat or change (printf, malloc, ...: blockOrderDependence).
-  if (sampler_ && by_blocks && opt_.base_program->blockOrderDependence(*opt_.base_setup->kernel).empty())
+  // would repeat or change (printf, malloc, ...: blockOrderDependence), nor
+  // for a grid too small to be cut (a block per SM must be left unstarted).
+  if (sampler_ && base_rest && setup_.grid.count() > numSms() &&
+      opt_.base_program->blockOrderDependence(*opt_.base_setup->kernel).empty())
     start_memory_ = std::make_unique<func::GlobalMemory::Snapshot>(program_.memory().snapshot());
   dealInitialBlocks();
   struct ClearLine {
@@ -363,9 +365,9 @@ KernelRunResult KernelRunner::run() {
   }
   if (cut_) {
     const uint64_t unstarted = setup_.grid.count() - blocks_.issued();
-    const uint64_t detailed_base = by_blocks && start_memory_ ? baseInstructions() : 0;
+    const uint64_t detailed_base = base_rest && start_memory_ ? baseInstructions() : 0;
     const uint64_t w = runRestFunctionally();
-    if (!by_blocks) {
+    if (!base_rest) {
       r.cycles = sampler_->extrapolate(cycles, w);
     } else if (detailed_base) {
       // The base code's instructions of the blocks left, scaled by the

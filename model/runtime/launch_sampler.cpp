@@ -59,7 +59,7 @@ void LaunchSampler::detailed(const std::string& key, uint64_t cycles, uint64_t w
   Group& g = groups_[key];
   if (g.stable) {  // a check of a stable group
     double mean_instrs = 0.0;
-    agree(g.window, 0.0, [](const auto& p) { return double(p.second); }, &mean_instrs);
+    for (const auto& p : g.window) mean_instrs += double(p.second) / double(g.window.size());
     const bool like = std::fabs(double(cycles) - g.mean_cycles) <= tolerance_ * g.mean_cycles &&
                       std::fabs(double(warp_instrs) - mean_instrs) <= tolerance_ * mean_instrs;
     g.since_check = 0;
@@ -67,7 +67,8 @@ void LaunchSampler::detailed(const std::string& key, uint64_t cycles, uint64_t w
       g.check_after *= 2;
       g.window.emplace_back(cycles, warp_instrs);
       g.window.pop_front();
-      agree(g.window, 0.0, [](const auto& p) { return double(p.first); }, &g.mean_cycles);
+      g.mean_cycles = 0.0;
+      for (const auto& p : g.window) g.mean_cycles += double(p.first) / double(g.window.size());
       return;
     }
     g.window.clear();  // another regime: a new window, from this launch on
