@@ -166,7 +166,7 @@ void GpuTop::onQuantum() {
   }
   if (!failed && k_->parallel()) {
     try {
-      k_->phase(boundary, launched_);
+      k_->phase(boundary, launched_, k_->threads() > 1 ? pool_.get() : nullptr);
       for (uint32_t i = 0; i < attached_; ++i) slots_[i]->afterPhase(boundary, launched_[i]);
     } catch (...) {
       phase_error_ = std::current_exception();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <thread>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "gpu/gpu_top.h"
 #include "gpu/l2_warmer.h"
 #include "gpu/simulation.h"
+#include "gpu/sm_pool.h"
 #include "mem/l1d_memory.h"
 #include "mem/tlm/hierarchy.h"
 
@@ -168,12 +170,28 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
   return (cut_ || !blocks_.remaining()) && s.idle();
 }
 
-void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched) {
+void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched, SmPool* pool) {
   const uint32_t n = numSms();
   std::vector<mem::SmPort*> ports;
   for (uint32_t i = 0; i < n; ++i) ports.push_back(&hier_->port(i));
   mem::sendDeferred(ports, boundary);
-  for (auto& s : sms_) s->endQuantum();
+  if (pool) {
+    // Each SM's replies touch its own pipeline, L1D and port alone; the
+    // hooks, which may share a mechanism's state, then run in SM order.
+    std::vector<std::exception_ptr> errors(n);
+    pool->run(n, [&](uint32_t i) {
+      try {
+        sms_[i]->resolveMemory();
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+    for (auto& s : sms_) s->quantumEndHooks();
+  } else {
+    for (auto& s : sms_) s->endQuantum();
+  }
   for (auto& log : logs_) {  // the quantum's stores, then reductions, SM by SM
     log->apply(program_.memory(), tc_);
     log->reset(func::BlockLog::Mode::Speculative);

@@ -51,6 +51,7 @@ class MemoryHierarchy;
 namespace rfsim::gpu {
 
 class Simulation;
+class SmPool;
 
 struct KernelRunResult {
   uint64_t cycles = 0;         // with sim.sample blocks: the detailed cycles plus the extrapolated ones
@@ -177,7 +178,9 @@ class KernelRunner {
   // With parallel(), not inSmOrder(), no RTL in the loop: the host threads
   // that step the SMs of a quantum (sim.threads; 0: the host's cores).
   uint32_t threads() const;
-  void phase(uint64_t boundary, std::vector<bool>& launched);
+  // The phase at a quantum's end; `pool` (null: this thread) resolves the
+  // SMs' deferred replies side by side, each SM's own state.
+  void phase(uint64_t boundary, std::vector<bool>& launched, SmPool* pool);
 
  private:
   // SM i found its warps cycling (Sm::cyclingEpoch): throws when every busy SM did.

@@ -3,9 +3,16 @@
 // them: run() hands out the jobs one at a time to whichever thread is free
 // and returns when all are done. Which thread runs which SM changes from
 // run to run; the SMs of a quantum do not interact, so the results do not.
+//
+// Runs follow each other closely (two per quantum: the SMs' steps, then the
+// phase's per-SM work), so a thread that finds no run spins a while before
+// it sleeps, and so does the caller waiting for the others to finish: a
+// sleeping thread's wake-up costs microseconds per run. How long each
+// spins adapts to how its waits went (sm_pool.cpp).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -35,12 +42,13 @@ class SmPool {
   std::vector<std::thread> workers_;
   std::mutex m_;
   std::condition_variable start_, done_;
-  uint64_t generation_ = 0;  // bumped by each run()
-  bool stop_ = false;
-  const std::function<void(uint32_t)>* job_ = nullptr;
+  std::atomic<uint64_t> generation_{0};  // bumped by each run()
+  std::atomic<bool> stop_{false};
+  const std::function<void(uint32_t)>* job_ = nullptr;  // published by generation_
   uint32_t n_ = 0;
-  std::atomic<uint32_t> next_{0};  // the next job to hand out
-  size_t finished_ = 0;             // workers done with this run
+  std::atomic<uint32_t> next_{0};      // the next job to hand out
+  std::atomic<uint32_t> finished_{0};  // workers done with this run
+  std::chrono::nanoseconds spin_{std::chrono::microseconds(200)};  // the caller's spin (sm_pool.cpp)
 };
 
 }  // namespace rfsim::gpu

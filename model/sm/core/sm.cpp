@@ -333,6 +333,10 @@ void Sm::resolveMemory() {
 
 void Sm::endQuantum() {
   resolveMemory();
+  quantumEndHooks();
+}
+
+void Sm::quantumEndHooks() {
   for (SmEventHook* h : hooks_.events) h->onQuantumEnd();
 }
 

@@ -128,6 +128,9 @@ class Sm {
   // sim.parallel_sms, at the phase: resolveMemory, then the event hooks'
   // onQuantumEnd.
   void endQuantum();
+  // The event hooks' onQuantumEnd alone: the phase resolves every SM's
+  // memory first (on the SM pool's threads), then calls this SM by SM.
+  void quantumEndHooks();
   // Where the livelock proof reads the device's write count: by default the
   // memory's own count; with parallel SMs a copy taken at each quantum's
   // end (not owned), so that no SM sees when another writes inside one.
