@@ -27,6 +27,11 @@ Usage: scripts/correlate.py [options]
   --timeout S       stop a model run after S seconds and leave its workload out (default none)
   --clock-mhz F     SM clock for the hardware's ms -> cycles (default: the configuration's
                     gpu.clock_mhz, which for h100 is the clock the GPU ran at)
+  --gpu-cycles ncu  the GPU's cycles are Nsight Compute's (--hw is then scripts/ncu_kernels.py's
+                    JSON): each kernel's sm__cycles_elapsed.max summed over its launches, and its
+                    time gpu__time_duration, instead of event times x the clock
+  --set KEY=VALUE   a configuration override for every model run (repeatable), e.g. the H200's
+                    memory on the h100 configuration (docs/calibration.md)
   --rfsim PATH      the rfsim binary (default build/rfsim)
 
 Writes DIR/correlation.json (every kernel and figure), DIR/correlation.png (the scatter plot)
@@ -289,6 +294,19 @@ def hw_entries(path):
     return {e["workload"]: e for e in doc if isinstance(e, dict) and "workload" in e}
 
 
+def ncu_entries(hw):
+    """rfsim-hw entries whose kernels' times and cycles are Nsight Compute's (ncu_kernels.py):
+    ms_median and launches from it, and the GPU's cycles as it counted them."""
+    out = {}
+    for w, e in hw.items():
+        kernels = {name: {"ms_median": k["ncu"]["ns"] / 1e6, "launches": k["ncu"]["launches"],
+                          "cycles": k["ncu"]["cycles"]}
+                   for name, k in (e.get("kernels") or {}).items() if "ncu" in k}
+        if kernels:
+            out[w] = dict(e, kernels=kernels, kernel_ms_median=sum(k["ms_median"] for k in kernels.values()))
+    return out
+
+
 def kernel_rows(hw, runs, clock_mhz):
     """Per kernel of every workload that ran and passed on both: model and hardware cycles."""
     rows, notes = [], []
@@ -313,8 +331,9 @@ def kernel_rows(hw, runs, clock_mhz):
             m = model[name]
             if m["launches"] != k.get("launches"):
                 notes.append(f"{r.workload}/{name}: {m['launches']} launches in the model, {k.get('launches')} on the GPU")
+            hw_cycles = k["cycles"] if "cycles" in k else ms_to_cycles(k["ms_median"], clock_mhz)
             row = {"workload": r.workload, "kernel": name, "hw_ms": k["ms_median"], "hw_launches": k.get("launches"),
-                   "hw_cycles": ms_to_cycles(k["ms_median"], clock_mhz), "model_cycles": m["cycles"],
+                   "hw_cycles": hw_cycles, "model_cycles": m["cycles"],
                    "model_kernel_cycles": m["kernel_cycles"], "model": m}
             row["error_pct"] = 100.0 * (row["model_cycles"] - row["hw_cycles"]) / row["hw_cycles"]
             row["hw_us_per_launch"] = us_per_launch(row)
@@ -355,7 +374,7 @@ def inlining_rows(pairs, clock_mhz):
 
 # ---------------------------------------------------------------- output
 
-def plot(rows, figs, path, title, floor_cycles):
+def plot(rows, figs, path, title, floor_cycles, xlabel="GPU cycles (kernel time x SM clock)"):
     try:
         import matplotlib
     except ImportError:
@@ -379,7 +398,7 @@ def plot(rows, figs, path, title, floor_cycles):
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
-    ax.set_xlabel("GPU cycles (kernel time x SM clock)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("model cycles")
     fmt = lambda x, nd: "n/a" if x is None else f"{x:.{nd}f}"  # noqa: E731
     ax.set_title(f"{title}\n{figs['kernels']} kernels, r = {fmt(figs['pearson_r'], 3)} "
@@ -397,7 +416,10 @@ def markdown(result):
     f, g = result["figures"], result["figures_kernel_only"]
     n = lambda x, nd: "n/a" if x is None else f"{x:.{nd}f}"  # noqa: E731
     out = [f"Configuration {result['config']}, {result['size']} inputs, model on {result['model_sms']} SMs; "
-           f"GPU: {result['device']}; ms -> cycles at {result['clock_mhz']:g} MHz.", "",
+           f"GPU: {result['device']}; " + (
+               "its cycles are Nsight Compute's (sm__cycles_elapsed.max per launch)"
+               if result.get("gpu_cycles") == "ncu" else f"ms -> cycles at {result['clock_mhz']:g} MHz") +
+           (f"; model with --set {' '.join(result['sets'])}" if result.get("sets") else "") + ".", "",
            "| kernels | Pearson r | r (log-log) | MAPE | geomean model/GPU |", "|--:|--:|--:|--:|--:|",
            f"| {f['kernels']} | {n(f['pearson_r'], 3)} | {n(f['pearson_r_log'], 3)} | {n(f['mape_pct'], 1)} % "
            f"| {n(f['geomean_ratio'], 3)} |", "",
@@ -445,6 +467,8 @@ def parse(argv):
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--clock-mhz", type=float, default=0.0)
+    ap.add_argument("--gpu-cycles", choices=["events", "ncu"], default="events")
+    ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--rfsim", default=os.path.join(HERE, "build/rfsim"))
     return ap.parse_args(argv)
 
@@ -455,6 +479,10 @@ def main(argv):
         print(__doc__)
         return 0
     hw = hw_entries(args.hw)
+    if args.gpu_cycles == "ncu":
+        hw = ncu_entries(hw)
+        if not hw:
+            raise InputError(f"{args.hw}: no kernel with Nsight Compute's figures (scripts/ncu_kernels.py)")
     sizes = {e.get("size") for e in hw.values()}
     if len(sizes) != 1 or not sizes <= {"small", "large"}:
         raise InputError(f"{args.hw}: one input size expected, found {sorted(map(str, sizes))}")
@@ -469,7 +497,7 @@ def main(argv):
     names = sorted((w for w in names if w not in csv_list(args.skip)),
                    key=lambda w: (hw[w].get("kernel_ms_median") or 0, w))
 
-    sets = [f"gpu.num_sms={args.sms}"] if args.sms else []
+    sets = ([f"gpu.num_sms={args.sms}"] if args.sms else []) + args.set
     runs = [Run(out, f"{size}-{args.sms or 'all'}sm", w, size, args.config, sets, "") for w in names]
     calls = [] if args.no_calls else (args.calls if args.calls is not None else sorted(
         p for p in glob.glob(os.path.join(os.path.dirname(args.hw), f"calls-{size}-*sm.json"))))
@@ -507,6 +535,7 @@ def main(argv):
     device = next(iter(hw.values())).get("device", "?")
     result = {"config": args.config, "size": size, "device": device, "hw_file": os.path.relpath(args.hw, HERE),
               "hw_sms": hw_sms, "model_sms": args.sms or hw_sms, "clock_mhz": clock, "figures": figs,
+              "gpu_cycles": args.gpu_cycles, "sets": args.set,
               "launch_floor_us": floor_us, "model_launch_overhead_us": (overhead_ns or 0) / 1000.0,
               "figures_kernel_only": kernel_only,
               "kernels": [{k: v for k, v in r.items() if k != "model"} for r in rows],
@@ -521,7 +550,8 @@ def main(argv):
     write_atomic(os.path.join(out, "correlation.json"), json.dumps(result, indent=1, sort_keys=True) + "\n")
     if rows:
         plot(rows, figs, os.path.join(out, "correlation.png"),
-             f"{args.config} vs {device.split(' (')[0]}, {size} inputs", floor_us * clock)
+             f"{args.config} vs {device.split(' (')[0]}, {size} inputs", floor_us * clock,
+             "GPU cycles (Nsight Compute)" if args.gpu_cycles == "ncu" else "GPU cycles (kernel time x SM clock)")
     md = markdown(result)
     write_atomic(os.path.join(out, "correlation.md"), md)
     print(md)

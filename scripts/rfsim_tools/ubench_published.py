@@ -6,6 +6,9 @@ no published figure was found. Every source names where the figure was read:
   * this H100: docs/hw/h100/all-small.json, each ubench workload's `detail`
     (rfsim-hw on an NVIDIA H100 80GB HBM3 SXM5, 1980 MHz, docs/hardware.md);
     the same kernels and inputs as the model runs, so like for like;
+  * this H200: docs/hw/h200/ubench-small.json likewise (rfsim-hw on an NVIDIA
+    H200, the same GH100 die at 1980 MHz with HBM3e and 60 MiB of L2), for the
+    core-side figures the H100 run predates: instruction fetch and calls;
   * a pointer chase per GPU in markdewing/AI_kernels, latency/README.md
     (clock cycles, clocks not locked): V100 L1 36, L2 221, main memory 460;
     H100 SXM L1 40, L2 291, main memory 700;
@@ -24,6 +27,7 @@ read; none is used.
 """
 
 _H100_HW = "this H100 (docs/hw/h100/all-small.json)"
+_H200_HW = "this H200 (docs/hw/h200/ubench-small.json)"
 _CHASE = "markdewing/AI_kernels latency/README.md"
 _JIA_V = "Jia et al. 2018, V100 (as configs/v100.yaml cites)"
 _JIA_M = "Jia et al. 2018, Maxwell (as configs/maxwell.yaml cites)"
@@ -94,5 +98,14 @@ PUBLISHED = {
         "global_chase": [(197.33, _H100_HW)],
         "fp32_rate": [(4.0, "H100 whitepaper: 128 FP32 lanes per SM")],
         "fp32_peak": [(4.0, "H100 whitepaper: 128 FP32 lanes per SM")],
+        # ubench_icache: 96 adds 628 / 100 clocks (first / second pass), 768 adds 2106 / 772.
+        "icache_cold_96": [(628.0, _H200_HW)],
+        "icache_warm_96": [(100.0, _H200_HW)],
+        "icache_cold_768": [(2106.0 / 768, _H200_HW)],
+        "icache_warm_768": [(772.0 / 768, _H200_HW)],
+        "icache_miss": [(528.0, _H200_HW)],
+        # ubench_calls, 128 calls: 68.16 clocks per call + return, 6.12 per inline add.
+        "call_chain": [(68.16, _H200_HW)],
+        "call_overhead": [(62.05, _H200_HW)],
     },
 }

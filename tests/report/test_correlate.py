@@ -171,6 +171,31 @@ class ScriptTest(unittest.TestCase):
             if os.path.exists("/usr/bin/python3") and sys.executable == "/usr/bin/python3":
                 self.assertGreater(os.path.getsize(os.path.join(out, "correlation.png")), 1000)
 
+    def test_ncu_cycles_replace_event_times(self):
+        # --gpu-cycles ncu: the GPU's cycles are ncu's (ncu_kernels.py), not ms x the clock; the
+        # launch floor is ncu's shortest launch. k1: 30 000 ncu cycles against the model's
+        # 22 000 + 2 000 (-20 %); its event time (0.01 ms: 20 000 cycles) is not used.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            e = hw_entry("wa", {"k1": (0, 1, 0.01)})
+            e["kernels"]["k1"]["ncu"] = {"launches": 1, "cycles": 30000.0, "ns": 15000.0}
+            path = os.path.join(tmp, "ncu.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump([e, hw_entry("wb", {"k2": (0, 1, 0.01)})], f)
+            write_run(out, "small-allsm", "wa", [launch("k1", 22000)], ["dram.clock_mhz=3201"])
+            p = subprocess.run([sys.executable, SCRIPT, "--hw", path, "-o", out, "--no-run", "--no-calls",
+                                "--gpu-cycles", "ncu", "--set", "dram.clock_mhz=3201", "-c", "h100",
+                                "--rfsim", fake_rfsim(tmp, CONFIG)], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            res = json.loads(read(os.path.join(out, "correlation.json")))
+            self.assertEqual(res["figures"]["kernels"], 1)  # wb has no ncu figures: left out
+            row = res["kernels"][0]
+            self.assertEqual(row["hw_cycles"], 30000.0)
+            self.assertAlmostEqual(row["error_pct"], -20.0)
+            self.assertAlmostEqual(res["launch_floor_us"], 15.0)
+            self.assertEqual(res["sets"], ["dram.clock_mhz=3201"])
+            self.assertIn("Nsight Compute", read(os.path.join(out, "correlation.md")))
+
     def test_a_run_of_another_configuration_is_not_reused(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "all-small.json")
