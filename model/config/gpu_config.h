@@ -26,13 +26,13 @@ struct GpuTop {
   // compiles for 7.5 and later only, and libraries such as CUB pick their
   // code by the capability the device reports.
   uint32_t reported_compute_capability = 0;
-  // The fixed cost of a kernel launch: what CUDA events recorded around a
-  // launch measure beyond the kernel's own work (the launch command's way to
-  // the GPU's front end, the grid's set-up, its completion reaching the
-  // stream). Charged once per launch beside the launch's cycles, which count
-  // from its first block to its last (gpu_stats.h: launch_overhead_cycles,
-  // cycles_with_launch).
-  double launch_overhead_ns = 7104.0;
+  // The fixed cost of a kernel launch: what the GPU spends on a launch beyond
+  // its blocks' own work, as its own timer times a kernel (Nsight Compute's
+  // gpu__time_duration: the grid's set-up and its completion; docs/calibration.md,
+  // "Measured on an H200"). Charged once per launch beside the launch's
+  // cycles, which count from its first block to its last (gpu_stats.h:
+  // launch_overhead_cycles, cycles_with_launch).
+  double launch_overhead_ns = 1565.0;
 
   // launch_overhead_ns in core cycles, rounded to the nearest.
   uint64_t launchOverheadCycles() const {
@@ -50,7 +50,8 @@ struct GpuTop {
               "application carries when that is higher (CUDA 13 cannot target below 7.5, and CUB selects its "
               "tuning and checks its kernels by the reported capability)");
     v.real("launch_overhead_ns", launch_overhead_ns, RealRange{0.0, 1000000.0}, "ns",
-           "fixed cost of a kernel launch as CUDA events around it measure it, charged once per launch in "
+           "fixed cost of a kernel launch beyond its blocks' own work, as the GPU times a kernel (Nsight "
+           "Compute's gpu__time_duration), charged once per launch in "
            "gpu.launch_overhead_cycles and gpu.cycles_with_launch; a launch's cycles (first block to last) leave "
            "it out");
   }
@@ -160,6 +161,7 @@ struct PipelineConfig {
   uint32_t ibuffer_depth = 2;      // GPGPU-Sim's per-warp instruction buffer
   uint32_t fetch_width = 4;
   uint32_t l1i_miss_latency = 193;
+  uint32_t call_ret_cycles = 0;
   bool dual_issue = false;
   uint32_t num_collectors = 8;
   CollectorMode collector_mode = CollectorMode::General;
@@ -192,6 +194,9 @@ struct PipelineConfig {
               "serves its own warps from its L0)");
     v.integer("l1i_miss_latency", l1i_miss_latency, lat, "cycle",
               "L1I miss penalty, fixed (an L2 hit; fetches do not go through the memory hierarchy)");
+    v.integer("call_ret_cycles", call_ret_cycles, IntRange{0, 1000}, "cycle",
+              "after a warp issues a call or a return, its next I-buffer fill arrives no sooner than this many "
+              "cycles later (the target's resolution and redirect; 0: as a taken branch)");
     v.boolean("dual_issue", dual_issue,
               "a scheduler may issue a warp's next two instructions in one cycle when they go to different units");
     v.integer("num_collectors", num_collectors, IntRange{1, 64}, "collector",

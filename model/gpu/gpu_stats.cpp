@@ -116,7 +116,7 @@ GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::
       ADD_STAT(num_sms, stats::unit::Count, "SMs of the GPU"),
       ADD_STAT(launch_overhead_cycles, stats::unit::Cycle,
                "the launch's fixed cost (gpu.launch_overhead_ns), not in cycles"),
-      ADD_STAT(cycles_with_launch, stats::unit::Cycle, "cycles + launch_overhead_cycles: the launch as events time it"),
+      ADD_STAT(cycles_with_launch, stats::unit::Cycle, "cycles + launch_overhead_cycles: the launch as the GPU times a kernel"),
       ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per cycle, all SMs",
                [this] { return cycles.get() ? double(warp_instrs.get()) / double(cycles.get()) : 0.0; }),
       ADD_STAT(sm_cycles, stats::unit::Cycle, "per SM: cycles to its last cycle with work", n, smNames(n)),

@@ -2,6 +2,8 @@
 // fetch sequences, and the fetch stage's prefetch on a straight-line kernel.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,11 +13,13 @@
 #include "config/gpu_config.h"
 #include "config/config_io.h"
 #include "func/stepper.h"
+#include "runtime/runtime.h"
 #include "sm/core/fetch_stage.h"
 #include "sm/core/icache.h"
 #include "sm/core/ifetch_path.h"
 #include "sm/core/sm_stats.h"
 #include "sm_test_util.h"
+#include "workloads/workload.h"
 
 using namespace rfsim;
 using config::IPrefetch;
@@ -375,4 +379,54 @@ TEST_CASE("FetchStage: round robin from the warp after the last fetched, none pa
   fetch.cycle(200, warps);
   CHECK(filling() == "01000010");
   CHECK(fs.fills.get() == 10);
+}
+
+namespace {
+
+struct WorkloadRun {
+  bool passed = false;
+  uint64_t cycles = 0;
+  std::map<std::string, double> measured;
+};
+
+// Workload `name` (small input) under timing on 4 SMs of the default
+// configuration with pipeline.call_ret_cycles = `call_ret`.
+WorkloadRun runWorkload(const std::string& name, uint32_t call_ret) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 4;
+  cfg.pipeline.call_ret_cycles = call_ret;
+  const workloads::Workload* w = workloads::find(name);
+  REQUIRE(w != nullptr);
+  rt::DeviceOptions o;
+  o.timing = true;
+  o.gpu = &cfg;
+  rt::Device dev(o);
+  std::vector<std::filesystem::path> files;
+  for (const std::string& m : w->modules()) files.push_back(std::filesystem::path(RFSIM_SOURCE_DIR) / m);
+  dev.loadModules(files);
+  const workloads::Check c = w->run(dev, workloads::Size::Small);
+  WorkloadRun r;
+  r.passed = c.passed;
+  r.cycles = dev.totals().cycles;
+  for (const workloads::Measured& m : c.measured) r.measured[m.name] = m.value;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("FetchStage: a call or a return holds the next fill back", "[fetch]") {
+  // ubench_calls: a chain of dependent calls, each a call and a return, and
+  // the same adds inline. Each call and each return delays the warp's next
+  // fill to at least 11 cycles after it issued: the call's cost grows by up
+  // to 2 x 11 (less where the refetch it replaces already took that long),
+  // and the inline adds, which neither call nor return, cost the same.
+  const WorkloadRun plain = runWorkload("ubench_calls", 0), held = runWorkload("ubench_calls", 11);
+  REQUIRE(plain.passed);
+  REQUIRE(held.passed);
+  const double grew = held.measured.at("call_overhead") - plain.measured.at("call_overhead");
+  CHECK(grew >= 11.0);
+  CHECK(grew <= 22.0);
+  CHECK(held.measured.at("per_add") == plain.measured.at("per_add"));
+  // A kernel without calls runs as before, cycle for cycle.
+  CHECK(runWorkload("saxpy", 11).cycles == runWorkload("saxpy", 0).cycles);
 }

@@ -7,7 +7,7 @@ namespace rfsim::sm {
 
 FetchStage::FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const std::vector<uint32_t>& func_instrs)
     : depth_(cfg.pipeline.ibuffer_depth), per_sub_(cfg.pipeline.fetch_width / cfg.sm.sub_cores),
-      l1i_hit_(cfg.l1i.latency),
+      l1i_hit_(cfg.l1i.latency), call_ret_(cfg.pipeline.call_ret_cycles),
       ib_(cfg.sm.max_warps), path_(cfg, stats, func_instrs), rr_(cfg.sm.sub_cores, 0),
       in_flight_((cfg.sm.max_warps + 63) / 64, 0), pos_(cfg.sm.max_warps),
       stats_(stats) {
@@ -40,7 +40,8 @@ void FetchStage::takeArrived(uint64_t now) {
   next_arrival_ = next;
 }
 
-void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_t local, const func::StepInfo& info) {
+void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_t local, const func::StepInfo& info,
+                            uint64_t now) {
   IBuffer& b = ib_[slot];
   const func::WarpStatus fs = st.status(local);
   if (fs == func::WarpStatus::Ready) {
@@ -50,6 +51,7 @@ void FetchStage::afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_
       b = IBuffer{};
       mark(slot);
     }
+    if (call_ret_ && (info.call || info.ret) && !seq) b.not_before = now + call_ret_;
   }
   if (fs == func::WarpStatus::Done) {
     b = IBuffer{};

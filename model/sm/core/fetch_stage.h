@@ -61,7 +61,10 @@ class FetchStage {
   // After warp `local` of `st` in slot `slot` issued `info`: the buffer
   // holds the straight-line stream after the issued pc; any other next pc
   // (taken branch, call, return, divergence) flushes it.
-  void afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_t local, const func::StepInfo& info);
+  // A call or a return also holds the next fill back until `now` +
+  // pipeline.call_ret_cycles.
+  void afterIssue(uint32_t slot, const func::BlockStepper& st, uint32_t local, const func::StepInfo& info,
+                  uint64_t now);
 
   // One cycle: in each sub-core up to fetch_width / sub_cores of its warps
   // (round robin from the one after the last fetched) top their I-buffer up
@@ -96,6 +99,7 @@ class FetchStage {
     uint64_t ready_at = 0;
     uint64_t empty_since = kNever;  // first cycle seen empty while the fill is in flight
     bool from_l2 = false;           // the fill in flight takes longer than an L1I hit: it waits on the L2
+    uint64_t not_before = 0;        // a call or return's redirect: no fill arrives before this cycle
   };
   // The fill in flight of slot `s` arrived: its entries are valid.
   void take(uint32_t s) {
@@ -124,6 +128,7 @@ class FetchStage {
 
   uint32_t depth_, per_sub_;
   uint64_t l1i_hit_;  // l1i.latency: the longest a fill served by the L1I takes
+  uint64_t call_ret_;  // pipeline.call_ret_cycles
   std::vector<IBuffer> ib_;  // per warp slot
   IFetchPath path_;
   std::vector<uint32_t> rr_;  // per sub-core: the index, among its slots, to look at first
@@ -173,9 +178,9 @@ bool FetchStage::fetchSlot(uint32_t s, uint64_t now, Warps& warps) {
   const uint32_t n = depth_ - b.valid;
   const uint64_t ready = path_.fetch(s % path_.subCores(), st->peekFunc(local), st->peekPc(local) + b.valid, n, now);
   b.pending = n;
-  b.ready_at = ready;
+  b.ready_at = std::max(ready, b.not_before);
   b.from_l2 = ready > now + l1i_hit_;
-  next_arrival_ = std::min(next_arrival_, ready);
+  next_arrival_ = std::min(next_arrival_, b.ready_at);
   in_flight_[s / 64] |= uint64_t{1} << (s % 64);
   return true;
 }

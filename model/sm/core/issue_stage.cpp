@@ -309,7 +309,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
     // Executed and free (InstrObserver::elided): fetched, nothing more; not
     // a warp instruction issued (the observer counts it).
     l_.fetch.pop(s);
-    l_.fetch.afterIssue(s, st, ws.local, info);
+    l_.fetch.afterIssue(s, st, ws.local, info, now);
     return true;
   }
   ++l_.stats.warp_instrs;
@@ -410,7 +410,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
   if (!opc_->allocate(s, t.unit, regs, nr, tag, phys ? rrows.data() : nullptr, d->reuse))
     throw Error("IssueStage::issueWarp: collector allocation failed after canAllocate");
 
-  l_.fetch.afterIssue(s, st, ws.local, info);
+  l_.fetch.afterIssue(s, st, ws.local, info, now);
   return false;
 }
 
