@@ -162,6 +162,7 @@ struct PipelineConfig {
   uint32_t fetch_width = 4;
   uint32_t l1i_miss_latency = 193;
   uint32_t call_ret_cycles = 0;
+  bool int_add_on_fma = false;
   bool dual_issue = false;
   uint32_t num_collectors = 8;
   CollectorMode collector_mode = CollectorMode::General;
@@ -197,6 +198,9 @@ struct PipelineConfig {
     v.integer("call_ret_cycles", call_ret_cycles, IntRange{0, 1000}, "cycle",
               "after a warp issues a call or a return, its next I-buffer fill arrives no sooner than this many "
               "cycles later (the target's resolution and redirect; 0: as a taken branch)");
+    v.boolean("int_add_on_fma", int_add_on_fma,
+              "a 32-bit integer add, subtract or move whose sub-core's INT unit is busy dispatches to its FP32 "
+              "unit if that is free, as ptxas spreads such operations over IADD3 and IMAD.IADD / IMAD.MOV");
     v.boolean("dual_issue", dual_issue,
               "a scheduler may issue a warp's next two instructions in one cycle when they go to different units");
     v.integer("num_collectors", num_collectors, IntRange{1, 64}, "collector",

@@ -22,6 +22,7 @@ struct Inflight {
   uint32_t exec_latency = 1, ii = 1;
   bool writes = false, long_latency = false, mem = false;
   bool scalar = false;  // executes on the scalar pipeline (InstrObserver::scalar)
+  bool fma_ok = false;  // pipeline.int_add_on_fma: may dispatch to the FP32 unit when its INT unit is busy
   uint8_t written = 0;  // destination registers already written back (a write split over cycles)
   bool rows_known = false;  // wrow holds the destinations' rows, translated at issue
   std::array<uint32_t, 16> wrow{};

@@ -21,6 +21,15 @@ namespace rfsim::sm {
 
 namespace {
 
+// What ptxas can put on the FMA pipe as IMAD.IADD or IMAD.MOV: a 32-bit
+// integer add, subtract or move (pipeline.int_add_on_fma).
+bool fmaCapable(const ptx::Instr& in) {
+  using ptx::Op;
+  using ptx::Type;
+  if (in.op != Op::Add && in.op != Op::Sub && in.op != Op::Mov) return false;
+  return in.type == Type::S32 || in.type == Type::U32 || in.type == Type::B32;
+}
+
 bool isControl(func::Cls c) {
   using func::Cls;
   return c == Cls::Bra || c == Cls::Call || c == Cls::Ret || c == Cls::Exit || c == Cls::Trap ||
@@ -33,7 +42,7 @@ IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
     : cfg_(cfg), l_(links), barriers_(cfg.sm.dependency == config::Dependency::Barriers),
       long_wait_miss_(cfg.sm.long_wait == config::LongWait::L1dMiss), wstatus_(cfg.sm.max_warps),
       sb_wait_(cfg.sm.max_warps, 0), sb_long_at_(cfg.sm.max_warps, 0), sb_long_(cfg.sm.max_warps, 0),
-      two_level_(cfg.sm.scheduler == config::SchedulerPolicy::TwoLevel),
+      two_level_(cfg.sm.scheduler == config::SchedulerPolicy::TwoLevel), int_fma_(cfg.pipeline.int_add_on_fma),
       timed_(cfg.sm.max_warps), ready_(cfg.sm.max_warps, nullptr), clear_at_(cfg.sm.max_warps, 0),
       limit_(cfg.sm.warp_limit) {
   SchedulerParams sp;
@@ -385,6 +394,7 @@ bool IssueStage::issueWarp(uint32_t s, uint64_t now) {
   f.long_latency = long_latency && f.writes;
   f.mem = mem;
   f.scalar = scalar;
+  f.fma_ok = int_fma_ && t.unit == UnitType::INT && t.lat == LatClass::IntAdd && fmaCapable(*d->in);
   f.written = 0;
   f.trap = nullptr;  // the slot may have held a trap operation
   f.rows_known = phys;

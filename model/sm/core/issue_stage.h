@@ -130,6 +130,7 @@ class IssueStage {
   std::vector<uint64_t> sb_long_at_;  // per warp slot: the sb_wait_ at which sb_long_ was found
   std::vector<uint8_t> sb_long_;      // per warp slot: waitsLong() at that version
   bool two_level_;
+  bool int_fma_;                     // pipeline.int_add_on_fma
   std::vector<Timed> timed_;         // per warp slot
   // Per warp slot: its next instruction, once warpStall() found the warp
   // Ready with that instruction in its I-buffer; null: not known. Both stay

@@ -286,8 +286,18 @@ void Sm::dispatch(uint64_t now) {
         // An instruction for the scalar pipeline collects its operands as any
         // (they are in the vector registers) and executes there.
         const Inflight& f = inflight_[tag];
-        ExecUnit& eu = exec_.unit(u, f.scalar, groups == 1 ? 0 : f.slot % groups);
-        if (!eu.canAccept(now)) {
+        const unsigned group = groups == 1 ? 0 : f.slot % groups;
+        ExecUnit* eu = &exec_.unit(u, f.scalar, group);
+        if (!eu->canAccept(now) && f.fma_ok) {
+          // pipeline.int_add_on_fma: the FP32 unit, if this cycle's FP32
+          // instructions (dispatched first) left it free.
+          ExecUnit& fma = exec_.unit(static_cast<unsigned>(UnitType::SP), f.scalar, group);
+          if (fma.canAccept(now)) {
+            eu = &fma;
+            ++stats_->int_on_fma;
+          }
+        }
+        if (!eu->canAccept(now)) {
           RFSIM_SM_TRACE_EV(f.slot, "ready, unit {} busy: tag {} pc {}", u, tag, f.pc);
           ++stats_->unit_busy;
           break;
@@ -295,7 +305,7 @@ void Sm::dispatch(uint64_t now) {
         opc_->popReady(ut, tag, from);
         if (f.rbar) deps_.read(f.slot, f.rbar);
         const bool pending = f.pending_access != Inflight::kNoPending;
-        eu.accept(tag, now, pending ? ExecUnit::kUnknownLatency : f.exec_latency, f.ii);
+        eu->accept(tag, now, pending ? ExecUnit::kUnknownLatency : f.exec_latency, f.ii);
         inflight_[tag].dispatched_at = now;
         RFSIM_SM_TRACE_EV(f.slot, "dispatch tag {} pc {} unit {} (operands read) exec {} ii {}", tag, f.pc, u,
                           f.exec_latency, f.ii);

@@ -94,6 +94,9 @@ SimtStats::SimtStats(stats::Group* parent)
 ExecStats::ExecStats(stats::Group* parent)
     : Group(parent, "exec", "the execution units (SP, INT, SFU, DP, tensor, LDST pipelines)"),
       ADD_STAT(unit_busy, stats::unit::Count, "dispatch attempts refused by a busy execution unit"),
+      ADD_STAT(int_on_fma, stats::unit::Count,
+               "integer adds, subtracts and moves dispatched to the FP32 unit while their INT unit was busy "
+               "(pipeline.int_add_on_fma)"),
       ADD_STAT(warp_instrs_by_unit, stats::unit::Count, "warp instructions issued per operation class", kNumUnitTypes,
                unitSubnames()),
       ADD_STAT(thread_instrs_by_unit, stats::unit::Count, "thread instructions (active lanes; one for an instruction on the scalar pipeline) per operation class",
@@ -151,6 +154,7 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
       collector_occupancy_sum(opcoll.collector_occupancy_sum),
       divergent_branches(simt.divergent_branches),
       unit_busy(exec.unit_busy),
+      int_on_fma(exec.int_on_fma),
       warp_instrs_by_unit(exec.warp_instrs_by_unit),
       thread_instrs_by_unit(exec.thread_instrs_by_unit),
       mem_accesses(ldst.mem_accesses),

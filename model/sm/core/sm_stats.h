@@ -49,6 +49,7 @@ struct SimtStats : stats::Group {
 struct ExecStats : stats::Group {
   explicit ExecStats(stats::Group* parent);
   stats::Scalar unit_busy;
+  stats::Scalar int_on_fma;  // pipeline.int_add_on_fma: integer adds the FP32 unit took
   // Per operation class (UnitType, before the INT/DP-on-SP fallback): what
   // the energy model charges per active lane.
   stats::Vector warp_instrs_by_unit, thread_instrs_by_unit;
@@ -81,7 +82,7 @@ struct SmStats : stats::Group {
   stats::Scalar &bank_conflicts, &write_port_conflicts, &writeback_retries, &collector_full;
   stats::Scalar &collector_occupancy_sum;
   stats::Scalar &divergent_branches;
-  stats::Scalar &unit_busy;
+  stats::Scalar &unit_busy, &int_on_fma;
   stats::Vector &warp_instrs_by_unit, &thread_instrs_by_unit;
   stats::Scalar &mem_accesses, &const_accesses, &shared_accesses, &shared_passes, &shared_extra_passes;
   stats::Scalar &l1i_hits, &l1i_misses, &ibuffer_flushes;
