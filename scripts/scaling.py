@@ -79,7 +79,7 @@ def main():
             d = out / f"{w}-{a.mech}-{mode}-{n}"
             cmd = [a.rfsim, "run", "-q", "--workload", w, "--timing", "--mech", a.mech, "--config", a.config,
                    "--sample", "off", "--threads", str(n), "--set", f"sim.parallel_sms={'true' if mode == 'parallel' else 'false'}",
-                   "--out", str(d)]
+                   "--out", str(d), "--overwrite"]  # the script's own folder: a rerun, or --reps, replaces it
             if a.size == "large":
                 cmd.append("--large")
             for kv in a.set:
