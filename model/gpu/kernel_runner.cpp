@@ -178,15 +178,15 @@ void KernelRunner::phase(uint64_t boundary, std::vector<bool>& launched, SmPool*
   if (pool) {
     // Each SM's replies touch its own pipeline, L1D and port alone; the
     // hooks, which may share a mechanism's state, then run in SM order.
-    std::vector<std::exception_ptr> errors(n);
+    resolve_errors_.assign(n, nullptr);  // no allocation after the first quantum
     pool->run(n, [&](uint32_t i) {
       try {
         sms_[i]->resolveMemory();
       } catch (...) {
-        errors[i] = std::current_exception();
+        resolve_errors_[i] = std::current_exception();
       }
     });
-    for (const std::exception_ptr& e : errors)
+    for (const std::exception_ptr& e : resolve_errors_)
       if (e) std::rethrow_exception(e);
     for (auto& s : sms_) s->quantumEndHooks();
   } else {

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -220,6 +221,7 @@ class KernelRunner {
   bool parallel_ = false;            // sim.parallel_sms in SystemC mode: phase()
   bool in_sm_order_ = false;         // inSmOrder()
   std::vector<uint64_t> retired_at_;  // per SM: the cycle it last retired a block (parallel_)
+  std::vector<std::exception_ptr> resolve_errors_;  // per SM: phase()'s resolveMemory on the pool
   uint64_t dev_writes_ = 0;          // the device's write count at the last phase (Sm::readWritesFrom)
   BlockScheduler blocks_;
   std::unique_ptr<BlockSampler> sampler_;  // sim.sample blocks or all

@@ -1,6 +1,7 @@
-// FP32 throughput of the named configurations: a kernel of independent FMAs
-// from many warps, measured as warp instructions per cycle per SM in steady
-// state (the difference of two kernel lengths cancels start and end).
+// FP32 and integer-add throughput of the named configurations: a kernel of
+// independent FMAs (or adds) from many warps, measured as warp instructions
+// per cycle per SM in steady state (the difference of two kernel lengths
+// cancels start and end).
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -22,15 +23,23 @@ config::GpuConfig named(const std::string& name) {
   return cfg;
 }
 
-// `fmas` independent fma.rn.f32 per thread: each writes its own register
-// from three that never change (R2, R3, R4: three banks on every
-// configuration's bank map), so nothing waits for a result.
-Timed runFmas(const config::GpuConfig& cfg, unsigned fmas, uint32_t threads) {
-  std::string body =
-      "  mov.f32 %R2, 0f3F800000;\n  mov.f32 %R3, 0f40000000;\n  mov.f32 %R4, 0f40400000;\n";
+// The operations the kernels repeat: each writes its own register from
+// ones that never change (R2, R3, R4: three banks on every configuration's
+// bank map), so nothing waits for a result.
+struct Op {
+  const char* setup;  // sets the sources
+  const char* op;     // one operation, {} its destination
+};
+constexpr Op kFma{"  mov.f32 %R2, 0f3F800000;\n  mov.f32 %R3, 0f40000000;\n  mov.f32 %R4, 0f40400000;\n",
+                  "  fma.rn.f32 %R{}, %R2, %R3, %R4;\n"};
+constexpr Op kIntAdd{"  mov.u32 %R2, 3;\n  mov.u32 %R3, 5;\n", "  add.s32 %R{}, %R2, %R3;\n"};
+
+// `n` independent `o.op` per thread.
+Timed runOps(const config::GpuConfig& cfg, const Op& o, unsigned n, uint32_t threads) {
+  std::string body = o.setup;
   // Destinations R20..R59, clear of the output address in RD8 (R16:R17).
-  for (unsigned i = 0; i < fmas; ++i) body += fmt::format("  fma.rn.f32 %R{}, %R2, %R3, %R4;\n", 20 + i % 40);
-  body += "  st.global.f32 [%RD8], %R20;\n";
+  for (unsigned i = 0; i < n; ++i) body += fmt::format(fmt::runtime(o.op), 20 + i % 40);
+  body += "  st.global.b32 [%RD8], %R20;\n";
   const std::string text =
       ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n"
       "  .reg .b32 %R<64>;\n  .reg .b64 %RD<16>;\n  ld.param.u64 %RD8, [out];\n" + body + "  ret;\n}\n";
@@ -40,12 +49,16 @@ Timed runFmas(const config::GpuConfig& cfg, unsigned fmas, uint32_t threads) {
   return runTimed(ld, l, cfg, 64);
 }
 
-// FP32 warp instructions per cycle of one SM with `warps` warps.
-double fp32Rate(const config::GpuConfig& cfg, uint32_t warps) {
+// Warp instructions per cycle of one SM with `warps` warps, and the longer
+// kernel's run.
+double rate(const config::GpuConfig& cfg, const Op& o, uint32_t warps, Timed* longer = nullptr) {
   const unsigned n1 = 128, n2 = 384;
-  const Timed a = runFmas(cfg, n1, 32 * warps), b = runFmas(cfg, n2, 32 * warps);
+  const Timed a = runOps(cfg, o, n1, 32 * warps), b = runOps(cfg, o, n2, 32 * warps);
+  if (longer) *longer = b;
   return double(warps) * (n2 - n1) / double(b.r.cycles - a.r.cycles);
 }
+
+double fp32Rate(const config::GpuConfig& cfg, uint32_t warps) { return rate(cfg, kFma, warps); }
 
 }  // namespace
 
@@ -73,4 +86,24 @@ TEST_CASE("v100: FP32 warp instructions issue at 2 per cycle per SM (a 16-lane u
   shared.regfile.num_banks = 16;
   shared.regfile.operand_reuse = false;
   CHECK(fp32Rate(shared, 32) == Approx(1.0).margin(0.05));
+}
+
+// h100: 4 sub-cores of 16 INT32 lanes and a 32-lane FP32 unit each. Alone,
+// the INT units take a warp add every 2 cycles each: 2 per cycle per SM.
+// With pipeline.int_add_on_fma the FP32 unit takes one every 2 cycles too,
+// as IMAD.IADD on the FMA pipe (ubench_icache on an H200: one add a cycle
+// per warp): 4.
+TEST_CASE("h100: integer adds issue twice as fast when the FP32 unit takes them too", "[sm][int_rate]") {
+  config::GpuConfig off = named("h100"), on = named("h100");
+  off.pipeline.int_add_on_fma = false;
+  on.pipeline.int_add_on_fma = true;
+  Timed b;
+  const double alone = rate(off, kIntAdd, 32, &b);
+  INFO("INT units alone: " << alone << " warp adds per cycle per SM");
+  CHECK(alone == Approx(2.0).margin(0.15));
+  CHECK(b.stats.at("root.gpu.sm.exec.int_on_fma").get<uint64_t>() == 0);
+  const double both = rate(on, kIntAdd, 32, &b);
+  INFO("INT and FP32 units: " << both << " warp adds per cycle per SM");
+  CHECK(both == Approx(4.0).margin(0.3));
+  CHECK(b.stats.at("root.gpu.sm.exec.int_on_fma").get<uint64_t>() > 0);
 }
