@@ -89,6 +89,9 @@ SampleStats::SampleStats(stats::Group* parent, const std::string& name, const st
       ADD_STAT(launches_skipped, stats::unit::Count,
                "launches run functionally, their cycles extrapolated from detailed launches of the same kernel and "
                "grid"),
+      ADD_STAT(launches_warming, stats::unit::Count,
+               "launches run in detail before a check of a stable group, to warm the caches, their statistics "
+               "dropped and their cycles extrapolated as a skipped launch's"),
       ADD_STAT(blocks_detailed, stats::unit::Count, "thread blocks simulated in detail"),
       ADD_STAT(blocks_functional, stats::unit::Count, "thread blocks run functionally, their cycles extrapolated"),
       ADD_STAT(intervals, stats::unit::Count,

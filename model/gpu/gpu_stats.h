@@ -39,7 +39,7 @@ struct L1dStats : stats::Group {
 // (stats.json's "cycles" and summary) are gpu.cycles + cycles_extrapolated.
 struct SampleStats : stats::Group {
   SampleStats(stats::Group* parent, const std::string& name, const stats::Scalar& detailed_instrs);
-  stats::Scalar launches_skipped, blocks_detailed, blocks_functional, intervals, cycles_extrapolated,
+  stats::Scalar launches_skipped, launches_warming, blocks_detailed, blocks_functional, intervals, cycles_extrapolated,
       warp_instrs_functional;
   double spread = 0.0;  // BlockSampler::spread of the launch (gpu/block_sampler.h)
   stats::Formula window_spread;

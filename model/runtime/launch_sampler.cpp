@@ -41,9 +41,15 @@ bool LaunchSampler::stable(const std::string& key) const {
   return enabled_ && it != groups_.end() && it->second.stable && it->second.since_check < it->second.check_after;
 }
 
+bool LaunchSampler::warming(const std::string& key) const {
+  auto it = groups_.find(key);
+  return enabled_ && it != groups_.end() && it->second.stable && it->second.since_check >= it->second.check_after &&
+         !it->second.warmed;
+}
+
 const std::map<std::string, uint64_t>* LaunchSampler::trials(const std::string& trial_key) const {
   auto g = trial_group_.find(trial_key);
-  if (!enabled_ || g == trial_group_.end() || !stable(g->second)) return nullptr;
+  if (!enabled_ || g == trial_group_.end() || !(stable(g->second) || warming(g->second))) return nullptr;
   return &trials_.at(trial_key);
 }
 
@@ -63,6 +69,7 @@ void LaunchSampler::detailed(const std::string& key, uint64_t cycles, uint64_t w
     const bool like = std::fabs(double(cycles) - g.mean_cycles) <= tolerance_ * g.mean_cycles &&
                       std::fabs(double(warp_instrs) - mean_instrs) <= tolerance_ * mean_instrs;
     g.since_check = 0;
+    g.warmed = false;
     if (like) {
       g.check_after *= 2;
       g.window.emplace_back(cycles, warp_instrs);
@@ -79,6 +86,7 @@ void LaunchSampler::detailed(const std::string& key, uint64_t cycles, uint64_t w
   g.stable = false;
   g.first_skipped = 0;
   g.since_check = 0;
+  g.warmed = false;
   if (g.window.size() < window_) return;
   double mean_instrs = 0.0;
   const bool same_cycles = agree(g.window, tolerance_, [](const auto& p) { return double(p.first); }, &g.mean_cycles);
@@ -96,6 +104,17 @@ uint64_t LaunchSampler::skipped(const std::string& key, uint64_t warp_instrs) {
   const double ratio = double(warp_instrs) / double(g.first_skipped);
   // Not like the launches the window measured: the next one runs in detail.
   if (std::fabs(ratio - 1.0) > tolerance_) g.stable = false;
+  return static_cast<uint64_t>(std::llround(g.mean_cycles * ratio));
+}
+
+uint64_t LaunchSampler::warmed(const std::string& key, uint64_t warp_instrs) {
+  Group& g = groups_.at(key);
+  g.warmed = true;
+  // Its warp instructions are a detailed launch's, in the currency of the
+  // window's (a skipped launch's are the base code's).
+  double mean_instrs = 0.0;
+  for (const auto& p : g.window) mean_instrs += double(p.second) / double(g.window.size());
+  const double ratio = mean_instrs > 0.0 ? double(warp_instrs) / mean_instrs : 1.0;
   return static_cast<uint64_t>(std::llround(g.mean_cycles * ratio));
 }
 

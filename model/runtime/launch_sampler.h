@@ -27,6 +27,16 @@
 // L2, and the other 246 at 2 350: without checks its 250 launches after the
 // first four were all credited 1 790 (-24 %).
 //
+// Warming before a check. The check's launch would meet the caches and DRAM
+// the last detailed launch left, not those the skipped launches between
+// would have left: r2_3dconv's check after four skipped planes ran 5 754
+// cycles against the full run's 2 356, and was counted. So a check is
+// preceded by one warming launch: it runs in detail on the device's caches
+// (its statistics dropped, as a skipped launch's), is credited the window's
+// mean cycles scaled by its warp instructions over the window's mean, and
+// leaves the caches as a run in detail would (the detailed warming of
+// SMARTS, Wunderlich et al., ISCA 2003). The launch after it is the check.
+//
 // Trials (a mechanism that measures variants per launch, RegDem's oracle)
 // are not run for a launch of a stable group: the mechanism gets the trial
 // cycles of the group's last detailed launch, so it decides as it did then.
@@ -54,8 +64,10 @@ class LaunchSampler {
                          const std::string& variant);
 
   // Whether a launch of group `key` runs functionally (false for a stable
-  // group's check, which runs in detail).
+  // group's warming launch and check, which run in detail).
   bool stable(const std::string& key) const;
+  // Whether a launch of group `key` is a stable group's warming launch.
+  bool warming(const std::string& key) const;
   // The trial cycles of the last detailed launch of `trial_key`'s group,
   // when that group is stable; nullptr otherwise.
   const std::map<std::string, uint64_t>* trials(const std::string& trial_key) const;
@@ -68,6 +80,9 @@ class LaunchSampler {
   // A launch of stable group `key` ran functionally with `warp_instrs`:
   // the cycles it is credited with.
   uint64_t skipped(const std::string& key, uint64_t warp_instrs);
+  // The warming launch of `key` ran in detail with `warp_instrs`: the
+  // cycles it is credited with (the next launch is the check).
+  uint64_t warmed(const std::string& key, uint64_t warp_instrs);
 
  private:
   struct Group {
@@ -77,6 +92,7 @@ class LaunchSampler {
     uint64_t first_skipped = 0;  // W of the first skipped launch since the group became stable
     uint64_t since_check = 0;    // launches skipped since it became stable or was last checked
     uint64_t check_after = kFirstCheck;
+    bool warmed = false;         // the warming launch before the coming check ran
   };
   static constexpr uint64_t kFirstCheck = 4;
   bool enabled_;

@@ -187,8 +187,11 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   info.params = &args.values();
   info.symbol_address = [this](const std::string& name) { return symbolAddress(name); };
   // One launch of `variant` on the timing model into `out`; its record is
-  // kept only for the launch that counts (not for a trial).
-  auto timed = [&](const std::string& variant, LaunchStats& out, bool keep) {
+  // kept only for the launch that counts: a trial runs in a simulation of
+  // its own, a warming launch (runtime/launch_sampler.h) in the device's.
+  enum class Timed { Counted, Trial, Warming };
+  auto timed = [&](const std::string& variant, LaunchStats& out, Timed kind) {
+    const bool keep = kind == Timed::Counted;
     func::Program& prog = variant == "base" ? impl_->loaded() : *impl_->variants.at(variant).program;
     if (!impl_->options.gpu) throw Error("Device: timing runs need DeviceOptions::gpu (the configuration)");
     if (!impl_->compiled) throw Error("Device: timing runs need the machine program (DeviceOptions::machine)");
@@ -203,10 +206,10 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     // leaves the device's (its L2 and time) as the launch that counts
     // finds it: the first launch of a device starts empty too.
     std::unique_ptr<gpu::Simulation> trial_sim;
-    if (!keep) trial_sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
+    if (kind == Timed::Trial) trial_sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
     if (!impl_->sim) impl_->sim = std::make_unique<gpu::Simulation>(mech::smUnitsOf(impl_->options.mechanisms));
     gpu::KernelRunner::Options ro;
-    ro.sim = keep ? impl_->sim.get() : trial_sim.get();
+    ro.sim = kind == Timed::Trial ? trial_sim.get() : impl_->sim.get();
     ro.progress = impl_->options.progress;
     ro.preferred_carveout = preferred_carveout;
     // A variant's code may be cut within the launch (its blocks not yet
@@ -292,14 +295,9 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   // A launch of a stable group: the base code in the functional model, the
   // cycles the group's detailed launches had; its record has the sampling
   // statistics only (gpu.sample), and the mechanisms hear of it.
-  auto skipped = [&](const std::string& group, LaunchStats& out) {
-    const auto t0 = std::chrono::steady_clock::now();
-    // It does not warm the L2 (docs/sampling.md, "Limits": tried, it made
-    // r2_3dconv's later detailed launches slower than the full run's).
-    out = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
-    out.cycles = sampler->skipped(group, out.warp_instrs);
-    out.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (mech::Mechanism* mc : impl_->options.mechanisms) mc->launchSkipped(info);
+  // The record of a launch credited with extrapolated cycles: the sampling
+  // statistics only, like the group's detailed launches otherwise.
+  auto extrapolated = [&](const std::string& group, const LaunchStats& out, bool warming) {
     const LaunchRecord& like = impl_->sampled_like.at(group);
     LaunchRecord rec;
     rec.kernel = like.kernel, rec.variant = like.variant, rec.regs_per_thread = like.regs_per_thread;
@@ -307,12 +305,25 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     rec.cycles = out.cycles;
     auto g = std::make_unique<gpu::GpuStats>(nullptr, "gpu", *impl_->options.gpu, impl_->options.gpu->gpu.num_sms);
     g->num_sms = impl_->options.gpu->gpu.num_sms;
-    g->sample.launches_skipped = 1;
-    g->sample.blocks_functional = grid.count();
+    (warming ? g->sample.launches_warming : g->sample.launches_skipped) = 1;
     g->sample.cycles_extrapolated = out.cycles;
-    g->sample.warp_instrs_functional = out.warp_instrs;
+    if (!warming) {
+      g->sample.blocks_functional = grid.count();
+      g->sample.warp_instrs_functional = out.warp_instrs;
+    }
     rec.gpu = std::move(g);
     impl_->records.push_back(std::move(rec));
+  };
+  auto skipped = [&](const std::string& group, LaunchStats& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // It does not warm the L2 (docs/sampling.md, "Limits": tried twice, it
+    // made later detailed launches of r2_3dconv slower than the full run's);
+    // the warming launch before each check runs in detail instead.
+    out = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+    out.cycles = sampler->skipped(group, out.warp_instrs);
+    out.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (mech::Mechanism* mc : impl_->options.mechanisms) mc->launchSkipped(info);
+    extrapolated(group, out, false);
   };
   // The mechanisms choose in order; one composing after those that chose
   // sees its variants as combined with their choice (mech/mechanism.h).
@@ -344,7 +355,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
               throw Error(fmt::format("mechanism {} asked to measure variant '{}' for kernel {}, which was not compiled",
                                       mc->name(), t, kernel));
             LaunchStats ts;
-            timed(code, ts, false);
+            timed(code, ts, Timed::Trial);
             info.trial_cycles[t] = ts.cycles;
             s.host_seconds += ts.host_seconds;
             impl_->memory.restore(before);
@@ -366,9 +377,17 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   const std::string group = LaunchSampler::key(kernel, grid, block, dynamic_shared_bytes, variant);
   if (impl_->options.timing && sampler && sampler->stable(group)) {
     skipped(group, s);
+  } else if (impl_->options.timing && sampler && sampler->warming(group)) {
+    // In detail on the device's caches, credited as the group's launches
+    // (runtime/launch_sampler.h, "Warming before a check").
+    const double trial_seconds = s.host_seconds;
+    timed(variant, s, Timed::Warming);
+    s.host_seconds += trial_seconds;
+    s.cycles = sampler->warmed(group, s.warp_instrs);
+    extrapolated(group, s, true);
   } else if (impl_->options.timing) {
     const double trial_seconds = s.host_seconds;
-    timed(variant, s, true);
+    timed(variant, s, Timed::Counted);
     s.host_seconds += trial_seconds;
     if (sampler) {
       sampler->detailed(group, s.cycles, s.warp_instrs);

@@ -60,13 +60,22 @@ TEST_CASE("launch sampler: a stable group is checked after 4, 8, 16 ... skipped 
     CHECK(s.stable(k));
     s.skipped(k, 500);
   }
+  // Before the check, a warming launch in detail, credited the window's
+  // mean scaled by its warp instructions over the window's.
+  CHECK_FALSE(s.stable(k));
+  REQUIRE(s.warming(k));
+  CHECK(s.warmed(k, 505) == 1010);
+  CHECK_FALSE(s.warming(k));
   CHECK_FALSE(s.stable(k));  // the check: this launch runs in detail
   s.detailed(k, 1010, 500);  // like the window: stable, next check after 8
   for (int i = 0; i < 8; ++i) {
     CHECK(s.stable(k));
+    CHECK_FALSE(s.warming(k));
     s.skipped(k, 500);
   }
   CHECK_FALSE(s.stable(k));
+  REQUIRE(s.warming(k));
+  s.warmed(k, 500);
   // The second check finds another regime (r2_3dconv's planes once the input
   // has left the L2): not stable until a new window of it agrees.
   s.detailed(k, 1400, 500);
@@ -89,6 +98,11 @@ TEST_CASE("launch sampler: trials of a stable group are reused, nothing when off
   }
   REQUIRE(s.trials(t) != nullptr);
   CHECK(s.trials(t)->at("v2") == 1202);  // the last detailed launch's
+  for (int i = 0; i < 4; ++i) s.skipped(k, 500);
+  REQUIRE(s.warming(k));
+  CHECK(s.trials(t) != nullptr);  // the warming launch decides as the skipped ones
+  s.warmed(k, 500);
+  CHECK(s.trials(t) == nullptr);  // the check measures them again
   for (config::SampleMode m : {config::SampleMode::Off, config::SampleMode::Blocks}) {
     rt::LaunchSampler off(simWith(m));
     CHECK_FALSE(off.enabled());
@@ -125,7 +139,8 @@ Result run(const std::string& name, const std::string& mech, const std::string& 
     Launch l;
     l.variant = rec.variant;
     l.cycles = rec.cycles;
-    l.skipped = dynamic_cast<const gpu::GpuStats&>(*rec.gpu).sample.launches_skipped.get() > 0;
+    const gpu::SampleStats& smp = dynamic_cast<const gpu::GpuStats&>(*rec.gpu).sample;
+    l.skipped = smp.launches_skipped.get() > 0 || smp.launches_warming.get() > 0;  // no statistics of its own
     for (const auto& g : rec.mechanisms) l.mechanisms[g->name()] = stats::toFlatJson(*g);
     r.cycles += rec.cycles;
     r.launches.push_back(std::move(l));

@@ -156,6 +156,7 @@ void Sm::tick(uint64_t now) {
   now_ = now;
   if (quiet_ && now > last_tick_ + 1) accountSkipped(now - last_tick_ - 1, now);
   ++stats_->cycles;
+  ++stats_->ticks;
   if (resident_warps_) {
     ++stats_->active_cycles;
     stats_->resident_warps_sum += resident_warps_;

@@ -117,6 +117,9 @@ SmStats::SmStats(stats::Group* parent, const std::string& name, uint32_t num_sch
     : Group(parent, name, "one streaming multiprocessor (cycle-level timing)"),
       ADD_STAT(cycles, stats::unit::Cycle, "cycles ticked"),
       ADD_STAT(active_cycles, stats::unit::Cycle, "cycles with at least one resident warp"),
+      ADD_STAT(ticks, stats::unit::Cycle,
+               "cycles stepped one by one; the others were skipped as idle (Sm::nextActiveCycle): the host's work, "
+               "not a timing figure"),
       ADD_STAT(warp_instrs, stats::unit::Count, "warp instructions issued"),
       ADD_STAT(thread_instrs, stats::unit::Count, "thread instructions issued (active lanes)"),
       ADD_STAT(ipc, stats::unit::Ratio, "warp instructions per cycle",

@@ -62,7 +62,7 @@ struct LdstStats : stats::Group {
 
 struct SmStats : stats::Group {
   SmStats(stats::Group* parent, const std::string& name, uint32_t num_schedulers, uint32_t num_banks);
-  stats::Scalar cycles, active_cycles, warp_instrs, thread_instrs;
+  stats::Scalar cycles, active_cycles, ticks, warp_instrs, thread_instrs;
   stats::Formula ipc;
   stats::Scalar resident_warps_sum, max_warps;
   stats::Formula achieved_occupancy;
