@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <vector>
 
 #include "config/config_io.h"
@@ -203,6 +205,44 @@ TEST_CASE("execution unit: latency, initiation interval, pipeline count", "[issu
   ExecUnit small(1, 1);  // capacity bound
   small.accept(1, 0, 50, 1);
   CHECK_FALSE(small.canAccept(5));
+}
+
+TEST_CASE("shared memory bank conflicts: the fast path agrees with counting every bank's words", "[issue]") {
+  // The reference: per phase of 128 bytes' worth of lanes, the most distinct
+  // 4-byte words that fall into one bank.
+  auto reference = [](const uint64_t* addr, uint32_t mask, uint32_t bytes, uint32_t banks) {
+    const uint32_t words = bytes <= 4 ? 1 : bytes / 4, lanes = bytes <= 4 ? 32 : 32 / words;
+    uint32_t total = 0;
+    for (uint32_t first = 0; first < 32; first += lanes) {
+      std::vector<std::vector<uint64_t>> per(banks);
+      uint32_t degree = 0;
+      for (uint32_t l = first; l < first + lanes; ++l)
+        if (mask >> l & 1u)
+          for (uint32_t k = 0; k < words; ++k) {
+            const uint64_t w = addr[l] / 4 + k;
+            auto& v = per[w % banks];
+            if (std::find(v.begin(), v.end(), w) == v.end()) v.push_back(w);
+            degree = std::max<uint32_t>(degree, uint32_t(v.size()));
+          }
+      total += degree;
+    }
+    return total;
+  };
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 33;
+  };
+  uint64_t a[32];
+  for (int trial = 0; trial < 4000; ++trial) {
+    const uint32_t bytes = std::array<uint32_t, 5>{1, 2, 4, 8, 16}[next() % 5];
+    const uint32_t banks = std::array<uint32_t, 4>{32, 16, 64, 24}[next() % 4];
+    const uint32_t span = std::array<uint32_t, 3>{64, 512, 8192}[next() % 3];  // few words: many repeats
+    for (auto& x : a) x = 0x1000 + (next() % span) / bytes * bytes;
+    const uint32_t mask = next() % 4 == 0 ? ~0u : static_cast<uint32_t>(next() ^ (next() << 16));
+    INFO("trial " << trial << " bytes " << bytes << " banks " << banks << " mask " << mask);
+    CHECK(sharedConflictDegree(a, mask, bytes, banks) == reference(a, mask, bytes, banks));
+  }
 }
 
 TEST_CASE("shared memory bank conflicts", "[issue]") {
