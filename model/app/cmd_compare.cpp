@@ -311,7 +311,7 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
                   "'NAME: COMMAND': an unmodified CUDA application as a workload, run by rfsim exec in the folder "
                   "compare was started from (repeatable; docs/cudart.md)");
   cmd->add_option("-c,--configs,--config", o.configs,
-                  "configurations, comma-separated: names (v100, titanv, maxwell, titanx, h100) or YAML files (default: "
+                  "configurations, comma-separated: names (v100, titanv, maxwell, titanx, h100, h200) or YAML files (default: "
                   "v100)");
   cmd->add_option("--variant", o.variants,
                   "NAME:SPEC, a variant compared with the baseline; SPEC is comma-separated +mech, key=value or "

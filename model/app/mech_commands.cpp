@@ -6,7 +6,7 @@
 namespace rfsim::app {
 
 void addConfigOptions(CLI::App* cmd, ConfigOptions& c) {
-  cmd->add_option("-c,--config", c.file, "configuration: a YAML file, or v100 / titanv / maxwell / titanx / h100")
+  cmd->add_option("-c,--config", c.file, "configuration: a YAML file, or a name in configs/ (v100, titanv, maxwell, titanx, h100, h200)")
       ->capture_default_str();
   cmd->add_option("--set", c.sets, "override one key, e.g. --set sm.max_warps=32 (repeatable)");
   cmd->add_option("--mech", c.mech,
