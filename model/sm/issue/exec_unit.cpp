@@ -44,13 +44,12 @@ void ExecUnit::resolve(uint64_t tag, uint64_t done) {
   throw Error("execution unit: resolve() of an instruction not waiting for its latency");
 }
 
-bool ExecUnit::popDone(uint64_t now, uint64_t& tag) {
-  if (heap_.empty() || heap_.front().done > now) return false;
-  tag = heap_.front().tag;
+uint64_t ExecUnit::popEarliest() {
+  const uint64_t tag = heap_.front().tag;
   std::pop_heap(heap_.begin(), heap_.end(), later);
   heap_.pop_back();
   --in_flight_;
-  return true;
+  return tag;
 }
 
 uint64_t ExecUnit::nextDone() const {

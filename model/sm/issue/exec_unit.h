@@ -28,8 +28,13 @@ class ExecUnit {
   // `tag`, accepted with kUnknownLatency, is due at cycle `done`.
   void resolve(uint64_t tag, uint64_t done);
   // Hands out one instruction due by `now` (the earliest due, ties in accept
-  // order) and frees its slot; false when none is due.
-  bool popDone(uint64_t now, uint64_t& tag);
+  // order) and frees its slot; false when none is due. The test is inline:
+  // it is asked for every unit every cycle, and mostly nothing is due.
+  bool popDone(uint64_t now, uint64_t& tag) {
+    if (heap_.empty() || heap_.front().done > now) return false;
+    tag = popEarliest();
+    return true;
+  }
   // Cycle at which the earliest in-flight instruction is due (UINT64_MAX if none):
   // lets an idle SM sleep until then.
   uint64_t nextDone() const;
@@ -44,6 +49,8 @@ class ExecUnit {
     uint64_t tag;
   };
   static bool later(const Slot& a, const Slot& b) { return a.done != b.done ? a.done > b.done : a.seq > b.seq; }
+  // Removes the earliest slot; its tag.
+  uint64_t popEarliest();
   std::vector<uint64_t> next_free_;  // per pipeline: first cycle it accepts again
   std::vector<Slot> heap_;
   uint32_t capacity_;

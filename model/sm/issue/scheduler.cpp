@@ -19,7 +19,7 @@ const char* stallName(Stall s) {
   }
 }
 
-WarpScheduler::WarpScheduler(const SchedulerParams& p) : params_(p), age_(p.max_warps, 0) {
+WarpScheduler::WarpScheduler(const SchedulerParams& p) : params_(p), age_(p.max_warps, 0), member_(p.max_warps, 0) {
   warps_.reserve(p.max_warps);
 }
 
@@ -28,10 +28,12 @@ void WarpScheduler::addWarp(uint32_t warp, uint64_t age) {
   age_[warp] = age;
   auto pos = std::find_if(warps_.begin(), warps_.end(), [&](uint32_t w) { return age_[w] > age; });
   warps_.insert(pos, warp);
+  member_[warp] = 1;
 }
 
 void WarpScheduler::removeWarp(uint32_t warp) {
   warps_.erase(std::remove(warps_.begin(), warps_.end(), warp), warps_.end());
+  if (warp < member_.size()) member_[warp] = 0;
 }
 
 Stall WarpScheduler::mostSpecific(const std::vector<uint32_t>& ids, const WarpStatus* status) {

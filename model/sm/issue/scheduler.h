@@ -121,6 +121,8 @@ class WarpScheduler {
     return Pick{static_cast<int32_t>(warp), params_.dual_issue && status[warp].dual_ready, Stall::None};
   }
   uint64_t ageOf(uint32_t warp) const { return age_[warp]; }
+  // Whether `warp` is among warps_ (addWarp, removeWarp).
+  bool has(uint32_t warp) const { return member_[warp] != 0; }
   // Pool policies call these when a warp enters or leaves their active pool.
   void activated(uint32_t warp);
   void deactivated(uint32_t warp);
@@ -134,6 +136,7 @@ class WarpScheduler {
 
  private:
   std::vector<uint64_t> age_;
+  std::vector<uint8_t> member_;  // per warp id: in warps_
   ActivationHook* hook_ = nullptr;
   std::vector<uint64_t> hold_;  // per warp id, when a hook is installed
   uint64_t activations_ = 0, deactivations_ = 0;

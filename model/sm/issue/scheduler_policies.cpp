@@ -65,8 +65,7 @@ class Gto final : public WarpScheduler {
       last_ = w;
       return issue(static_cast<uint32_t>(w), status);
     }
-    if (last_ >= 0 && status[last_].stall == Stall::None &&
-        std::find(warps_.begin(), warps_.end(), static_cast<uint32_t>(last_)) != warps_.end())
+    if (last_ >= 0 && status[last_].stall == Stall::None && has(static_cast<uint32_t>(last_)))
       return issue(static_cast<uint32_t>(last_), status);
     for (uint32_t w : warps_)  // oldest first
       if (status[w].stall == Stall::None) {
