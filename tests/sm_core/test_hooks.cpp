@@ -294,7 +294,15 @@ TEST_CASE("baseline hook objects installed explicitly change nothing", "[sm][hoo
   });
   CHECK(base.r.cycles == plain.r.cycles);
   CHECK(base.r.warp_instrs == plain.r.warp_instrs);
-  CHECK(base.stats == plain.stats);
+  // Every statistic but the ticks, the host's work: a gate installed keeps
+  // the SM from skipping cycles it cannot prove idle.
+  nlohmann::json bs = base.stats, ps = plain.stats;
+  for (nlohmann::json* j : {&bs, &ps})
+    for (auto it = j->begin(); it != j->end();) {
+      const std::string& k = it.key();
+      it = k.size() > 6 && k.compare(k.size() - 6, 6, ".ticks") == 0 ? j->erase(it) : std::next(it);
+    }
+  CHECK(bs == ps);
   CHECK(base.out == plain.out);
   CHECK(stat(plain, "gate_stalls") == 0);
 }
