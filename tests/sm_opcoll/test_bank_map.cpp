@@ -44,3 +44,22 @@ TEST_CASE("base-index translator: base[warp] + reg", "[oc]") {
   CHECK(t.translate(0, 5) == 5);
   CHECK_THROWS(t.setBase(4, 0));
 }
+
+TEST_CASE("bank map: the mask-and-shift path gives GPGPU-Sim's modulo formula", "[opcoll]") {
+  // The formula as written out (register_bank(), folded per sub-core).
+  auto formula = [](const BankMapParams& p, uint32_t index, uint32_t warp) {
+    const uint64_t b = uint64_t(index) + uint64_t(p.swizzle) * warp;
+    const uint32_t per = p.num_banks / p.sub_cores;
+    return static_cast<uint32_t>(b % per + (warp % p.sub_cores) * per);
+  };
+  for (const BankMapParams p : {BankMapParams{16, 1, 1}, BankMapParams{8, 1, 4}, BankMapParams{32, 0, 4},
+                                BankMapParams{64, 3, 2}, BankMapParams{24, 1, 4}, BankMapParams{12, 1, 1}}) {
+    const BankMap m(p);
+    for (uint32_t warp = 0; warp < 70; ++warp)
+      for (uint32_t index : {0u, 1u, 5u, 31u, 254u, 1000u, 65535u, 4000000000u}) {
+        INFO("banks " << p.num_banks << " swizzle " << p.swizzle << " sub-cores " << p.sub_cores << " index "
+                      << index << " warp " << warp);
+        CHECK(m.bank(index, warp) == formula(p, index, warp));
+      }
+  }
+}

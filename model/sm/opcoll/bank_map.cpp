@@ -11,6 +11,14 @@ BankMap::BankMap(const BankMapParams& p) : p_(p) {
   if (p_.sub_cores == 0 || p_.num_banks % p_.sub_cores != 0)
     throw Error("bank map: num_banks (" + std::to_string(p_.num_banks) + ") must be a multiple of sub_cores (" +
                 std::to_string(p_.sub_cores) + ")");
+  const uint32_t per = p_.num_banks / p_.sub_cores;
+  auto pow2 = [](uint32_t v) { return v && (v & (v - 1)) == 0; };
+  if (pow2(per) && pow2(p_.sub_cores)) {
+    pow2_ = true;
+    per_mask_ = per - 1;
+    sub_mask_ = p_.sub_cores - 1;
+    per_shift_ = static_cast<uint32_t>(__builtin_ctz(per));
+  }
 }
 
 BankMap::BankMap(uint32_t num_banks, Function f) : custom_(std::move(f)) {
@@ -19,7 +27,7 @@ BankMap::BankMap(uint32_t num_banks, Function f) : custom_(std::move(f)) {
   p_.num_banks = num_banks;
 }
 
-uint32_t BankMap::bank(uint32_t index, uint32_t warp) const {
+uint32_t BankMap::bankSlow(uint32_t index, uint32_t warp) const {
   if (custom_) {
     uint32_t b = custom_(index, warp);
     if (b >= p_.num_banks)

@@ -93,11 +93,19 @@ class BankMap {
   uint32_t numBanks() const { return p_.num_banks; }
   // `index` is the architectural register or the translated row, whichever
   // the collector is configured to map.
-  uint32_t bank(uint32_t index, uint32_t warp) const;
+  // Asked for every operand read and write: with power-of-two slices (every
+  // configuration) it is a mask and a shift, inline.
+  uint32_t bank(uint32_t index, uint32_t warp) const {
+    if (pow2_) return ((index + p_.swizzle * warp) & per_mask_) + ((warp & sub_mask_) << per_shift_);
+    return bankSlow(index, warp);
+  }
 
  private:
+  uint32_t bankSlow(uint32_t index, uint32_t warp) const;
   BankMapParams p_;
   Function custom_;
+  bool pow2_ = false;  // no custom function; banks per sub-core and sub-cores powers of two
+  uint32_t per_mask_ = 0, sub_mask_ = 0, per_shift_ = 0;
 };
 
 }  // namespace rfsim::sm
