@@ -38,7 +38,8 @@
 // SMARTS, Wunderlich et al., ISCA 2003). The launch after it is the check.
 //
 // Trials (a mechanism that measures variants per launch, RegDem's oracle)
-// are not run for a launch of a stable group: the mechanism gets the trial
+// are not run for a launch of a stable group, its warming launch included
+// (the check measures them again): the mechanism gets the trial
 // cycles of the group's last detailed launch, so it decides as it did then.
 #pragma once
 
@@ -69,7 +70,7 @@ class LaunchSampler {
   // Whether a launch of group `key` is a stable group's warming launch.
   bool warming(const std::string& key) const;
   // The trial cycles of the last detailed launch of `trial_key`'s group,
-  // when that group is stable; nullptr otherwise.
+  // when that group is stable or warming; nullptr otherwise.
   const std::map<std::string, uint64_t>* trials(const std::string& trial_key) const;
 
   // A launch of `key` ran in detail: its cycles and warp instructions.
