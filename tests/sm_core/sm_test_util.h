@@ -120,6 +120,20 @@ inline Timed runTimed(Loaded& ld, const Launch& l, const config::GpuConfig& cfg,
   return t;
 }
 
+// One launch of a hand-written machine kernel `k(.param .u64 out)`: `body`
+// after its declarations (R0..R63, RD0..RD15, P0..P3, 2 KiB of shared
+// `smem`) and the load of `out` into RD8; one block of `threads` threads.
+inline Timed runMicro(const std::string& body, const config::GpuConfig& cfg, uint32_t threads = 32) {
+  const std::string text =
+      ".version 9.0\n.target sm_75\n.address_size 64\n.shared .align 16 .b8 smem[2048];\n"
+      ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %R<64>;\n  .reg .b64 %RD<16>;\n  .reg .pred %P<4>;\n"
+      "  ld.param.u64 %RD8, [out];\n" + body + "  ret;\n}\n";
+  Loaded ld(parseMachine(text));
+  const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(4096, 0));
+  Launch l{"k", {1, 1, 1}, {threads, 1, 1}, 0, {arg(out)}, {{out, 16}}};
+  return runTimed(ld, l, cfg, 64);
+}
+
 // The keys of flat statistics `a` whose values differ in `b` (for a readable failure).
 inline std::string diffKeys(const nlohmann::json& a, const nlohmann::json& b) {
   std::string d;

@@ -40,13 +40,7 @@ Timed runOps(const config::GpuConfig& cfg, const Op& o, unsigned n, uint32_t thr
   // Destinations R20..R59, clear of the output address in RD8 (R16:R17).
   for (unsigned i = 0; i < n; ++i) body += fmt::format(fmt::runtime(o.op), 20 + i % 40);
   body += "  st.global.b32 [%RD8], %R20;\n";
-  const std::string text =
-      ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n"
-      "  .reg .b32 %R<64>;\n  .reg .b64 %RD<16>;\n  ld.param.u64 %RD8, [out];\n" + body + "  ret;\n}\n";
-  Loaded ld(test::parseMachine(text));
-  const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(16, 0));
-  Launch l{"k", {1, 1, 1}, {threads, 1, 1}, 0, {arg(out)}, {{out, 4}}};
-  return runTimed(ld, l, cfg, 64);
+  return runMicro(body, cfg, threads);
 }
 
 // Warp instructions per cycle of one SM with `warps` warps, and the longer

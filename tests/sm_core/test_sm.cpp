@@ -58,17 +58,6 @@ namespace {
 
 const std::string kHead = ".version 9.0\n.target sm_75\n.address_size 64\n";
 
-// One launch of a hand-written machine kernel (no parameters but `out`).
-Timed runMicro(const std::string& body, const config::GpuConfig& cfg, uint32_t threads = 32) {
-  const std::string text = kHead + ".shared .align 16 .b8 smem[2048];\n.visible .entry k(.param .u64 out)\n{\n"
-                           "  .reg .b32 %R<64>;\n  .reg .b64 %RD<16>;\n  .reg .pred %P<4>;\n"
-                           "  ld.param.u64 %RD8, [out];\n" + body + "  ret;\n}\n";
-  Loaded ld(test::parseMachine(text));
-  const uint64_t out = buffer(ld.mem, std::vector<uint8_t>(4096, 0));
-  Launch l{"k", {1, 1, 1}, {threads, 1, 1}, 0, {arg(out)}, {{out, 16}}};
-  return runTimed(ld, l, cfg, 64);
-}
-
 std::string chain(unsigned n, const char* a, const char* b, const char* c, const char* d) {
   std::string s = "  mov.f32 %R2, 0f3F800000;\n  mov.f32 %R3, 0f3F800000;\n  mov.f32 %R5, 0f3F800000;\n"
                   "  mov.f32 %R18, 0f3F800000;\n  mov.f32 %R20, 0f3F800000;\n";
