@@ -545,6 +545,20 @@ void BlockExecutor::describeAccess(uint32_t warp, const DInstr& d, uint32_t act,
   out.mask = act;
   std::array<uint64_t, 32> tmp;
   const Column a = address(w, d, tmp);
+  if (in.space != Space::Generic && in.space != Space::None && in.space != Space::Param) {
+    // A state space named in the instruction: every lane's address is its
+    // offset there (the loop below, without its per-lane window tests).
+    out.space = in.space;
+    if (act == ~0u && a.stride == 1) {
+      for (uint32_t l = 0; l < 32; ++l) out.addr[l] = a.p[l] + a.add;
+    } else {
+      for (uint32_t m = act; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        out.addr[l] = a.p[l * a.stride] + a.add;
+      }
+    }
+    return;
+  }
   bool first = true, mixed = false;
   Space space = in.space;
   for (uint32_t m = act; m; m &= m - 1) {

@@ -65,6 +65,7 @@ SectorCache::SectorCache(const CacheParams& p) : p_(p) {
   line_shift_ = log2u(p.line_bytes);
   full_mask_ = static_cast<uint8_t>((1u << (p.line_bytes / p.sector_bytes)) - 1u);
   lines_.resize(static_cast<size_t>(sets_) * p.assoc);
+  key_.assign(lines_.size(), 0);
   mshr_.resize(p.mshr_entries);
   waiters_.resize(static_cast<size_t>(p.mshr_entries) * p.mshr_max_merge);
   free_mshr_.reserve(p.mshr_entries);
@@ -73,9 +74,11 @@ SectorCache::SectorCache(const CacheParams& p) : p_(p) {
 }
 
 SectorCache::Line* SectorCache::find(uint64_t line_no) {
-  Line* set = &lines_[static_cast<size_t>(line_no & (sets_ - 1)) * p_.assoc];
+  const size_t base = static_cast<size_t>(line_no & (sets_ - 1)) * p_.assoc;
+  const uint64_t* k = &key_[base];
+  const uint64_t want = line_no + 1;
   for (uint32_t w = 0; w < p_.assoc; ++w)
-    if (set[w].present() && set[w].line_no == line_no) return &set[w];
+    if (k[w] == want) return &lines_[base + w];
   return nullptr;
 }
 
@@ -86,11 +89,14 @@ const SectorCache::Line* SectorCache::find(uint64_t line_no) const {
 // tag_array::probe: the first invalid way, else the least recently used way
 // with no sector reserved (ties cannot happen: seq is unique).
 SectorCache::Line* SectorCache::victim(uint64_t line_no) {
-  Line* set = &lines_[static_cast<size_t>(line_no & (sets_ - 1)) * p_.assoc];
+  const size_t base = static_cast<size_t>(line_no & (sets_ - 1)) * p_.assoc;
+  Line* set = &lines_[base];
+  const uint64_t* k = &key_[base];
+  for (uint32_t w = 0; w < p_.assoc; ++w)
+    if (k[w] == 0) return &set[w];  // the first way not present
   Line* best = nullptr;
   for (uint32_t w = 0; w < p_.assoc; ++w) {
     Line& l = set[w];
-    if (!l.present()) return &l;
     if (l.reserved != 0) continue;
     if (!best || l.last_use < best->last_use || (l.last_use == best->last_use && l.seq < best->seq)) best = &l;
   }
@@ -112,6 +118,7 @@ void SectorCache::evict(Line& l, AccessResult& r) {
     ++stats_.dirty_writebacks;
   }
   l = Line{};
+  setKey(l, 0);
 }
 
 void SectorCache::checkMask(uint8_t sector_mask, const char* what) const {
@@ -157,7 +164,10 @@ AccessResult SectorCache::access(uint64_t line_addr, uint8_t m, bool write, Writ
       }
       l->valid &= static_cast<uint8_t>(~m);
       l->dirty &= static_cast<uint8_t>(~lost);
-      if (!l->present()) *l = Line{};
+      if (!l->present()) {
+        *l = Line{};
+        setKey(*l, 0);
+      }
     }
     return count(r, kind);
   }
@@ -174,6 +184,7 @@ AccessResult SectorCache::access(uint64_t line_addr, uint8_t m, bool write, Writ
       }
       evict(*l, r);
       l->line_no = line_no;
+      setKey(*l, line_no + 1);
       r.outcome = Outcome::Miss;
     }
     l->valid |= static_cast<uint8_t>(m & ~l->reserved);  // a reserved sector becomes valid at its fill
@@ -226,6 +237,7 @@ AccessResult SectorCache::access(uint64_t line_addr, uint8_t m, bool write, Writ
   }
   evict(*v, r);
   v->line_no = line_no;
+  setKey(*v, line_no + 1);
   v->reserved = m;
   v->mshr = static_cast<int32_t>(free_mshr_.back());
   free_mshr_.pop_back();

@@ -161,6 +161,12 @@ class SectorCache {
   uint32_t sets_ = 0, line_shift_ = 0;
   uint8_t full_mask_ = 0;
   std::vector<Line> lines_;         // sets_ x assoc, set-major
+  // Per way of lines_: its line_no + 1 while it is present, else 0. find()
+  // and victim() scan these 8-byte keys, not the 32-byte lines (the V100's
+  // L1D has up to 256 ways a set; the line scan was half an access's host
+  // instructions). A line stops being present only by its reset to Line{}.
+  std::vector<uint64_t> key_;
+  void setKey(const Line& l, uint64_t key) { key_[static_cast<size_t>(&l - lines_.data())] = key; }
   std::vector<Mshr> mshr_;          // mshr_entries
   std::vector<Waiter> waiters_;     // mshr_entries x mshr_max_merge
   std::vector<uint32_t> free_mshr_;  // free entries, a stack (0 first at start)

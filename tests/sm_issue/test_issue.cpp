@@ -155,6 +155,14 @@ TEST_CASE("stall reason: the most specific over the warps, NoWarp when empty", "
   CHECK(s->stallCycles(Stall::UnitBusy) == 1);
   auto empty = make("gto", 0);
   CHECK(empty->cycle(st.data()).stall == Stall::NoWarp);
+  // Every pair of stalls but None (which issues): the one stallRank ranks higher.
+  auto two = make("gto", 2);
+  for (unsigned a = 1; a < unsigned(Stall::Count_); ++a)
+    for (unsigned b = 1; b < unsigned(Stall::Count_); ++b) {
+      auto pair = statuses({Stall(a), Stall(b)});
+      const Stall want = stallRank(Stall(a)) >= stallRank(Stall(b)) ? Stall(a) : Stall(b);
+      CHECK(two->cycle(pair.data()).stall == want);
+    }
 }
 
 TEST_CASE("scheduler registry: plug-in by name, dual issue, partition", "[issue]") {

@@ -58,6 +58,7 @@ IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
 }
 
 void IssueStage::addWarp(uint32_t s, uint64_t age) {
+  wstatus_[s].role = l_.warps[s].role;  // the launch hook's tag, set before and fixed while the warp lives
   timed_[s] = Timed{};
   ready_[s] = nullptr;
   clear_at_[s] = 0;
@@ -97,18 +98,14 @@ uint64_t IssueStage::deactivations() const {
   return n;
 }
 
-const OpTiming& IssueStage::timingOf(uint32_t s, const func::DInstr* d) {
-  Timed& t = timed_[s];
-  if (t.d != d) {
-    t.timing = opTiming(*d->in, cfg_);
-    t.gated = l_.hooks.gate && l_.hooks.gate->flags(*d);
-    t.asked = t.gated && l_.hooks.gate->mayRefuse(*d);
-    t.d = d;
-  }
-  return t.timing;
+void IssueStage::retime(Timed& t, const func::DInstr* d) {
+  t.timing = opTiming(*d->in, cfg_);
+  t.gated = l_.hooks.gate && l_.hooks.gate->flags(*d);
+  t.asked = t.gated && l_.hooks.gate->mayRefuse(*d);
+  t.d = d;
 }
 
-Stall IssueStage::warpStall(uint32_t s, uint64_t now) {
+Stall IssueStage::warpStallFull(uint32_t s, uint64_t now) {
   WarpSlot& ws = l_.warps[s];
   if (l_.traps.active(s)) return trapStall(s);  // the trap's operations go first
   // Waiting on the scoreboard with nothing it holds changed since: still
@@ -209,7 +206,6 @@ void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
       // Only the two-level policy asks whether a wait is long.
       wstatus_[s].long_latency = two_level_ && ((stall == Stall::Scoreboard && waitsLongCached(s)) ||
                                                 (stall == Stall::IbufferEmpty && l_.fetch.waitsOnL2(s, now)));
-      wstatus_[s].role = l_.warps[s].role;
     }
     if (trace_slot_ >= 0)
       for (uint32_t s : sch.warps())

@@ -37,10 +37,15 @@ void WarpScheduler::removeWarp(uint32_t warp) {
 }
 
 Stall WarpScheduler::mostSpecific(const std::vector<uint32_t>& ids, const WarpStatus* status) {
-  Stall best = Stall::NoWarp;
-  for (uint32_t w : ids)
-    if (status[w].stall != Stall::None && stallRank(status[w].stall) > stallRank(best)) best = status[w].stall;
-  return best;
+  // The stalls present, one bit each, then the highest ranked of them
+  // (stallRank; a loop over the warps with the rank's switch was 3 % of
+  // the host instructions on SGEMM).
+  static_assert(static_cast<unsigned>(Stall::Count_) <= 32);
+  uint32_t seen = 0;
+  for (uint32_t w : ids) seen |= uint32_t{1} << static_cast<unsigned>(status[w].stall);
+  for (Stall s : {Stall::UnitBusy, Stall::CollectorFull, Stall::Scoreboard, Stall::IbufferEmpty, Stall::Barrier})
+    if (seen & (uint32_t{1} << static_cast<unsigned>(s))) return s;
+  return Stall::NoWarp;
 }
 
 void WarpScheduler::activated(uint32_t warp) {

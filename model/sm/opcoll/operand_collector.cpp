@@ -101,10 +101,6 @@ uint32_t OperandCollector::bankOf(uint32_t warp, uint16_t reg) {
   return indexFor(warp, reg, row);
 }
 
-bool OperandCollector::canAllocate(UnitType unit, uint32_t warp) const {
-  return ((free_[static_cast<unsigned>(unit)] | free_[kGeneralPool]) & group_[groupOf(warp)]) != 0;
-}
-
 bool OperandCollector::allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag,
                                  const uint32_t* rows, uint8_t reuse) {
   // Tested before the message is built: this is on the issue path.

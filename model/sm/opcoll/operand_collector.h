@@ -139,7 +139,9 @@ class OperandCollector {
   // slot replaces it.
   bool allocate(uint32_t warp, UnitType unit, const uint16_t* regs, unsigned n, uint64_t tag,
                 const uint32_t* rows = nullptr, uint8_t reuse = 0);
-  bool canAllocate(UnitType unit, uint32_t warp = 0) const;
+  bool canAllocate(UnitType unit, uint32_t warp = 0) const {  // inline: asked of many warps each cycle
+    return ((free_[static_cast<unsigned>(unit)] | free_[kNumUnitTypes]) & group_[groupOf(warp)]) != 0;
+  }
 
   // One cycle of the arbiter and the banks.
   void cycle(uint64_t now);
