@@ -103,6 +103,9 @@ class BlockExecutor {
   // Barrier `id`'s arrivals so far (warps, and the thread count it expects, 0: every live warp).
   uint32_t barrierArrived(uint32_t id) const { return bars_[id].arrived_warps; }
   uint32_t barrierExpected(uint32_t id) const { return bars_[id].expected_threads; }
+  // Barrier arrivals and releases, exits and finished warps in the block so
+  // far: a warp at a barrier stays there while this does not change.
+  uint64_t blockEvents() const { return block_events_; }
 
   // The livelock proof (livelock.cpp; docs/functional.md, "Runaway
   // kernels"). Armed, a warp's whole state (SIMT stack, frames, registers,

@@ -87,6 +87,8 @@ class BlockStepper {
   rt::Dim3 ctaid() const { return exec_.ctaid(); }
   uint32_t numWarps() const { return exec_.numWarps(); }
   WarpStatus status(uint32_t warp) const;
+  // BlockExecutor::blockEvents: a warp AtBarrier stays so while it is unchanged.
+  uint64_t blockEvents() const { return exec_.blockEvents(); }
   // The instruction the warp issues next (nullptr unless Ready), its pc and
   // function, and the warp's SIMT mask.
   const DInstr* peek(uint32_t warp) const;

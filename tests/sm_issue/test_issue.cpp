@@ -162,6 +162,10 @@ TEST_CASE("stall reason: the most specific over the warps, NoWarp when empty", "
       auto pair = statuses({Stall(a), Stall(b)});
       const Stall want = stallRank(Stall(a)) >= stallRank(Stall(b)) ? Stall(a) : Stall(b);
       CHECK(two->cycle(pair.data()).stall == want);
+      // The same from the caller's set of stalls (IssueStage passes it), by gto and lrr.
+      const uint32_t seen = 1u << a | 1u << b;
+      CHECK(two->cycle(pair.data(), 0, seen).stall == want);
+      CHECK(make("lrr", 2)->cycle(pair.data(), 0, seen).stall == want);
     }
 }
 

@@ -44,6 +44,7 @@ IssueStage::IssueStage(const config::GpuConfig& cfg, const Links& links)
       sb_wait_(cfg.sm.max_warps, 0), sb_long_at_(cfg.sm.max_warps, 0), sb_long_(cfg.sm.max_warps, 0),
       two_level_(cfg.sm.scheduler == config::SchedulerPolicy::TwoLevel), int_fma_(cfg.pipeline.int_add_on_fma),
       timed_(cfg.sm.max_warps), ready_(cfg.sm.max_warps, nullptr), clear_at_(cfg.sm.max_warps, 0),
+      bar_at_(cfg.sm.max_warps, 0),
       limit_(cfg.sm.warp_limit) {
   SchedulerParams sp;
   sp.max_warps = cfg.sm.max_warps;
@@ -62,6 +63,7 @@ void IssueStage::addWarp(uint32_t s, uint64_t age) {
   timed_[s] = Timed{};
   ready_[s] = nullptr;
   clear_at_[s] = 0;
+  bar_at_[s] = 0;
   scheds_[schedulerOf(s, numSchedulers())]->addWarp(s, age);
 }
 
@@ -70,6 +72,7 @@ void IssueStage::removeWarp(uint32_t s) {
   timed_[s] = Timed{};
   ready_[s] = nullptr;
   clear_at_[s] = 0;
+  bar_at_[s] = 0;
 }
 
 uint64_t IssueStage::nextRelease(uint64_t now) const {
@@ -105,6 +108,20 @@ void IssueStage::retime(Timed& t, const func::DInstr* d) {
   t.d = d;
 }
 
+bool IssueStage::hookStall(uint32_t s, const func::DInstr* d, bool asked, uint64_t now, Stall& out) {
+  if (!l_.hooks.baseAlloc() && !l_.hooks.alloc->ready(s)) {
+    ++l_.stats.regalloc_stalls;
+    out = l_.hooks.alloc->waitStall(s);
+    return true;
+  }
+  if (l_.hooks.gate && asked && !l_.hooks.gate->mayIssue(s, *d, now)) {
+    ++l_.stats.gate_stalls;
+    out = l_.hooks.gate->refusal();
+    return true;
+  }
+  return false;
+}
+
 Stall IssueStage::warpStallFull(uint32_t s, uint64_t now) {
   WarpSlot& ws = l_.warps[s];
   if (l_.traps.active(s)) return trapStall(s);  // the trap's operations go first
@@ -132,7 +149,10 @@ Stall IssueStage::warpStallFull(uint32_t s, uint64_t now) {
   if (!d) {
     const func::WarpStatus fs = st.status(ws.local);
     if (fs == func::WarpStatus::Done) return Stall::NoWarp;
-    if (fs == func::WarpStatus::AtBarrier) return Stall::Barrier;
+    if (fs == func::WarpStatus::AtBarrier) {
+      bar_at_[s] = st.blockEvents() + 1;
+      return Stall::Barrier;
+    }
     if (!l_.fetch.hasInstr(s, now)) return Stall::IbufferEmpty;
     d = ready_[s] = st.peek(ws.local);
   }
@@ -198,10 +218,18 @@ bool IssueStage::waitsLongCached(uint32_t s) {
 void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
   const uint32_t n = cfg_.sm.num_schedulers;
   if (limit_.on()) refreshWarpLimit();
+  // What warpStall() decides for every warp of the cycle alike: the
+  // scoreboard (fast), and then neither a mechanism's allocation nor its gate (plain).
+  const bool plain = !barriers_ && !l_.hooks.gate && l_.hooks.baseAlloc();
+  const bool fast = !barriers_;
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
+    uint32_t seen = 0;  // the stalls found, one bit each (WarpScheduler::cycle)
     for (uint32_t s : sch.warps()) {
-      const Stall stall = limit_.allows(s) ? warpStall(s, now) : Stall::NoWarp;
+      const Stall stall = limit_.allows(s) ? (plain  ? fastStall<false>(s, now)
+                                                : fast ? fastStall<true>(s, now)
+                                                       : warpStallFull(s, now)) : Stall::NoWarp;
+      seen |= uint32_t{1} << static_cast<unsigned>(stall);
       wstatus_[s].stall = stall;
       // Only the two-level policy asks whether a wait is long.
       wstatus_[s].long_latency = two_level_ && ((stall == Stall::Scoreboard && waitsLongCached(s)) ||
@@ -210,7 +238,7 @@ void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
     if (trace_slot_ >= 0)
       for (uint32_t s : sch.warps())
         if (wstatus_[s].stall != Stall::None) RFSIM_SM_TRACE_EV(s, "stall {}", stallName(wstatus_[s].stall));
-    const Pick p = sch.cycle(wstatus_.data(), now);
+    const Pick p = sch.cycle(wstatus_.data(), now, seen);
     if (trace && i < ntrace) {
       SmTrace::Sched& ts = trace[i];
       ts.warp = p.warp < 0 ? -1 : p.warp;

@@ -106,23 +106,41 @@ class IssueStage {
   };
 
   // Why warp `slot` cannot issue at `now` (None: it can). Asked of every
-  // warp every cycle, so its two common answers without a mechanism's
-  // allocation or gate and with the scoreboard are inline (the outlined
-  // function's register saves alone were 4.5 % of SGEMM's host
-  // instructions): still waiting on the scoreboard version it waited at,
-  // and its next instruction known and free of hazards at the current
-  // reservation, waiting for a collector or ready. Both answer what
-  // warpStallFull() would, which asks the rest in the same order.
+  // warp every cycle, so its common answers with the scoreboard are inline
+  // (the outlined function's register saves alone were 4.5 % of SGEMM's
+  // host instructions): still waiting on the scoreboard version it waited
+  // at; its next instruction known and free of hazards at the current
+  // reservation, waiting for a collector or ready; still at the barrier it
+  // was found at. A mechanism's allocation and gate are asked in between
+  // as warpStallFull() asks them (kHooks); every answer is the one
+  // warpStallFull() would give, which asks the rest in the same order.
   Stall warpStall(uint32_t slot, uint64_t now) {
-    if (!barriers_ && !l_.hooks.gate && l_.hooks.baseAlloc() && !l_.traps.active(slot)) [[likely]] {
-      if (sb_wait_[slot] == uint64_t{l_.sb.version(slot)} + 1) return Stall::Scoreboard;
+    if (barriers_) return warpStallFull(slot, now);
+    return !l_.hooks.gate && l_.hooks.baseAlloc() ? fastStall<false>(slot, now) : fastStall<true>(slot, now);
+  }
+  template <bool kHooks>
+  [[gnu::always_inline]] Stall fastStall(uint32_t slot, uint64_t now) {
+    if (!l_.traps.active(slot)) [[likely]] {
+      Stall h;
+      if (sb_wait_[slot] == uint64_t{l_.sb.version(slot)} + 1) {
+        if (kHooks && hookStall(slot, timed_[slot].d, timed_[slot].asked, now, h)) return h;
+        return Stall::Scoreboard;
+      }
       const func::DInstr* d = ready_[slot];
-      if (d && clear_at_[slot] == uint64_t{l_.sb.reserveVersion(slot)} + 1)
-        return opc_->canAllocate(timingOf(slot, d).unit, slot) ? Stall::None : Stall::CollectorFull;
+      if (d && clear_at_[slot] == uint64_t{l_.sb.reserveVersion(slot)} + 1) {
+        const OpTiming& t = timingOf(slot, d);
+        if (kHooks && hookStall(slot, d, timed_[slot].asked, now, h)) return h;
+        return opc_->canAllocate(t.unit, slot) ? Stall::None : Stall::CollectorFull;
+      }
+      if (!d && bar_at_[slot] != 0 && bar_at_[slot] == l_.warps.stepper(l_.warps[slot]).blockEvents() + 1)
+        return Stall::Barrier;
     }
     return warpStallFull(slot, now);
   }
-  Stall warpStallFull(uint32_t slot, uint64_t now);
+  // A mechanism's allocation, then its gate about `d` when it `asked`
+  // (Timed::asked): whether either holds the warp, and then why (`out`).
+  [[gnu::noinline]] bool hookStall(uint32_t slot, const func::DInstr* d, bool asked, uint64_t now, Stall& out);
+  [[gnu::noinline]] Stall warpStallFull(uint32_t slot, uint64_t now);
   // A warp that warpStall found waiting (Scoreboard): whether it waits on a
   // long-latency operation (WarpStatus::long_latency).
   bool waitsLong(uint32_t slot) const;
@@ -168,6 +186,9 @@ class IssueStage {
   // Per warp slot: 1 + the scoreboard's reserveVersion at which ready_'s
   // instruction had no hazard (it has none while that stays); 0: not known.
   std::vector<uint64_t> clear_at_;
+  // Per warp slot: 1 + its block's events (BlockStepper::blockEvents) when
+  // warpStallFull() found it at a barrier; 0: not known.
+  std::vector<uint64_t> bar_at_;
   WarpLimit limit_;                  // sm.warp_limit
   std::vector<Stall> last_stall_;    // per scheduler: the stall of its last cycle without issue
   int64_t trace_slot_ = -1;

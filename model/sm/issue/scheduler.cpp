@@ -40,9 +40,13 @@ Stall WarpScheduler::mostSpecific(const std::vector<uint32_t>& ids, const WarpSt
   // The stalls present, one bit each, then the highest ranked of them
   // (stallRank; a loop over the warps with the rank's switch was 3 % of
   // the host instructions on SGEMM).
-  static_assert(static_cast<unsigned>(Stall::Count_) <= 32);
   uint32_t seen = 0;
   for (uint32_t w : ids) seen |= uint32_t{1} << static_cast<unsigned>(status[w].stall);
+  return mostSpecificOf(seen);
+}
+
+Stall WarpScheduler::mostSpecificOf(uint32_t seen) {
+  static_assert(static_cast<unsigned>(Stall::Count_) <= 32);
   for (Stall s : {Stall::UnitBusy, Stall::CollectorFull, Stall::Scoreboard, Stall::IbufferEmpty, Stall::Barrier})
     if (seen & (uint32_t{1} << static_cast<unsigned>(s))) return s;
   return Stall::NoWarp;
@@ -70,8 +74,9 @@ uint64_t WarpScheduler::nextRelease(uint64_t now) const {
   return next;
 }
 
-Pick WarpScheduler::cycle(const WarpStatus* status, uint64_t now) {
+Pick WarpScheduler::cycle(const WarpStatus* status, uint64_t now, uint32_t seen) {
   now_ = now;
+  seen_ = seen;
   Pick p = pick(status);
   if (p.warp >= 0) {
     ++issued_;

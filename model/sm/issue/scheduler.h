@@ -87,8 +87,12 @@ class WarpScheduler {
   const std::vector<uint32_t>& warps() const { return warps_; }
 
   // One cycle (`now`): pick and count. `status` is indexed by warp id. The
-  // picked warp is assumed to issue.
-  Pick cycle(const WarpStatus* status, uint64_t now = 0);
+  // picked warp is assumed to issue. `seen`, when the caller has it: the
+  // stalls over warps(), one bit each (1 << Stall), None's bit set when
+  // some warp is ready; gto and lrr then answer a cycle with no ready warp
+  // from it, without looking at each warp again.
+  static constexpr uint32_t kSeenUnknown = ~0u;
+  Pick cycle(const WarpStatus* status, uint64_t now = 0, uint32_t seen = kSeenUnknown);
 
   // Extension point (h). Not owned; nullptr = none. Before the first warp.
   void setActivationHook(ActivationHook* h) { hook_ = h; }
@@ -117,6 +121,12 @@ class WarpScheduler {
   virtual Pick pick(const WarpStatus* status) = 0;
   // The most specific stall over `ids`, or NoWarp when it is empty.
   static Stall mostSpecific(const std::vector<uint32_t>& ids, const WarpStatus* status);
+  // The same over a set of stalls, one bit each (None's bit ignored).
+  static Stall mostSpecificOf(uint32_t seen);
+  // This cycle's `seen` (cycle()): whether it says no warp of warps() is
+  // ready, and then their most specific stall.
+  bool noneReady() const { return seen_ != kSeenUnknown && !(seen_ & 1u << static_cast<unsigned>(Stall::None)); }
+  Stall seenStall() const { return mostSpecificOf(seen_); }
   Pick issue(uint32_t warp, const WarpStatus* status) const {
     return Pick{static_cast<int32_t>(warp), params_.dual_issue && status[warp].dual_ready, Stall::None};
   }
@@ -129,6 +139,7 @@ class WarpScheduler {
   // Held by its activation in this cycle: not to be picked.
   bool held(uint32_t warp) const { return !hold_.empty() && hold_[warp] > now_; }
   uint64_t now_ = 0;  // the cycle being scheduled
+  uint32_t seen_ = kSeenUnknown;  // the cycle's `seen`
   bool rr_ = false;   // setRoundRobin
 
   SchedulerParams params_;

@@ -39,6 +39,7 @@ class Lrr final : public WarpScheduler {
 
  protected:
   Pick pick(const WarpStatus* status) override {
+    if (noneReady()) return Pick{-1, false, seenStall()};
     const int32_t w = roundRobin(warps_, last_, status);
     if (w < 0) return Pick{-1, false, mostSpecific(warps_, status)};
     last_ = w;
@@ -59,6 +60,7 @@ class Gto final : public WarpScheduler {
 
  protected:
   Pick pick(const WarpStatus* status) override {
+    if (noneReady()) return Pick{-1, false, seenStall()};
     if (rr_) {  // setRoundRobin
       const int32_t w = roundRobin(warps_, last_, status);
       if (w < 0) return Pick{-1, false, mostSpecific(warps_, status)};
