@@ -218,17 +218,12 @@ bool IssueStage::waitsLongCached(uint32_t s) {
 void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
   const uint32_t n = cfg_.sm.num_schedulers;
   if (limit_.on()) refreshWarpLimit();
-  // What warpStall() decides for every warp of the cycle alike: the
-  // scoreboard (fast), and then neither a mechanism's allocation nor its gate (plain).
-  const bool plain = !barriers_ && !l_.hooks.gate && l_.hooks.baseAlloc();
-  const bool fast = !barriers_;
+  const StallPath path = stallPath();
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
     uint32_t seen = 0;  // the stalls found, one bit each (WarpScheduler::cycle)
     for (uint32_t s : sch.warps()) {
-      const Stall stall = limit_.allows(s) ? (plain  ? fastStall<false>(s, now)
-                                                : fast ? fastStall<true>(s, now)
-                                                       : warpStallFull(s, now)) : Stall::NoWarp;
+      const Stall stall = limit_.allows(s) ? stallOf(s, now, path) : Stall::NoWarp;
       seen |= uint32_t{1} << static_cast<unsigned>(stall);
       wstatus_[s].stall = stall;
       // Only the two-level policy asks whether a wait is long.

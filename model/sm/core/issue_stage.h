@@ -114,9 +114,18 @@ class IssueStage {
   // was found at. A mechanism's allocation and gate are asked in between
   // as warpStallFull() asks them (kHooks); every answer is the one
   // warpStallFull() would give, which asks the rest in the same order.
-  Stall warpStall(uint32_t slot, uint64_t now) {
-    if (barriers_) return warpStallFull(slot, now);
-    return !l_.hooks.gate && l_.hooks.baseAlloc() ? fastStall<false>(slot, now) : fastStall<true>(slot, now);
+  Stall warpStall(uint32_t slot, uint64_t now) { return stallOf(slot, now, stallPath()); }
+  // Which of the paths below answers: the same for every warp of a cycle,
+  // which cycle() finds once.
+  enum class StallPath : uint8_t { Full, Hooks, Plain };
+  StallPath stallPath() const {
+    if (barriers_) return StallPath::Full;  // dependency barriers: warpStallFull asks them
+    return !l_.hooks.gate && l_.hooks.baseAlloc() ? StallPath::Plain : StallPath::Hooks;
+  }
+  [[gnu::always_inline]] Stall stallOf(uint32_t slot, uint64_t now, StallPath path) {
+    if (path == StallPath::Plain) return fastStall<false>(slot, now);
+    if (path == StallPath::Hooks) return fastStall<true>(slot, now);
+    return warpStallFull(slot, now);
   }
   template <bool kHooks>
   [[gnu::always_inline]] Stall fastStall(uint32_t slot, uint64_t now) {
