@@ -23,17 +23,30 @@ then scripts/cars_figures.py writes the figures into OUT/figures/.
   --swl LIMITS   the static warp limits Best-SWL chooses from (default 1,2,3,4,8,16, the
                  paper's; at the large inputs the limits 1 to 3 run 1.7 to 7.8 times the
                  baseline's cycles on cfd and deep_calls, and take as much longer to run)
-  defaults: the small inputs, OUT = results/cars-repro-<date>-<time>, WORKLOADS = calls.
-  A second run into the same OUT resumes (finished runs are kept; use a new OUT after
-  changing --sms or --large). RFSIM=path/to/rfsim: that binary, no set-up or build.
+  --large        one comparison, every variant at the large inputs (108 runs without the
+                 warp limits 1 to 3: about an hour on 2 cores)
+
+By default it runs what docs/cars-repro.md quotes, as two comparisons in OUT:
+  OUT/small      every variant at the small inputs (216 runs)
+  OUT/large      the baseline and CARS at the large inputs (24 runs): Fig. 8's headline,
+                 Fig. 9 and Table III
+each with its figures in figures/. With --quick or --large, one comparison in OUT.
+  defaults: OUT = results/cars-repro-<date>-<time>, WORKLOADS = calls. A second run
+  into the same OUT resumes (finished runs are kept; use a new OUT after changing --sms).
+  RFSIM=path/to/rfsim: that binary, no set-up or build.
 TXT
 }
 
 args=()
 swl=""
+swl_args=()  # the warp limits' variants, for the comparison that has them
+one=0   # one comparison with the options given, instead of the two docs/cars-repro.md quotes
+out=""
 while (($#)); do
   case $1 in
-    --quick) args+=(-w fib,gol,sssp,traffic --skip ports); swl=8,16; shift ;;
+    --quick) one=1; args+=(-w fib,gol,sssp,traffic --skip ports); swl=8,16; shift ;;
+    --large) one=1; args+=(--large); shift ;;
+    -o | --out) need_value "$@"; out=$2; shift 2 ;;
     --sms) need_value "$@"; args+=(--set "gpu.num_sms=$2"); shift 2 ;;
     --no-ports) args+=(--skip ports); shift ;;
     --swl) need_value "$@"; swl=$2; shift 2 ;;
@@ -48,10 +61,21 @@ if [[ -n $swl ]]; then
   done
   # The limits experiments/cars.yaml has (group swl) that are not wanted, and
   # those wanted that it lacks.
-  for n in 1 2 3 4 8 16; do [[ ",$swl," == *",$n,"* ]] || args+=(--skip "swl$n"); done
-  for n in "${limits[@]}"; do [[ " 1 2 3 4 8 16 " == *" $n "* ]] || args+=(--variant "swl$n:sm.warp_limit=$n"); done
+  for n in 1 2 3 4 8 16; do [[ ",$swl," == *",$n,"* ]] || swl_args+=(--skip "swl$n"); done
+  for n in "${limits[@]}"; do [[ " 1 2 3 4 8 16 " == *" $n "* ]] || swl_args+=(--variant "swl$n:sm.warp_limit=$n"); done
 fi
 use_rfsim
 cd "$here"
-"$rfsim" compare --experiment experiments/cars.yaml "${args[@]}" ||
-  echo "$script: some runs failed; the figures list them" >&2
+if ((one)); then
+  "$rfsim" compare --experiment experiments/cars.yaml ${out:+-o "$out"} "${args[@]}" "${swl_args[@]}" ||
+    echo "$script: some runs failed; the figures list them" >&2
+  exit 0
+fi
+[[ -n $out ]] || out=results/cars-repro-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+st=0
+"$rfsim" compare --experiment experiments/cars.yaml -o "$out/small" "${args[@]}" "${swl_args[@]}" || st=1
+"$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
+  -o "$out/large" "${args[@]}" || st=1
+((st == 0)) || echo "$script: some runs failed; the figures list them" >&2
+echo "$script: $out/small and $out/large (figures/figures.md in each)"
