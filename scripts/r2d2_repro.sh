@@ -23,7 +23,8 @@ Then Table 3 (section 5.8.1: backprop over the blocks per grid) into OUT/table3.
                          not the paper's numbers)
   --sms N                SMs of the GPU (default 16 for the figures, the SM count of
                          docs/r2d2.md's table: an SM gets 5x the small inputs' blocks it
-                         gets on Table 1's 80; Table 3 keeps its 80 unless --sms is given)
+                         gets on Table 1's 80; with --large, Table 1's 80, as the page's
+                         large-input table; Table 3 keeps its 80 unless --sms is given)
   --no-scalar-pipeline   every timed variant without the scalar pipeline, against base
   --no-table3            leave Table 3 out
   RFSIM                  run this rfsim binary (no set-up or build)
@@ -64,7 +65,7 @@ fi
 if [[ -n $sms ]]; then
   args+=(--set "gpu.num_sms=$sms")
   t3args+=(--set "gpu.num_sms=$sms")
-else
+elif [[ " ${args[*]} " != *" --large "* ]]; then
   args+=(--set "gpu.num_sms=16")  # docs/r2d2.md's table (experiments/r2d2.yaml has Table 1's 80)
 fi
 [[ -z $workloads ]] || args+=(-w "$workloads")
