@@ -82,14 +82,16 @@ if ((one)); then
 fi
 [[ -n $out ]] || out=results/ltrf-repro-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
+st=0  # a comparison with a failed run does not stop the others
 # docs/ltrf.md's table: the design points and latencies its rows name, on 24 SMs.
 keep24='^(bl6|rfc6|ltrf6|conf6|ideal|bl-L1|ltrf-L1|ltrf6-aw4|conf6-aw4)$'
 "$rfsim" compare --experiment experiments/ltrf.yaml --groups fig14,fig15,fig18 \
   --skip $(variants | grep -vE "$keep24") --set gpu.num_sms=24 --set sim.sample=launches \
-  -o "$out/sms24" "${args[@]}"
-"$rfsim" compare --experiment experiments/ltrf.yaml --groups fig14 -o "$out/sms8" "${args[@]}"
+  -o "$out/sms24" "${args[@]}" || st=1
+"$rfsim" compare --experiment experiments/ltrf.yaml --groups fig14 -o "$out/sms8" "${args[@]}" || st=1
 # Figs. 15, 17 and 20 on four workloads, at 1, 2, 4 and 8x.
 "$rfsim" compare --experiment experiments/ltrf.yaml --groups fig15,fig17,fig20 \
   -w lt_nn,lt_btree,lt_pathfinder,lt_hotspot --skip $(variants | grep -E -- '-L[3567]$') \
-  -o "$out/latency" "${args[@]}"
+  -o "$out/latency" "${args[@]}" || st=1
 echo "$script: $out/sms24, $out/sms8 and $out/latency (ltrf_figures.md in each)"
+exit $st
