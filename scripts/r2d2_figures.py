@@ -47,7 +47,15 @@ def msum(r, key):
 
 
 def gsum(r, key):
+    """Summed over the launches' detailed parts (gpu.*): what the SMs ran in detail (warp
+    instructions as issued: the linear blocks' instructions the fetch logic runs are not)."""
     return sum(val(l["gpu"][key]) for l in r["launches"])
+
+
+def total(r, key):
+    """The run's whole count (summary.*): under sampling (sim.sample) the launches' cycles with
+    the extrapolated ones, where gpu.cycles holds the detailed part alone."""
+    return val(r["summary"][key])
 
 
 def original_code(variant_dir, workloads):
@@ -75,7 +83,7 @@ def main():
 
     def cycles(v, w):
         r = runs.get(v, {}).get(w)
-        return gsum(r, "cycles") if r else None
+        return total(r, "cycles") if r else None
 
     def energy(v, w):
         r = runs.get(v, {}).get(w)
