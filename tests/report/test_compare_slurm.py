@@ -142,6 +142,20 @@ def main(rfsim, tmp):
         before = manifests(on_slurm)
         check(len(before) == 7, f"7 complete runs, got {len(before)}")
 
+        # SLURM reports the task CANCELLED before its processes are gone (proctrack/linuxproc
+        # signals them, KillWait kills them): a resume while the cancelled run still holds its
+        # folder is refused ("in use by process N"), as it should be. So wait for it, as a user
+        # resuming after a scancel would.
+        lock = os.path.join(on_slurm, CANCEL + ".lock")
+        start = time.monotonic()
+        while time.monotonic() - start < 60:
+            try:
+                holder = int(open(lock).read().split()[0])
+                os.kill(holder, 0)
+            except (OSError, ValueError, IndexError):
+                break
+            time.sleep(0.2)
+        say(f"cancelled run's process gone after {time.monotonic() - start:.1f} s")
         say("resume: the same command again")
         start = time.monotonic()
         rc, stdout, stderr = compare(rfsim, on_slurm, "--engine", "slurm", "--max-parallel", "2", "--time", "5",
