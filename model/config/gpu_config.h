@@ -395,6 +395,7 @@ struct SimConfig {
   uint32_t sample_window = 3;
   double sample_tolerance = 0.02;
   double sample_min_share = 0.2;
+  double sample_block_tolerance = 0.05;
   bool sample_warm_l2 = true;
   uint32_t threads = 1;
   bool parallel_sms = false;
@@ -428,6 +429,11 @@ struct SimConfig {
            "the share of a launch's blocks that must have started on the SMs before the launch may be cut: a "
            "launch's first phase can be steady and still a transient (the L2 filling before its dirty lines "
            "start going back to DRAM: lt_nn's distances run 2.7x faster for their first 7 %)");
+    v.real("sample_block_tolerance", sample_block_tolerance, RealRange{0.0, 100.0}, "ratio",
+           "how far a launch's blocks not yet started may be from the blocks the cutting window measured, in warp "
+           "instructions per block (counted functionally; runs of the blocks left as long as the window's, their "
+           "relative differences weighted by their share of the work left), for the cut to stand: lt_raytrace's "
+           "blocks left do 3.4x the work of its first rows'");
     v.boolean("sample_warm_l2", sample_warm_l2,
               "the blocks of a cut launch that run functionally send their global loads and stores to the L2's "
               "tags (functional warming, as SMARTS' caches are warmed), so that later launches find the lines "

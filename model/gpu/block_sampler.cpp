@@ -6,25 +6,47 @@
 namespace rfsim::gpu {
 
 BlockSampler::BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share,
-                           uint64_t l2_lines)
+                           uint64_t l2_lines, double block_tolerance)
     : sms_(std::max<uint64_t>(1, sms)),
       blocks_(blocks),
       l2_lines_(l2_lines),
       window_(std::max<uint32_t>(2, window)),
       tolerance_(tolerance),
-      min_share_(min_share) {}
+      min_share_(min_share),
+      block_tolerance_(block_tolerance) {}
 
-bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const SampledMemory& mem) {
+bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const SampledMemory& mem,
+                           uint64_t retired_blocks) {
   if (cut_) return true;
   if (length_ == 0) {  // the first retirement: the intervals' length and first boundary
     if (!retired) return false;
     length_ = std::max<uint64_t>(1, cycle);
     next_ = cycle + length_;
-    points_.push_back({cycle, warp_instrs, mem});
+    points_.push_back({cycle, warp_instrs, mem, retired_blocks});
     return false;
   }
   if (cycle < next_) return false;  // SMs' local times differ: the latest one closes an interval
-  points_.push_back({cycle, warp_instrs, mem});
+  if (relearn_) {
+    // A cut was withdrawn: the blocks' work changes along the grid, and
+    // their lives with it; intervals as long as the first blocks lived may
+    // now be a fraction of one block's life. The life from the last
+    // interval, by Little's law (blocks resident over blocks retired per
+    // cycle), or twice the length while none retires; the window starts
+    // again from here at the new length.
+    const Point& last = points_.back();
+    const uint64_t ret = retired_blocks - last.retired_blocks, c = cycle - last.cycle;
+    const uint64_t resident = blocks_ - std::min(blocks_, unstarted) - std::min(blocks_ - std::min(blocks_, unstarted), retired_blocks);
+    const uint64_t life = ret ? resident * c / ret : 2 * length_;
+    if (ret) relearn_ = false;
+    if (life > length_) {
+      length_ = life;
+      points_.clear();
+      points_.push_back({cycle, warp_instrs, mem, retired_blocks});
+      next_ = cycle + length_;
+      return false;
+    }
+  }
+  points_.push_back({cycle, warp_instrs, mem, retired_blocks});
   next_ = cycle + length_;
   ++intervals_;
   if (points_.size() > window_ + 1) points_.pop_front();
@@ -58,6 +80,17 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
   ipc_ = double(points_.back().instrs - points_.front().instrs) / span;
   cut_ = true;
   return true;
+}
+
+bool BlockSampler::admit(double deviation) {
+  if (!cut_) return false;
+  deviation_ = deviation;
+  if (deviation <= block_tolerance_) return true;
+  cut_ = false;
+  ipc_ = 0.0;
+  ++refused_;
+  relearn_ = true;
+  return false;
 }
 
 uint64_t BlockSampler::extrapolate(uint64_t drain_end, uint64_t skipped_instrs) const {

@@ -31,6 +31,33 @@
 // tenth of the rate; cut there it came out 15 % short. A launch of few
 // waves is never cut: its intervals are its ramp-up and its tail.
 //
+// The blocks left. The guards above look at the launch as it runs and
+// cannot see the blocks not yet started. A grid whose blocks' work depends
+// on where they sit in it (lt_raytrace renders row by row, its scene below
+// the top rows: the blocks left did 3.4x the warp instructions of those
+// measured, and the cut came out 52 % short) breaks the extrapolation with
+// a window as steady as any. So, where the runner can count every block's
+// warp instructions (functionally, from the memory the launch started
+// with: KernelRunner::admitCut), a window that passes the guards is kept
+// only if the blocks not yet started do the work of those it measured
+// (those not retired when it began up to the last started; blocks retire
+// about in grid order): the blocks left are cut into runs as long as the
+// window's, each run's mean warp instructions per block is compared with
+// the window's (each mean weighted by the blocks' own work, so that the
+// nearly empty blocks of a grid rounded up past its data count for next to
+// nothing, as in the cycles extrapolated), and the relative differences,
+// weighted by each run's share of the work left, must add up to at most
+// sim.sample_block_tolerance. Otherwise the cut is withdrawn and the launch
+// runs on in detail, to be cut at a later window that passes (admit()),
+// with intervals measured again: the blocks' lives change with their work
+// (lt_raytrace's first rows live a fraction of its scene rows' lives), so
+// at the next interval's end the length becomes the blocks' life by
+// Little's law (blocks resident over blocks retired per cycle in that
+// interval; twice the length while none retires), if longer.
+// Photon compares the basic-block vectors of the warps it skips with those
+// it measured (its section 4) for the same reason; the count is such a
+// vector's sum, and it is what moves in lt_raytrace.
+//
 // The cut. From then on no SM takes a new block; the resident ones finish
 // in detail (the drain: one tail, as the full launch has one at its end).
 // The blocks never started run in the functional model, in grid order, and
@@ -55,18 +82,33 @@ class BlockSampler {
  public:
   // `sms`: the launch's SMs; `blocks`: its grid; `window`, `tolerance`,
   // `min_share`: sim.sample_window, sim.sample_tolerance, sim.sample_min_share;
-  // `l2_lines`: the L2's capacity in lines.
+  // `l2_lines`: the L2's capacity in lines; `block_tolerance`:
+  // sim.sample_block_tolerance (admit()).
   BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share,
-               uint64_t l2_lines);
+               uint64_t l2_lines, double block_tolerance = 0.05);
 
   // The next cycle at which observe() wants to hear from the launch (after
   // the first retirement: the next interval's end).
   uint64_t nextPoint() const { return next_; }
   // An SM ticked `cycle` (its own) and a block retired then (`retired`), or
   // `cycle` reached nextPoint(); `warp_instrs`: every SM's warp instructions
-  // so far; `unstarted`: blocks not yet taken by an SM. True when the launch
-  // is to be cut now (then cut() stays true).
-  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const SampledMemory& mem = {});
+  // so far; `unstarted`: blocks not yet taken by an SM; `retired_blocks`:
+  // blocks retired so far, every SM. True when the launch is to be cut now
+  // (then cut() stays true, unless admit() withdraws it).
+  bool observe(uint64_t cycle, bool retired, uint64_t warp_instrs, uint64_t unstarted, const SampledMemory& mem = {},
+               uint64_t retired_blocks = 0);
+  // The blocks the window that cut measured begin here, in grid order: the
+  // first block not retired when the window began.
+  uint64_t windowFirstBlock() const { return points_.empty() ? 0 : points_.front().retired_blocks; }
+  // The last guard of a cut observe() just made: `deviation`, how far the
+  // blocks not yet started are from the window's in work (above). True (the
+  // cut stands) at most the block tolerance; otherwise the cut is withdrawn
+  // (refused() counts it) and observe() goes on with the next windows.
+  bool admit(double deviation);
+  // The deviation at the last admit() (0 if none), and the cuts admit()
+  // withdrew.
+  double blockWorkDeviation() const { return deviation_; }
+  uint64_t refused() const { return refused_; }
 
   bool cut() const { return cut_; }
   // Warp instructions per cycle over the stable intervals (valid once cut).
@@ -95,10 +137,14 @@ class BlockSampler {
   struct Point {
     uint64_t cycle, instrs;
     SampledMemory mem;
+    uint64_t retired_blocks;
   };
   uint64_t sms_, blocks_, l2_lines_;
   uint32_t window_;
-  double tolerance_, min_share_;
+  double tolerance_, min_share_, block_tolerance_;
+  double deviation_ = 0.0;
+  bool relearn_ = false;  // a cut was withdrawn: the intervals' length is measured again (observe())
+  uint64_t refused_ = 0;
   uint64_t next_ = UINT64_MAX, length_ = 0, intervals_ = 0;
   std::deque<Point> points_;  // the last window + 1 interval boundaries
   bool cut_ = false;

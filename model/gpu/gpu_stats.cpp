@@ -99,11 +99,21 @@ SampleStats::SampleStats(stats::Group* parent, const std::string& name, const st
       ADD_STAT(cycles_extrapolated, stats::unit::Cycle,
                "cycles added by extrapolation: the launch's cycles are gpu.cycles plus these"),
       ADD_STAT(warp_instrs_functional, stats::unit::Count, "warp instructions run functionally (exact counts)"),
+      ADD_STAT(cuts_refused, stats::unit::Count,
+               "windows steady enough to cut the launch whose cut was withdrawn: the blocks not yet started do "
+               "more or less work per block than those the window measured (block_work_deviation over "
+               "sim.sample_block_tolerance)"),
       ADD_STAT(window_spread, stats::unit::Ratio,
                "the smallest spread of cycles per warp instruction, (max - min) / mean, of any window of "
                "sim.sample_window intervals while blocks were left to skip: a launch is cut only at a spread of "
                "at most sim.sample_tolerance (0: no such window)",
                [this] { return spread; }),
+      ADD_STAT(block_work_deviation, stats::unit::Ratio,
+               "at the last window steady enough to cut: how far the blocks not yet started were from the window's "
+               "blocks in warp instructions per block (counted functionally), the relative differences of runs as "
+               "long as the window's weighted by their share of the work left; a cut stands at most "
+               "sim.sample_block_tolerance (0: none compared)",
+               [this] { return work_deviation; }),
       ADD_STAT(share_functional, stats::unit::Ratio, "warp instructions run functionally, of all",
                [this, &detailed_instrs] {
                  const double all = double(warp_instrs_functional.get()) + double(detailed_instrs.get());

@@ -40,9 +40,10 @@ struct L1dStats : stats::Group {
 struct SampleStats : stats::Group {
   SampleStats(stats::Group* parent, const std::string& name, const stats::Scalar& detailed_instrs);
   stats::Scalar launches_skipped, launches_warming, blocks_detailed, blocks_functional, intervals, cycles_extrapolated,
-      warp_instrs_functional;
-  double spread = 0.0;  // BlockSampler::spread of the launch (gpu/block_sampler.h)
-  stats::Formula window_spread;
+      warp_instrs_functional, cuts_refused;
+  double spread = 0.0;      // BlockSampler::spread of the launch (gpu/block_sampler.h)
+  double work_deviation = 0.0;  // BlockSampler::blockWorkDeviation of the launch
+  stats::Formula window_spread, block_work_deviation;
   stats::Formula share_functional;
 };
 

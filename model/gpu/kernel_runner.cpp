@@ -156,7 +156,9 @@ bool KernelRunner::step(uint32_t i, uint64_t cycle) {
         m.l2_evictions = c.l2_evictions;
         m.dram_backlog = dramBacklog(cycle);
       }
-      cut_ = sampler_->observe(cycle, ret, warp_instrs_, setup_.grid.count() - blocks_.issued(), m);
+      if (ret) ++retired_;
+      cut_ = sampler_->observe(cycle, ret, warp_instrs_, setup_.grid.count() - blocks_.issued(), m, retired_);
+      if (cut_ && start_memory_) cut_ = admitCut();
     }
   }
   if (warp_instrs_ > cfg_.sim.max_instructions)
@@ -249,20 +251,56 @@ uint64_t KernelRunner::deviceWrites() const {
   return w;
 }
 
-// The base code's warp instructions of the blocks run in detail (the first
-// blocks_.issued() of the grid), counted by running them functionally from
-// the memory the launch started with; the memory is then as it was.
-uint64_t KernelRunner::baseInstructions() {
+void KernelRunner::countBlockWork() {
   func::GlobalMemory& mem = program_.memory();
   const func::GlobalMemory::Snapshot now = mem.snapshot();
   mem.restore(*start_memory_);
   rt::LaunchStats counts;
   counts.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
-  func::BlockExecutor exec(*opt_.base_program, *opt_.base_setup, counts);
+  const bool base = opt_.mechanism_code;
+  func::BlockExecutor exec(base ? *opt_.base_program : program_, base ? *opt_.base_setup : setup_, counts);
   BlockScheduler order(setup_.grid);
-  while (order.issued() < blocks_.issued()) exec.run(order.next());
+  block_work_.assign(1, 0);
+  block_work_sq_.assign(1, 0.0);
+  block_work_.reserve(setup_.grid.count() + 1);
+  block_work_sq_.reserve(setup_.grid.count() + 1);
+  while (order.remaining()) {
+    exec.run(order.next());
+    const double w = double(counts.warp_instrs - block_work_.back());
+    block_work_.push_back(counts.warp_instrs);
+    block_work_sq_.push_back(block_work_sq_.back() + w * w);
+  }
   mem.restore(now);
-  return counts.warp_instrs;
+}
+
+bool KernelRunner::admitCut() {
+  if (block_work_.empty()) countBlockWork();
+  const uint64_t n = setup_.grid.count(), hi = blocks_.issued();
+  const uint64_t lo = std::min(sampler_->windowFirstBlock(), hi - 1);  // hi >= 1: a window had blocks
+  // A group's work and its mean warp instructions per block weighted by the
+  // blocks' work: the size of the block an instruction of the group belongs
+  // to. Nearly empty blocks (a grid rounded up past the data: r2_kmeans'
+  // last 16 of 144 blocks do 96 warp instructions against 3 320) weigh next
+  // to nothing, in the cycles extrapolated as here.
+  auto work = [this](uint64_t a, uint64_t b) { return double(block_work_[b] - block_work_[a]); };
+  auto weighted = [&](uint64_t a, uint64_t b) {
+    const double w = work(a, b);
+    return w > 0.0 ? (block_work_sq_[b] - block_work_sq_[a]) / w : 0.0;
+  };
+  const double window = weighted(lo, hi), rest = work(hi, n);
+  if (window <= 0.0 || rest <= 0.0) return sampler_->admit(window > 0.0 ? 0.0 : 1.0);
+  // The blocks left, in runs as long as the window's (as many as fit,
+  // evenly), each compared with the window: the deviation is the share of
+  // the rest's work weighted by how far its run's mean is from the
+  // window's, so that a grid whose later part varies (lt_raytrace's rows of
+  // scene under the sky) is not cut on an average that happens to match.
+  const uint64_t left = n - hi, runs = std::max<uint64_t>(1, (left + (hi - lo) / 2) / (hi - lo));
+  double deviation = 0.0;
+  for (uint64_t k = 0; k < runs; ++k) {
+    const uint64_t a = hi + left * k / runs, b = hi + left * (k + 1) / runs;
+    deviation += work(a, b) / rest * std::fabs(weighted(a, b) - window) / window;
+  }
+  return sampler_->admit(deviation);
 }
 
 uint64_t KernelRunner::runRestFunctionally() {
@@ -340,14 +378,20 @@ KernelRunResult KernelRunner::run() {
       (!base_rest || (opt_.base_program && opt_.base_setup)))
     sampler_ = std::make_unique<BlockSampler>(
         numSms(), setup_.grid.count(), cfg_.sim.sample_window, cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share,
-        uint64_t{cfg_.l2.cache.size_kb} * 1024 / std::max(1u, cfg_.l2.cache.line_bytes));
-  // By blocks: the memory the launch starts from, to count the base code's
-  // instructions of the blocks run in detail if the launch is cut
-  // (baseInstructions). Not for a kernel whose blocks' effects a second run
-  // would repeat or change (printf, malloc, ...: blockOrderDependence), nor
-  // for a grid too small to be cut (a block per SM must be left unstarted).
-  if (sampler_ && base_rest && setup_.grid.count() > numSms() &&
-      opt_.base_program->blockOrderDependence(*opt_.base_setup->kernel).empty())
+        uint64_t{cfg_.l2.cache.size_kb} * 1024 / std::max(1u, cfg_.l2.cache.line_bytes),
+        cfg_.sim.sample_block_tolerance);
+  // By blocks: the memory the launch starts from, to count every block's
+  // warp instructions when the sampler first wants to cut (countBlockWork:
+  // the cut's last guard, and, for a mechanism's code that leaves its blocks
+  // to the base code, the base code's instructions of the blocks run in
+  // detail). Not for a kernel whose blocks' effects a second run would
+  // repeat or change (printf, malloc, ...: blockOrderDependence; such a
+  // launch is cut without that guard), nor for a grid too small to be cut
+  // (a block per SM must be left unstarted).
+  const func::Program& rest_program = base_rest && opt_.base_program ? *opt_.base_program : program_;
+  const func::LaunchSetup& rest_setup = base_rest && opt_.base_setup ? *opt_.base_setup : setup_;
+  if (sampler_ && setup_.grid.count() > numSms() && rest_setup.kernel &&
+      rest_program.blockOrderDependence(*rest_setup.kernel).empty())
     start_memory_ = std::make_unique<func::GlobalMemory::Snapshot>(program_.memory().snapshot());
   dealInitialBlocks();
   struct ClearLine {
@@ -380,10 +424,13 @@ KernelRunResult KernelRunner::run() {
   if (sampler_) {
     stats_->sample.intervals = sampler_->intervals();
     stats_->sample.spread = sampler_->spread();
+    stats_->sample.work_deviation = sampler_->blockWorkDeviation();
+    stats_->sample.cuts_refused += sampler_->refused();
   }
   if (cut_) {
     const uint64_t unstarted = setup_.grid.count() - blocks_.issued();
-    const uint64_t detailed_base = base_rest && start_memory_ ? baseInstructions() : 0;
+    // The base code's warp instructions of the blocks run in detail.
+    const uint64_t detailed_base = base_rest && !block_work_.empty() ? block_work_[blocks_.issued()] : 0;
     const uint64_t w = runRestFunctionally();
     if (!base_rest) {
       r.cycles = sampler_->extrapolate(cycles, w);

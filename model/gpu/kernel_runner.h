@@ -22,8 +22,10 @@
 //   the reference the SystemC mode is tested against (identical with
 //   quantum 1).
 // With sim.sample blocks (or all), the launch may be cut once its IPC is
-// stable (gpu/block_sampler.h): no SM takes a block after
-// that, and the blocks never started run functionally once the SMs drained.
+// stable (gpu/block_sampler.h) and the blocks not yet started do about the
+// work of those measured (counted functionally from a snapshot of the
+// memory taken at the launch's start): no SM takes a block after that, and
+// the blocks never started run functionally once the SMs drained.
 // Either way an SM is not ticked in cycles where nothing can happen on it
 // (Sm::nextActiveCycle), and an SM without work is not ticked at all.
 //
@@ -191,7 +193,13 @@ class KernelRunner {
   void dealInitialBlocks();
   // After the cut: the blocks never started, functionally; their warp instructions.
   uint64_t runRestFunctionally();
-  uint64_t baseInstructions();
+  // The sampler's cut, checked against the blocks' work (BlockSampler::admit):
+  // true when it stands.
+  bool admitCut();
+  // Every block's warp instructions (block_work_), counted by running the
+  // whole grid functionally from the memory the launch started with; the
+  // memory is then as it was.
+  void countBlockWork();
   // The device's writes so far: the memory's count and the SMs' own.
   uint64_t deviceWrites() const;
   void showProgress(uint64_t cycle);
@@ -226,7 +234,13 @@ class KernelRunner {
   BlockScheduler blocks_;
   std::unique_ptr<BlockSampler> sampler_;  // sim.sample blocks or all
   bool cut_ = false;                       // sampler_ cut the launch: no SM takes another block
+  uint64_t retired_ = 0;                   // blocks retired so far, every SM (sampler_)
   std::unique_ptr<func::GlobalMemory::Snapshot> start_memory_;  // by blocks: the memory at the launch's start
+  // By blocks, once the sampler first wants to cut: the warp instructions of
+  // the grid's first k blocks at [k] (of the code the blocks left run: the
+  // base code for a mechanism's code that needs its hardware).
+  std::vector<uint64_t> block_work_;
+  std::vector<double> block_work_sq_;  // the same of the squares of each block's warp instructions
 };
 
 const char* modeName(KernelRunner::Mode m);

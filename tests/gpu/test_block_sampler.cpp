@@ -4,12 +4,14 @@
 // extrapolated cycles stay near the full launch's.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "../mech/mech_test_util.h"
 #include "gpu/block_sampler.h"
 #include "gpu/gpu_stats.h"
+#include "runtime/runtime.h"
 
 using namespace rfsim;
 
@@ -93,6 +95,44 @@ TEST_CASE("block sampler: no cut while the intervals disagree or nothing is left
   }
 }
 
+TEST_CASE("block sampler: a cut stands only if the blocks left do the work of those the window measured",
+          "[gpu][sample]") {
+  // 1 SM, window 2, block tolerance 5 %; blocks retired so far given at
+  // each point: the window that cuts began with 10 retired.
+  gpu::BlockSampler s(1, 200, 2, 0.02, 0.2, 1000, 0.05);
+  CHECK_FALSE(s.observe(1000, true, 0, 150, {}, 1));
+  CHECK_FALSE(s.observe(2000, false, 400, 140, {}, 10));
+  CHECK_FALSE(s.observe(3000, false, 900, 130, {}, 20));  // 400 and 500: not steady
+  CHECK(s.observe(4000, false, 1400, 120, {}, 30));       // steady: the window is 2000..4000
+  CHECK(s.windowFirstBlock() == 10);
+  CHECK(s.blockWorkDeviation() == 0.0);  // nothing compared yet
+  SECTION("the blocks left do 3.4x the work (lt_raytrace's rows below the sky): withdrawn") {
+    CHECK_FALSE(s.admit(2.4));
+    CHECK_FALSE(s.cut());
+    CHECK(s.refused() == 1);
+    CHECK(s.blockWorkDeviation() == Approx(2.4));
+    CHECK(s.extrapolate(9000, 2000) == 9000);  // nothing to extrapolate
+    // The launch goes on, its intervals measured again: at 5000, 50 blocks
+    // resident and 10 retired in the last 1000 cycles, a life of 5000
+    // cycles by Little's law; the window starts again from there.
+    CHECK_FALSE(s.observe(5000, false, 1900, 110, {}, 40));
+    CHECK(s.interval() == 5000);
+    CHECK(s.nextPoint() == 10000);
+    CHECK_FALSE(s.observe(10000, false, 4400, 100, {}, 50));
+    CHECK(s.observe(15000, false, 6900, 90, {}, 60));  // the next steady window is asked again
+    CHECK(s.windowFirstBlock() == 40);
+    CHECK(s.admit(0.04));  // within 5 %
+    CHECK(s.cut());
+    CHECK(s.ipc() == Approx(0.5));
+    CHECK(s.refused() == 1);
+  }
+  SECTION("within the tolerance: the cut stands") {
+    CHECK(s.admit(0.05));
+    CHECK(s.cut());
+    CHECK(s.refused() == 0);
+  }
+}
+
 namespace {
 
 struct Run {
@@ -134,6 +174,89 @@ TEST_CASE("block sampling: a launch cut on 2 SMs keeps its output and its cycles
   const double err = double(cut.cycles) / double(full.cycles) - 1.0;
   INFO("full " << full.cycles << " sampled " << cut.cycles << " error " << err);
   CHECK(std::abs(err) <= 0.05);
+}
+
+namespace {
+
+struct Rows {
+  uint64_t cycles = 0, functional = 0, refused = 0;
+  double deviation = 0.0;
+  bool output_right = true;
+};
+
+// tests/gpu/data/rows.ptx on a 2-SM V100: 2 000 blocks of 64 threads, the
+// first `split` of them 16 steps, the others `heavy` steps with a load each.
+Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) {
+  config::GpuConfig cfg = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
+  config::applyOverride(cfg, "gpu.num_sms=2");
+  for (const auto& s : sets) config::applyOverride(cfg, s);
+  config::validate(cfg, "test");
+  rt::DeviceOptions o;
+  o.timing = true;
+  o.gpu = &cfg;
+  rt::Device dev(o);
+  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / "tests/gpu/data/rows.ptx");
+  const uint32_t blocks = 2000, threads = 64, light = 16, n = blocks * threads;
+  const uint64_t out = dev.malloc(n * 4), table = dev.malloc(65536 * 4);
+  dev.memset(table, 0, 65536 * 4);
+  rt::KernelArgs args;
+  args.ptr(out);
+  args.ptr(table);
+  args.u32(split);
+  args.u32(light);
+  args.u32(heavy);
+  dev.launch("rows", {blocks, 1, 1}, {threads, 1, 1}, args);
+  std::vector<uint32_t> got(n);
+  dev.memcpyDtoH(got.data(), out, n * 4);
+  Rows r;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t x = i;
+    for (uint32_t k = 0, steps = i / threads < split ? light : heavy; k < steps; ++k) x = x * 1664525u + 1013904223u;
+    r.output_right = r.output_right && got[i] == x;
+  }
+  for (const auto& rec : dev.takeLaunchRecords()) {
+    const auto& g = dynamic_cast<const gpu::GpuStats&>(*rec.gpu);
+    r.cycles += rec.cycles;
+    r.functional += g.sample.blocks_functional.get();
+    r.refused += g.sample.cuts_refused.get();
+    r.deviation = g.sample.work_deviation;
+  }
+  return r;
+}
+
+}  // namespace
+
+// The blocks left must do the work of those measured (BlockSampler::admit):
+// a grid whose first 30 % of blocks are light (lt_raytrace's empty sky) is
+// cut in its light phase without that guard, and comes out far short; with
+// it the cut waits for the heavy blocks. A grid of equal blocks is cut as
+// before.
+TEST_CASE("block sampling: a launch is not cut while its blocks left do more work than those measured",
+          "[gpu][sample]") {
+  const Rows full = rows({"sim.sample=off"}, 600, 64);
+  const Rows blind = rows({"sim.sample=blocks", "sim.sample_block_tolerance=100"}, 600, 64);
+  const Rows guarded = rows({"sim.sample=blocks"}, 600, 64);
+  CHECK(full.output_right);
+  CHECK(blind.output_right);
+  CHECK(guarded.output_right);
+  REQUIRE(full.functional == 0);
+  const double blind_err = double(blind.cycles) / double(full.cycles) - 1.0;
+  const double guarded_err = double(guarded.cycles) / double(full.cycles) - 1.0;
+  INFO("full " << full.cycles << ", without the guard " << blind.cycles << " (" << blind_err << "), with it "
+               << guarded.cycles << " (" << guarded_err << "), cuts refused " << guarded.refused << ", deviation "
+               << guarded.deviation);
+  CHECK(blind.functional > 0);
+  CHECK(blind.refused == 0);
+  CHECK(blind_err < -0.15);  // the light blocks' rate, given to the heavy ones
+  CHECK(guarded.refused > 0);
+  CHECK(std::abs(guarded_err) <= 0.03);
+  // Equal blocks: cut, no deviation.
+  const Rows even_full = rows({"sim.sample=off"}, 0, 64), even = rows({"sim.sample=blocks"}, 0, 64);
+  CHECK(even.output_right);
+  CHECK(even.functional > 0);
+  CHECK(even.refused == 0);
+  CHECK(even.deviation == Approx(0.0).margin(1e-9));
+  CHECK(std::abs(double(even.cycles) / double(even_full.cycles) - 1.0) <= 0.03);
 }
 
 // A launch that runs CARS' or R2D2's code is cut too, but the blocks it
