@@ -35,7 +35,8 @@ bool BlockSampler::observe(uint64_t cycle, bool retired, uint64_t warp_instrs, u
     // again from here at the new length.
     const Point& last = points_.back();
     const uint64_t ret = retired_blocks - last.retired_blocks, c = cycle - last.cycle;
-    const uint64_t resident = blocks_ - std::min(blocks_, unstarted) - std::min(blocks_ - std::min(blocks_, unstarted), retired_blocks);
+    const uint64_t issued = blocks_ - std::min(blocks_, unstarted);
+    const uint64_t resident = issued - std::min(issued, retired_blocks);
     const uint64_t life = ret ? resident * c / ret : 2 * length_;
     if (ret) relearn_ = false;
     if (life > length_) {

@@ -234,7 +234,10 @@ class KernelRunner {
   BlockScheduler blocks_;
   std::unique_ptr<BlockSampler> sampler_;  // sim.sample blocks or all
   bool cut_ = false;                       // sampler_ cut the launch: no SM takes another block
-  uint64_t retired_ = 0;                   // blocks retired so far, every SM (sampler_)
+  // Retirements seen so far, every SM (sampler_): an SM's ticks in which it
+  // retired a block, so two blocks one SM retires in the same cycle count
+  // once (a lower bound, which starts the window's blocks no later).
+  uint64_t retired_ = 0;
   std::unique_ptr<func::GlobalMemory::Snapshot> start_memory_;  // by blocks: the memory at the launch's start
   // By blocks, once the sampler first wants to cut: the warp instructions of
   // the grid's first k blocks at [k] (of the code the blocks left run: the
