@@ -288,7 +288,8 @@ bool KernelRunner::admitCut() {
     return w > 0.0 ? (block_work_sq_[b] - block_work_sq_[a]) / w : 0.0;
   };
   const double window = weighted(lo, hi), rest = work(hi, n);
-  if (window <= 0.0 || rest <= 0.0) return sampler_->admit(window > 0.0 ? 0.0 : 1.0);
+  if (rest <= 0.0) return sampler_->admit(0.0);  // nothing left to extrapolate
+  if (window <= 0.0) return sampler_->admit(INFINITY);  // nothing measured to compare with
   // The blocks left, in runs as long as the window's (as many as fit,
   // evenly), each compared with the window: the deviation is the share of
   // the rest's work weighted by how far its run's mean is from the

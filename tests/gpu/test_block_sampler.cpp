@@ -187,10 +187,9 @@ struct Rows {
 // tests/gpu/data/rows.ptx on a 2-SM V100: 2 000 blocks of 64 threads, the
 // first `split` of them 16 steps, the others `heavy` steps with a load each.
 Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) {
-  config::GpuConfig cfg = config::loadConfig(std::string(RFSIM_SOURCE_DIR) + "/configs/v100.yaml");
-  config::applyOverride(cfg, "gpu.num_sms=2");
-  for (const auto& s : sets) config::applyOverride(cfg, s);
-  config::validate(cfg, "test");
+  std::vector<std::string> all{"gpu.num_sms=2"};
+  all.insert(all.end(), sets.begin(), sets.end());
+  const config::GpuConfig cfg = test::v100("none", all);
   rt::DeviceOptions o;
   o.timing = true;
   o.gpu = &cfg;
@@ -229,8 +228,8 @@ Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) 
 // The blocks left must do the work of those measured (BlockSampler::admit):
 // a grid whose first 30 % of blocks are light (lt_raytrace's empty sky) is
 // cut in its light phase without that guard, and comes out far short; with
-// it the cut waits for the heavy blocks. A grid of equal blocks is cut as
-// before.
+// it every cut is withdrawn and the launch runs on in detail (here to its
+// end). A grid of equal blocks is cut as before.
 TEST_CASE("block sampling: a launch is not cut while its blocks left do more work than those measured",
           "[gpu][sample]") {
   const Rows full = rows({"sim.sample=off"}, 600, 64);
