@@ -20,6 +20,9 @@
 #include "gpu/kernel_runner.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
+#include "sm/core/dep_barriers.h"
+#include "sm/core/sm_stats.h"
+#include "sm/issue/scoreboard.h"
 #include "sm_test_util.h"
 #include "stats/stats.h"
 
@@ -171,6 +174,71 @@ TEST_CASE("control codes: a dependent fixed-latency chain stalls its latency", "
   CHECK(backend::assignDependencies(const_cast<ptx::Function&>(fn), rt::dependencyTiming(cfg),
                                     backend::DepMode::Check)
             .errors.empty());
+}
+
+// The issue stage's fast path asks DepBarriers::holds() every cycle and
+// counts what it finds with countHold(); stall() must answer and count the
+// same, through a scripted sequence of issues, reads and writes.
+TEST_CASE("dependency barriers: holds() answers as stall() and keeps each barrier's count", "[sm][deps]") {
+  // The program and stepper DepBarriers names in its errors (none here).
+  Loaded tim(parseMachine(kInc));
+  const func::LaunchSetup setup = tim.prog->setupLaunch("inc", {1, 1, 1}, {32, 1, 1},
+                                                            {std::vector<uint8_t>(8), std::vector<uint8_t>(8),
+                                                             std::vector<uint8_t>(4)},
+                                                            0);
+  rt::LaunchStats ls;
+  const func::BlockStepper st(*tim.prog, setup, ls, {0, 0, 0});
+  sm::Scoreboard sb(2);
+  sm::IssueStats stats(nullptr, 1);
+  sm::DepBarriers deps(2, *tim.prog, sb, stats);
+  deps.launched(0);
+  auto instr = [](uint8_t stall, uint8_t wbar, uint8_t rbar, uint8_t wait) {
+    ptx::Instr in;
+    in.op = ptx::Op::Add;
+    in.stall = stall, in.wbar = wbar, in.rbar = rbar, in.wait = wait;
+    return in;
+  };
+  auto dinstr = [](const ptx::Instr& in) {
+    func::DInstr d;
+    d.in = &in;  // no registers: the scoreboard finds no hazard
+    return d;
+  };
+  // Both answers agree at `now`, and stall() counts what holds() found.
+  auto agree = [&](const func::DInstr& d, uint64_t now) {
+    const int why = deps.holds(0, *d.in, now);
+    const uint64_t counts = stats.dep_stall_count_waits.get(), waits = stats.dep_barrier_waits.get();
+    const sm::Stall stall = deps.stall(0, st, 0, &d, now);
+    CHECK((stall == sm::Stall::None) == (why == 0));
+    CHECK(stats.dep_stall_count_waits.get() - counts == (why == 1 ? 1u : 0u));
+    CHECK(stats.dep_barrier_waits.get() - waits == (why == 2 ? 1u : 0u));
+    return why;
+  };
+  const ptx::Instr load = instr(2, 1, 0, 0), load2 = instr(1, 1, 2, 0);
+  const ptx::Instr use1 = instr(1, 0, 0, 0b000001), use2 = instr(1, 0, 0, 0b000010), free = instr(1, 0, 0, 0b111100);
+  const func::DInstr dload = dinstr(load), dload2 = dinstr(load2), duse1 = dinstr(use1), duse2 = dinstr(use2),
+                     dfree = dinstr(free);
+  deps.issued(0, dload, true, 10);  // barrier 1 raised, stall count 2
+  CHECK(agree(duse1, 10) == 1);
+  CHECK(agree(duse1, 11) == 1);
+  CHECK(agree(duse1, 12) == 2);
+  CHECK(agree(dfree, 12) == 0);  // waits on barriers nobody raised
+  deps.issued(0, dload2, true, 12);  // barrier 1 a second time, barrier 2 for its operands
+  CHECK(agree(duse1, 13) == 2);
+  CHECK(agree(duse2, 13) == 2);
+  deps.read(0, 2);
+  CHECK(agree(duse2, 13) == 0);
+  deps.written(0, 1, dload, true);
+  CHECK(agree(duse1, 13) == 2);  // still raised once
+  deps.written(0, 1, dload2, true);
+  CHECK(agree(duse1, 13) == 0);
+  // Dual issue: after a stall count of 1 the next may go in the same cycle, one pair at most.
+  const ptx::Instr one = instr(1, 0, 0, 0);
+  const func::DInstr done = dinstr(one);
+  deps.issued(0, done, false, 20);
+  CHECK(agree(done, 20) == 0);
+  deps.issued(0, done, false, 20);
+  CHECK(agree(done, 20) == 1);
+  CHECK(agree(done, 21) == 0);
 }
 
 TEST_CASE("barrier tracker: a free barrier first, then the one whose setter should be done soonest",

@@ -9,19 +9,14 @@ namespace rfsim::sm {
 
 Stall DepBarriers::stall(uint32_t s, const func::BlockStepper& st, uint32_t local, const func::DInstr* d,
                          uint64_t now) {
-  Warp& ws = w_[s];
   const ptx::Instr& in = *d->in;
   // Dual issue (pipeline.dual_issue): an instruction with a stall of 1 has
-  // no fixed-latency reader next, so the next one may go in the same cycle.
-  if (now < ws.next && ws.pair != now) {
-    ++stats_.dep_stall_count_waits;
+  // no fixed-latency reader next, so the next one may go in the same cycle
+  // (holds()).
+  if (const int why = holds(s, in, now)) {
+    countHold(why);
     return Stall::Scoreboard;
   }
-  for (uint32_t b = 0; b < ws.bars.size(); ++b)
-    if ((in.wait >> b & 1) && ws.bars[b]) {
-      ++stats_.dep_barrier_waits;
-      return Stall::Scoreboard;
-    }
   if (!sb_.hazardOf(s, d->reads.data(), d->nreads, d->writes.data(), d->nwrites)) return Stall::None;
   const auto& g = guarded_[s];
   auto check = [&](uint32_t r, const char* how) {
@@ -52,7 +47,7 @@ std::pair<uint8_t, uint8_t> DepBarriers::issued(uint32_t s, const func::DInstr& 
   // track, a control transfer) lowers its write barrier when it completes.
   for (uint8_t v : {in.wbar, in.rbar})
     if (v) {
-      ++ws.bars[v - 1u];
+      raise(ws, v);
       ++stats_.dep_barrier_sets;
     }
   if (in.wbar && writes)
@@ -63,7 +58,7 @@ std::pair<uint8_t, uint8_t> DepBarriers::issued(uint32_t s, const func::DInstr& 
 
 void DepBarriers::written(uint32_t s, uint8_t wbar, const func::DInstr& d, bool writes) {
   if (wbar) {
-    --w_[s].bars[wbar - 1u];
+    lower(w_[s], wbar);
     if (writes)
       for (uint32_t i = 0; i < d.nwrites; ++i)
         if (d.writes[i] < guarded_[s].size()) guarded_[s].reset(d.writes[i]);
