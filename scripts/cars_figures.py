@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
 from rfsim_tools.common import geomean  # noqa: E402
-from rfsim_tools.figures import arguments, compare_json, value as val  # noqa: E402
+from rfsim_tools.figures import arguments, compare_json, sampling_note, value as val  # noqa: E402
 from rfsim_tools.stats import load_stats  # noqa: E402
 
 PAPER = {
@@ -65,7 +65,7 @@ def main():
     wls = sorted({w for w, _ in runs})
     cyc = lambda w, v: runs[(w, v)]["m"]["cycles"] if (w, v) in runs else None
     sp = lambda w, v: (cyc(w, "base") / cyc(w, v)) if cyc(w, "base") and cyc(w, v) else None
-    res = {"workloads": wls, "missing": missing, "paper": PAPER}
+    res = {"workloads": wls, "missing": missing, "paper": PAPER, "sampling": sampling_note(d)}
 
     # Fig. 8: speedups, Best-SWL as the oracle over the swl variants.
     f8 = {}
@@ -187,7 +187,7 @@ def main():
 
 
 def markdown(res, wls):
-    L = ["# CARS paper figures, measured\n"]
+    L = ["# CARS paper figures, measured\n", res["sampling"] + "\n"]
     f8 = res["fig8"]
     L.append("## Fig. 8: speedup over the baseline (paper: CARS geomean 1.26)\n")
     L.append("| workload | IVW | 10 MB L1 | Best-SWL (limit) | CARS |\n|---|---:|---:|---:|---:|")

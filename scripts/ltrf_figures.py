@@ -36,7 +36,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
 from rfsim_tools.common import InputError, read_json  # noqa: E402
-from rfsim_tools.figures import arguments, compare_json, geomean, launch_sum, passed_workload as load  # noqa: E402
+from rfsim_tools.figures import arguments, compare_json, geomean, launch_sum, passed_workload as load, sampling_note  # noqa: E402
 
 PAPER14 = {"ltrf6": 1.32, "ltrf7": 1.28, "conf7": 1.34, "rfc": 0.86}
 PAPER15 = {"rfc": 2.1, "ltrf": 5.3, "conf": 6.9}
@@ -104,7 +104,8 @@ def main():
     out = [f"# LTRF reproduction ({a.folder})", "",
            f"Configuration maxwell (Table 3), {len(workloads)} workloads: " + ", ".join(workloads) + ".",
            "Performance is BL #1's cycles over the variant's (the same work: prefetches are extra instructions, "
-           "so IPC would flatter LTRF). A run whose CPU check failed counts as missing.", ""]
+           "so IPC would flatter LTRF). A run whose CPU check failed counts as missing.", "",
+           sampling_note(a.folder), ""]
 
     # Fig. 14.
     f14 = [v for v in ("bl6", "rfc6", "ltrf6", "conf6", "ltrfall6", "dirty6", "bl7", "rfc7", "ltrf7", "conf7", "ltrfall7",

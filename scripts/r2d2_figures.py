@@ -32,7 +32,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
-from rfsim_tools.figures import arguments, compare_json, geomean, launch_sum, passed_workload as load  # noqa: E402
+from rfsim_tools.figures import arguments, compare_json, geomean, launch_sum, passed_workload as load, sampling_note  # noqa: E402
 from rfsim_tools.figures import run_workload  # noqa: E402
 from rfsim_tools.figures import value as val  # noqa: E402
 
@@ -90,7 +90,8 @@ def main():
         return val(r["total"]["energy"]["total"]) if r else None
 
     out = [f"# R2D2 reproduction ({a.folder})", "",
-           f"Configuration {config}; {len(ok)} of {len(workloads)} workloads with every run passing.", ""]
+           f"Configuration {config}; {len(ok)} of {len(workloads)} workloads with every run passing.", "",
+           sampling_note(a.folder), ""]
 
     # Fig. 4 and Fig. 12: reductions from the counters.
     rows, g4, g12 = [], {k: [] for k in PAPER4}, {k: [] for k in PAPER12}

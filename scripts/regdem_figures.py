@@ -24,7 +24,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # rfsim_tools, beside this file
 
-from rfsim_tools.figures import arguments, compare_json, geomean, passed_workload as load, value  # noqa: E402
+from rfsim_tools.figures import arguments, compare_json, geomean, passed_workload as load, sampling_note, value  # noqa: E402
 
 # The paper's Table 1 (RegDem Table 1): registers
 # nvcc -> target, and the achieved occupancy nvprof measured.
@@ -99,7 +99,7 @@ def main():
             return min(rd) if rd else None
         return t.get(v, {}).get("cycles") or None
 
-    out = []
+    out = [sampling_note(a.folder), ""]
     # Table 1.
     if "regdem" in variants or "regdem-default" in variants:
         out += ["## Table 1: registers, blocks per SM and occupancy (theoretical), nvcc -> RegDem", "",

@@ -66,3 +66,37 @@ def launch_sum(run, group, key):
     """A mechanism's statistic summed over a run's launches (0 where a launch lacks it)."""
     return sum(value(l.get("mechanisms", {}).get(group, {}).get(key, 0)) for l in run["launches"])
 
+
+
+def sampling_note(folder):
+    """Which of a compare folder's runs were sampled (sim.sample, docs/sampling.md) and how much
+    of them was extrapolated, as one paragraph of Markdown: the figures built from the folder
+    say so beside them."""
+    runs = sampled = launches = skipped = blocks = functional = 0
+    cycles = extrapolated = 0
+    for stats in sorted(pathlib.Path(folder, "runs").glob("*/*/*/stats.json")):
+        w = run_workload(stats.parent)
+        if not w:
+            continue
+        runs += 1
+        ran = w.get("launches", [])
+        s = [l["gpu"].get("sample", {}) for l in ran]
+        lskip = sum(value(x, "launches_skipped") or 0 for x in s)
+        lblocks = sum(value(x, "blocks_functional") or 0 for x in s)
+        lcyc = sum(value(x, "cycles_extrapolated") or 0 for x in s)
+        sampled += 1 if lskip or lblocks or lcyc else 0
+        launches += len(ran)
+        skipped += lskip
+        functional += lblocks
+        blocks += sum((value(l, "gpu", "blocks") or 0) for l in ran) + lblocks
+        cycles += value(w, "summary", "cycles") or 0
+        extrapolated += lcyc
+    if not runs:
+        return "No run of this folder has statistics yet."
+    if not sampled:
+        return f"No run is sampled: all {runs} runs are simulated in detail, every cycle."
+    share = 100.0 * extrapolated / cycles if cycles else 0.0
+    return (f"Sampled (`sim.sample`, docs/sampling.md): {sampled} of {runs} runs had part of their work "
+            f"run functionally with its cycles extrapolated: {skipped} of {launches} launches skipped, "
+            f"{functional} of {blocks} blocks run functionally, {share:.1f} % of the cycles extrapolated. "
+            "The error this sampling makes is measured against full runs in docs/sampling.md.")
