@@ -50,7 +50,7 @@ class DepBarriers {
   // The part of stall() that needs no scoreboard, without counting: 1 while
   // the warp's last stall count holds it, 2 while a barrier of `in`'s wait
   // mask is set, 0 when neither (stall() then asks the scoreboard). Asked
-  // of every waiting warp every cycle (IssueStage::fastStall).
+  // of every waiting warp every cycle (IssueStage::fastBarrierStall).
   [[gnu::always_inline]] int holds(uint32_t slot, const ptx::Instr& in, uint64_t now) const {
     const Warp& ws = w_[slot];
     if (now < ws.next && ws.pair != now) return 1;
