@@ -5,7 +5,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() {
   cat <<'TXT'
 Usage: scripts/cars_repro.sh [--quick] [--sms N] [--no-ports] [--swl LIMITS] [-o OUT] [-w WORKLOADS] [-j JOBS]
-                             [--large] [other rfsim compare options]
+                             [--large] [--no-large80] [other rfsim compare options]
 
 Reproduces the CARS paper's comparison (docs/cars-repro.md) as experiments/cars.yaml
 describes it, on the function-calling suite (the workloads tagged `calls`): the V100
@@ -17,20 +17,26 @@ then scripts/cars_figures.py writes the figures into OUT/figures/.
   --quick        a few workloads (fib, gol, sssp, traffic), the small inputs, the warp
                  limits 8 and 16, no L1D-port variants: the same figures and tables, in
                  about a minute (options after it still apply)
-  --sms N        SMs of the V100 (default 8: on 80 our small inputs put 1 to 4 warps
-                 on each SM, where nothing CARS changes binds; on 8, 10 to 40)
+  --sms N        SMs of the V100 for OUT/small and OUT/large (default 8: on 80 our small
+                 inputs put 1 to 4 warps on each SM, where nothing CARS changes binds; on
+                 8, 10 to 40); OUT/large80 keeps 80
   --no-ports     without the six L1D-port variants of Fig. 17 (--skip ports)
   --swl LIMITS   the static warp limits Best-SWL chooses from (default 1,2,3,4,8,16, the
                  paper's; at the large inputs the limits 1 to 3 run 1.7 to 7.8 times the
                  baseline's cycles on cfd and deep_calls, and take as much longer to run)
   --large        one comparison, every variant at the large inputs (108 runs without the
                  warp limits 1 to 3: about an hour on 2 cores)
+  --no-large80   leave OUT/large80 out
 
-By default it runs what docs/cars-repro.md quotes, as two comparisons in OUT:
-  OUT/small      every variant at the small inputs (216 runs)
-  OUT/large      the baseline and CARS at the large inputs (24 runs): Fig. 8's headline,
-                 Fig. 9 and Table III
+By default it runs what docs/cars-repro.md quotes, as three comparisons in OUT:
+  OUT/small      every variant at the small inputs on 8 SMs (216 runs)
+  OUT/large      the baseline and CARS at the large inputs on 8 SMs (24 runs): Fig. 8's
+                 headline, Fig. 9 and Table III
+  OUT/large80    the same on the paper's V100 with its 80 SMs (24 runs, in full; about
+                 11 minutes on 2 cores): the memory system shared by as many SMs as on
+                 the chip
 each with its figures in figures/. With --quick or --large, one comparison in OUT.
+It exits 1 if a run failed (the figures list it).
   defaults: OUT = results/cars-repro-<date>-<time>, WORKLOADS = calls. A second run
   into the same OUT resumes (finished runs are kept; use a new OUT after changing --sms).
   RFSIM=path/to/rfsim: that binary, no set-up or build.
@@ -40,7 +46,8 @@ TXT
 args=()
 swl=""
 swl_args=()  # the warp limits' variants, for the comparison that has them
-one=0   # one comparison with the options given, instead of the two docs/cars-repro.md quotes
+one=0   # one comparison with the options given, instead of the three docs/cars-repro.md quotes
+large80=1
 out=""
 while (($#)); do
   case $1 in
@@ -49,6 +56,7 @@ while (($#)); do
     -o | --out) need_value "$@"; out=$2; shift 2 ;;
     --sms) need_value "$@"; args+=(--set "gpu.num_sms=$2"); shift 2 ;;
     --no-ports) args+=(--skip ports); shift ;;
+    --no-large80) large80=0; shift ;;
     --swl) need_value "$@"; swl=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) args+=("$1"); shift ;;
@@ -68,7 +76,7 @@ use_rfsim
 cd "$here"
 if ((one)); then
   "$rfsim" compare --experiment experiments/cars.yaml ${out:+-o "$out"} "${args[@]}" "${swl_args[@]}" ||
-    echo "$script: some runs failed; the figures list them" >&2
+    { echo "$script: some runs failed; the figures list them" >&2; exit 1; }
   exit 0
 fi
 [[ -n $out ]] || out=results/cars-repro-$(date +%Y%m%d-%H%M%S)
@@ -77,5 +85,18 @@ st=0
 "$rfsim" compare --experiment experiments/cars.yaml -o "$out/small" "${args[@]}" "${swl_args[@]}" || st=1
 "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
   -o "$out/large" "${args[@]}" || st=1
-((st == 0)) || echo "$script: some runs failed; the figures list them" >&2
-echo "$script: $out/small and $out/large (figures/figures.md in each)"
+if ((large80)); then
+  # The paper's scale: Table 1's 80 SMs at the large inputs, in full. A later --sms
+  # (the user's, in args) would override the 80, so it is left out here.
+  l80=()
+  for ((i = 0; i < ${#args[@]}; i++)); do
+    if [[ ${args[i]} == --set && ${args[i + 1]} == gpu.num_sms=* ]]; then ((i++)); continue; fi
+    l80+=("${args[i]}")
+  done
+  "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
+    -o "$out/large80" --set gpu.num_sms=80 "${l80[@]}" || st=1
+  echo "$script: $out/small, $out/large and $out/large80 (figures/figures.md in each)"
+else
+  echo "$script: $out/small and $out/large (figures/figures.md in each)"
+fi
+((st == 0)) || { echo "$script: some runs failed; the figures list them" >&2; exit 1; }
