@@ -86,11 +86,12 @@ st=0
 "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
   -o "$out/large" "${args[@]}" || st=1
 if ((large80)); then
-  # The paper's scale: Table 1's 80 SMs at the large inputs, in full. A later --sms
-  # (the user's, in args) would override the 80, so it is left out here.
+  # The paper's scale: Table 1's 80 SMs at the large inputs, in full. The user's SM
+  # count (--sms, or --set gpu.num_sms=N) is OUT/small's and OUT/large's; here it
+  # would override the 80, so it is left out.
   l80=()
   for ((i = 0; i < ${#args[@]}; i++)); do
-    if [[ ${args[i]} == --set && ${args[i + 1]} == gpu.num_sms=* ]]; then ((i++)); continue; fi
+    if [[ ${args[i]} == --set && ${args[i + 1]:-} == gpu.num_sms=* ]]; then i=$((i + 1)); continue; fi
     l80+=("${args[i]}")
   done
   "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
