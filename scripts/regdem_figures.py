@@ -76,7 +76,7 @@ def main():
     root = a.folder / "runs" / a.config
     cmp = compare_json(a.folder)
     variants = [v["name"] for v in cmp["variants"]]
-    workloads = cmp["workloads"]
+    workloads = sorted(cmp["workloads"])  # by name (experiments/regdem.yaml lists the longest runs first)
     runs = {v: {w: load(root / v / w) for w in workloads} for v in variants}
 
     def trials_of(w):
