@@ -30,8 +30,8 @@ then scripts/cars_figures.py writes the figures into OUT/figures/.
 
 By default it runs what docs/cars-repro.md quotes, as three comparisons in OUT:
   OUT/small      every variant at the small inputs on 8 SMs (216 runs)
-  OUT/large      the baseline and CARS at the large inputs on 8 SMs (24 runs): Fig. 8's
-                 headline, Fig. 9 and Table III
+  OUT/large      the baseline and CARS at the large inputs on 8 SMs (24 runs): Fig. 8,
+                 Fig. 9 and Table III
   OUT/large80    the same on the paper's V100 with its 80 SMs (24 runs, in full; about
                  11 minutes on 2 cores): the memory system shared by as many SMs as on
                  the chip
