@@ -48,13 +48,14 @@ swl=""
 swl_args=()  # the warp limits' variants, for the comparison that has them
 one=0   # one comparison with the options given, instead of the three docs/cars-repro.md quotes
 large80=1
+smsargs=()  # --sms: the SMs of OUT/small and OUT/large (OUT/large80 keeps the paper's 80)
 out=""
 while (($#)); do
   case $1 in
     --quick) one=1; args+=(-w fib,gol,sssp,traffic --skip ports); swl=8,16; shift ;;
     --large) one=1; args+=(--large); shift ;;
     -o | --out) need_value "$@"; out=$2; shift 2 ;;
-    --sms) need_value "$@"; args+=(--set "gpu.num_sms=$2"); shift 2 ;;
+    --sms) need_value "$@"; smsargs=(--set "gpu.num_sms=$2"); shift 2 ;;
     --no-ports) args+=(--skip ports); shift ;;
     --no-large80) large80=0; shift ;;
     --swl) need_value "$@"; swl=$2; shift 2 ;;
@@ -75,27 +76,20 @@ fi
 use_rfsim
 cd "$here"
 if ((one)); then
-  "$rfsim" compare --experiment experiments/cars.yaml ${out:+-o "$out"} "${args[@]}" "${swl_args[@]}" ||
+  "$rfsim" compare --experiment experiments/cars.yaml ${out:+-o "$out"} "${args[@]}" "${smsargs[@]}" "${swl_args[@]}" ||
     { echo "$script: some runs failed; the figures list them" >&2; exit 1; }
   exit 0
 fi
 [[ -n $out ]] || out=results/cars-repro-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 st=0
-"$rfsim" compare --experiment experiments/cars.yaml -o "$out/small" "${args[@]}" "${swl_args[@]}" || st=1
+"$rfsim" compare --experiment experiments/cars.yaml -o "$out/small" "${args[@]}" "${smsargs[@]}" "${swl_args[@]}" || st=1
 "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
-  -o "$out/large" "${args[@]}" || st=1
+  -o "$out/large" "${args[@]}" "${smsargs[@]}" || st=1
 if ((large80)); then
-  # The paper's scale: Table 1's 80 SMs at the large inputs, in full. The user's SM
-  # count (--sms, or --set gpu.num_sms=N) is OUT/small's and OUT/large's; here it
-  # would override the 80, so it is left out.
-  l80=()
-  for ((i = 0; i < ${#args[@]}; i++)); do
-    if [[ ${args[i]} == --set && ${args[i + 1]:-} == gpu.num_sms=* ]]; then i=$((i + 1)); continue; fi
-    l80+=("${args[i]}")
-  done
+  # The paper's scale: Table 1's 80 SMs at the large inputs, in full.
   "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
-    -o "$out/large80" --set gpu.num_sms=80 "${l80[@]}" || st=1
+    -o "$out/large80" --set gpu.num_sms=80 "${args[@]}" || st=1
   echo "$script: $out/small, $out/large and $out/large80 (figures/figures.md in each)"
 else
   echo "$script: $out/small and $out/large (figures/figures.md in each)"
