@@ -48,6 +48,23 @@ TEST_CASE("banked array: bad shapes and bookings beyond the horizon are errors",
   CHECK_THROWS_AS(a.access(0, 0), Error);       // no free port in the horizon
 }
 
+TEST_CASE("banked array: a request further behind the latest booking than the ring holds is an error",
+          "[opcoll][banked]") {
+  // A ring of 8 cycles: a booking at cycle 100 reuses the slot of cycle 92.
+  BankedArray a(2, 1, 1, 8);
+  CHECK(a.access(0, 92) == 93);
+  CHECK(a.access(0, 100) == 101);  // the slot of cycle 92 now holds cycle 100
+  // Cycle 93 is 8 cycles behind the latest booking, what the ring holds.
+  CHECK(a.firstFree(0, 93) == 93);
+  CHECK(a.access(0, 100) == 102);
+  // Cycle 92's booking is gone from the ring: a request there, 9 cycles
+  // behind, cannot be answered and is an error (not a silent double booking).
+  CHECK_THROWS_WITH(a.firstFree(0, 92), Catch::Contains("more than the ring's 8 cycles behind"));
+  CHECK_THROWS_AS(a.access(0, 92), Error);
+  // The other bank's bookings are its own.
+  CHECK(a.access(1, 0) == 1);
+}
+
 TEST_CASE("banked array: bookings ahead and behind the latest agree with a count per cycle", "[opcoll][banked]") {
   // Accesses whose earliest cycle jumps ahead of every booking (taken
   // without a look at the ring) and falls back behind it (looked up).

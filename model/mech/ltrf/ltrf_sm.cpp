@@ -45,7 +45,11 @@ LtrfSm::LtrfSm(sm::Sm& sm, const config::GpuConfig& cfg, const LtrfConfig& c)
       offsets_(cfg.sm.active_warps),
       bank_busy_(c.mrfBanks(), 0),
       link_busy_(c.mrfBanks(), 0),
-      rfc_(c.regs_per_interval, 1, c.rfc_latency) {
+      // A ring of 256 cycles, as the WCB's ports below: over the LTRF suite
+      // on Maxwell (every mode, latencies 1x to 8x) no request came more than
+      // 15 cycles behind its bank's latest booking (BankedArray's limit). The
+      // default 4 096 cycles put 512 KB a SM in the host's caches.
+      rfc_(c.regs_per_interval, 1, c.rfc_latency, 256) {
   dirty_only_ = c.writeback == Writeback::Dirty;
   whole_set_ = c.boundary == Boundary::WholeSet;
   prefetching_ = c.prefetching();

@@ -20,7 +20,7 @@ void RegisterRows::outside(uint32_t row) const {
 void PhysRegFile::configure(uint32_t rows, const RegTranslator& t) {
   if (rows == 0) throw Error("Sm::install: a register file of 0 rows");
   rows_ = rows;
-  data_.assign(size_t{rows} * 32, 0);
+  data_ = ZeroPages(size_t{rows} * 32);
   rowtab_.assign(max_warps_, {});
   sp_copied_.assign(max_warps_, false);
   // What an unmapped register reads: a pattern no kernel computes by chance.

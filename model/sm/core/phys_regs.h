@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/zero_pages.h"
 #include "func/decode.h"
 #include "func/stepper.h"
 #include "sm/opcoll/bank_map.h"
@@ -38,7 +39,7 @@ class RegisterRows {
  protected:
   [[noreturn]] void outside(uint32_t row) const;
   uint32_t rows_ = 0;
-  std::vector<uint64_t> data_;  // rows_ x 32 lanes
+  ZeroPages data_;  // rows_ x 32 lanes, zeroed as the rows are first touched
 };
 
 // The Sm's part: the warps' register columns pointed at the rows an issuing

@@ -8,8 +8,12 @@
 // Each bank has `ports` ports; an access books one port of its bank in the
 // first cycle >= the earliest it may start in which one is free, and its
 // value is there `latency` cycles later. Bookings are kept in a ring of
-// `horizon` cycles per bank (no allocation after construction); booking
-// further than that ahead of the latest booking is an error.
+// `horizon` cycles (no allocation after construction), laid out cycle by
+// cycle so that one cycle's slots of every bank share a cache line. The ring
+// answers exactly as long as a request's earliest cycle is less than
+// `horizon` cycles behind its bank's latest booking; one further behind,
+// whose cycles the ring may have reused, is an error, as is a request that
+// finds no free port within the horizon.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +32,7 @@ class BankedArray {
   // on (a register-file level asks once per operand).
   uint64_t access(uint32_t bank, uint64_t earliest) {
     if (bank < banks_ && earliest >= after_[bank] && !(earliest >> (64 - kCountBits))) {
-      slot_[size_t(bank) * horizon_ + ring(earliest)] = (earliest << kCountBits) | 1;
+      slot_[index(bank, earliest)] = (earliest << kCountBits) | 1;
       after_[bank] = earliest + 1;
       ++accesses_;
       ++per_bank_[bank];
@@ -49,12 +53,17 @@ class BankedArray {
 
  private:
   uint64_t accessBooked(uint32_t bank, uint64_t earliest);
-  // Cycle c's slot in its bank's ring.
+  // Cycle c's place in the ring.
   size_t ring(uint64_t c) const { return ring_mask_ ? size_t(c & ring_mask_) : size_t(c % horizon_); }
+  // Bank `bank`'s slot for cycle c.
+  size_t index(uint32_t bank, uint64_t c) const { return ring(c) * banks_ + bank; }
+  // Throws unless the ring still holds every booking a request at
+  // `earliest` may meet (the class comment).
+  void checkBehind(uint32_t bank, uint64_t earliest) const;
 
   uint32_t banks_, ports_, latency_, horizon_;
   uint64_t ring_mask_ = 0;  // horizon_ - 1 when it is a power of two (no division per access)
-  // Per bank x ring slot, in one word (one memory access per slot looked
+  // Per ring slot x bank, in one word (one memory access per slot looked
   // at): the cycle the slot holds bookings for above kCountBits, how many
   // below; kEmpty if it never held any.
   static constexpr unsigned kCountBits = 16;
@@ -62,8 +71,7 @@ class BankedArray {
   static constexpr uint64_t kEmpty = UINT64_MAX;
   std::vector<uint64_t> slot_;
   // Per bank: one past the latest cycle ever booked (0: none). A cycle at or
-  // after it is free without a look at its slot, which has not been touched
-  // for `horizon` cycles (a cache miss).
+  // after it is free without a look at its slot.
   std::vector<uint64_t> after_;
   std::vector<uint64_t> per_bank_;
   uint64_t accesses_ = 0, conflict_cycles_ = 0, conflicts_ = 0;
