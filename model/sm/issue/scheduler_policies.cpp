@@ -96,13 +96,16 @@ class Gto final : public WarpScheduler {
 // the SM's (sm.long_wait: WarpStatus::long_latency).
 class TwoLevel final : public WarpScheduler {
  public:
-  explicit TwoLevel(const SchedulerParams& p) : WarpScheduler(p) { active_.reserve(p.max_warps); }
+  explicit TwoLevel(const SchedulerParams& p) : WarpScheduler(p), in_pool_(p.max_warps, 0) {
+    active_.reserve(p.max_warps);
+  }
   const char* name() const override { return "two_level"; }
 
   void removeWarp(uint32_t warp) override {
     WarpScheduler::removeWarp(warp);
     if (isActive(warp)) {
       active_.erase(std::remove(active_.begin(), active_.end(), warp), active_.end());
+      in_pool_[warp] = 0;
       deactivated(warp);
     }
   }
@@ -114,18 +117,22 @@ class TwoLevel final : public WarpScheduler {
     active_.erase(std::remove_if(active_.begin(), active_.end(),
                                  [&](uint32_t w) {
                                    if (!longWait(status[w])) return false;
+                                   in_pool_[w] = 0;
                                    deactivated(w);
                                    return true;
                                  }),
                   active_.end());
     // Promote, oldest first: ready warps, then warps in a short wait.
-    for (int pass = params_.ready_first ? 0 : 1; pass < 2 && active_.size() < params_.active_warps; ++pass)
+    // (Nothing to promote when every warp of the scheduler is in the pool.)
+    for (int pass = params_.ready_first ? 0 : 1;
+         pass < 2 && active_.size() < params_.active_warps && active_.size() < warps_.size(); ++pass)
       for (uint32_t w : warps_) {
         if (active_.size() >= params_.active_warps) break;
         if (isActive(w)) continue;
         const bool take = pass == 0 ? status[w].stall == Stall::None : !longWait(status[w]);
         if (take) {
           active_.push_back(w);
+          in_pool_[w] = 1;
           activated(w);
         }
       }
@@ -146,9 +153,10 @@ class TwoLevel final : public WarpScheduler {
   bool longWait(const WarpStatus& s) const {
     return ((s.stall == Stall::Scoreboard || s.stall == Stall::IbufferEmpty) && s.long_latency) || (params_.barrier_demotes && s.stall == Stall::Barrier);
   }
-  bool isActive(uint32_t w) const { return std::find(active_.begin(), active_.end(), w) != active_.end(); }
+  bool isActive(uint32_t w) const { return in_pool_[w] != 0; }
 
   std::vector<uint32_t> active_;  // in the order the warps entered the pool
+  std::vector<uint8_t> in_pool_;  // per warp: 1 while it is in active_
   int32_t last_ = -1;
 };
 
