@@ -5,7 +5,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() {
   cat <<'TXT'
 Usage: scripts/cars_repro.sh [--quick] [--sms N] [--no-ports] [--swl LIMITS] [-o OUT] [-w WORKLOADS] [-j JOBS]
-                             [--large] [--no-large80] [other rfsim compare options]
+                             [--large] [--no-large80] [--fig8-80] [other rfsim compare options]
 
 Reproduces the CARS paper's comparison (docs/cars-repro.md) as experiments/cars.yaml
 describes it, on the function-calling suite (the workloads tagged `calls`): the V100
@@ -27,6 +27,10 @@ then scripts/cars_figures.py writes the figures into OUT/figures/.
   --large        one comparison, every variant at the large inputs (108 runs without the
                  warp limits 1 to 3: about an hour on 2 cores)
   --no-large80   leave OUT/large80 out
+  --fig8-80      OUT/large80 with every variant of Fig. 8 (IVW, 10 MB L1, the warp limits
+                 4, 8 and 16 or --swl's, ALL-HIT, CARS, the inlined code; no L1D ports):
+                 108 runs, about 45 minutes more on 2 cores (the warp limits 1 to 3 take
+                 hours there; --swl 1,2,3,4,8,16 asks for them)
 
 By default it runs what docs/cars-repro.md quotes, as three comparisons in OUT:
   OUT/small      every variant at the small inputs on 8 SMs (216 runs)
@@ -48,6 +52,7 @@ swl=""
 swl_args=()  # the warp limits' variants, for the comparison that has them
 one=0   # one comparison with the options given, instead of the three docs/cars-repro.md quotes
 large80=1
+fig8_80=0   # --fig8-80: every Fig. 8 variant in OUT/large80
 smsargs=()  # --sms: the SMs of OUT/small and OUT/large (OUT/large80 keeps the paper's 80)
 out=""
 while (($#)); do
@@ -58,6 +63,7 @@ while (($#)); do
     --sms) need_value "$@"; smsargs=(--set "gpu.num_sms=$2"); shift 2 ;;
     --no-ports) args+=(--skip ports); shift ;;
     --no-large80) large80=0; shift ;;
+    --fig8-80) fig8_80=1; shift ;;
     --swl) need_value "$@"; swl=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) args+=("$1"); shift ;;
@@ -88,7 +94,14 @@ st=0
   -o "$out/large" "${args[@]}" "${smsargs[@]}" || st=1
 if ((large80)); then
   # The paper's scale: Table 1's 80 SMs at the large inputs, in full.
-  "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw 10MB-L1 swl all-hit inlined ports \
+  if ((fig8_80)); then
+    # Every variant of Fig. 8; the warp limits 4, 8 and 16 unless --swl chose.
+    l80=(--skip ports)
+    if [[ -n $swl ]]; then l80+=("${swl_args[@]}"); else l80+=(--skip swl1 swl2 swl3); fi
+  else
+    l80=(--skip ivw 10MB-L1 swl all-hit inlined ports)
+  fi
+  "$rfsim" compare --experiment experiments/cars.yaml --large "${l80[@]}" \
     -o "$out/large80" --set gpu.num_sms=80 "${args[@]}" || st=1
   echo "$script: $out/small, $out/large and $out/large80 (figures/figures.md in each)"
 else

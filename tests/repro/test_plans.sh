@@ -36,6 +36,16 @@ l3=$(line 3)
 [[ $l3 == *"-o $tmp/c/large80"* && $l3 == *"--large"* && $l3 == *"gpu.num_sms=80"* ]] ||
   fail "cars_repro.sh: the third command is not OUT/large80 at the large inputs on 80 SMs: $l3"
 [[ $l3 != *"gpu.num_sms=16"* && $l3 == *"-j 2"* ]] || fail "cars_repro.sh: OUT/large80 took --sms or lost -j: $l3"
+[[ $l3 == *"--skip ivw 10MB-L1 swl all-hit inlined ports"* ]] || fail "cars_repro.sh: OUT/large80 runs more than base and CARS: $l3"
+# --fig8-80: every Fig. 8 variant there, the warp limits 4, 8, 16 unless --swl chose.
+run cars_repro.sh "$tmp/c5" --fig8-80 || fail "cars_repro.sh --fig8-80: exit status $?"
+l3=$(line 3)
+[[ $l3 == *"-o $tmp/c5/large80"* && $l3 == *"--skip ports --skip swl1 swl2 swl3"* && $l3 != *"ivw"* ]] ||
+  fail "cars_repro.sh --fig8-80: OUT/large80 is not every Fig. 8 variant with the limits 4, 8, 16: $l3"
+run cars_repro.sh "$tmp/c6" --fig8-80 --swl 2,16 || fail "cars_repro.sh --fig8-80 --swl: exit status $?"
+l3=$(line 3)
+[[ $l3 == *"--skip swl1"* && $l3 == *"--skip swl4"* && $l3 != *"--skip swl2"* && $l3 != *"--skip swl16"* ]] ||
+  fail "cars_repro.sh --fig8-80 --swl 2,16: OUT/large80 does not keep the limits 2 and 16 alone: $l3"
 run cars_repro.sh "$tmp/c2" --no-large80 || fail "cars_repro.sh --no-large80: exit status $?"
 [[ $(wc -l <"$tmp/log") -eq 2 ]] || fail "cars_repro.sh --no-large80: $(wc -l <"$tmp/log") commands, not 2"
 # A failed comparison: the others still run, and the script exits 1.
