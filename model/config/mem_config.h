@@ -207,6 +207,14 @@ inline const Choices& choiceNames(DramScheduler) {
   return names;
 }
 
+// How a channel's line stripes (a row's worth of lines) map onto its banks
+// (mem/tlm/dram_controller.cpp, DramController::place).
+enum class DramBankMap : uint8_t { Rotate, Xor };
+inline const Choices& choiceNames(DramBankMap) {
+  static const Choices names{"rotate", "xor"};
+  return names;
+}
+
 // A DRAM channel (mem/tlm/dram_channel.h): its bus, banks with row buffers
 // and timings, and the controller's scheduler. The t_* timings are in DRAM
 // clocks (clock_mhz). Defaults: V100's HBM2 at 850 MHz, GPGPU-Sim's
@@ -234,6 +242,7 @@ struct DramConfig {
   uint32_t t_rtp = 3;
   uint32_t queue_depth = 64;
   DramScheduler scheduler = DramScheduler::FrFcfs;
+  DramBankMap bank_map = DramBankMap::Xor;
 
   template <class V> void visit(V& v) {
     v.integer("num_channels", num_channels, IntRange{1, 64}, "channel", "DRAM channels");
@@ -265,6 +274,9 @@ struct DramConfig {
               "requests the controller holds for its scheduler; more wait for one to leave");
     v.choice("scheduler", scheduler,
              "frfcfs: row hits first, then the oldest (Rixner et al. 2000); fcfs: column commands in arrival order");
+    v.choice("bank_map", bank_map,
+             "rotate: bank = (stripe + row) mod banks; xor: the stripe's bank bits XORed with every bank-sized digit "
+             "of the row (permutation-based interleaving over all the row bits, Zhang et al. MICRO 2000)");
   }
 };
 

@@ -6,6 +6,7 @@
 // called later but arriving earlier served in its bank's idle time,
 // write-to-read and read-to-write turnarounds, and the bandwidth of a
 // stream against the bus's.
+#include <set>
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -47,6 +48,7 @@ config::GpuConfig oneChannel() {
   c.dram.t_wr = 8;
   c.dram.t_rtp = 4;
   c.dram.queue_depth = 64;
+  c.dram.bank_map = config::DramBankMap::Rotate;  // the directed tests place lines through at()'s inverse
   return c;
 }
 
@@ -92,6 +94,45 @@ TEST_CASE("dram: the mapping puts a row's lines in one bank and rotates banks by
   CHECK(d.place(8 * 128).bank == 1);
   CHECK(d.place(32 * 128).bank == 1);
   CHECK(d.place(32 * 128).row == 1);
+}
+
+TEST_CASE("dram: bank_map xor spreads rows a multiple of the banks apart", "[mem][dram]") {
+  config::GpuConfig c = oneChannel();  // 4 banks, 8 lines a row
+  const uint64_t lines = c.dram.row_bytes / 128, banks = c.dram.banks;
+  // The same place in rows 0, 4, 8, ... (a stride of banks x banks rows' worth
+  // of lines, as per-warp local regions a power of two apart make).
+  auto bankOf = [&](const DramController& d, uint64_t row, uint64_t stripe_in_row) {
+    return d.place((row * banks + stripe_in_row) * lines * 128).bank;
+  };
+  {
+    const DramController d(c);  // rotate: every such row in one bank
+    for (uint64_t k = 0; k < 8; ++k) CHECK(bankOf(d, k * banks, 1) == bankOf(d, 0, 1));
+  }
+  c.dram.bank_map = config::DramBankMap::Xor;
+  const DramController d(c);
+  std::set<uint32_t> seen;
+  for (uint64_t k = 0; k < 4; ++k) seen.insert(bankOf(d, k * banks, 1));
+  CHECK(seen.size() == banks);
+  // Within a row's stripes the map stays a permutation of the banks, and the
+  // row and column are the rotate map's.
+  for (uint64_t row = 0; row < 40; ++row) {
+    std::set<uint32_t> b;
+    for (uint64_t s = 0; s < banks; ++s) {
+      const auto p = d.place(((row * banks + s) * lines + 3) * 128);
+      CHECK(p.row == row);
+      CHECK(p.column == 3);
+      CHECK(p.group == p.bank % 2);
+      b.insert(p.bank);
+    }
+    CHECK(b.size() == banks);
+  }
+  // Not a power of two: the row's base-6 digits summed.
+  c.dram.banks = 6;
+  c.dram.bank_groups = 3;
+  const DramController d6(c);
+  std::set<uint32_t> seen6;
+  for (uint64_t k = 0; k < 6; ++k) seen6.insert(d6.place((k * 6 * 6 + 1) * lines * 128).bank);
+  CHECK(seen6.size() == 6);
 }
 
 TEST_CASE("dram: row miss, row hit and row conflict latencies", "[mem][dram]") {

@@ -17,7 +17,8 @@ bool sameDram(const config::DramConfig& x, const config::DramConfig& y) {
          x.row_bytes == y.row_bytes && x.t_rcd == y.t_rcd && x.t_rp == y.t_rp && x.t_ras == y.t_ras &&
          x.t_cl == y.t_cl && x.t_cwl == y.t_cwl && x.t_ccd_s == y.t_ccd_s && x.t_ccd_l == y.t_ccd_l &&
          x.t_rrd == y.t_rrd && x.t_faw == y.t_faw && x.t_wtr == y.t_wtr && x.t_rtw == y.t_rtw && x.t_wr == y.t_wr &&
-         x.t_rtp == y.t_rtp && x.queue_depth == y.queue_depth && x.scheduler == y.scheduler;
+         x.t_rtp == y.t_rtp && x.queue_depth == y.queue_depth && x.scheduler == y.scheduler &&
+         x.bank_map == y.bank_map;
 }
 
 // The parameters the memory side reads, beyond the shape.
