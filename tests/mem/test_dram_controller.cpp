@@ -133,6 +133,17 @@ TEST_CASE("dram: bank_map xor spreads rows a multiple of the banks apart", "[mem
   std::set<uint32_t> seen6;
   for (uint64_t k = 0; k < 6; ++k) seen6.insert(d6.place((k * 6 * 6 + 1) * lines * 128).bank);
   CHECK(seen6.size() == 6);
+  // One bank: every line in bank 0, under either map.
+  c.dram.banks = 1;
+  c.dram.bank_groups = 1;
+  for (const auto m : {config::DramBankMap::Xor, config::DramBankMap::Rotate}) {
+    c.dram.bank_map = m;
+    const DramController d1(c);
+    for (uint64_t line : {0u, 9u, 4096u}) {
+      CHECK(d1.place(line * 128).bank == 0);
+      CHECK(d1.place(line * 128).row == line / lines);
+    }
+  }
 }
 
 TEST_CASE("dram: row miss, row hit and row conflict latencies", "[mem][dram]") {

@@ -65,10 +65,14 @@ DramController::Place DramController::place(uint64_t line_addr) const {
   p.row = stripe / cfg_.banks;
   const uint64_t b = cfg_.banks;
   uint64_t mix = p.row % b;  // rotate: the row's lowest bank-sized digit
-  if (cfg_.bank_map == config::DramBankMap::Xor) {
+  if (b == 1) {
+    p.bank = 0;
+  } else if (cfg_.bank_map == config::DramBankMap::Xor) {
     // Every bank-sized digit of the row folded in, so that rows a multiple
     // of `banks` apart (strides of banks x banks x row_bytes) still spread
     // over the banks: XOR for a power of two, the digits' sum otherwise.
+    // GPUs hash as many bits (V100: each bank bit the XOR of 5 to 10
+    // address bits up to bit 33; Jain et al., RTAS 2019); docs/memory.md.
     const bool pow2 = (b & (b - 1)) == 0;
     mix = 0;
     for (uint64_t r = p.row; r != 0; r /= b) mix = pow2 ? mix ^ (r % b) : (mix + r % b) % b;
