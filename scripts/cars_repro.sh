@@ -29,8 +29,8 @@ then scripts/cars_figures.py writes the figures into OUT/figures/.
   --no-large80   leave OUT/large80 out
   --fig8-80      OUT/large80 with every variant of Fig. 8 (IVW, 10 MB L1, the warp limits
                  4, 8 and 16 or --swl's, ALL-HIT, CARS, the inlined code; no L1D ports):
-                 108 runs, about 45 minutes more on 2 cores (the warp limits 1 to 3 take
-                 hours there; --swl 1,2,3,4,8,16 asks for them)
+                 108 runs, about 25 minutes on 2 cores instead of 11 (the warp limits 1
+                 to 3 take hours there; --swl 1,2,3,4,8,16 asks for them)
 
 By default it runs what docs/cars-repro.md quotes, as three comparisons in OUT:
   OUT/small      every variant at the small inputs on 8 SMs (216 runs)

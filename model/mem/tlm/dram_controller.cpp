@@ -63,22 +63,19 @@ DramController::Place DramController::place(uint64_t line_addr) const {
   Place p;
   p.column = line % lines_per_row_;
   p.row = stripe / cfg_.banks;
-  const uint64_t b = cfg_.banks;
-  uint64_t mix = p.row % b;  // rotate: the row's lowest bank-sized digit
-  if (b == 1) {
-    p.bank = 0;
-  } else if (cfg_.bank_map == config::DramBankMap::Xor) {
+  const uint64_t b = cfg_.banks, first = stripe % b;
+  if (cfg_.bank_map == config::DramBankMap::Rotate || b == 1) {
+    p.bank = static_cast<uint32_t>((first + p.row) % b);
+  } else {
     // Every bank-sized digit of the row folded in, so that rows a multiple
     // of `banks` apart (strides of banks x banks x row_bytes) still spread
     // over the banks: XOR for a power of two, the digits' sum otherwise.
     // GPUs hash as many bits (V100: each bank bit the XOR of 5 to 10
     // address bits up to bit 33; Jain et al., RTAS 2019); docs/memory.md.
     const bool pow2 = (b & (b - 1)) == 0;
-    mix = 0;
-    for (uint64_t r = p.row; r != 0; r /= b) mix = pow2 ? mix ^ (r % b) : (mix + r % b) % b;
-    p.bank = static_cast<uint32_t>(pow2 ? (stripe % b) ^ mix : (stripe % b + mix) % b);
-  } else {
-    p.bank = static_cast<uint32_t>((stripe % b + mix) % b);
+    uint64_t mix = 0;
+    for (uint64_t r = p.row; r != 0; r /= b) mix = pow2 ? mix ^ (r % b) : mix + r % b;
+    p.bank = static_cast<uint32_t>(pow2 ? first ^ mix : (first + mix) % b);
   }
   p.group = p.bank % cfg_.bank_groups;
   return p;
