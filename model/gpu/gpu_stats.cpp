@@ -135,6 +135,8 @@ GpuStats::GpuStats(stats::Group* parent, const std::string& name, const config::
       ADD_STAT(sm_cycles, stats::unit::Cycle, "per SM: cycles to its last cycle with work", n, smNames(n)),
       ADD_STAT(sm_blocks, stats::unit::Count, "per SM: thread blocks run", n, smNames(n)),
       ADD_STAT(sm_warp_instrs, stats::unit::Count, "per SM: warp instructions issued", n, smNames(n)),
+      ADD_STAT(sm_l1i_misses, stats::unit::Count, "per SM: L1I accesses that missed a line (sent to L2)", n,
+               smNames(n)),
       sm(this, "sm", cfg.sm.num_schedulers, cfg.regfile.num_banks),
       l1d(this, "l1d"),
       mem(std::make_unique<mem::HierarchyStats>(this, "mem", cfg)),
@@ -172,6 +174,7 @@ void GpuStats::collect(const std::vector<sm::Sm*>& sms, const std::vector<const 
     sm_cycles[i] = per_sm_cycles[i];
     sm_blocks[i] = s.blocks_retired.get();
     sm_warp_instrs[i] = s.warp_instrs.get();
+    sm_l1i_misses[i] = s.l1i_misses.get();
   }
   // Warp slots of one SM (the summed value would divide occupancy by the SM count).
   sm.max_warps = max_warps_;

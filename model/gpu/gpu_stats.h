@@ -58,7 +58,8 @@ struct GpuStats : stats::Group {
   // count).
   stats::Scalar launch_overhead_cycles, cycles_with_launch;
   stats::Formula ipc;
-  stats::Vector sm_cycles, sm_blocks, sm_warp_instrs;  // per SM
+  // Per SM (sm_l1i_misses shows an SM whose I-cache thrashes while the rest do not).
+  stats::Vector sm_cycles, sm_blocks, sm_warp_instrs, sm_l1i_misses;
   sm::SmStats sm;  // summed over the SMs (its cycles are SM-cycles, its ipc per SM)
   L1dStats l1d;
   std::unique_ptr<mem::HierarchyStats> mem;  // the hierarchy's share of this launch
