@@ -156,9 +156,17 @@ struct SharedMemConfig {
   }
 };
 
+// How an L2 slice picks a line's set (mem/cache.h CacheParams::hashed_sets).
+enum class SetIndex : uint8_t { Linear, Ipoly };
+inline const Choices& choiceNames(SetIndex) {
+  static const Choices names{"linear", "ipoly"};
+  return names;
+}
+
 struct L2Config {
   CacheConfig cache{6144, 24, 128, 120};
   uint32_t num_slices = 64;
+  SetIndex set_index = SetIndex::Ipoly;  // SM7_QV100 gpgpu_cache:dl2 ...,L:B:m:L:P ('P': HASH_IPOLY_FUNCTION)
   uint32_t mshr_entries = 192;   // GPGPU-Sim SM7_QV100 gpgpu_cache:dl2 A:192:4, per slice
   uint32_t mshr_merge = 4;
   uint32_t bytes_per_cycle = 32;  // one 32-byte sector per slice per cycle
@@ -166,6 +174,10 @@ struct L2Config {
   template <class V> void visit(V& v) {
     cache.visit(v);
     v.integer("num_slices", num_slices, IntRange{1, 256}, "slice", "L2 slices (address-hashed)");
+    v.choice("set_index", set_index,
+             "a slice's set for a line: linear, the low bits of the line's number in the slice; ipoly, that number "
+             "modulo an irreducible polynomial over GF(2), every higher bit XOR-folded in, so that lines a "
+             "power-of-two stride apart (the same stack slot of every warp) spread over the sets");
     v.integer("mshr_entries", mshr_entries, IntRange{1, 4096}, "entry", "MSHR entries per slice");
     v.integer("mshr_merge", mshr_merge, IntRange{1, 64}, "request", "requests one L2 MSHR entry holds");
     v.integer("bytes_per_cycle", bytes_per_cycle, IntRange{1, 1024}, "byte",

@@ -53,8 +53,8 @@ SectorCache::SectorCache(const CacheParams& p) : p_(p) {
     throw Error(n + ": size_bytes " + std::to_string(p.size_bytes) + " is not a multiple of assoc x line_bytes = " +
                 std::to_string(way_bytes));
   const uint64_t sets = p.size_bytes / way_bytes;
-  // The set index is the line number's low bits (GPGPU-Sim's LINEAR set
-  // function), which needs a power of two.
+  // The set index (the line number's low bits, or its IPOLY hash: hashed_sets)
+  // needs a power of two.
   if (!isPow2(sets) || sets > (uint64_t{1} << 31))
     throw Error(n + ": size_bytes / (assoc x line_bytes) = " + std::to_string(sets) +
                 " sets, not a power of two");
@@ -62,6 +62,12 @@ SectorCache::SectorCache(const CacheParams& p) : p_(p) {
   if (p.mshr_max_merge == 0) throw Error(n + ": mshr_max_merge is 0");
 
   sets_ = static_cast<uint32_t>(sets);
+  if (p.hashed_sets) {
+    if (sets > (uint64_t{1} << Ipoly::kMaxDegree))
+      throw Error(n + ": " + std::to_string(sets) + " sets, more than the hashed set index's " +
+                  std::to_string(uint64_t{1} << Ipoly::kMaxDegree));
+    set_hash_ = Ipoly(log2u(sets_));
+  }
   line_shift_ = log2u(p.line_bytes);
   full_mask_ = static_cast<uint8_t>((1u << (p.line_bytes / p.sector_bytes)) - 1u);
   lines_.resize(static_cast<size_t>(sets_) * p.assoc);
@@ -74,7 +80,7 @@ SectorCache::SectorCache(const CacheParams& p) : p_(p) {
 }
 
 SectorCache::Line* SectorCache::find(uint64_t line_no) {
-  const size_t base = static_cast<size_t>(line_no & (sets_ - 1)) * p_.assoc;
+  const size_t base = setBase(line_no);
   const uint64_t* k = &key_[base];
   const uint64_t want = line_no + 1;
   for (uint32_t w = 0; w < p_.assoc; ++w)
@@ -89,7 +95,7 @@ const SectorCache::Line* SectorCache::find(uint64_t line_no) const {
 // tag_array::probe: the first invalid way, else the least recently used way
 // with no sector reserved (ties cannot happen: seq is unique).
 SectorCache::Line* SectorCache::victim(uint64_t line_no) {
-  const size_t base = static_cast<size_t>(line_no & (sets_ - 1)) * p_.assoc;
+  const size_t base = setBase(line_no);
   Line* set = &lines_[base];
   const uint64_t* k = &key_[base];
   for (uint32_t w = 0; w < p_.assoc; ++w)

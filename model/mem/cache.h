@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "mem/coalescer.h"  // AccessKind
+#include "mem/ipoly.h"
 
 namespace rfsim::mem {
 
@@ -65,6 +66,12 @@ struct CacheParams {
   uint32_t sector_bytes = 32;
   uint32_t mshr_entries = 32;
   uint32_t mshr_max_merge = 8;  // requests one entry holds, the first included
+  // The set index: false, the line number's low bits (GPGPU-Sim's LINEAR
+  // set function); true, the line number modulo an irreducible polynomial
+  // over GF(2) (mem/ipoly.h; GPGPU-Sim's HASH_IPOLY_FUNCTION, 'P' in a
+  // cache configuration), so that lines a power-of-two stride apart spread
+  // over the sets.
+  bool hashed_sets = false;
 };
 
 struct AccessResult {
@@ -157,8 +164,13 @@ class SectorCache {
   void checkMask(uint8_t sector_mask, const char* what) const;
   AccessResult count(AccessResult r, AccessKind kind);
 
+  size_t setBase(uint64_t line_no) const {
+    return static_cast<size_t>(p_.hashed_sets ? set_hash_(line_no) : line_no & (sets_ - 1)) * p_.assoc;
+  }
+
   CacheParams p_;
   uint32_t sets_ = 0, line_shift_ = 0;
+  Ipoly set_hash_;  // hashed_sets: modulo a polynomial of degree log2(sets_)
   uint8_t full_mask_ = 0;
   std::vector<Line> lines_;         // sets_ x assoc, set-major
   // Per way of lines_: its line_no + 1 while it is present, else 0. find()

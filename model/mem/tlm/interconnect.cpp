@@ -7,15 +7,6 @@
 
 namespace rfsim::mem {
 
-namespace {
-
-// Irreducible (primitive) polynomials over GF(2) of degree 1..8, bit i =
-// coefficient of x^i: x+1, x^2+x+1, x^3+x+1, x^4+x+1, x^5+x^2+1, x^6+x+1,
-// x^7+x+1, x^8+x^4+x^3+x^2+1.
-constexpr uint32_t kIrreducible[9] = {0, 0x3, 0x7, 0xB, 0x13, 0x25, 0x43, 0x83, 0x11D};
-
-}  // namespace
-
 AddressMap::AddressMap(uint32_t num_slices, uint32_t line_bytes) : slices_(num_slices) {
   if (num_slices == 0 || num_slices > 256)
     throw Error("address map: " + std::to_string(num_slices) + " L2 slices (1 to 256 supported)");
@@ -25,23 +16,7 @@ AddressMap::AddressMap(uint32_t num_slices, uint32_t line_bytes) : slices_(num_s
   pow2_ = (num_slices & (num_slices - 1)) == 0;
   if (!pow2_) return;
   while ((1u << k_) < num_slices) ++k_;
-  if (k_ == 0) return;  // one slice
-  const uint32_t p = kIrreducible[k_];
-  for (uint32_t b = 0; b < 64; ++b) {
-    if (b < k_) {
-      residue_[b] = 1u << b;
-    } else {
-      uint32_t r = residue_[b - 1] << 1;
-      if (r & (1u << k_)) r ^= p;
-      residue_[b] = r;
-    }
-  }
-}
-
-uint32_t AddressMap::ipoly(uint64_t v) const {
-  uint32_t r = static_cast<uint32_t>(v & ((uint64_t{1} << k_) - 1));
-  for (uint64_t h = v >> k_; h != 0; h &= h - 1) r ^= residue_[k_ + static_cast<uint32_t>(__builtin_ctzll(h))];
-  return r;
+  ipoly_ = Ipoly(k_);
 }
 
 uint32_t AddressMap::rotation(uint64_t q) const {
@@ -56,7 +31,7 @@ uint32_t AddressMap::rotation(uint64_t q) const {
 
 uint32_t AddressMap::sliceOf(uint64_t addr) const {
   const uint64_t n = addr >> line_shift_;
-  if (pow2_) return k_ == 0 ? 0 : ipoly(n);
+  if (pow2_) return ipoly_(n);
   return static_cast<uint32_t>((n % slices_ + rotation(n / slices_)) % slices_);
 }
 
@@ -69,7 +44,7 @@ uint64_t AddressMap::lineAddr(uint32_t slice, uint64_t local) const {
   uint64_t n;
   if (pow2_) {
     const uint64_t hi = local << k_;
-    n = k_ == 0 ? local : hi | (slice ^ ipoly(hi));
+    n = k_ == 0 ? local : hi | (slice ^ ipoly_(hi));
   } else {
     n = local * slices_ + (slice + slices_ - rotation(local)) % slices_;
   }

@@ -5,7 +5,7 @@
 // granularity by a hash, so that the strides GPU code loves (a multiple of
 // the slice count in lines: a matrix column, a power-of-two pitch) still
 // spread over the slices instead of hammering one.
-//  * num_slices = 2^k: IPOLY hashing (Rau 1991, "Pseudo-randomly
+//  * num_slices = 2^k: IPOLY hashing (mem/ipoly.h: Rau 1991, "Pseudo-randomly
 //    interleaved memory"; GPGPU-Sim's memory_partition_indexing IPOLY):
 //    the slice is the line number, read as a polynomial over GF(2), modulo
 //    an irreducible polynomial P_k of degree k. That XOR-folds every bit
@@ -52,6 +52,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "config/gpu_config.h"
+#include "mem/ipoly.h"
 #include "mem/tlm/host_link.h"
 #include "mem/tlm/payload.h"
 
@@ -74,13 +75,12 @@ class AddressMap {
   uint32_t lineBytes() const { return 1u << line_shift_; }
 
  private:
-  uint32_t ipoly(uint64_t v) const;  // v mod P_k over GF(2)
   uint32_t rotation(uint64_t q) const;  // mix(q) mod S
 
   uint32_t slices_, line_shift_;
   uint32_t k_ = 0;  // degree of P (slices = 2^k)
   bool pow2_ = true;
-  std::array<uint32_t, 64> residue_{};  // x^b mod P_k
+  Ipoly ipoly_;     // mod P_k (mem/ipoly.h)
 };
 
 class Interconnect final : public sc_core::sc_module {

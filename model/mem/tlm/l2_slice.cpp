@@ -23,6 +23,7 @@ CacheParams L2Slice::cacheParams(const config::GpuConfig& cfg, uint32_t index) {
   p.sector_bytes = kSectorBytes;
   p.mshr_entries = cfg.l2.mshr_entries;
   p.mshr_max_merge = cfg.l2.mshr_merge;
+  p.hashed_sets = cfg.l2.set_index == config::SetIndex::Ipoly;
   return p;
 }
 
