@@ -397,6 +397,7 @@ struct SimConfig {
   double sample_min_share = 0.2;
   double sample_block_tolerance = 0.05;
   bool sample_warm_l2 = true;
+  bool sample_warm_skipped = false;
   uint32_t threads = 1;
   bool parallel_sms = false;
 
@@ -438,6 +439,10 @@ struct SimConfig {
               "the blocks of a cut launch that run functionally send their global loads and stores to the L2's "
               "tags (functional warming, as SMARTS' caches are warmed), so that later launches find the lines "
               "they read and the dirty lines they wrote; off, those launches find the L2 as the detailed part left it");
+    v.boolean("sample_warm_skipped", sample_warm_skipped,
+              "a skipped launch (sample: launches or all) sends its global loads and stores to the L2's tags as "
+              "sample_warm_l2 does for a cut launch's blocks, on one host thread, so that the launches after it find "
+              "the L2 holding what it read and wrote; off, they find the L2 as the last detailed launch left it");
     v.integer("threads", threads, IntRange{0, 1024}, "thread",
               "host threads that run a functional launch's thread blocks (--threads; 0: the host's cores), with "
               "the memory, output, errors and counts of one thread running them in block order; kernels with "

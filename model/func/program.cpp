@@ -330,7 +330,8 @@ LaunchSetup Program::setupLaunch(const std::string& kernel, rt::Dim3 grid, rt::D
 }
 
 rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
-                                const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes) {
+                                const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes,
+                                AccessSink* sink) {
   rt::LaunchStats stats;
   stats.warp_instrs_by_op.assign(static_cast<size_t>(ptx::Op::Count_), 0);
   const auto t0 = std::chrono::steady_clock::now();
@@ -345,7 +346,7 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
   uint64_t done = 0;
   const uint64_t total = grid.count();
   const unsigned threads = static_cast<unsigned>(std::min<uint64_t>(limits_.threads, total));
-  if (threads > 1 && blockOrderDependence(*setup.kernel).empty()) {
+  if (threads > 1 && !sink && blockOrderDependence(*setup.kernel).empty()) {
     runBlocksConcurrently(setup, stats, threads, [&](uint64_t n) {
       if (!progress_ || !progress_->due(0)) return;
       const double secs = progress_->elapsed();
@@ -354,6 +355,7 @@ rt::LaunchStats Program::launch(const std::string& kernel, rt::Dim3 grid, rt::Di
     });
   } else {
     BlockExecutor exec(*this, setup, stats);
+    exec.setAccessSink(sink);
     for (uint32_t z = 0; z < grid.z; ++z)
       for (uint32_t y = 0; y < grid.y; ++y)
         for (uint32_t x = 0; x < grid.x; ++x) {

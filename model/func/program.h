@@ -18,6 +18,8 @@
 
 namespace rfsim::func {
 
+class AccessSink;  // executor.h
+
 struct Limits {
   uint32_t stack_bytes_per_thread = 1u << 20;  // local stack (locals + call frames)
   uint64_t device_heap_bytes = 8ull << 20;     // device-side malloc (CUDA's default heap size)
@@ -75,9 +77,12 @@ class Program {
   uint64_t symbolAddress(const std::string& name) const;
 
   // Runs `kernel` to completion. `args` are the parameter values in .param
-  // order; their sizes must match the declaration.
+  // order; their sizes must match the declaration. `sink`, when given, is
+  // told of every memory access (BlockExecutor::setAccessSink), in block
+  // order on one thread.
   rt::LaunchStats launch(const std::string& kernel, rt::Dim3 grid, rt::Dim3 block,
-                         const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes = 0);
+                         const std::vector<std::vector<uint8_t>>& args, uint32_t dynamic_shared_bytes = 0,
+                         AccessSink* sink = nullptr);
 
   // Checks a launch like launch() does and returns its setup, numbered as
   // the next launch (%gridid), for running its blocks elsewhere (a

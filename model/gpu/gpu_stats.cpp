@@ -103,6 +103,9 @@ SampleStats::SampleStats(stats::Group* parent, const std::string& name, const st
                "windows steady enough to cut the launch whose cut was withdrawn: the blocks not yet started do "
                "more or less work per block than those the window measured (block_work_deviation over "
                "sim.sample_block_tolerance)"),
+      ADD_STAT(l2_lines_warmed, stats::unit::Count,
+               "line requests of functionally run blocks sent to the L2's tags (functional warming: the blocks a cut "
+               "launch leaves with sim.sample_warm_l2, a skipped launch with sim.sample_warm_skipped)"),
       ADD_STAT(window_spread, stats::unit::Ratio,
                "the smallest spread of cycles per warp instruction, (max - min) / mean, of any window of "
                "sim.sample_window intervals while blocks were left to skip: a launch is cut only at a spread of "

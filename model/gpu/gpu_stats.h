@@ -40,7 +40,7 @@ struct L1dStats : stats::Group {
 struct SampleStats : stats::Group {
   SampleStats(stats::Group* parent, const std::string& name, const stats::Scalar& detailed_instrs);
   stats::Scalar launches_skipped, launches_warming, blocks_detailed, blocks_functional, intervals, cycles_extrapolated,
-      warp_instrs_functional, cuts_refused;
+      warp_instrs_functional, cuts_refused, l2_lines_warmed;
   double spread = 0.0;      // BlockSampler::spread of the launch (gpu/block_sampler.h)
   double work_deviation = 0.0;  // BlockSampler::blockWorkDeviation of the launch
   stats::Formula window_spread, block_work_deviation;

@@ -316,6 +316,7 @@ uint64_t KernelRunner::runRestFunctionally() {
     exec.setAccessSink(warmer.get());
   }
   while (blocks_.remaining()) exec.run(blocks_.next());
+  if (warmer) stats_->sample.l2_lines_warmed = warmer->lines();
   return launch_stats_.warp_instrs - before;
 }
 

@@ -4,7 +4,8 @@
 // load, store or atomic as the slice takes it), so that the launches after
 // them find the lines those blocks read and the dirty lines they wrote, as
 // after a run in detail. The L1Ds are left as they were; local memory is
-// not warmed. Used for the blocks a cut launch leaves (kernel_runner.cpp).
+// not warmed. Used for the blocks a cut launch leaves (kernel_runner.cpp)
+// and for a skipped launch with sim.sample_warm_skipped (runtime.cpp).
 #pragma once
 
 #include <cstdint>
@@ -24,12 +25,16 @@ class L2Warmer final : public func::AccessSink {
     if (m.space != ptx::Space::Global) return;
     coalescer_.coalesce(m, reqs_);
     for (const mem::LineRequest& r : reqs_) hier_.warmL2(r.line_addr, r.sector_mask, r.write);
+    lines_ += reqs_.size();
   }
+  // Line requests sent to the L2 so far (gpu.sample.l2_lines_warmed).
+  uint64_t lines() const { return lines_; }
 
  private:
   mem::MemoryHierarchy& hier_;
   mem::Coalescer coalescer_;
   mem::RequestList reqs_;
+  uint64_t lines_ = 0;
 };
 
 }  // namespace rfsim::gpu

@@ -15,6 +15,8 @@
 #include "config/occupancy.h"
 #include "gpu/simulation.h"
 #include "gpu/gpu_stats.h"
+#include "gpu/gpu_top.h"
+#include "gpu/l2_warmer.h"
 #include "gpu/kernel_runner.h"
 #include "runtime/launch_sampler.h"
 #include "mech/mechanism.h"
@@ -297,7 +299,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
   // statistics only (gpu.sample), and the mechanisms hear of it.
   // The record of a launch credited with extrapolated cycles: the sampling
   // statistics only, like the group's detailed launches otherwise.
-  auto extrapolated = [&](const std::string& group, const LaunchStats& out, bool warming) {
+  auto extrapolated = [&](const std::string& group, const LaunchStats& out, bool warming, uint64_t lines_warmed) {
     const LaunchRecord& like = impl_->sampled_like.at(group);
     LaunchRecord rec;
     rec.kernel = like.kernel, rec.variant = like.variant, rec.regs_per_thread = like.regs_per_thread;
@@ -310,20 +312,24 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     if (!warming) {
       g->sample.blocks_functional = grid.count();
       g->sample.warp_instrs_functional = out.warp_instrs;
+      g->sample.l2_lines_warmed = lines_warmed;
     }
     rec.gpu = std::move(g);
     impl_->records.push_back(std::move(rec));
   };
   auto skipped = [&](const std::string& group, LaunchStats& out) {
     const auto t0 = std::chrono::steady_clock::now();
-    // It does not warm the L2 (docs/sampling.md, "Limits": tried twice, it
-    // made later detailed launches of r2_3dconv slower than the full run's);
-    // the warming launch before each check runs in detail instead.
-    out = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes);
+    // It warms the L2 only with sim.sample_warm_skipped (docs/sampling.md,
+    // "Limits"); the warming launch before each check runs in detail.
+    std::unique_ptr<gpu::L2Warmer> warmer;
+    const config::GpuConfig& cfg = *impl_->options.gpu;
+    if (cfg.sim.sample_warm_skipped && impl_->sim && impl_->sim->hasTop())
+      warmer = std::make_unique<gpu::L2Warmer>(impl_->sim->top(cfg).memory(), cfg.l2.cache.line_bytes);
+    out = impl_->loaded().launch(kernel, grid, block, args.values(), dynamic_shared_bytes, warmer.get());
     out.cycles = sampler->skipped(group, out.warp_instrs);
     out.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (mech::Mechanism* mc : impl_->options.mechanisms) mc->launchSkipped(info);
-    extrapolated(group, out, false);
+    extrapolated(group, out, false, warmer ? warmer->lines() : 0);
   };
   // The mechanisms choose in order; one composing after those that chose
   // sees its variants as combined with their choice (mech/mechanism.h).
@@ -384,7 +390,7 @@ LaunchStats Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, con
     timed(variant, s, Timed::Warming);
     s.host_seconds += trial_seconds;
     s.cycles = sampler->warmed(group, s.warp_instrs);
-    extrapolated(group, s, true);
+    extrapolated(group, s, true, 0);
   } else if (impl_->options.timing) {
     const double trial_seconds = s.host_seconds;
     timed(variant, s, Timed::Counted);

@@ -117,6 +117,7 @@ struct Launch {
   std::string variant;
   uint64_t cycles = 0;
   bool skipped = false;
+  uint64_t lines_warmed = 0;  // gpu.sample.l2_lines_warmed
   nlohmann::json mechanisms;  // flat statistics of each mechanism's group
 };
 
@@ -141,6 +142,7 @@ Result run(const std::string& name, const std::string& mech, const std::string& 
     l.cycles = rec.cycles;
     const gpu::SampleStats& smp = dynamic_cast<const gpu::GpuStats&>(*rec.gpu).sample;
     l.skipped = smp.launches_skipped.get() > 0 || smp.launches_warming.get() > 0;  // no statistics of its own
+    l.lines_warmed = smp.l2_lines_warmed.get();
     for (const auto& g : rec.mechanisms) l.mechanisms[g->name()] = stats::toFlatJson(*g);
     r.cycles += rec.cycles;
     r.launches.push_back(std::move(l));
@@ -195,4 +197,27 @@ TEST_CASE("launch sampling: RegDem's oracle and CARS' adaptive levels decide as 
     compare(run("pta", "regdem", "off", oracle), run("pta", "regdem", "launches", oracle), 0.01);
   }
   SECTION("cars adaptive") { compare(run("pta", "cars", "off"), run("pta", "cars", "launches"), 0.01); }
+}
+
+// sim.sample_warm_skipped: a skipped launch sends its global accesses to the
+// L2's tags (gpu.sample.l2_lines_warmed counts them), within the same bound
+// of the full run. On r2_3dconv's large input it is what lets the check
+// after a skipped run see the full run's L2 (docs/sampling.md); here the
+// warming launch before each check touches what the skipped ones did.
+TEST_CASE("launch sampling: skipped launches warm the L2 with sim.sample_warm_skipped", "[gpu][sample]") {
+  for (const char* w : {"pta", "cfd"}) {
+    INFO(w);
+    const Result cold = run(w, "none", "launches");
+    const Result warm = run(w, "none", "launches", {"sim.sample_warm_skipped=true"});
+    compare(run(w, "none", "off"), warm, 0.01);
+    REQUIRE(warm.launches.size() == cold.launches.size());
+    uint64_t warmed = 0;
+    for (size_t i = 0; i < warm.launches.size(); ++i) {
+      INFO("launch " << i);
+      CHECK(cold.launches[i].lines_warmed == 0);
+      if (!warm.launches[i].skipped) CHECK(warm.launches[i].lines_warmed == 0);
+      warmed += warm.launches[i].lines_warmed;
+    }
+    CHECK(warmed > 0);
+  }
 }
