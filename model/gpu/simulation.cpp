@@ -72,7 +72,8 @@ void walk(const sc_core::sc_object& o, nlohmann::json& out) {
     e["stats"] = "gpu";
   } else if (const auto* s = dynamic_cast<const SmSlot*>(&o)) {
     e["desc"] = fmt::format("an SM slot (this one: SM {}): the launch's SM, ticked by the GPU's process", s->index());
-    e["stats"] = "gpu.sm (summed over the SMs; per SM: gpu.sm_cycles, gpu.sm_blocks, gpu.sm_warp_instrs, gpu.sm_l1i_misses)";
+    e["stats"] =
+        "gpu.sm (summed over the SMs; per SM: gpu.sm_cycles, gpu.sm_blocks, gpu.sm_warp_instrs, gpu.sm_l1i_misses)";
   } else if (const auto* u = dynamic_cast<const SmUnitModule*>(&o)) {
     e["desc"] = u->info().desc;
     e["stats"] = u->info().stats;
