@@ -30,7 +30,8 @@ using mem::MemRequest;
 
 namespace {
 
-// 1 GHz core (1000 ps cycles); 4 slices of 4 KiB (4 ways x 8 sets of 128 B)
+// 1 GHz core (1000 ps cycles); 4 slices of 4 KiB (4 ways x 8 sets of 128 B, the set
+// the low bits of the line's number in its slice)
 // on 2 DRAM channels; DRAM at 500 MHz x 16 B: a 128 B line takes 8 DRAM
 // clocks = 16 core cycles, a sector 4. The DRAM's bank timings are zero: a
 // request costs its transfer and dram.latency, row hit or not, so these
@@ -42,6 +43,9 @@ config::GpuConfig smallConfig() {
   c.gpu.clock_mhz = 1000.0;
   c.l2.cache = config::CacheConfig{16, 4, 128, 100};
   c.l2.num_slices = 4;
+  // Local lines 0, 8, 16 ... of a slice share set 0 (the hashed index:
+  // tests/mem/test_cache.cpp).
+  c.l2.set_index = config::SetIndex::Linear;
   c.l2.mshr_entries = 32;
   c.l2.mshr_merge = 4;
   c.l2.bytes_per_cycle = 32;
