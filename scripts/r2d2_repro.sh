@@ -24,8 +24,8 @@ By default it runs what docs/r2d2.md quotes, as two comparisons and Table 3:
                  and the latency study
   OUT/large80    base, scalar and R2D2 at the large inputs on Table 1's 80 SMs, sampled
                  (sim.sample=all, docs/sampling.md; 84 runs): Fig. 13's headline and
-                 Figs. 14-15 at the paper's scale. Most of its launches are two or three
-                 waves, which the sampler does not cut: it takes hours on 2 cores
+                 Figs. 14-15 at the paper's scale (30 minutes on 2 cores on 2026-12-01;
+                 most of its launches are two or three waves, which run whole)
   OUT/table3     Table 3 on 80 SMs
 
   --quick                two workloads (r2_2dconv, r2_nn) on 8 SMs, and Table 3 at BP_04
@@ -95,9 +95,8 @@ st=0
 "$rfsim" compare --experiment experiments/r2d2.yaml -o "$out" "${args[@]}" "${smsargs[@]}" || st=1
 if ((large80)); then
   # The paper's scale (Table 1's 80 SMs, experiments/r2d2.yaml's own count) at the large
-  # inputs: the 84 runs take hours on 2 cores; sim.sample=all skips repeated launches, but
-  # launches of two or three waves run whole (docs/r2d2.md, "Large inputs on 80 SMs";
-  # the error: docs/sampling.md).
+  # inputs: sim.sample=all skips repeated launches; launches of two or three waves run
+  # whole (docs/r2d2.md, "Large inputs on 80 SMs"; the error: docs/sampling.md).
   "$rfsim" compare --experiment experiments/r2d2.yaml -o "$out/large80" --large \
     --skip baselines dac darsie darsie_scalar fetch7 idcalc5 --set sim.sample=all "${args[@]}" || st=1
 fi
