@@ -5,7 +5,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() {
   cat <<'TXT'
 Usage: scripts/cars_repro.sh [--quick] [--sms N] [--no-ports] [--swl LIMITS] [-o OUT] [-w WORKLOADS] [-j JOBS]
-                             [--large] [--no-large80] [--fig8-80] [other rfsim compare options]
+                             [--large] [--no-large80] [--fig8-80] [--full2] [other rfsim compare options]
 
 Reproduces the CARS paper's comparison (docs/cars-repro.md) as experiments/cars.yaml
 describes it, on the function-calling suite (the workloads tagged `calls`): the V100
@@ -31,6 +31,10 @@ then scripts/cars_figures.py writes the figures into OUT/figures/.
                  4, 8 and 16 or --swl's, ALL-HIT, CARS, the inlined code; no L1D ports):
                  108 runs, about 25 minutes on 2 cores instead of 11 (the warp limits 1
                  to 3 take hours there; --swl 1,2,3,4,8,16 asks for them)
+  --full2        also OUT/full2: the baseline, 10 MB L1, ALL-HIT and CARS at the large
+                 inputs on 2 SMs, where the large inputs keep every SM full, as the
+                 paper's applications keep the GPU's (48 runs, 42 minutes with one job on
+                 2026-12-03; docs/cars-repro.md, "Measured: large inputs on 2 SMs")
 
 By default it runs what docs/cars-repro.md quotes, as three comparisons in OUT:
   OUT/small      every variant at the small inputs on 8 SMs (216 runs)
@@ -53,6 +57,7 @@ swl_args=()  # the warp limits' variants, for the comparison that has them
 one=0   # one comparison with the options given, instead of the three docs/cars-repro.md quotes
 large80=1
 fig8_80=0   # --fig8-80: every Fig. 8 variant in OUT/large80
+full2=0     # --full2: OUT/full2, every SM full
 smsargs=()  # --sms: the SMs of OUT/small and OUT/large (OUT/large80 keeps the paper's 80)
 out=""
 while (($#)); do
@@ -64,6 +69,7 @@ while (($#)); do
     --no-ports) args+=(--skip ports); shift ;;
     --no-large80) large80=0; shift ;;
     --fig8-80) fig8_80=1; shift ;;
+    --full2) full2=1; shift ;;
     --swl) need_value "$@"; swl=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) args+=("$1"); shift ;;
@@ -106,5 +112,12 @@ if ((large80)); then
   echo "$script: $out/small, $out/large and $out/large80 (figures/figures.md in each)"
 else
   echo "$script: $out/small and $out/large (figures/figures.md in each)"
+fi
+if ((full2)); then
+  # Every SM full: the large inputs on 2 SMs (the per-SM picture of inputs that fill the
+  # GPU, with the whole V100's L2 and DRAM behind the two).
+  "$rfsim" compare --experiment experiments/cars.yaml --large --skip ivw swl inlined ports \
+    -o "$out/full2" --set gpu.num_sms=2 "${args[@]}" || st=1
+  echo "$script: and $out/full2 (figures/figures.md)"
 fi
 ((st == 0)) || { echo "$script: some runs failed; the figures list them" >&2; exit 1; }
