@@ -25,7 +25,7 @@ By default it runs what docs/r2d2.md quotes, as two comparisons and Table 3:
   OUT/large80    base, scalar and R2D2 at the large inputs on Table 1's 80 SMs, sampled
                  (sim.sample=all, docs/sampling.md; 84 runs): Fig. 13's headline and
                  Figs. 14-15 at the paper's scale (30 minutes on 2 cores on 2026-12-01;
-                 most of its launches are two or three waves, which run whole)
+                 many of its launches are two or three waves, which run whole)
   OUT/table3     Table 3 on 80 SMs
 
   --quick                two workloads (r2_2dconv, r2_nn) on 8 SMs, and Table 3 at BP_04
