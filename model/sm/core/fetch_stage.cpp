@@ -13,7 +13,7 @@ FetchStage::FetchStage(const config::GpuConfig& cfg, FetchStats& stats, const st
       stats_(stats) {
   if (per_sub_ == 0) per_sub_ = 1;  // validated configurations split evenly (config_validate.cpp)
   const uint32_t subs = path_.subCores();
-  words_ = (cfg.sm.max_warps / subs + 1 + 63) / 64;
+  words_ = ((cfg.sm.max_warps + subs - 1) / subs + 63) / 64;  // ceil(slots a sub-core / 64)
   // Every slot starts marked: the first visit unmarks a free one.
   want_.assign(size_t(subs) * words_, 0);
   for (uint32_t s = 0; s < cfg.sm.max_warps; ++s) {

@@ -210,6 +210,29 @@ void FetchStage::cycle(uint64_t now, Warps& warps) {
     const uint32_t start = rr_[k];
     uint32_t fetched = 0, rr = start;
     uint64_t* want = &want_[size_t(k) * words_];
+    // The marked indices among `bits` (word `base` / 64), ascending; false
+    // once enough fetched.
+    auto visitBits = [&](uint64_t bits, uint32_t base) {
+      while (bits) {
+        const uint32_t idx = base + static_cast<uint32_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        if (!fetchSlot(k + idx * subs, now, warps)) continue;
+        rr = idx + 1 == m ? 0 : idx + 1;
+        if (++fetched >= per_sub_) return false;
+      }
+      return true;
+    };
+    if (words_ == 1) {
+      // Up to 64 slots a sub-core (every configuration): the indices from
+      // `start` on, then those before it, from the one word. A sub-core
+      // with none marked costs a test (the general loop below took some 50
+      // host instructions a sub-core a cycle on sgemm).
+      const uint64_t bits = want[0];
+      if (bits && visitBits(bits & (~uint64_t{0} << start), 0))
+        visitBits(bits & ((uint64_t{1} << start) - 1), 0);
+      rr_[k] = rr;
+      continue;
+    }
     // The marked indices in [lo, hi), ascending; false once enough fetched.
     auto visit = [&](uint32_t lo, uint32_t hi) {
       for (uint32_t wi = lo / 64; wi * 64 < hi; ++wi) {
@@ -217,13 +240,7 @@ void FetchStage::cycle(uint64_t now, Warps& warps) {
         uint64_t bits = want[wi];
         if (lo > base) bits &= ~uint64_t{0} << (lo - base);
         if (hi < base + 64) bits &= ~uint64_t{0} >> (64 - (hi - base));
-        while (bits) {
-          const uint32_t idx = base + static_cast<uint32_t>(__builtin_ctzll(bits));
-          bits &= bits - 1;
-          if (!fetchSlot(k + idx * subs, now, warps)) continue;
-          rr = idx + 1 == m ? 0 : idx + 1;
-          if (++fetched >= per_sub_) return false;
-        }
+        if (!visitBits(bits, base)) return false;
       }
       return true;
     };

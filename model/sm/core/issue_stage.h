@@ -91,6 +91,9 @@ class IssueStage {
   void accountSkipped(uint64_t k);
   uint64_t activations() const;
   uint64_t deactivations() const;
+  // Warps moved into or out of a two-level pool so far (0 under the other
+  // policies, which have none): asked twice a tick (Sm::tick's quiet test).
+  uint64_t poolMoves() const { return two_level_ ? activations() + deactivations() : 0; }
   // Stores, atomics, barrier arrivals and exits issued: what a kernel that
   // ends makes (the livelock rule, Sm::checkRunaway).
   uint64_t moves() const { return moves_; }

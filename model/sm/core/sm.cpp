@@ -165,7 +165,7 @@ void Sm::tick(uint64_t now) {
   const uint64_t done_before = wb_.retired();
   const uint64_t fetches_before = fetch_.fills();
   const uint32_t warps_before = resident_warps_;
-  const uint64_t pool_before = issue_.activations() + issue_.deactivations();
+  const uint64_t pool_before = issue_.poolMoves();
   tracing_ = trace_ && trace_->inWindow();
   if (tracing_) traceBegin();
   // The pipeline in reverse order (docs/sm.md "Pipeline"), so that each
@@ -198,7 +198,7 @@ void Sm::tick(uint64_t now) {
   // else says quiet.
   quiet_ = !trace_ && progressCount() == before && wb_.retired() == done_before &&
            fetch_.fills() == fetches_before && resident_warps_ == warps_before &&
-           issue_.activations() + issue_.deactivations() == pool_before &&
+           issue_.poolMoves() == pool_before &&
            wb_.empty() && opc_->idle() && opc_->skippable(now) &&
            (hooks_.baseAlloc() || hooks_.alloc->nextEventCycle(now) > now) &&
            (!hooks_.gate || hooks_.gate->nextEventCycle(now) > now);
