@@ -379,6 +379,53 @@ TEST_CASE("FetchStage: round robin from the warp after the last fetched, none pa
   fetch.cycle(200, warps);
   CHECK(filling() == "01000010");
   CHECK(fs.fills.get() == 10);
+  // The next cycle starts after warp 6 and wraps: five warps want a fill,
+  // four are served (7, then 0, 2 and 3 from the start), and warp 5 is first
+  // the cycle after.
+  for (uint64_t t = 201; t < 400; ++t) fetch.cycle(t, warps);
+  CHECK(filling() == "00000000");
+  for (uint32_t w : {7u, 0u, 2u, 3u, 5u}) fetch.pop(w);
+  fetch.cycle(400, warps);
+  CHECK(filling() == "10110001");
+  fetch.cycle(401, warps);
+  CHECK(fetch.pending(5));
+  CHECK(fs.fills.get() == 15);
+}
+
+TEST_CASE("FetchStage: the same round robin over more than 64 warp slots a sub-core", "[fetch]") {
+  config::GpuConfig cfg = l1Only();
+  cfg.l1i.latency = 1;
+  cfg.sm.sub_cores = 1;
+  cfg.sm.max_warps = 128;  // two words of marked slots
+  cfg.sm.max_threads = 128 * 32;
+  cfg.pipeline.fetch_width = 4;
+  cfg.pipeline.ibuffer_depth = 2;
+  const std::string text = kHead + ".visible .entry k()\n{\n  .reg .b32 %R<8>;\n  mov.u32 %R2, 1;\n  ret;\n}\n";
+  FetchKernel warps(text, 100);
+  stats::Group root(nullptr, "root");
+  sm::FetchStats fs(&root);
+  sm::FetchStage fetch(cfg, fs, warps.instrs);
+  auto filling = [&] {
+    std::vector<uint32_t> v;
+    for (uint32_t w = 0; w < 128; ++w)
+      if (fetch.pending(w)) v.push_back(w);
+    return v;
+  };
+  for (uint64_t t = 0; t < 400; ++t) fetch.cycle(t, warps);  // 25 cycles of 4 fills, then every fill arrives
+  CHECK(filling().empty());
+  CHECK(fs.fills.get() == 100);
+  fetch.pop(60);
+  fetch.cycle(400, warps);
+  CHECK(filling() == std::vector<uint32_t>{60});
+  for (uint64_t t = 401; t < 600; ++t) fetch.cycle(t, warps);
+  // From warp 61 on, across the word boundary and the wrap: 63, 64, 99, 2;
+  // warp 5 the cycle after.
+  for (uint32_t w : {5u, 2u, 99u, 64u, 63u}) fetch.pop(w);
+  fetch.cycle(600, warps);
+  CHECK(filling() == std::vector<uint32_t>{2, 63, 64, 99});
+  fetch.cycle(601, warps);
+  CHECK(fetch.pending(5));
+  CHECK(fs.fills.get() == 106);
 }
 
 namespace {
