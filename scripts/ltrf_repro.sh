@@ -33,9 +33,11 @@ By default it runs what docs/ltrf.md quotes, as three comparisons in OUT:
 each with its compare.json, report.html and ltrf_figures.md.
 
   --large24  also OUT/large24, the paper's scale: Table 3's 24 SMs at the large inputs,
-            Fig. 14's headline (BL #1, BL #6, LTRF #6, Ideal; 70 runs, 37 minutes on 2
-            cores) with sim.sample=all. Not in the default: the sampling within a launch
-            is 52 % short on lt_raytrace (docs/ltrf.md, "At the paper's scale")
+            Fig. 14's headline (BL #1, BL #6, LTRF #6, Ideal; 70 runs) with
+            sim.sample=all. Not in the default: it takes longer than the rest together
+            (37 minutes on 2 cores before the comparison of the blocks left made
+            lt_mrigrid, lt_nqueens and lt_raytrace run whole; 15 253 s of host time on
+            2026-12-03's slow VM; docs/ltrf.md, "At the paper's scale")
   --all     instead, every variant of the experiment on every workload in one comparison
             (1 526 runs on 8 SMs: several hours on 2 cores)
   --quick   the two quickest workloads (lt_nn, lt_btree), the latencies 1 and 8x, design
