@@ -221,18 +221,10 @@ bool IssueStage::waitsLongCached(uint32_t s) {
 void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
   const uint32_t n = cfg_.sm.num_schedulers;
   if (limit_.on()) refreshWarpLimit();
-  const StallPath path = stallPath();
+  const ScanFn scan = scanFor(stallPath());
   for (uint32_t i = 0; i < n; ++i) {
     WarpScheduler& sch = *scheds_[i];
-    uint32_t seen = 0;  // the stalls found, one bit each (WarpScheduler::cycle)
-    for (uint32_t s : sch.warps()) {
-      const Stall stall = limit_.allows(s) ? stallOf(s, now, path) : Stall::NoWarp;
-      seen |= uint32_t{1} << static_cast<unsigned>(stall);
-      wstatus_[s].stall = stall;
-      // Only the two-level policy asks whether a wait is long.
-      wstatus_[s].long_latency = two_level_ && ((stall == Stall::Scoreboard && waitsLongCached(s)) ||
-                                                (stall == Stall::IbufferEmpty && l_.fetch.waitsOnL2(s, now)));
-    }
+    const uint32_t seen = (this->*scan)(sch, now);  // the stalls found, one bit each (WarpScheduler::cycle)
     if (trace_slot_ >= 0)
       for (uint32_t s : sch.warps())
         if (wstatus_[s].stall != Stall::None) RFSIM_SM_TRACE_EV(s, "stall {}", stallName(wstatus_[s].stall));
@@ -294,6 +286,40 @@ void IssueStage::cycle(uint64_t now, SmTrace::Sched* trace, size_t ntrace) {
       }
     }
   }
+}
+
+template <IssueStage::StallPath P, bool kTwoLevel, bool kLimit>
+uint32_t IssueStage::scanWarps(const WarpScheduler& sch, uint64_t now) {
+  uint32_t seen = 0;
+  for (uint32_t s : sch.warps()) {
+    const Stall stall = !kLimit || limit_.allows(s) ? stallAt<P>(s, now) : Stall::NoWarp;
+    seen |= uint32_t{1} << static_cast<unsigned>(stall);
+    wstatus_[s].stall = stall;
+    // Only the two-level policy asks whether a wait is long (the others'
+    // long_latency stays false, as constructed).
+    if constexpr (kTwoLevel)
+      wstatus_[s].long_latency = (stall == Stall::Scoreboard && waitsLongCached(s)) ||
+                                 (stall == Stall::IbufferEmpty && l_.fetch.waitsOnL2(s, now));
+  }
+  return seen;
+}
+
+IssueStage::ScanFn IssueStage::scanFor(StallPath path) const {
+  // [path][two-level][limit]
+  static constexpr ScanFn kScans[4][2][2] = {
+      {{&IssueStage::scanWarps<StallPath::Hooks, false, false>, &IssueStage::scanWarps<StallPath::Hooks, false, true>},
+       {&IssueStage::scanWarps<StallPath::Hooks, true, false>, &IssueStage::scanWarps<StallPath::Hooks, true, true>}},
+      {{&IssueStage::scanWarps<StallPath::Plain, false, false>, &IssueStage::scanWarps<StallPath::Plain, false, true>},
+       {&IssueStage::scanWarps<StallPath::Plain, true, false>, &IssueStage::scanWarps<StallPath::Plain, true, true>}},
+      {{&IssueStage::scanWarps<StallPath::BarriersHooks, false, false>,
+        &IssueStage::scanWarps<StallPath::BarriersHooks, false, true>},
+       {&IssueStage::scanWarps<StallPath::BarriersHooks, true, false>,
+        &IssueStage::scanWarps<StallPath::BarriersHooks, true, true>}},
+      {{&IssueStage::scanWarps<StallPath::BarriersPlain, false, false>,
+        &IssueStage::scanWarps<StallPath::BarriersPlain, false, true>},
+       {&IssueStage::scanWarps<StallPath::BarriersPlain, true, false>,
+        &IssueStage::scanWarps<StallPath::BarriersPlain, true, true>}}};
+  return kScans[static_cast<size_t>(path)][two_level_ ? 1 : 0][limit_.on() ? 1 : 0];
 }
 
 // Warp w's next instruction; while an observer elides what issued (free:

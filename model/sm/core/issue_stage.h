@@ -128,13 +128,29 @@ class IssueStage {
   }
   [[gnu::always_inline]] Stall stallOf(uint32_t slot, uint64_t now, StallPath path) {
     switch (path) {
-      case StallPath::Plain: return fastStall<false>(slot, now);
-      case StallPath::Hooks: return fastStall<true>(slot, now);
-      case StallPath::BarriersPlain: return fastBarrierStall<false>(slot, now);
-      case StallPath::BarriersHooks: return fastBarrierStall<true>(slot, now);
+      case StallPath::Plain: return stallAt<StallPath::Plain>(slot, now);
+      case StallPath::Hooks: return stallAt<StallPath::Hooks>(slot, now);
+      case StallPath::BarriersPlain: return stallAt<StallPath::BarriersPlain>(slot, now);
+      case StallPath::BarriersHooks: return stallAt<StallPath::BarriersHooks>(slot, now);
     }
     return warpStallFull(slot, now);
   }
+  template <StallPath P>
+  [[gnu::always_inline]] Stall stallAt(uint32_t slot, uint64_t now) {
+    if constexpr (P == StallPath::Plain) return fastStall<false>(slot, now);
+    else if constexpr (P == StallPath::Hooks) return fastStall<true>(slot, now);
+    else if constexpr (P == StallPath::BarriersPlain) return fastBarrierStall<false>(slot, now);
+    else return fastBarrierStall<true>(slot, now);
+  }
+  // One scheduler's warps this cycle: each warp's stall into wstatus_, and
+  // the stalls found, one bit each (WarpScheduler::cycle's `seen`). The
+  // loop runs for every warp every cycle, so the stall path, the two-level
+  // policy's question and the warp limit are fixed per instantiation
+  // (scanFor picks one a cycle) instead of tested per warp.
+  template <StallPath P, bool kTwoLevel, bool kLimit>
+  uint32_t scanWarps(const WarpScheduler& sch, uint64_t now);
+  using ScanFn = uint32_t (IssueStage::*)(const WarpScheduler&, uint64_t);
+  ScanFn scanFor(StallPath path) const;
   template <bool kHooks>
   [[gnu::always_inline]] Stall fastStall(uint32_t slot, uint64_t now) {
     if (!l_.traps.active(slot)) [[likely]] {
