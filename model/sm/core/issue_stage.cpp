@@ -305,7 +305,9 @@ uint32_t IssueStage::scanWarps(const WarpScheduler& sch, uint64_t now) {
 }
 
 IssueStage::ScanFn IssueStage::scanFor(StallPath path) const {
-  // [path][two-level][limit]
+  // [path][two-level][limit], the paths in StallPath's order.
+  static_assert(static_cast<int>(StallPath::Hooks) == 0 && static_cast<int>(StallPath::Plain) == 1 &&
+                static_cast<int>(StallPath::BarriersHooks) == 2 && static_cast<int>(StallPath::BarriersPlain) == 3);
   static constexpr ScanFn kScans[4][2][2] = {
       {{&IssueStage::scanWarps<StallPath::Hooks, false, false>, &IssueStage::scanWarps<StallPath::Hooks, false, true>},
        {&IssueStage::scanWarps<StallPath::Hooks, true, false>, &IssueStage::scanWarps<StallPath::Hooks, true, true>}},
