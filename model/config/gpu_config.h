@@ -385,6 +385,16 @@ inline const Choices& choiceNames(SampleMode) {
   return names;
 }
 
+// What the blocks a cut leaves are compared with those the cutting window
+// measured by (gpu/block_sampler.h, KernelRunner::admitCut): their warp
+// instructions per block, or the mix of their instructions (each opcode's
+// share of their warp instructions).
+enum class SampleBlockCompare : uint8_t { Work, Mix };
+inline const Choices& choiceNames(SampleBlockCompare) {
+  static const Choices names{"work", "mix"};
+  return names;
+}
+
 // How the simulation runs (not the modelled hardware).
 struct SimConfig {
   MemoryModel memory = MemoryModel::Hierarchy;
@@ -396,6 +406,8 @@ struct SimConfig {
   double sample_tolerance = 0.02;
   double sample_min_share = 0.2;
   double sample_block_tolerance = 0.05;
+  SampleBlockCompare sample_block_compare = SampleBlockCompare::Work;
+  double sample_block_mix_tolerance = 0.02;
   bool sample_warm_l2 = true;
   bool sample_warm_skipped = false;
   uint32_t threads = 1;
@@ -435,6 +447,18 @@ struct SimConfig {
            "instructions per block (counted functionally; runs of the blocks left as long as the window's, their "
            "relative differences weighted by their share of the work left), for the cut to stand: lt_raytrace's "
            "blocks left do 3.4x the work of its first rows'");
+    v.choice("sample_block_compare", sample_block_compare,
+             "what the blocks a cut leaves must share with those the cutting window measured: work, their warp "
+             "instructions per block (within sample_block_tolerance); mix, the mix of their instructions, each "
+             "opcode's share of their warp instructions (within sample_block_mix_tolerance), so that blocks doing "
+             "more or less of the same work are cut and blocks doing other work are not (after Photon's comparison "
+             "of basic-block vectors)");
+    v.real("sample_block_mix_tolerance", sample_block_mix_tolerance, RealRange{0.0, 1.0}, "ratio",
+           "with sample_block_compare: mix, how far the blocks left may be from the window's blocks in their "
+           "instruction mix for the cut to stand: half the sum of the opcode shares' absolute differences (0: the "
+           "same mix, 1: no opcode in common), of runs as long as the window's, weighted by their share of the work "
+           "left (measured: lt_nqueens' blocks left 0.003 to 0.005 from its windows, lt_raytrace's sky rows 0.04 "
+           "to 0.06 from its scene rows)");
     v.boolean("sample_warm_l2", sample_warm_l2,
               "the blocks of a cut launch that run functionally send their global loads and stores to the L2's "
               "tags (functional warming, as SMARTS' caches are warmed), so that later launches find the lines "

@@ -56,7 +56,12 @@
 // interval; twice the length while none retires), if longer.
 // Photon compares the basic-block vectors of the warps it skips with those
 // it measured (its section 4) for the same reason; the count is such a
-// vector's sum, and it is what moves in lt_raytrace.
+// vector's sum, and it is what moves in lt_raytrace. With
+// sim.sample_block_compare: mix the deviation admit() is given is the
+// blocks' instruction mix's instead (each opcode's share; a coarser vector
+// of the same kind), against sim.sample_block_mix_tolerance: blocks doing
+// more or less of the same work are cut (lt_nqueens), blocks doing other
+// work are not (lt_raytrace's sky rows).
 //
 // The cut. From then on no SM takes a new block; the resident ones finish
 // in detail (the drain: one tail, as the full launch has one at its end).
@@ -83,7 +88,8 @@ class BlockSampler {
   // `sms`: the launch's SMs; `blocks`: its grid; `window`, `tolerance`,
   // `min_share`: sim.sample_window, sim.sample_tolerance, sim.sample_min_share;
   // `l2_lines`: the L2's capacity in lines; `block_tolerance`:
-  // sim.sample_block_tolerance (admit()).
+  // sim.sample_block_tolerance, or sim.sample_block_mix_tolerance when the
+  // blocks are compared by their mix (admit()).
   BlockSampler(uint64_t sms, uint64_t blocks, uint32_t window, double tolerance, double min_share,
                uint64_t l2_lines, double block_tolerance = 0.05);
 

@@ -102,7 +102,8 @@ SampleStats::SampleStats(stats::Group* parent, const std::string& name, const st
       ADD_STAT(cuts_refused, stats::unit::Count,
                "windows steady enough to cut the launch whose cut was withdrawn: the blocks not yet started do "
                "more or less work per block than those the window measured (block_work_deviation over "
-               "sim.sample_block_tolerance)"),
+               "sim.sample_block_tolerance), or, with sim.sample_block_compare: mix, other work (block_mix_deviation "
+               "over sim.sample_block_mix_tolerance)"),
       ADD_STAT(l2_lines_warmed, stats::unit::Count,
                "line requests of functionally run blocks sent to the L2's tags (functional warming: the blocks a cut "
                "launch leaves with sim.sample_warm_l2, a skipped launch with sim.sample_warm_skipped)"),
@@ -117,6 +118,13 @@ SampleStats::SampleStats(stats::Group* parent, const std::string& name, const st
                "long as the window's weighted by their share of the work left; a cut stands at most "
                "sim.sample_block_tolerance (0: none compared)",
                [this] { return work_deviation; }),
+      ADD_STAT(block_mix_deviation, stats::unit::Ratio,
+               "at the same window: how far the blocks not yet started were from the window's blocks in their "
+               "instruction mix (each opcode's share of their warp instructions; half the sum of the shares' "
+               "absolute differences, 0: the same mix, 1: none in common), runs as long as the window's weighted by "
+               "their share of the work left; with sim.sample_block_compare: mix a cut stands at most "
+               "sim.sample_block_mix_tolerance (0: none compared)",
+               [this] { return mix_deviation; }),
       ADD_STAT(share_functional, stats::unit::Ratio, "warp instructions run functionally, of all",
                [this, &detailed_instrs] {
                  const double all = double(warp_instrs_functional.get()) + double(detailed_instrs.get());

@@ -42,8 +42,9 @@ struct SampleStats : stats::Group {
   stats::Scalar launches_skipped, launches_warming, blocks_detailed, blocks_functional, intervals, cycles_extrapolated,
       warp_instrs_functional, cuts_refused, l2_lines_warmed;
   double spread = 0.0;      // BlockSampler::spread of the launch (gpu/block_sampler.h)
-  double work_deviation = 0.0;  // BlockSampler::blockWorkDeviation of the launch
-  stats::Formula window_spread, block_work_deviation;
+  double work_deviation = 0.0;  // the blocks left's work against the window's (KernelRunner::admitCut)
+  double mix_deviation = 0.0;   // the same of their instruction mix
+  stats::Formula window_spread, block_work_deviation, block_mix_deviation;
   stats::Formula share_functional;
 };
 

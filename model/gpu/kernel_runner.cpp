@@ -260,17 +260,65 @@ void KernelRunner::countBlockWork() {
   const bool base = opt_.mechanism_code;
   func::BlockExecutor exec(base ? *opt_.base_program : program_, base ? *opt_.base_setup : setup_, counts);
   BlockScheduler order(setup_.grid);
+  const uint64_t n = setup_.grid.count();
   block_work_.assign(1, 0);
   block_work_sq_.assign(1, 0.0);
-  block_work_.reserve(setup_.grid.count() + 1);
-  block_work_sq_.reserve(setup_.grid.count() + 1);
-  while (order.remaining()) {
+  block_work_.reserve(n + 1);
+  block_work_sq_.reserve(n + 1);
+  // The mix, per chunk: each chunk's opcode counts, the difference of the
+  // running counts at its end and at its start.
+  const size_t ops = counts.warp_instrs_by_op.size();
+  mix_chunk_ = std::max<uint64_t>(1, (n + kMixChunks - 1) / kMixChunks);
+  block_mix_.assign((n + mix_chunk_ - 1) / mix_chunk_ * ops, 0);
+  std::vector<uint64_t> chunk_start(ops, 0);
+  for (uint64_t b = 0; order.remaining(); ++b) {
     exec.run(order.next());
     const double w = double(counts.warp_instrs - block_work_.back());
     block_work_.push_back(counts.warp_instrs);
     block_work_sq_.push_back(block_work_sq_.back() + w * w);
+    if ((b + 1) % mix_chunk_ == 0 || b + 1 == n) {
+      uint64_t* chunk = &block_mix_[b / mix_chunk_ * ops];
+      for (size_t o = 0; o < ops; ++o) {
+        chunk[o] = counts.warp_instrs_by_op[o] - chunk_start[o];
+        chunk_start[o] = counts.warp_instrs_by_op[o];
+      }
+    }
   }
   mem.restore(now);
+}
+
+// Blocks [lo, hi) are the window's; the blocks from hi on, in `runs` runs,
+// are compared with them by their instruction mix: each run's opcode shares
+// against the window's, half the sum of the absolute differences (0: the
+// same mix; 1: no opcode in common), weighted by the run's share of the
+// work left. Ranges are widened to whole chunks (exact up to kMixChunks
+// blocks).
+double KernelRunner::mixDeviation(uint64_t lo, uint64_t hi, uint64_t runs) const {
+  const uint64_t n = setup_.grid.count(), left = n - hi;
+  const size_t ops = static_cast<size_t>(ptx::Op::Count_);
+  const uint64_t chunks = block_mix_.size() / ops;
+  auto shares = [&](uint64_t a, uint64_t b) {
+    std::vector<double> v(ops, 0.0);
+    const uint64_t c1 = std::min(chunks, (b + mix_chunk_ - 1) / mix_chunk_);
+    for (uint64_t c = std::min(a / mix_chunk_, c1 ? c1 - 1 : 0); c < c1; ++c)
+      for (size_t o = 0; o < ops; ++o) v[o] += double(block_mix_[c * ops + o]);
+    double t = 0.0;
+    for (const double x : v) t += x;
+    if (t > 0.0)
+      for (double& x : v) x /= t;
+    return v;
+  };
+  const std::vector<double> window = shares(lo, hi);
+  const double rest = double(block_work_[n] - block_work_[hi]);
+  double deviation = 0.0;
+  for (uint64_t k = 0; k < runs; ++k) {
+    const uint64_t a = hi + left * k / runs, b = hi + left * (k + 1) / runs;
+    const std::vector<double> run = shares(a, b);
+    double d = 0.0;
+    for (size_t o = 0; o < ops; ++o) d += std::fabs(run[o] - window[o]);
+    deviation += double(block_work_[b] - block_work_[a]) / rest * 0.5 * d;
+  }
+  return deviation;
 }
 
 bool KernelRunner::admitCut() {
@@ -288,8 +336,12 @@ bool KernelRunner::admitCut() {
     return w > 0.0 ? (block_work_sq_[b] - block_work_sq_[a]) / w : 0.0;
   };
   const double window = weighted(lo, hi), rest = work(hi, n);
+  work_deviation_ = mix_deviation_ = 0.0;
   if (rest <= 0.0) return sampler_->admit(0.0);  // nothing left to extrapolate
-  if (window <= 0.0) return sampler_->admit(INFINITY);  // nothing measured to compare with
+  if (window <= 0.0) {  // nothing measured to compare with
+    work_deviation_ = mix_deviation_ = INFINITY;
+    return sampler_->admit(INFINITY);
+  }
   // The blocks left, in runs as long as the window's (as many as fit,
   // evenly), each compared with the window: the deviation is the share of
   // the rest's work weighted by how far its run's mean is from the
@@ -301,7 +353,14 @@ bool KernelRunner::admitCut() {
     const uint64_t a = hi + left * k / runs, b = hi + left * (k + 1) / runs;
     deviation += work(a, b) / rest * std::fabs(weighted(a, b) - window) / window;
   }
-  return sampler_->admit(deviation);
+  work_deviation_ = deviation;
+  // By their mix (sim.sample_block_compare: mix): blocks doing more or less
+  // of the same work pass (lt_nqueens' searches of different depths, 0.003
+  // to 0.005 from its windows), blocks doing other work do not
+  // (lt_raytrace's sky rows, 0.04 to 0.06 from its scene rows).
+  mix_deviation_ = mixDeviation(lo, hi, runs);
+  return sampler_->admit(cfg_.sim.sample_block_compare == config::SampleBlockCompare::Mix ? mix_deviation_
+                                                                                         : deviation);
 }
 
 uint64_t KernelRunner::runRestFunctionally() {
@@ -381,7 +440,8 @@ KernelRunResult KernelRunner::run() {
     sampler_ = std::make_unique<BlockSampler>(
         numSms(), setup_.grid.count(), cfg_.sim.sample_window, cfg_.sim.sample_tolerance, cfg_.sim.sample_min_share,
         uint64_t{cfg_.l2.cache.size_kb} * 1024 / std::max(1u, cfg_.l2.cache.line_bytes),
-        cfg_.sim.sample_block_tolerance);
+        cfg_.sim.sample_block_compare == config::SampleBlockCompare::Mix ? cfg_.sim.sample_block_mix_tolerance
+                                                                         : cfg_.sim.sample_block_tolerance);
   // By blocks: the memory the launch starts from, to count every block's
   // warp instructions when the sampler first wants to cut (countBlockWork:
   // the cut's last guard, and, for a mechanism's code that leaves its blocks
@@ -426,7 +486,8 @@ KernelRunResult KernelRunner::run() {
   if (sampler_) {
     stats_->sample.intervals = sampler_->intervals();
     stats_->sample.spread = sampler_->spread();
-    stats_->sample.work_deviation = sampler_->blockWorkDeviation();
+    stats_->sample.work_deviation = work_deviation_;
+    stats_->sample.mix_deviation = mix_deviation_;
     stats_->sample.cuts_refused += sampler_->refused();
   }
   if (cut_) {

@@ -244,6 +244,17 @@ class KernelRunner {
   // base code for a mechanism's code that needs its hardware).
   std::vector<uint64_t> block_work_;
   std::vector<double> block_work_sq_;  // the same of the squares of each block's warp instructions
+  // The same count's instruction mix: each opcode's warp instructions
+  // (ptx::Op::Count_ of them) summed over chunks of mix_chunk_ blocks in
+  // grid order, chunk after chunk (one block a chunk up to kMixChunks
+  // blocks, so that a large grid's mixes take bounded memory).
+  static constexpr uint64_t kMixChunks = 4096;
+  uint64_t mix_chunk_ = 1;
+  std::vector<uint64_t> block_mix_;
+  // The blocks left's instruction mix against the window's (admitCut), at
+  // the last window compared: half the L1 distance of their opcode shares.
+  double work_deviation_ = 0.0, mix_deviation_ = 0.0;
+  double mixDeviation(uint64_t lo, uint64_t hi, uint64_t runs) const;
 };
 
 const char* modeName(KernelRunner::Mode m);

@@ -180,13 +180,16 @@ namespace {
 
 struct Rows {
   uint64_t cycles = 0, functional = 0, refused = 0;
-  double deviation = 0.0;
+  double deviation = 0.0, mix_deviation = 0.0;
   bool output_right = true;
 };
 
-// tests/gpu/data/rows.ptx on a 2-SM V100: 2 000 blocks of 64 threads, the
-// first `split` of them 16 steps, the others `heavy` steps with a load each.
-Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) {
+// tests/gpu/data/<kernel>.ptx on a 2-SM V100: `blocks` blocks of 64
+// threads, the first `split` of them `light` steps, the others `heavy`
+// steps (rows: two loops, the heavy one with a load a step; sizes: one loop
+// with a load a step).
+Rows grid(const std::string& kernel, const std::vector<std::string>& sets, uint32_t blocks, uint32_t split,
+          uint32_t light, uint32_t heavy) {
   std::vector<std::string> all{"gpu.num_sms=2"};
   all.insert(all.end(), sets.begin(), sets.end());
   const config::GpuConfig cfg = test::v100("none", all);
@@ -194,8 +197,8 @@ Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) 
   o.timing = true;
   o.gpu = &cfg;
   rt::Device dev(o);
-  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / "tests/gpu/data/rows.ptx");
-  const uint32_t blocks = 2000, threads = 64, light = 16, n = blocks * threads;
+  dev.loadModule(std::filesystem::path(RFSIM_SOURCE_DIR) / ("tests/gpu/data/" + kernel + ".ptx"));
+  const uint32_t threads = 64, n = blocks * threads;
   const uint64_t out = dev.malloc(n * 4), table = dev.malloc(65536 * 4);
   dev.memset(table, 0, 65536 * 4);
   rt::KernelArgs args;
@@ -204,7 +207,7 @@ Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) 
   args.u32(split);
   args.u32(light);
   args.u32(heavy);
-  dev.launch("rows", {blocks, 1, 1}, {threads, 1, 1}, args);
+  dev.launch(kernel, {blocks, 1, 1}, {threads, 1, 1}, args);
   std::vector<uint32_t> got(n);
   dev.memcpyDtoH(got.data(), out, n * 4);
   Rows r;
@@ -219,8 +222,15 @@ Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) 
     r.functional += g.sample.blocks_functional.get();
     r.refused += g.sample.cuts_refused.get();
     r.deviation = g.sample.work_deviation;
+    r.mix_deviation = g.sample.mix_deviation;
   }
   return r;
+}
+
+// tests/gpu/data/rows.ptx: 2 000 blocks, the first `split` of them 16 steps
+// of arithmetic, the others `heavy` steps with a load each.
+Rows rows(const std::vector<std::string>& sets, uint32_t split, uint32_t heavy) {
+  return grid("rows", sets, 2000, split, 16, heavy);
 }
 
 }  // namespace
@@ -256,6 +266,41 @@ TEST_CASE("block sampling: a launch is not cut while its blocks left do more wor
   CHECK(even.refused == 0);
   CHECK(even.deviation == Approx(0.0).margin(1e-9));
   CHECK(std::abs(double(even.cycles) / double(even_full.cycles) - 1.0) <= 0.03);
+}
+
+// Compared by their instruction mix (sim.sample_block_compare: mix), blocks
+// that do more or less of the same work are cut: the cycles extrapolated
+// come from their warp instructions, counted exactly, at the window's rate,
+// which is theirs too (lt_nqueens' searches of different depths). Blocks
+// that do other work are not: rows' heavy blocks, with a load a step, are
+// as far from its light ones in their mix as in their work.
+TEST_CASE("block sampling: compared by their instruction mix, blocks doing more of the same work are cut",
+          "[gpu][sample]") {
+  const std::vector<std::string> mix{"sim.sample=blocks", "sim.sample_block_compare=mix"};
+  // 30 % of the blocks 96 steps, the rest 384 of the same loop.
+  const Rows full = grid("sizes", {"sim.sample=off"}, 600, 180, 96, 384);
+  const Rows by_work = grid("sizes", {"sim.sample=blocks"}, 600, 180, 96, 384);
+  const Rows by_mix = grid("sizes", mix, 600, 180, 96, 384);
+  CHECK(full.output_right);
+  CHECK(by_work.output_right);
+  CHECK(by_mix.output_right);
+  REQUIRE(full.functional == 0);
+  const double err = double(by_mix.cycles) / double(full.cycles) - 1.0;
+  INFO("full " << full.cycles << ", by work " << by_work.cycles << " (refused " << by_work.refused << ", functional "
+               << by_work.functional << "), by mix " << by_mix.cycles << " (" << err << ", functional "
+               << by_mix.functional << ", mix deviation " << by_mix.mix_deviation << ")");
+  CHECK(by_work.refused > 0);  // the blocks left do 4x the work of the first ones
+  CHECK(by_mix.functional > by_work.functional);
+  CHECK(by_mix.mix_deviation <= 0.02);
+  CHECK(std::abs(err) <= 0.03);
+  // Other work: not cut while the heavy blocks are left.
+  const Rows rows_full = rows({"sim.sample=off"}, 600, 64), rows_mix = rows(mix, 600, 64);
+  const double rows_err = double(rows_mix.cycles) / double(rows_full.cycles) - 1.0;
+  INFO("rows: full " << rows_full.cycles << ", by mix " << rows_mix.cycles << " (" << rows_err << "), refused "
+                     << rows_mix.refused << ", mix deviation " << rows_mix.mix_deviation);
+  CHECK(rows_mix.output_right);
+  CHECK(rows_mix.refused > 0);
+  CHECK(std::abs(rows_err) <= 0.03);
 }
 
 // A launch that runs CARS' or R2D2's code is cut too, but the blocks it
