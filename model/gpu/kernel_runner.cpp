@@ -267,7 +267,7 @@ void KernelRunner::countBlockWork() {
   block_work_sq_.reserve(n + 1);
   // The mix, per chunk: each chunk's opcode counts, the difference of the
   // running counts at its end and at its start.
-  const size_t ops = counts.warp_instrs_by_op.size();
+  const size_t ops = static_cast<size_t>(ptx::Op::Count_);
   mix_chunk_ = std::max<uint64_t>(1, (n + kMixChunks - 1) / kMixChunks);
   block_mix_.assign((n + mix_chunk_ - 1) / mix_chunk_ * ops, 0);
   std::vector<uint64_t> chunk_start(ops, 0);

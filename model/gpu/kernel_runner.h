@@ -251,8 +251,10 @@ class KernelRunner {
   static constexpr uint64_t kMixChunks = 4096;
   uint64_t mix_chunk_ = 1;
   std::vector<uint64_t> block_mix_;
-  // The blocks left's instruction mix against the window's (admitCut), at
-  // the last window compared: half the L1 distance of their opcode shares.
+  // The blocks left against the window's blocks (admitCut), at the last
+  // window compared: in their work (relative distance of their warp
+  // instructions per block) and in their mix (half the L1 distance of their
+  // opcode shares).
   double work_deviation_ = 0.0, mix_deviation_ = 0.0;
   double mixDeviation(uint64_t lo, uint64_t hi, uint64_t runs) const;
 };
