@@ -110,10 +110,13 @@ void Device::loadModule(const std::filesystem::path& ptx_file) { loadModules({pt
 void Device::loadModules(const std::vector<std::filesystem::path>& ptx_files) {
   if (impl_->module) throw std::runtime_error("rfsim-hw: a device loads one program");
   std::vector<char> error_log(16384, '\0');
-  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {error_log.data(), reinterpret_cast<void*>(error_log.size())};
+  // With hw::maxRegisters, the JIT allocates every function under that limit, as
+  // nvcc --maxrregcount (and the model's --maxrregcount) would.
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_MAX_REGISTERS};
+  void* values[] = {error_log.data(), reinterpret_cast<void*>(error_log.size()),
+                    reinterpret_cast<void*>(uintptr_t(unsigned(hw::maxRegisters())))};
   CUlinkState link = nullptr;
-  check(cuLinkCreate(2, opts, values, &link), "cuLinkCreate");
+  check(cuLinkCreate(hw::maxRegisters() > 0 ? 3 : 2, opts, values, &link), "cuLinkCreate");
   try {
     for (const auto& f : ptx_files) {
       std::ifstream in(f, std::ios::binary);
@@ -268,6 +271,11 @@ int& smLimitRef() {
   return limit;
 }
 int smLimit() { return smLimitRef(); }
+int& maxRegistersRef() {
+  static int limit = 0;
+  return limit;
+}
+int maxRegisters() { return maxRegistersRef(); }
 int& smCountRef() {
   static int count = 0;
   return count;

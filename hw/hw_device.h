@@ -26,6 +26,9 @@ int& deviceOrdinalRef();
 // 0: every SM; else a green context of at least this many SMs.
 int& smLimitRef();
 int smLimit();
+// 0: the JIT's own register allocation; else at most this many registers per thread.
+int& maxRegistersRef();
+int maxRegisters();
 // The SMs the device's kernels run on (after a Device was made).
 int& smCountRef();
 int deviceOrdinal();

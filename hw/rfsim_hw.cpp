@@ -67,6 +67,7 @@ json runOne(const Workload& w, const Options& o) {
   }
   rfsim::rt::Device dev;
   r["sms"] = rfsim::hw::smCountRef();
+  if (rfsim::hw::maxRegisters() > 0) r["maxrregcount"] = rfsim::hw::maxRegisters();
   dev.loadModules(mods);
   const auto size = o.size == "large" ? rfsim::workloads::Size::Large : rfsim::workloads::Size::Small;
   rfsim::workloads::Check c = w.run(dev, size);
@@ -164,6 +165,11 @@ int main(int argc, char** argv) {
   app.add_option("--sms", rfsim::hw::smLimitRef(),
                  "run on this many SMs (a green context; the driver rounds up to its granularity, 8 on sm_90); "
                  "0: all")
+      ->capture_default_str();
+  app.add_option("--maxrregcount", rfsim::hw::maxRegistersRef(),
+                 "at most this many registers per thread in every kernel (the JIT's CU_JIT_MAX_REGISTERS, as "
+                 "nvcc --maxrregcount and rfsim run --maxrregcount); 0: the JIT's choice")
+      ->check(CLI::Range(0, 255))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 

@@ -4,7 +4,8 @@ JSON (docs/hardware.md) run on the model, each kernel's cycles with each launch'
 (gpu.cycles_with_launch, as the GPU's event times include it) set against the GPU's kernel time
 converted to cycles at the SM clock, with Pearson r, the mean absolute percentage error, a
 log-log scatter plot and the worst kernels with a diagnosis from the model's statistics; and
-the relative change of inlining the calls suite, model ratio against hardware ratio.
+the relative change of inlining the calls suite (or any --relative pair), model ratio against
+hardware ratio.
 
 Usage: scripts/correlate.py [options]
 
@@ -15,6 +16,12 @@ Usage: scripts/correlate.py [options]
                     calls-<size>-<N>sm.json files beside --hw). Each runs on the model with the
                     SM count the GPU ran it on (the JSON's "sms")
   --no-calls        no inlining comparison
+  --relative NAME=BASE,VARIANT[,OPTION...]
+                    a relative change, kernel by kernel: the GPU's cycles in rfsim-hw file BASE
+                    against VARIANT (both read as --gpu-cycles says), the model's run against the
+                    same run with the rfsim run OPTIONs (e.g. --maxrregcount=32, --code=inlined);
+                    each kernel's speedup (base cycles / variant cycles), model against GPU
+                    (repeatable; on the --hw workloads' SMs)
   -c, --config C    model configuration (default h100)
   --sms N           run the --hw workloads on N SMs of the model (a subset: only kernels whose
                     grids fit N SMs as they fit the GPU's compare like for like)
@@ -112,8 +119,9 @@ def ratio_check(model_ratio, hw_ratio):
 class Run:
     """One `rfsim run --timing` of one workload into its own folder."""
 
-    def __init__(self, out, tag, workload, size, config, sets, code):
+    def __init__(self, out, tag, workload, size, config, sets, code, max_regs=0):
         self.workload, self.size, self.config, self.sets, self.code = workload, size, config, sets, code
+        self.max_regs = max_regs
         self.dir = os.path.join(out, "runs", tag, workload)
         self.error, self.seconds = None, None
 
@@ -124,6 +132,8 @@ class Run:
             cmd.append("--large")
         if self.code:
             cmd += ["--code", self.code]
+        if self.max_regs:
+            cmd += ["--maxrregcount", str(self.max_regs)]
         for s in self.sets:
             cmd += ["--set", s]
         return cmd
@@ -139,6 +149,7 @@ class Run:
             return False
         return (req.get("config") == self.config and req.get("sets") == self.sets
                 and req.get("size") == self.size and req.get("code", "") == self.code
+                and req.get("max_regs", 0) == self.max_regs
                 and req.get("workloads") == [self.workload] and req.get("timing") is True
                 and (resolved is None or resolved == config_text))
 
@@ -372,6 +383,51 @@ def inlining_rows(pairs, clock_mhz):
     return rows
 
 
+def relative_spec(text):
+    """NAME=BASE,VARIANT[,--code=C][,--maxrregcount=N] -> (name, base, variant, code, max_regs)."""
+    name, eq, rest = text.partition("=")
+    parts = rest.split(",")
+    if not eq or not name or len(parts) < 2:
+        raise InputError(f"--relative {text}: expected NAME=BASE.json,VARIANT.json[,OPTION...]")
+    code, max_regs = "", 0
+    for opt in parts[2:]:
+        key, _, value = opt.partition("=")
+        if key == "--code" and value:
+            code = value
+        elif key == "--maxrregcount" and value.isdigit():
+            max_regs = int(value)
+        else:
+            raise InputError(f"--relative {text}: unknown option {opt!r} (--code=C or --maxrregcount=N)")
+    return name, parts[0], parts[1], code, max_regs
+
+
+def relative_rows(name, hw_base, hw_var, base_runs, var_runs):
+    """Per kernel that ran and passed on all four: its speedup, base cycles / variant cycles,
+    on the GPU (its cycles, or its time) and in the model (cycles with each launch's cost)."""
+    rows = []
+    for rb, rv in zip(base_runs, var_runs):
+        eb, ev = hw_base.get(rb.workload), hw_var.get(rb.workload)
+        if rb.error or rv.error or not (eb and ev and eb.get("passed") and ev.get("passed")):
+            continue
+        wb, wv = rb.stats(), rv.stats()
+        if not (wb.get("passed") and wv.get("passed")):
+            continue
+        mb, mv = kernel_model(wb.get("launches", [])), kernel_model(wv.get("launches", []))
+        for kernel, kb in sorted((eb.get("kernels") or {}).items()):
+            kv = (ev.get("kernels") or {}).get(kernel)
+            if not kv or kernel not in mb or kernel not in mv or not mv[kernel]["cycles"]:
+                continue
+            gb, gv = kb.get("cycles", kb["ms_median"]), kv.get("cycles", kv["ms_median"])
+            if not gv:
+                continue
+            hw_ratio, model_ratio = gb / gv, mb[kernel]["cycles"] / mv[kernel]["cycles"]
+            same, within = ratio_check(model_ratio, hw_ratio)
+            rows.append({"set": name, "workload": rb.workload, "kernel": kernel, "hw_ratio": hw_ratio,
+                         "model_ratio": model_ratio, "same_sign": same, "within_15pct": within,
+                         "unchanged_on_both": abs(hw_ratio - 1) <= NEUTRAL and abs(model_ratio - 1) <= NEUTRAL})
+    return rows
+
+
 # ---------------------------------------------------------------- output
 
 def plot(rows, figs, path, title, floor_cycles, xlabel="GPU cycles (kernel time x SM clock)"):
@@ -441,6 +497,18 @@ def markdown(result):
                        f"| {'yes' if r['same_sign'] else '**no**'} | {'yes' if r['within_15pct'] else '**no**'} |")
         s = result["inlining_summary"]
         out.append(f"\nSame sign on {s['same_sign']} of {s['pairs']}, within 15 % on {s['within_15pct']} of {s['pairs']}.")
+    for name, rows in result.get("relative", {}).items():
+        moved = [r for r in rows if not r["unchanged_on_both"]]
+        out += ["", f"Relative change `{name}`: each kernel's speedup (base / variant), GPU against model; "
+                f"{len(rows) - len(moved)} of {len(rows)} kernels unchanged (within 2 %) on both are not listed", "",
+                "| workload | kernel | GPU | model | same sign | within 15 % |", "|---|---|--:|--:|---|---|"]
+        for r in moved:
+            out.append(f"| {r['workload']} | {r['kernel']} | {r['hw_ratio']:.3f} | {r['model_ratio']:.3f} "
+                       f"| {'yes' if r['same_sign'] else '**no**'} | {'yes' if r['within_15pct'] else '**no**'} |")
+        out.append(f"\nSame sign on {sum(r['same_sign'] for r in rows)} of {len(rows)} kernels "
+                   f"({sum(r['same_sign'] for r in moved)} of the {len(moved)} that moved), within 15 % on "
+                   f"{sum(r['within_15pct'] for r in rows)} of {len(rows)} "
+                   f"({sum(r['within_15pct'] for r in moved)} of {len(moved)}).")
     if result["notes"]:
         out += ["", "Notes:"] + [f"- {x}" for x in result["notes"]]
     out.append(f"\nModel runs: {result['model_seconds']:.0f} s of wall time in this invocation.")
@@ -457,6 +525,7 @@ def parse(argv):
     ap.add_argument("--hw", default=os.path.join(HERE, "docs/hw/h100/all-small.json"))
     ap.add_argument("--calls", action="append", default=None)
     ap.add_argument("--no-calls", action="store_true")
+    ap.add_argument("--relative", action="append", default=[])
     ap.add_argument("-c", "--config", default="h100")
     ap.add_argument("--sms", type=int, default=0)
     ap.add_argument("-w", "--workloads", default="")
@@ -513,7 +582,24 @@ def main(argv):
         pairs.append((os.path.basename(path)[:-len(".json")], base, inl,
                       [Run(out, tag, w, size, args.config, csets, "") for w in ws],
                       [Run(out, tag + "-inlined", w, size, args.config, csets, "inlined") for w in ws]))
-    all_runs = runs + [r for p in pairs for r in p[3] + p[4]]
+    by_dir = {r.dir: r for r in runs}
+    rel = []
+    for spec in args.relative:
+        name, base_path, var_path, code, max_regs = relative_spec(spec)
+        hb, hv = hw_entries(base_path), hw_entries(var_path)
+        if args.gpu_cycles == "ncu":
+            hb, hv = ncu_entries(hb), ncu_entries(hv)
+        ws = [w for w in sorted(hb) if w in hv and w not in csv_list(args.skip)
+              and (not csv_list(args.workloads) or w in names)]
+        tag = f"{size}-{args.sms or 'all'}sm"
+        base = []
+        for w in ws:  # the base run is the correlation's own where it has one
+            r = Run(out, tag, w, size, args.config, sets, "")
+            base.append(by_dir.setdefault(r.dir, r))
+        rel.append((name, hb, hv, base, [Run(out, f"{tag}-{name}", w, size, args.config, sets, code, max_regs)
+                                         for w in ws]))
+    extra = {r.dir: r for _, _, _, b, v in rel for r in b + v if r.dir not in {x.dir for x in runs}}
+    all_runs = runs + list(extra.values()) + [r for p in pairs for r in p[3] + p[4]]
     t0 = time.monotonic()
     run_all(all_runs, args)
     model_seconds = time.monotonic() - t0
@@ -541,6 +627,7 @@ def main(argv):
               "kernels": [{k: v for k, v in r.items() if k != "model"} for r in rows],
               "worst": [{k: v for k, v in r.items() if k != "model"} for r in worst(rows)],
               "inlining": inl,
+              "relative": {name: relative_rows(name, hb, hv, b, v) for name, hb, hv, b, v in rel},
               "inlining_summary": {"pairs": len(inl), "same_sign": sum(r["same_sign"] for r in inl),
                                    "within_15pct": sum(r["within_15pct"] for r in inl)},
               "notes": notes, "model_seconds": model_seconds,

@@ -9,8 +9,8 @@
 #   RFSIM_HW=build-hw/rfsim-hw   the rfsim-hw binary (scripts/hw_build.sh)
 #   RFSIM=build/rfsim            the model, for the scaling step (skipped if absent)
 #   NCU=ncu                      Nsight Compute's command line (skipped if absent)
-#   CHUNK=11                     workloads per ncu call: ncu prints its CSV when the profiled
-#                                program ends, so a stopped call loses one chunk only
+#   CHUNK=11                     workloads per ncu call (scripts/hw_ncu.sh): ncu prints its CSV
+#                                when the profiled program ends, so a stopped call loses one chunk only
 # Then, on any machine:
 #   scripts/ncu_kernels.py OUT_DIR/ncu-large.txt --size large -o ncu-large.json
 set -uo pipefail
@@ -56,16 +56,10 @@ for size in large small; do
 done
 
 if command -v "$ncu" >/dev/null; then
-  metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,sm__cycles_elapsed.avg.per_second,smsp__inst_executed.sum,smsp__thread_inst_executed.sum
   for size in large small; do
-    for ((s = 0; s < ${#all[@]}; s += chunk)); do
-      c=$(cap 120 60)
-      ((c < 10)) && { log "ncu $size: out of time at workload $s"; break; }
-      log "ncu $size, workloads $s.."
-      limited "$c" "$ncu" --clock-control none --target-processes all --csv --page raw --metrics "$metrics" \
-        "$hw" "${all[@]:s:chunk}" --size "$size" --reps 0 >>"$out/ncu-$size.txt" 2>>"$out/ncu-$size.err"
-      echo "exit $? for workloads $s.." >>"$out/ncu-$size.err"
-    done
+    log "ncu $size"
+    CHUNK=$chunk RFSIM_HW=$hw NCU=$ncu "$here/scripts/hw_ncu.sh" "$out/ncu-$size.txt" "$(cap 100000 60)" \
+      --size "$size" -- "${all[@]}" || log "ncu $size: stopped (exit $?)"
   done
 else
   log "no $ncu: no kernel cycles"

@@ -33,14 +33,22 @@ namespace {
 constexpr uint32_t kUnrollMaxBody = 33;
 
 // The register limit of one function: -maxrregcount, .maxnreg, and what
-// .maxntid with .minnctapersm leave per thread (ptxas' rule: the register
-// file shared by that many blocks, rounded down to the allocation unit).
+// .maxntid (or .reqntid) with .minnctapersm leave per thread (ptxas' rule: the
+// register file shared by that many blocks, rounded down to the allocation
+// unit). A function with launch bounds (.maxntid or .reqntid) or .maxnreg
+// ignores -maxrregcount, as ptxas and the driver's JIT do: ptxas 13 for sm_90
+// keeps lj_force's 34 registers (.maxntid 256) under --maxrregcount 32 and
+// 24, and gives 32 without the directive; on an H200, CU_JIT_MAX_REGISTERS 32
+// left every kernel with .maxntid at its own count (docs/calibration.md,
+// "Occupancy on an H200"), unless compiler.maxrregcount_over_bounds says
+// otherwise.
 uint32_t registerLimit(const ptx::Function& fn, const CompileOptions& o) {
-  uint32_t lim = o.max_regs ? std::min<uint32_t>(o.max_regs, 255) : 255;
+  const bool bounded = !o.maxrregcount_over_bounds && (fn.maxnreg || fn.maxntid[0] || fn.reqntid[0]);
+  uint32_t lim = o.max_regs && !bounded ? std::min<uint32_t>(o.max_regs, 255) : 255;
   if (fn.maxnreg) lim = std::min(lim, fn.maxnreg);
-  const uint64_t threads = uint64_t{std::max(1u, fn.maxntid[0])} * std::max(1u, fn.maxntid[1]) *
-                           std::max(1u, fn.maxntid[2]);
-  if (fn.maxntid[0] && fn.minnctapersm) {
+  const uint32_t* ntid = fn.maxntid[0] ? fn.maxntid : fn.reqntid;
+  const uint64_t threads = uint64_t{std::max(1u, ntid[0])} * std::max(1u, ntid[1]) * std::max(1u, ntid[2]);
+  if (ntid[0] && fn.minnctapersm) {
     const uint64_t warps_threads = (threads + 31) / 32 * 32 * fn.minnctapersm;
     uint64_t per = o.regfile_regs / warps_threads;
     per = per / o.reg_alloc_unit_per_thread * o.reg_alloc_unit_per_thread;

@@ -39,7 +39,8 @@ struct CompileOptions : config::CompilerConfig {
   // -maxrregcount: the most registers any function may use (0: no limit but
   // the hardware's 255). A kernel's .maxnreg and the limit its
   // .maxntid/.minnctapersm imply (with `regfile_regs`, the registers of one
-  // SM) lower it further, as ptxas does.
+  // SM) lower it further, as ptxas does; a kernel with launch bounds or
+  // .maxnreg ignores it, as with ptxas (unless maxrregcount_over_bounds).
   uint32_t max_regs = 0;
   uint32_t regfile_regs = 65536;
   uint32_t reg_alloc_unit_per_thread = 8;  // launch-bounds limits are rounded down to this

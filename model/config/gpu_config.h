@@ -324,6 +324,7 @@ struct CompilerConfig {
   uint32_t reserved_registers = 2;
   uint32_t reg_banks = 2;
   CalleeSaved callee_saved = CalleeSaved::Ptxas;
+  bool maxrregcount_over_bounds = false;
 
   template <class V> void visit(V& v) {
     v.boolean("param_operands", param_operands,
@@ -368,6 +369,9 @@ struct CompilerConfig {
     v.choice("callee_saved", callee_saved,
              "the callee-saved registers: ptxas' (R16-R31 less the return address, then R36-R39, R44-R47, ... the "
              "upper four of every eight) or the contiguous R16-R31 of Kang et al. (section II-B)");
+    v.boolean("maxrregcount_over_bounds", maxrregcount_over_bounds,
+              "--maxrregcount also limits kernels with launch bounds (.maxntid, .reqntid) or .maxnreg, which ptxas "
+              "and the driver's JIT exempt from it (false: as they do); for sweeping such kernels' occupancy");
   }
 };
 

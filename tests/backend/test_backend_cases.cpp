@@ -344,3 +344,44 @@ TEST_CASE("back end: an argument the call sequence never writes is passed as is"
   const auto v = m.run1("k", 64);
   for (uint32_t i = 0; i < 64; ++i) CHECK(v[i] == 2 * i);
 }
+
+TEST_CASE("back end: -maxrregcount is ignored by kernels with launch bounds or .maxnreg, as by ptxas",
+          "[backend][cases]") {
+  // ptxas 13 for sm_90 on lj_force (.maxntid 256): 34 registers with and
+  // without --maxrregcount 32 or 24, 32 with the directive removed; .maxnreg
+  // 40 keeps 40; .maxntid or .reqntid 256 with .minnctapersm 8: 32 whatever
+  // --maxrregcount says. An H200's JIT (CU_JIT_MAX_REGISTERS) did the same on
+  // every workload kernel with .maxntid (docs/calibration.md).
+  const std::string base = kernel("k", "add.u32 %r10, %r1, 1;");
+  const std::string params = "(.param .u64 out, .param .u32 n)\n";
+  auto with = [&](const std::string& directives) {
+    std::string s = base;
+    s.replace(s.find(params), params.size(), params + directives + "\n");
+    return s;
+  };
+  struct Case {
+    const char* directives;
+    uint32_t max_regs, limit;
+  };
+  for (const Case& c : {Case{"", 32, 32}, Case{"", 0, 255}, Case{".maxntid 256, 1, 1", 32, 255},
+                        Case{".reqntid 256, 1, 1", 24, 255}, Case{".maxnreg 40", 32, 40}, Case{".maxnreg 40", 0, 40},
+                        Case{".maxntid 256, 1, 1\n.minnctapersm 8", 64, 32},
+                        Case{".reqntid 256, 1, 1\n.minnctapersm 8", 24, 32}, Case{".minnctapersm 8", 24, 24}}) {
+    INFO("'" << c.directives << "' at maxrregcount " << c.max_regs);
+    backend::CompileOptions o;
+    o.max_regs = c.max_regs;
+    const backend::CompiledModule cm = backend::compileModule(ptx::parseString(with(c.directives), "k.ptx"), o);
+    const backend::FunctionReport* r = cm.find("k");
+    REQUIRE(r != nullptr);
+    CHECK(r->max_regs == c.limit);
+  }
+  // compiler.maxrregcount_over_bounds: the limit holds for them too.
+  backend::CompileOptions o;
+  o.max_regs = 24;
+  o.maxrregcount_over_bounds = true;
+  for (const char* d : {".maxntid 256, 1, 1", ".reqntid 256, 1, 1", ".maxnreg 40"}) {
+    INFO(d);
+    const backend::CompiledModule cm = backend::compileModule(ptx::parseString(with(d), "k.ptx"), o);
+    CHECK(cm.find("k")->max_regs == 24);
+  }
+}
