@@ -598,8 +598,9 @@ def main(argv):
             base.append(by_dir.setdefault(r.dir, r))
         rel.append((name, hb, hv, base, [Run(out, f"{tag}-{name}", w, size, args.config, sets, code, max_regs)
                                          for w in ws]))
-    extra = {r.dir: r for _, _, _, b, v in rel for r in b + v if r.dir not in {x.dir for x in runs}}
-    all_runs = runs + list(extra.values()) + [r for p in pairs for r in p[3] + p[4]]
+    known = {r.dir for r in runs}
+    extra = [r for r in by_dir.values() if r.dir not in known] + [r for *_, v in rel for r in v]
+    all_runs = runs + extra + [r for p in pairs for r in p[3] + p[4]]
     t0 = time.monotonic()
     run_all(all_runs, args)
     model_seconds = time.monotonic() - t0
